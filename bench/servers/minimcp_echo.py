@@ -1,0 +1,74 @@
+"""Echo server on minimcp (the project under test), imported from the repo root.
+
+Same user code as the other Python servers: ``def echo(text: str) -> str``.
+MINIMCP_PATH overrides where minimcp.py is looked for (default: two levels up
+from this file, i.e. the repository root).
+
+Environment: MCPBENCH_TOOLS=N (filler tools), MCPBENCH_EXTRA=1 (``slow``:
+blocking sleep on minimcp's worker pool; ``spin``: polls ``ctx.cancelled``
+every 10 ms and writes "MCPBENCH <event> <monotonic ns>" markers to stderr on
+entry and when it leaves).
+"""
+import os
+import sys
+import time
+
+sys.path.insert(0, os.environ.get("MINIMCP_PATH")
+                or os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+from minimcp import MCPServer  # noqa: E402
+
+app = MCPServer("minimcp-echo")
+
+
+@app.tool()
+def echo(text: str) -> str:
+    """Echo the text back."""
+    return text
+
+
+def _filler(i):
+    def filler(x: str) -> str:
+        return x
+    filler.__name__ = "filler_%05d" % i
+    filler.__doc__ = "Filler tool number %d." % i
+    app.tool()(filler)
+
+
+for _i in range(int(os.environ.get("MCPBENCH_TOOLS", "0") or 0)):
+    _filler(_i)
+
+
+def _marker(event):
+    sys.stderr.write("MCPBENCH %s %d\n" % (event, time.monotonic_ns()))
+    sys.stderr.flush()
+
+
+if os.environ.get("MCPBENCH_EXTRA"):
+    from minimcp import Context
+
+    @app.tool()
+    def slow(seconds: float) -> str:
+        """Sleep, then answer."""
+        time.sleep(seconds)
+        return "slept"
+
+    @app.tool()
+    def spin(seconds: float, ctx: Context) -> str:
+        """Poll for cancellation every 10 ms."""
+        _marker("enter")
+        reason = "cancelled"
+        try:
+            deadline = time.monotonic() + seconds
+            while time.monotonic() < deadline:
+                if ctx.cancelled:
+                    return "cancelled"
+                time.sleep(0.01)
+            reason = "finished"
+            return "done"
+        finally:
+            _marker(reason)
+
+
+if __name__ == "__main__":
+    app.run()

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Interop check against the official MCP Python SDK client (PyPI `mcp`, pinned).
+#
+# Creates a throwaway venv with a Python >= 3.10 (the SDK needs it; the server
+# itself is stdlib-only and runs on plain `python3`), installs the pinned SDK and
+# runs tests/interop/python_sdk_client.py against `python3 examples/everything.py`.
+#
+# Usage: tests/interop/run_python_sdk.sh [--era legacy|modern|both] [-v] [--keep-logs DIR] [-- SERVER_CMD...]
+set -euo pipefail
+
+MCP_VERSION="2.3.0"
+JSONSCHEMA_VERSION="4.26.0"
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+cd "$repo"
+
+die() { echo "run_python_sdk.sh: $*" >&2; exit 1; }
+
+py_ok() {  # $1: interpreter; true if it exists and is >= 3.10
+  [ -x "$1" ] && "$1" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)' 2>/dev/null
+}
+
+find_python() {
+  local cand root
+  if command -v pyenv >/dev/null 2>&1; then
+    root="$(pyenv root)"
+    for minor in 12 13 11 10; do
+      for cand in $(ls -d "$root"/versions/3."$minor".*/bin/python 2>/dev/null | sort -V -r); do
+        if py_ok "$cand"; then echo "$cand"; return 0; fi
+      done
+    done
+  fi
+  for cand in python3.12 python3.13 python3.11 python3.10 python3; do
+    cand="$(command -v "$cand" 2>/dev/null || true)"
+    if [ -n "$cand" ] && py_ok "$cand"; then echo "$cand"; return 0; fi
+  done
+  return 1
+}
+
+PY="$(find_python)" || die "no Python >= 3.10 found (looked in \$(pyenv root)/versions/3.1[0-3].* and on PATH); the MCP Python SDK $MCP_VERSION needs one"
+echo "# SDK client python: $PY ($("$PY" -c 'import sys; print(sys.version.split()[0])'))"
+
+command -v python3 >/dev/null 2>&1 || die "python3 (to run the server) not found on PATH"
+
+args=("$@")
+has_server=0
+for a in "${args[@]+"${args[@]}"}"; do
+  if [ "$a" = "--" ]; then has_server=1; break; fi
+done
+if [ "$has_server" = 0 ]; then
+  [ -f examples/everything.py ] || die "examples/everything.py not found in $repo"
+  args+=(-- python3 examples/everything.py)
+fi
+
+workdir="$(mktemp -d "${TMPDIR:-/tmp}/minimcp-sdk-interop.XXXXXX")"
+trap 'rm -rf "$workdir"' EXIT
+
+"$PY" -m venv "$workdir/venv" || die "could not create a venv with $PY"
+"$workdir/venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+  "mcp==$MCP_VERSION" "jsonschema==$JSONSCHEMA_VERSION" \
+  || die "pip install mcp==$MCP_VERSION jsonschema==$JSONSCHEMA_VERSION failed"
+
+"$workdir/venv/bin/python" -c "import importlib.metadata as m; v = m.version('mcp'); assert v == '$MCP_VERSION', v" \
+  || die "installed mcp is not $MCP_VERSION"
+
+"$workdir/venv/bin/python" "$here/python_sdk_client.py" "${args[@]}"
