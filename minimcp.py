@@ -2015,6 +2015,9 @@ class MCPServer:
             if handler and capability and version in versions and capability not in capabilities \
                     and self._offers(capability):
                 capabilities[capability] = {}
+        # Log messages flow in every revision (2026-07-28 asks per request instead of
+        # through logging/setLevel), so the capability does not hang on a method.
+        capabilities.setdefault("logging", {})
         for kind in ("tools", "prompts", "resources"):
             if kind in capabilities:
                 capabilities[kind]["listChanged"] = True

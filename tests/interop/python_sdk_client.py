@@ -552,6 +552,16 @@ class Fixture:
         need(any("kaputt ✗ 42" in t for t in text_blocks(res)), f"fail: message missing from {res.content!r}")
         return ""
 
+    async def print_stdout(self) -> str:
+        """Fixture extra: a tool that prints to stdout 3 ways; the stdout-is-jsonrpc check then sees the wire."""
+        if "print_stdout" not in self.tools:
+            return "skipped: fixture has no print_stdout tool"
+        need(only_text(await self.call("print_stdout", {"text": "stray-output"})) == "printed", "print_stdout result")
+        need(only_text(await self.call("echo", {"text": "after print"})) == "after print", "echo after print_stdout")
+        stray = [r for r in self.log.records() if r.get("d") == "s2c" and "stray-output" in r["raw"]]
+        need(not stray, f"stray output reached the protocol stream: {stray[0]['raw'][:80]!r}" if stray else "")
+        return ""
+
     async def unknown_tool(self) -> str:
         try:
             res = await self.call("no_such_tool_xyz", {})
@@ -874,6 +884,7 @@ def feature_checks(fx: Fixture) -> list[tuple[str, Callable[[], Awaitable[Any]]]
         ("tool.add+outputSchema", fx.add),
         ("tool.fail", fx.fail),
         ("tool.unknown", fx.unknown_tool),
+        ("tool.print_stdout", fx.print_stdout),
         ("progress", fx.progress),
         ("cancellation", fx.cancellation),
         ("concurrency", fx.concurrency),

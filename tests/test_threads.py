@@ -1,0 +1,424 @@
+"""Worker pool, progress, cancellation, timeouts, and questions to the client (handshake era)."""
+
+import threading
+import time
+
+import pytest
+
+from conftest import Wire
+from minimcp import Context, MCPError, MCPServer
+
+
+def call_slow(wire, seconds=1.0, steps=5, token=None, request_id=None):
+    params = {"name": "slow", "arguments": {"seconds": seconds, "steps": steps}}
+    if token is not None:
+        params["_meta"] = {"progressToken": token}
+    return wire.request("tools/call", params, id=request_id)
+
+
+def test_reader_never_runs_user_code(legacy):
+    slow = call_slow(legacy, seconds=3, steps=30)
+    started = time.monotonic()
+    assert legacy.result("ping") == {}
+    assert legacy.result("tools/list")["tools"]
+    assert time.monotonic() - started < 1.0
+    legacy.notify("notifications/cancelled", {"requestId": slow})
+
+
+def test_independent_calls_run_concurrently(legacy):
+    started = time.monotonic()
+    ids = [call_slow(legacy, seconds=1.0, steps=2) for _ in range(3)]
+    for request_id in ids:
+        assert legacy.response(request_id)["result"]["content"][0]["text"] == "done"
+    assert time.monotonic() - started < 2.5
+
+
+def test_progress_strictly_increasing_and_before_the_response(legacy):
+    request_id = call_slow(legacy, seconds=0.3, steps=5, token="tok-1")
+    seen = []
+    while True:
+        message = legacy.recv()
+        if message.get("id") == request_id:
+            break
+        assert message["method"] == "notifications/progress"
+        seen.append(message["params"])
+    assert [p["progress"] for p in seen] == [1, 2, 3, 4, 5]
+    assert all(p["progressToken"] == "tok-1" and p["total"] == 5 and "message" in p for p in seen)
+    legacy.silent(0.2)
+
+
+def test_progress_has_no_message_at_2024_11_05(everything):
+    wire = Wire(everything)
+    wire.initialize("2024-11-05")
+    request_id = call_slow(wire, seconds=0.1, steps=2, token=7)
+    wire.response(request_id)
+    progress = [n["params"] for n in wire.notifications if n["method"] == "notifications/progress"]
+    assert progress and all("message" not in p and p["progressToken"] == 7 for p in progress)
+    wire.close()
+
+
+def test_no_progress_without_token(legacy):
+    legacy.response(call_slow(legacy, seconds=0.1, steps=3))
+    assert not legacy.notifications
+
+
+def test_non_increasing_progress_dropped_and_never_after_response():
+    app = MCPServer("p")
+    holder = {}
+
+    @app.tool()
+    def jumpy(ctx: Context) -> str:
+        ctx.progress(1)
+        ctx.progress(1)          # not above: dropped
+        ctx.progress(0.5)        # below: dropped
+        ctx.progress(2, 2)
+        holder["ctx"] = ctx
+        return "ok"
+
+    wire = Wire(app)
+    wire.initialize()
+    response = wire.call("tools/call", {"name": "jumpy", "_meta": {"progressToken": "t"}})
+    assert response["result"]["content"][0]["text"] == "ok"
+    assert [n["params"]["progress"] for n in wire.notifications] == [1, 2]
+    holder["ctx"].progress(3)     # after the response: never sent
+    wire.silent(0.2)
+    wire.close()
+
+
+def test_cancel_while_running_stops_the_tool_and_sends_nothing(legacy):
+    request_id = call_slow(legacy, seconds=5, steps=500, token="c")
+    legacy.recv()                                        # first progress: it is running
+    legacy.notify("notifications/cancelled", {"requestId": request_id, "reason": "user"})
+    legacy.silent(0.5)
+    assert legacy.result("ping") == {}
+    assert not legacy.app._inflight
+
+
+def test_cancel_before_start_never_runs():
+    app = MCPServer("c", workers=1)
+    ran = []
+    gate = threading.Event()
+
+    @app.tool()
+    def block() -> str:
+        gate.wait(5)
+        return "unblocked"
+
+    @app.tool()
+    def record() -> str:
+        ran.append(1)
+        return "ran"
+
+    wire = Wire(app)
+    wire.initialize()
+    first = wire.request("tools/call", {"name": "block"})
+    second = wire.request("tools/call", {"name": "record"})
+    wire.notify("notifications/cancelled", {"requestId": second})
+    time.sleep(0.1)
+    gate.set()
+    assert wire.response(first)["result"]["content"][0]["text"] == "unblocked"
+    wire.silent(0.3)
+    assert ran == []
+    wire.close()
+
+
+def test_cancel_unknown_finished_and_initialize_ignored(legacy):
+    legacy.notify("notifications/cancelled", {"requestId": 999})
+    legacy.notify("notifications/cancelled", {"requestId": {"bad": 1}})
+    legacy.notify("notifications/cancelled", {})
+    request_id = legacy.request("tools/call", {"name": "echo", "arguments": {"text": "x"}})
+    legacy.response(request_id)
+    legacy.notify("notifications/cancelled", {"requestId": request_id})
+    legacy.silent(0.2)
+    assert legacy.result("ping") == {}
+
+
+def test_cancel_storm():
+    app = MCPServer("storm", workers=16, queue_size=1000)
+
+    @app.tool()
+    def wait(ctx: Context) -> str:
+        ctx.sleep(10)
+        return "late"
+
+    @app.tool()
+    def quick() -> str:
+        return "quick"
+
+    wire = Wire(app)
+    wire.initialize()
+    ids = [wire.request("tools/call", {"name": "wait"}) for _ in range(300)]
+    for request_id in ids:
+        wire.notify("notifications/cancelled", {"requestId": request_id})
+    assert wire.result("tools/call", {"name": "quick"})["content"][0]["text"] == "quick"
+    wire.silent(0.5)
+    deadline = time.monotonic() + 5
+    while app._inflight and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not app._inflight
+    wire.close()
+
+
+def test_cancel_racing_completion_yields_at_most_one_response():
+    app = MCPServer("race", workers=8)
+    app.add_tool(lambda: "ok", name="fast")
+    wire = Wire(app)
+    wire.initialize()
+    ids = []
+    for _ in range(200):
+        request_id = wire.request("tools/call", {"name": "fast"})
+        wire.notify("notifications/cancelled", {"requestId": request_id})
+        ids.append(request_id)
+    final = wire.request("ping")
+    wire.response(final)
+    wire.silent(0.3)
+    answered = [k for k in wire.stash if k in ids]
+    assert len(answered) == len(set(answered))      # never twice
+    wire.close()
+
+
+def test_flood_is_answered_exactly_once_with_bounded_queue():
+    app = MCPServer("flood", workers=4, queue_size=16)
+    app.add_tool(lambda text: text, name="echo")
+    wire = Wire(app)
+    wire.initialize()
+    count = 10000
+    payload = b"".join(b'{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo",'
+                       b'"arguments":{"text":"m%d"}}}\n' % (i, i) for i in range(count))
+    writer = threading.Thread(target=wire.send_raw, args=(payload,))
+    writer.start()
+    seen = {}
+    for _ in range(count):
+        message = wire.recv(20)
+        assert message["id"] not in seen
+        seen[message["id"]] = message["result"]["content"][0]["text"]
+    writer.join()
+    assert seen == {i: "m%d" % i for i in range(count)}
+    assert app._pool.queue.maxsize == 16 and len(app._pool.threads) <= 4
+    wire.close()
+
+
+def test_async_handlers_work_with_context():
+    app = MCPServer("async")
+
+    @app.tool()
+    async def nap(seconds: float, ctx: Context) -> str:
+        import asyncio
+        await asyncio.sleep(seconds)
+        ctx.info("napped")
+        return "slept %s" % seconds
+
+    wire = Wire(app)
+    wire.initialize()
+    started = time.monotonic()
+    ids = [wire.request("tools/call", {"name": "nap", "arguments": {"seconds": 0.5}}) for _ in range(3)]
+    for request_id in ids:
+        assert wire.response(request_id)["result"]["content"][0]["text"] == "slept 0.5"
+    assert time.monotonic() - started < 1.4
+    assert any(n["method"] == "notifications/message" for n in wire.notifications)
+    cancel_me = wire.request("tools/call", {"name": "nap", "arguments": {"seconds": 10}})
+    time.sleep(0.1)
+    wire.notify("notifications/cancelled", {"requestId": cancel_me})
+    wire.silent(0.3)
+    wire.close()
+
+
+def test_tool_timeout_answers_with_error_and_cancels():
+    app = MCPServer("t")
+    observed = {}
+
+    @app.tool(timeout=0.2)
+    def stuck(ctx: Context) -> str:
+        ctx.sleep(3)
+        return "finished"
+
+    @app.tool(timeout=0.2)
+    def oblivious(ctx: Context) -> str:
+        time.sleep(0.5)
+        observed["cancelled"] = ctx.cancelled
+        return "finished"
+
+    wire = Wire(app)
+    wire.initialize()
+    started = time.monotonic()
+    result = wire.result("tools/call", {"name": "stuck"})
+    assert result["isError"] is True and "timed out" in result["content"][0]["text"]
+    assert time.monotonic() - started < 1.5
+    result = wire.result("tools/call", {"name": "oblivious"})
+    assert result["isError"] is True
+    wire.silent(0.6)                    # its late return is never sent
+    assert observed == {"cancelled": True}
+    wire.close()
+
+
+def test_eof_with_busy_tools_exits_within_grace():
+    app = MCPServer("g", shutdown_grace=0.3)
+
+    @app.tool()
+    def ignores_cancel() -> str:
+        time.sleep(5)
+        return "late"
+
+    wire = Wire(app)
+    wire.initialize()
+    wire.request("tools/call", {"name": "ignores_cancel"})
+    time.sleep(0.1)
+    started = time.monotonic()
+    wire.close()
+    assert time.monotonic() - started < 1.5
+
+
+# -- questions to the client -------------------------------------------------------
+
+def test_sampling_round_trip(legacy):
+    request_id = legacy.request("tools/call", {"name": "sample", "arguments": {"prompt": "Say hi"}})
+    question = legacy.server_request()
+    assert question["method"] == "sampling/createMessage"
+    params = question["params"]
+    assert params["maxTokens"] <= 100
+    assert params["messages"] == [{"role": "user", "content": {"type": "text", "text": "Say hi"}}]
+    legacy.send({"jsonrpc": "2.0", "id": question["id"], "result": {
+        "role": "assistant", "content": {"type": "text", "text": "Hi there"}, "model": "m", "stopReason": "endTurn"}})
+    assert "Hi there" in legacy.response(request_id)["result"]["content"][0]["text"]
+
+
+def test_roots_round_trip_and_cache(legacy):
+    request_id = legacy.request("tools/call", {"name": "ask_roots"})
+    question = legacy.server_request()
+    assert question["method"] == "roots/list"
+    legacy.send({"jsonrpc": "2.0", "id": question["id"], "result": {"roots": [
+        {"uri": "file:///a", "name": "A"}, {"uri": "file:///b"}]}})
+    assert legacy.response(request_id)["result"]["content"][0]["text"] == "file:///a\nfile:///b"
+    # cached: no second question
+    assert legacy.result("tools/call", {"name": "ask_roots"})["content"][0]["text"] == "file:///a\nfile:///b"
+    legacy.notify("notifications/roots/list_changed")
+    request_id = legacy.request("tools/call", {"name": "ask_roots"})
+    question = legacy.server_request()
+    legacy.send({"jsonrpc": "2.0", "id": question["id"], "result": {"roots": [{"uri": "file:///c"}]}})
+    assert legacy.response(request_id)["result"]["content"][0]["text"] == "file:///c"
+
+
+def test_elicitation_accept_and_decline(legacy):
+    request_id = legacy.request("tools/call", {"name": "elicit", "arguments": {"message": "Name?"}})
+    question = legacy.server_request()
+    assert question["method"] == "elicitation/create"
+    assert question["params"]["message"] == "Name?" and question["params"]["mode"] == "form"
+    assert question["params"]["requestedSchema"]["properties"]["name"]["type"] == "string"
+    legacy.send({"jsonrpc": "2.0", "id": question["id"], "result": {"action": "accept", "content": {"name": "Ada"}}})
+    assert legacy.response(request_id)["result"]["content"][0]["text"] == "accept: Ada"
+    request_id = legacy.request("tools/call", {"name": "elicit"})
+    question = legacy.server_request()
+    legacy.send({"jsonrpc": "2.0", "id": question["id"], "result": {"action": "decline"}})
+    assert legacy.response(request_id)["result"]["content"][0]["text"] == "decline"
+
+
+def test_client_error_response_raises_in_handler(legacy):
+    request_id = legacy.request("tools/call", {"name": "sample", "arguments": {"prompt": "x"}})
+    question = legacy.server_request()
+    legacy.send({"jsonrpc": "2.0", "id": question["id"], "error": {"code": -1, "message": "user rejected"}})
+    response = legacy.response(request_id)
+    assert response["error"]["code"] == -1 and response["error"]["message"] == "user rejected"
+
+
+def test_question_timeout_sends_cancel_and_raises():
+    app = MCPServer("q", request_timeout=0.2)
+
+    @app.tool()
+    def ask(ctx: Context) -> str:
+        try:
+            ctx.sample("x", max_tokens=5)
+        except MCPError as exc:
+            return "gave up: " + exc.message
+        return "answered"
+
+    wire = Wire(app)
+    wire.initialize(capabilities={"sampling": {}})
+    request_id = wire.request("tools/call", {"name": "ask"})
+    question = wire.server_request()
+    response = wire.response(request_id)
+    assert response["result"]["content"][0]["text"].startswith("gave up")
+    cancels = [n for n in wire.notifications if n["method"] == "notifications/cancelled"]
+    assert cancels and cancels[0]["params"]["requestId"] == question["id"]
+    wire.close()
+
+
+def test_cancelling_the_tool_wakes_its_question_at_once(legacy):
+    request_id = legacy.request("tools/call", {"name": "sample", "arguments": {"prompt": "x"}})
+    question = legacy.server_request()
+    started = time.monotonic()
+    legacy.notify("notifications/cancelled", {"requestId": request_id})
+    note = legacy.recv()
+    assert note["method"] == "notifications/cancelled" and note["params"]["requestId"] == question["id"]
+    assert time.monotonic() - started < 0.5
+    legacy.silent(0.2)
+
+
+def test_undeclared_capability_raises_without_sending(wire):
+    wire.initialize(capabilities={})
+    for tool in ("sample", "ask_roots", "elicit"):
+        response = wire.call("tools/call", {"name": tool, "arguments": {"prompt": "x"} if tool == "sample" else {}})
+        assert "error" in response and response["error"]["code"] == -32021, response
+        assert response["error"]["data"]["requiredCapabilities"]
+    wire.silent(0.2)
+
+
+def test_url_elicitation_and_completion_notification():
+    app = MCPServer("u")
+
+    @app.tool()
+    def login(ctx: Context) -> str:
+        answer = ctx.elicit_url("Sign in", "https://example.com/login")
+        ctx.server.elicitation_complete(answer["elicitationId"])
+        return answer["action"]
+
+    wire = Wire(app)
+    wire.initialize(capabilities={"elicitation": {"url": {}}})
+    request_id = wire.request("tools/call", {"name": "login"})
+    question = wire.server_request()
+    assert question["params"]["mode"] == "url" and question["params"]["url"] == "https://example.com/login"
+    elicitation_id = question["params"]["elicitationId"]
+    wire.send({"jsonrpc": "2.0", "id": question["id"], "result": {"action": "accept"}})
+    assert wire.response(request_id)["result"]["content"][0]["text"] == "accept"
+    done = [n for n in wire.notifications if n["method"] == "notifications/elicitation/complete"]
+    assert done == [{"jsonrpc": "2.0", "method": "notifications/elicitation/complete",
+                     "params": {"elicitationId": elicitation_id}}]
+    wire.close()
+
+
+def test_sampling_with_tools_needs_the_declared_capability():
+    app = MCPServer("s")
+
+    @app.tool()
+    def agent(ctx: Context) -> str:
+        result = ctx.sample("go", max_tokens=10, tools=[{"name": "t", "inputSchema": {"type": "object"}}],
+                            tool_choice={"mode": "auto"})
+        return result["model"]
+
+    wire = Wire(app)
+    wire.initialize(capabilities={"sampling": {}})
+    assert wire.error("tools/call", {"name": "agent"})["code"] == -32021
+    wire.close()
+    wire = Wire(app)
+    wire.initialize(capabilities={"sampling": {"tools": {}}})
+    request_id = wire.request("tools/call", {"name": "agent"})
+    question = wire.server_request()
+    assert question["params"]["tools"][0]["name"] == "t" and question["params"]["toolChoice"] == {"mode": "auto"}
+    wire.send({"jsonrpc": "2.0", "id": question["id"], "result": {
+        "role": "assistant", "content": {"type": "text", "text": "x"}, "model": "gpt", "stopReason": "endTurn"}})
+    assert wire.response(request_id)["result"]["content"][0]["text"] == "gpt"
+    wire.close()
+
+
+def test_server_ping_to_client(legacy):
+    app = legacy.app
+
+    @app.tool()
+    def ping_client(ctx: Context) -> str:
+        return "pong %s" % ctx.ping()
+
+    legacy.notify("notifications/tools/list_changed")     # unknown to the server: ignored
+    request_id = legacy.request("tools/call", {"name": "ping_client"})
+    question = legacy.server_request()
+    assert question["method"] == "ping" and "params" not in question
+    legacy.send({"jsonrpc": "2.0", "id": question["id"], "result": {}})
+    assert legacy.response(request_id)["result"]["content"][0]["text"] == "pong {}"
