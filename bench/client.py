@@ -52,6 +52,22 @@ KiB = 1 << 10
 
 ERAS = ("legacy", "modern")
 
+# Variables that change how an interpreter behaves and that a user's MCP host
+# would not normally set (this very machine sets the first two globally).
+# PYTHONDONTWRITEBYTECODE in particular would make every start of a
+# single-file module recompile it.  Scrubbed from every server's environment;
+# ``env`` arguments can put any of them back on purpose.
+SCRUB_ENV = ("PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED", "PYTHONPATH", "PYTHONHOME",
+             "PYTHONSTARTUP", "PYTHONDEVMODE", "PYTHONMALLOC", "PYTHONTRACEMALLOC",
+             "PYTHONPROFILEIMPORTTIME", "PYTHONASYNCIODEBUG", "PYTHONWARNINGS",
+             "PYTHONPYCACHEPREFIX", "NODE_OPTIONS")
+
+
+def server_env(env=None):
+    full = {k: v for k, v in os.environ.items() if k not in SCRUB_ENV}
+    full.update(env or {})
+    return full
+
 
 class BenchError(Exception):
     """A measurement could not be taken (timeout, wrong answer, crash)."""
@@ -86,8 +102,7 @@ class Server:
     def __init__(self, cmd, env=None, cwd=None, era="legacy"):
         self.cmd = cmd
         self.era = era
-        full_env = dict(os.environ)
-        full_env.update(env or {})
+        full_env = server_env(env)
         self.t_spawn = time.perf_counter()
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, bufsize=0, env=full_env, cwd=cwd)
@@ -533,6 +548,7 @@ def sweep_payload(cmd, env=None, cwd=None, era="legacy",
         srv = Server(cmd, env, cwd, era)
         with srv:
             srv.open(timeout)
+            run_big_echo(srv, 16, timeout)      # warm-up: lazy pools/threads start here
             before = srv.status().get("hwm")
             reps = 3 if size <= 4 * MiB else 1
             try:
@@ -623,8 +639,7 @@ def import_cost_us(python, stmt, env=None, reps=5):
     """Median over reps of the summed cumulative us of the top-level imports
     that ``stmt`` adds over a bare interpreter start (for ``import X`` that is
     X's own cumulative figure)."""
-    full_env = dict(os.environ)
-    full_env.update(env or {})
+    full_env = server_env(env)
     base = {name for name, _ in _importtime_modules(python, "pass", full_env)}
     totals = []
     for _ in range(reps):
@@ -640,7 +655,7 @@ def node_import_cost_us(node, specifiers, cwd, reps=5):
     totals = []
     for _ in range(reps):
         out = subprocess.run([node, "--input-type=module", "-e", code], capture_output=True,
-                             text=True, cwd=cwd, timeout=120)
+                             text=True, cwd=cwd, env=server_env(), timeout=120)
         if out.returncode != 0:
             raise BenchError("node import failed: %s" % out.stderr[-500:])
         totals.append(int(out.stdout.strip().splitlines()[-1]))

@@ -36,6 +36,7 @@ FASTMCP_VERSION = "4.1.6"
 TS_SDK_VERSION = "1.32.2"
 ZOD_VERSION = "4.6.7"          # the SDK's own zod range is ^3.25 || ^4.0; pinned for repeatability
 TS_MAXBUF = 256 * client.MiB   # the TS stdio transport rejects lines over 10 MiB by default
+MAXMSG = 256 * client.MiB      # minimcp's max_message_size (16 MiB default), payload sweep only
 
 MiB, KiB = client.MiB, client.KiB
 
@@ -133,8 +134,9 @@ def ensure_node(cache, node):
 
 class Spec:
     def __init__(self, key, label, cmd, env=None, cwd=None, import_stmt=None, python=None,
-                 node_imports=None):
+                 node_imports=None, payload_env=None):
         self.key, self.label, self.cmd = key, label, cmd
+        self.payload_env = dict(env or {}, **(payload_env or {}))
         self.env = env or {}
         self.cwd = cwd
         self.import_stmt, self.python, self.node_imports = import_stmt, python, node_imports
@@ -159,7 +161,8 @@ def build_specs(a, wanted):
     if "minimcp" in wanted:
         mm_env = {"MINIMCP_PATH": a.minimcp}
         specs.append(Spec("minimcp", "minimcp", [stdlib_py, srv("minimcp_echo.py")], env=mm_env,
-                          import_stmt="import minimcp", python=stdlib_py))
+                          import_stmt="import minimcp", python=stdlib_py,
+                          payload_env={"MCPBENCH_MAXMSG": str(MAXMSG)}))
         versions["minimcp"] = minimcp_version(stdlib_py, a.minimcp)
     if "mcp" in wanted or "mcp-lowlevel" in wanted:
         py, v = ensure_venv(cache, base, pyver, "mcp-" + MCP_VERSION, ["mcp==" + MCP_VERSION],
@@ -305,7 +308,8 @@ def run_sweeps(specs, p, res):
             log("sweep cancel %s" % s.key)
             out["cancel"] = _attempt(client.sweep_cancel, s.cmd, s.env, s.cwd, reps=sw["cancel"])
         log("sweep payload %s" % s.key)
-        out["payload"] = _attempt(client.sweep_payload, s.cmd, s.env, s.cwd, sizes=sw["payload"])
+        out["payload"] = _attempt(client.sweep_payload, s.cmd, s.payload_env, s.cwd,
+                                  sizes=sw["payload"])
 
 
 # ---------------------------------------------------------------------------
@@ -578,6 +582,9 @@ def render(specs, res, versions, p, eras, started, load_before, load_after, a):
     if any(s.key == "ts-sdk" for s in specs):
         out.append("- TS SDK runs with `maxBufferSize` raised to %d MiB (its default, 10 MiB, "
                    "rejects the 10 MiB echo line)" % (TS_MAXBUF // MiB))
+    if any(s.key == "minimcp" for s in specs) and (a.sweeps or a.sweeps_only):
+        out.append("- payload sweep only: minimcp runs with `max_message_size` = %d MiB (its "
+                   "default, 16 MiB, rejects the 16 and 64 MiB lines)" % (MAXMSG // MiB))
     out.append("")
     for era in eras:
         out.append("#### %s era%s\n" % (era, " (initialize 2025-11-25 + notifications/initialized)"

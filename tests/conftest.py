@@ -161,6 +161,7 @@ class Wire:
         result = self.result("initialize", {"protocolVersion": version, "capabilities": capabilities or {},
                                             "clientInfo": {"name": "pytest", "version": "1"}})
         self.notify("notifications/initialized")
+        self.result("ping")        # a round trip: the notification has been processed
         return result
 
     def silent(self, timeout=0.3):

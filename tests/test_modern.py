@@ -320,6 +320,7 @@ def test_several_listens_and_cancel_ends_one(wire):
     ids = sorted(wire.recv()["params"]["_meta"][SUB_ID] for _ in range(2))
     assert ids == [first, second]
     wire.notify("notifications/cancelled", {"requestId": first})
+    modern(wire, "tools/list")               # a round trip: the cancel has been processed
     wire.app.add_tool(lambda: "x", name="two")
     assert wire.recv()["params"]["_meta"][SUB_ID] == second
     wire.silent(0.2)

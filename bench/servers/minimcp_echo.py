@@ -4,7 +4,9 @@ Same user code as the other Python servers: ``def echo(text: str) -> str``.
 MINIMCP_PATH overrides where minimcp.py is looked for (default: two levels up
 from this file, i.e. the repository root).
 
-Environment: MCPBENCH_TOOLS=N (filler tools), MCPBENCH_EXTRA=1 (``slow``:
+Environment: MCPBENCH_MAXMSG=bytes raises ``max_message_size`` (run.py sets it
+only for the payload sweep, whose 16 and 64 MiB lines exceed the 16 MiB
+default), MCPBENCH_TOOLS=N (filler tools), MCPBENCH_EXTRA=1 (``slow``:
 blocking sleep on minimcp's worker pool; ``spin``: polls ``ctx.cancelled``
 every 10 ms and writes "MCPBENCH <event> <monotonic ns>" markers to stderr on
 entry and when it leaves).
@@ -18,7 +20,10 @@ sys.path.insert(0, os.environ.get("MINIMCP_PATH")
 
 from minimcp import MCPServer  # noqa: E402
 
-app = MCPServer("minimcp-echo")
+_kw = {}
+if os.environ.get("MCPBENCH_MAXMSG"):      # payload sweep only: the default limit is 16 MiB
+    _kw["max_message_size"] = int(os.environ["MCPBENCH_MAXMSG"])
+app = MCPServer("minimcp-echo", **_kw)
 
 
 @app.tool()

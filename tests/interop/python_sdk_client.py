@@ -104,7 +104,14 @@ if len(sys.argv) > 1 and sys.argv[1] == "--tee":
     if len(sys.argv) < 5 or sys.argv[3] != "--":
         sys.stderr.write("usage: python_sdk_client.py --tee LOGFILE -- CMD...\n")
         sys.exit(2)
-    sys.exit(tee_main(sys.argv[2], sys.argv[4:]))
+    _code = tee_main(sys.argv[2], sys.argv[4:])
+    try:
+        sys.stdout.flush()
+    except OSError:
+        pass
+    # os._exit: the stdin relay thread may still be blocked in read(); a normal
+    # interpreter shutdown would then abort with "could not acquire lock".
+    os._exit(_code if 0 <= _code < 256 else 1)
 
 # --------------------------------------------------------------------------
 # client mode
@@ -216,6 +223,10 @@ class WireLog:
                     rec["msg"] = None
             out.append(rec)
         return out
+
+    def exit_note(self) -> str:
+        codes = [r.get("code") for r in self.records() if r.get("d") == "exit"]
+        return f" [server exited with code {codes[-1]}]" if codes else ""
 
     def messages(self, direction: str) -> list[tuple[float, Any]]:
         return [(r["t"], r["msg"]) for r in self.records() if r.get("d") == direction]
@@ -440,12 +451,13 @@ async def handshake_at(server_cmd: list[str], workdir: Path, requested: str, exp
             need({"echo"} <= {t.name for t in tools.tools}, "tools/list after initialize lacks 'echo'")
             res = await session.call_tool("echo", {"text": f"at {requested}"})
             need(text_blocks(res) == [f"at {requested}"], f"echo at {requested} returned {res.content!r}")
-    raw = [m for _, m in WireLog(log).messages("s2c")]
-    init = raw[0] if raw else {}
-    need(
-        isinstance(init, dict) and "result" in init and "resultType" not in init["result"],
-        "initialize result carries 2026-only 'resultType'",
-    )
+    wire = WireLog(log)
+    check_wire(wire, "legacy")
+    init_reqs = find_request(wire, "initialize", lambda p: True)
+    need(len(init_reqs) == 1, "initialize request not found on the wire")
+    init = responses_for(wire, init_reqs[0][1]["id"])
+    need(init and "result" in init[0][1], "initialize response not found on the wire")
+    need("resultType" not in init[0][1]["result"], "initialize result carries the 2026-only 'resultType'")
     return f"server: {result.server_info.name} {result.server_info.version}, protocolVersion {result.protocol_version}"
 
 
@@ -933,7 +945,7 @@ async def stage_features(results: Results, server_cmd: list[str], workdir: Path,
                 done += 1
                 await results.run(f"{prefix}.{name}", fn)
     except Exception as exc:  # noqa: BLE001 - connect/teardown failure: report, keep going
-        results.fail(f"{prefix}.connect" if not connected else f"{prefix}.session", describe(exc))
+        results.fail(f"{prefix}.connect" if not connected else f"{prefix}.session", describe(exc) + log.exit_note())
         for name, _ in checks[done:]:
             results.fail(f"{prefix}.{name}", "not run (connection failed)")
     await results.run(f"{prefix}.stdout-is-jsonrpc", lambda: _async(check_wire, log, era))
