@@ -989,7 +989,10 @@ class _UriTemplate:
 
 def _guess_mime(uri: str, default: str) -> str:
     import mimetypes
-    return mimetypes.guess_type(uri.split("?")[0], strict=False)[0] or default
+    # Guess from the last path segment alone: Python 3.13 parses a whole URI and
+    # would take "index.html" in "page://index.html" for a host name.
+    name = uri.split("?")[0].split("#")[0].rsplit("/", 1)[-1]
+    return mimetypes.guess_type(name, strict=False)[0] or default
 
 
 class Resource:
