@@ -1536,8 +1536,9 @@ ONLY_2025_11 = frozenset(["2025-11-25"])
 
 # The protocol, one line per method. Each entry: (handler, where it runs,
 # revisions that define it, capability it needs). "reader" handlers are quick
-# and never run user code; "worker" handlers run on the pool. A None handler
-# is a method of the protocol that this server answers with -32601.
+# and never run user code; "worker" handlers run on the pool; "thread" handlers
+# wait for something else to finish, so they get a thread of their own rather
+# than a worker they could starve. A None handler answers -32601.
 METHODS = {
     # client -> server requests
     "initialize":               ("_on_initialize",      "reader", HANDSHAKE, None),
@@ -1555,11 +1556,11 @@ METHODS = {
     "completion/complete":      ("_on_complete",        "worker", ALL_VERSIONS, "completions"),
     "logging/setLevel":         ("_on_set_level",       "reader", HANDSHAKE, "logging"),
     "subscriptions/listen":     ("_on_listen",          "reader", MODERN, None),
-    "tasks/get":                (None,                  "reader", ONLY_2025_11 | MODERN, "tasks"),
-    "tasks/result":             (None,                  "reader", ONLY_2025_11, "tasks"),
-    "tasks/list":               (None,                  "reader", ONLY_2025_11, "tasks"),
-    "tasks/cancel":             (None,                  "reader", ONLY_2025_11 | MODERN, "tasks"),
-    "tasks/update":             (None,                  "reader", MODERN, "tasks"),
+    "tasks/get":                ("_on_tasks_get",       "reader", ONLY_2025_11 | MODERN, "tasks"),
+    "tasks/result":             ("_on_tasks_result",    "thread", ONLY_2025_11, "tasks"),
+    "tasks/list":               ("_on_tasks_list",      "reader", ONLY_2025_11, "tasks"),
+    "tasks/cancel":             ("_on_tasks_cancel",    "reader", ONLY_2025_11 | MODERN, "tasks"),
+    "tasks/update":             ("_on_tasks_update",    "reader", MODERN, "tasks"),
     # client -> server notifications
     "notifications/initialized":        ("_on_initialized",   "reader", HANDSHAKE, None),
     "notifications/cancelled":          ("_on_cancelled",     "reader", ALL_VERSIONS, None),
@@ -1591,6 +1592,9 @@ _FIELD_SINCE = {
     "contents": {"_meta": "2025-06-18"},
 }
 _BLOCK_SINCE = {"audio": "2025-03-26", "resource_link": "2025-06-18"}
+TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
+META_RELATED_TASK = "io.modelcontextprotocol/related-task"
+_TERMINAL = frozenset(["completed", "failed", "cancelled"])
 _CACHEABLE = frozenset(["server/discover", "tools/list", "prompts/list", "resources/list",
                         "resources/templates/list", "resources/read"])
 
@@ -1668,6 +1672,7 @@ class _Call:
         self.answers = []            # 2026-07-28: answers to earlier questions, in order
         self.waiters = set()
         self.on_cancel = []
+        self.task = None             # the _Task this call runs for, if any
 
     def cancel(self, reason: str) -> None:
         """Signal the handler; wake anything it waits on."""
@@ -1680,6 +1685,57 @@ class _Call:
                 callback()
             except Exception:       # a callback must not break cancellation
                 pass
+
+
+def _timestamp(seconds: float) -> str:
+    """ISO 8601 in UTC with milliseconds, as task timestamps are written."""
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)) + ".%03dZ" % (int(seconds * 1000) % 1000)
+
+
+class _Task:
+    """A tools/call running as a task (2025-11-25 core tasks, 2026-07-28 extension)."""
+
+    def __init__(self, call: "_Call", ttl_ms, poll_ms: int) -> None:
+        import secrets
+        self.id = secrets.token_urlsafe(24)           # unguessable: stdio has no auth context
+        self.call = call
+        self.era = call.era
+        self.status = "working"
+        self.message = None
+        self.created = self.updated = time.time()
+        self.ttl_ms = ttl_ms
+        self.poll_ms = poll_ms
+        self.result = None            # the CallToolResult, once completed
+        self.error = None             # the JSON-RPC error object, once failed
+        self.finished = threading.Event()
+        self.input_requests = {}      # 2026-07-28: key -> {method, params} still unanswered
+        self.input_answers = {}
+        self.input_count = 0
+        self.answered = threading.Condition()
+
+    def describe(self) -> dict:
+        """The Task object in this task's era's field names."""
+        modern = self.era == "modern"
+        task = {"taskId": self.id, "status": self.status, "createdAt": _timestamp(self.created),
+                "lastUpdatedAt": _timestamp(self.updated), "ttlMs" if modern else "ttl": self.ttl_ms,
+                "pollIntervalMs" if modern else "pollInterval": self.poll_ms}
+        if self.message:
+            task["statusMessage"] = self.message
+        return task
+
+    def detailed(self) -> dict:
+        """2026-07-28 DetailedTask: the task plus its result, error or open questions."""
+        task = self.describe()
+        if self.status == "completed" and self.result is not None:
+            task["result"] = self.result
+        elif self.status == "failed" and self.error is not None:
+            task["error"] = self.error
+        elif self.status == "input_required":
+            task["inputRequests"] = dict(self.input_requests)
+        return task
+
+    def expired(self, now: float) -> bool:
+        return self.status in _TERMINAL and self.ttl_ms is not None and now > self.created + self.ttl_ms / 1000.0
 
 
 class _Batch:
@@ -1758,6 +1814,7 @@ class MCPServer:
         shutdown_grace: seconds running handlers get to finish after stdin closes.
         cache_ttl_ms, cache_scope: the 2026-07-28 cache hints on lists, reads and discover.
         state_ttl: seconds a 2026-07-28 ``requestState`` stays valid.
+        task_ttl_ms: the longest a finished task and its result are kept (clients may ask for less).
     """
 
     def __init__(self, name: str = "minimcp", version: str = "0.0.0", instructions: str = None, *,
@@ -1765,7 +1822,8 @@ class MCPServer:
                  website_url: str = None, workers: int = 8, queue_size: int = 256,
                  page_size: int = None, max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
                  request_timeout: float = 300.0, shutdown_grace: float = 1.0,
-                 cache_ttl_ms: int = 0, cache_scope: str = "private", state_ttl: float = 600.0) -> None:
+                 cache_ttl_ms: int = 0, cache_scope: str = "private", state_ttl: float = 600.0,
+                 task_ttl_ms: int = 3600000) -> None:
         if cache_scope not in ("public", "private"):
             raise ValueError("cache_scope must be 'public' or 'private'")
         self.name, self.version, self.instructions = name, version, instructions
@@ -1773,11 +1831,12 @@ class MCPServer:
         self.workers, self.queue_size, self.page_size = workers, queue_size, page_size
         self.max_message_size, self.request_timeout = max_message_size, request_timeout
         self.shutdown_grace, self.cache_ttl_ms, self.cache_scope = shutdown_grace, cache_ttl_ms, cache_scope
-        self.state_ttl = state_ttl
+        self.state_ttl, self.task_ttl_ms = state_ttl, task_ttl_ms
         self._tools, self._resources, self._templates, self._prompts = {}, {}, {}, {}
         self._lock = threading.RLock()
         self._write_lock = threading.Lock()
         self._out = None
+        self._tasks = {}
         self._pool = None
         self._reset_connection()
 
@@ -1796,6 +1855,7 @@ class MCPServer:
         self._next_id = 0
         self._closing = False
         self._state_key = None
+        self._tasks = {}
 
     # -- registration ---------------------------------------------------------
     def tool(self, name=None, *, title: str = None, description: str = None, annotations: dict = None,
@@ -2009,6 +2069,8 @@ class MCPServer:
             return any(r.completions for r in list(self._prompts.values()) + list(self._templates.values()))
         if capability == "logging":
             return True
+        if capability == "tasks":
+            return any(t.task_support != "forbidden" for t in list(self._tools.values()))
         return False
 
     def _capabilities(self, version: str) -> dict:
@@ -2028,6 +2090,12 @@ class MCPServer:
             capabilities["resources"]["subscribe"] = True
         if version == "2024-11-05":
             capabilities.pop("completions", None)     # the capability did not exist yet
+        if "tasks" in capabilities:
+            if version in MODERN:                     # an extension since 2026-07-28
+                del capabilities["tasks"]
+                capabilities["extensions"] = {TASKS_EXTENSION: {}}
+            else:
+                capabilities["tasks"] = {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
         return capabilities
 
     def _server_info(self, version: str) -> dict:
@@ -2183,6 +2251,9 @@ class MCPServer:
         handler, where = entry
         if where == "reader":
             self._run(call, handler)
+        elif where == "thread":
+            self._inflight[call.key] = call
+            threading.Thread(target=self._run, args=(call, handler), daemon=True).start()
         else:
             self._inflight[call.key] = call
             self._ensure_pool().submit(lambda: self._run_in_worker(call, handler))
@@ -2239,7 +2310,7 @@ class MCPServer:
             if self._era == "modern":
                 raise MCPError(UNSUPPORTED_PROTOCOL_VERSION,
                                "this connection uses protocol 2026-07-28 (stateless); initialize is not part "
-                               "of it", {"supported": list(PROTOCOL_VERSIONS),
+                               "of it", {"supported": list(MODERN_VERSIONS[::-1]),
                                          "requested": str(call.params.get("protocolVersion"))})
             call.version = call.params.get("protocolVersion") if \
                 call.params.get("protocolVersion") in HANDSHAKE else LATEST_HANDSHAKE_VERSION
@@ -2371,12 +2442,17 @@ class MCPServer:
     def _ask(self, ctx: Context, method: str, params, needs: dict, timeout):
         call = ctx._call
         if call.era == "modern":
-            return self._ask_modern(ctx, method, params, needs)
+            return self._ask_modern(ctx, method, params, needs, timeout)
         missing = _missing_capability(call.client_capabilities, needs, call.version)
         if missing:
             raise MCPError(MISSING_CLIENT_CAPABILITY, "the client did not declare the %s capability, so "
                            "the server cannot send %s" % (missing, method), {"requiredCapabilities": needs})
         ctx.check_cancelled()
+        task = call.task
+        if task is not None:                    # 2025-11-25: mark the task and tag the request
+            params = dict(params or {})
+            params["_meta"] = dict(params.get("_meta") or {}, **{META_RELATED_TASK: {"taskId": task.id}})
+            self._set_task_status(task, "input_required")
         with self._lock:
             self._next_id += 1
             request_id = self._next_id
@@ -2398,11 +2474,13 @@ class MCPServer:
         finally:
             call.waiters.discard(waiter.event)
             self._pending.pop(_id_key(request_id), None)
+            if task is not None and task.status == "input_required":
+                self._set_task_status(task, "working")
         if waiter.error is not None:
             raise waiter.error
         return waiter.result if waiter.result is not None else {}
 
-    def _ask_modern(self, ctx: Context, method: str, params, needs: dict):
+    def _ask_modern(self, ctx: Context, method: str, params, needs: dict, timeout=None):
         """2026-07-28: answer from the retry's inputResponses, or unwind to ask for it."""
         call = ctx._call
         if method == "ping":
@@ -2415,6 +2493,8 @@ class MCPServer:
         if missing:
             raise MCPError(MISSING_CLIENT_CAPABILITY, "this request needs the client capability %s" % missing,
                            {"requiredCapabilities": needs})
+        if call.task is not None:
+            return self._ask_in_task(call, method, params, timeout)
         raise _NeedInput(method, params)
 
     def _input_required(self, call: _Call, question: _NeedInput) -> dict:
@@ -2603,12 +2683,20 @@ class MCPServer:
             raise _invalid_params("Invalid params: arguments must be an object")
         if call.era == "modern":
             self._open_state(call)
+        as_task = self._wants_task(call, tool)
         try:
             validate(arguments, tool.input_schema)
         except ValueError as exc:
             if call.version < "2025-11-25":
                 raise _invalid_params("Invalid arguments for tool %s: %s" % (name, exc)) from None
             return self._tool_error(call, "Invalid arguments for tool %s: %s" % (name, exc))
+        if as_task:
+            return self._start_task(call, tool, arguments)
+        return self._execute_tool(call, tool, arguments)
+
+    def _execute_tool(self, call: _Call, tool: Tool, arguments: dict) -> dict:
+        """Run a tool whose arguments are valid; failures become isError results."""
+        name = tool.name
         timer = None
         if tool.timeout:
             timer = threading.Timer(tool.timeout, self._time_out, (call, tool))
@@ -2716,6 +2804,15 @@ class MCPServer:
                 raise _invalid_params("Invalid params: resourceSubscriptions must be a list of URIs")
             if self._offers("resources"):
                 agreed["resourceSubscriptions"] = list(uris)
+        task_ids = wanted.get("taskIds")
+        if task_ids is not None:
+            if not isinstance(task_ids, list) or not all(isinstance(t, str) for t in task_ids):
+                raise _invalid_params("Invalid params: taskIds must be a list of task ids")
+            extensions = call.client_capabilities.get("extensions")
+            if not (isinstance(extensions, dict) and TASKS_EXTENSION in extensions):
+                raise MCPError(MISSING_CLIENT_CAPABILITY, "taskIds needs the %s extension" % TASKS_EXTENSION,
+                               {"requiredCapabilities": {"extensions": {TASKS_EXTENSION: {}}}})
+            agreed["taskIds"] = [t for t in task_ids if t in self._tasks]
         self._inflight[call.key] = call
         self._listens[call.key] = (call, agreed)
         self._notify_listener(call, "notifications/subscriptions/acknowledged", {"notifications": agreed})
@@ -2765,6 +2862,185 @@ class MCPServer:
                            chosen if isinstance(chosen, dict) else {})
         return {"completion": {"values": values[:100], "total": len(values), "hasMore": len(values) > 100}}
 
+    # -- handlers: tasks --------------------------------------------------------------
+    def _wants_task(self, call: _Call, tool: Tool) -> bool:
+        """Apply the task rules of the call's revision; True to run it as a task."""
+        if call.era == "modern":
+            extensions = call.client_capabilities.get("extensions")
+            declared = isinstance(extensions, dict) and TASKS_EXTENSION in extensions
+            if tool.task_support == "required" and not declared:
+                raise MCPError(MISSING_CLIENT_CAPABILITY, "tool %s runs only as a task: declare the %s extension"
+                               % (tool.name, TASKS_EXTENSION),
+                               {"requiredCapabilities": {"extensions": {TASKS_EXTENSION: {}}}})
+            return declared and tool.task_support != "forbidden"
+        if call.version != "2025-11-25":
+            return False                       # no tasks before 2025-11-25: the field is ignored
+        requested = call.params.get("task")
+        if requested is not None and not isinstance(requested, dict):
+            raise _invalid_params("Invalid params: task must be an object")
+        if requested is not None and tool.task_support == "forbidden":
+            raise MCPError(METHOD_NOT_FOUND, "tool %s does not support task execution" % tool.name)
+        if requested is None and tool.task_support == "required":
+            raise MCPError(METHOD_NOT_FOUND, "tool %s must be called as a task (params.task)" % tool.name)
+        return requested is not None
+
+    def _start_task(self, call: _Call, tool: Tool, arguments: dict):
+        """Answer at once with the task, then run the tool on this same worker."""
+        requested = call.params.get("task") if call.era == "legacy" else None
+        ttl = requested.get("ttl") if isinstance(requested, dict) else None
+        if not isinstance(ttl, int) or isinstance(ttl, bool) or ttl < 0:
+            ttl = self.task_ttl_ms
+        ttl = min(ttl, self.task_ttl_ms) if self.task_ttl_ms is not None else ttl
+        inner = _Call(call.id, call.method, call.params)
+        inner.era, inner.version = call.era, call.version
+        inner.client_capabilities, inner.client_info = call.client_capabilities, call.client_info
+        if call.era == "modern":                  # the extension has no progress or logs for tasks
+            inner.progress_token = inner.log_level = None
+        else:
+            inner.log_level = call.log_level
+        task = _Task(inner, ttl, 500)
+        inner.task = task
+        inner.started = True
+        self._sweep_tasks()
+        self._tasks[task.id] = task
+        if call.era == "modern":
+            created = dict(task.describe(), resultType="task")
+        else:
+            created = {"task": task.describe()}
+        self._respond(call, created)
+        try:
+            result = self._execute_tool(inner, tool, arguments)
+        except MCPError as exc:
+            self._finish_task(task, "failed", error=exc.to_error())
+        except Cancelled:
+            self._finish_task(task, "cancelled")
+        except Exception as exc:                 # not reached for tools, kept for safety
+            self._finish_task(task, "failed", error={"code": INTERNAL_ERROR, "message": str(exc)})
+        else:
+            failed = result.get("isError") and task.era == "legacy"   # 2025-11-25: isError fails a task
+            self._finish_task(task, "failed" if failed else "completed", result=result)
+        return None
+
+    def _set_task_status(self, task: _Task, status: str, message: str = None) -> None:
+        with self._lock:
+            if task.status in _TERMINAL:
+                return
+            task.status, task.message, task.updated = status, message, time.time()
+        self._announce_task(task)
+
+    def _finish_task(self, task: _Task, status: str, result: dict = None, error: dict = None) -> None:
+        with self._lock:
+            if task.status in _TERMINAL:          # cancelled first: keep it cancelled
+                task.finished.set()
+                return
+            task.status, task.result, task.error, task.updated = status, result, error, time.time()
+            if status == "failed" and error is not None:
+                task.message = error.get("message")
+        with self._write_lock:
+            task.call.done = True                 # no progress after the task ends
+        task.finished.set()
+        self._announce_task(task)
+
+    def _announce_task(self, task: _Task) -> None:
+        if task.era == "legacy":
+            if self._era == "legacy":
+                self._write(_notification("notifications/tasks/status", task.describe()))
+            return
+        for call, wanted in list(self._listens.values()):
+            if task.id in (wanted.get("taskIds") or ()):
+                self._notify_listener(call, "notifications/tasks", task.detailed())
+
+    def _sweep_tasks(self) -> None:
+        """Forget finished tasks whose ttl has passed (bounded memory)."""
+        now = time.time()
+        for task_id, task in list(self._tasks.items()):
+            if task.expired(now):
+                self._tasks.pop(task_id, None)
+
+    def _task(self, call: _Call) -> _Task:
+        task_id = call.params.get("taskId")
+        if not isinstance(task_id, str):
+            raise _invalid_params("Invalid params: taskId must be a string")
+        self._sweep_tasks()
+        task = self._tasks.get(task_id)
+        if task is None or task.era != call.era:
+            raise _invalid_params("Invalid params: unknown task %s" % task_id)
+        return task
+
+    def _on_tasks_get(self, call: _Call) -> dict:
+        task = self._task(call)
+        return task.detailed() if call.era == "modern" else task.describe()
+
+    def _on_tasks_result(self, call: _Call) -> dict:
+        """Block (on a thread of its own) until the task ends, then answer as the call would have."""
+        task = self._task(call)
+        while not task.finished.wait(0.1):
+            if call.cancel_event.is_set():
+                raise Cancelled(call.cancel_reason or "cancelled")
+        if task.result is not None:              # completed, or failed through isError
+            result = dict(task.result)
+            result["_meta"] = dict(result.get("_meta") or {}, **{META_RELATED_TASK: {"taskId": task.id}})
+            return result
+        error = task.error or {"code": INTERNAL_ERROR, "message": "the task was cancelled"}
+        raise MCPError(error["code"], error["message"], error.get("data"))
+
+    def _on_tasks_list(self, call: _Call) -> dict:
+        self._sweep_tasks()
+        tasks = [t for t in list(self._tasks.values()) if t.era == "legacy"]
+        result = self._page(call, tasks, "tasks")
+        result["tasks"] = [t.describe() for t in result["tasks"]]
+        return result
+
+    def _on_tasks_cancel(self, call: _Call) -> dict:
+        task = self._task(call)
+        with self._lock:
+            terminal = task.status in _TERMINAL
+        if terminal:
+            if call.era == "modern":
+                return {}                          # an acknowledgement either way
+            raise _invalid_params("Invalid params: task %s is already %s" % (task.id, task.status))
+        self._set_task_status(task, "cancelled", "cancelled by the client")
+        with self._write_lock:
+            task.call.done = True
+        task.call.cancel("the task was cancelled")
+        with task.answered:
+            task.answered.notify_all()
+        return {} if call.era == "modern" else task.describe()
+
+    def _on_tasks_update(self, call: _Call) -> dict:
+        task = self._task(call)
+        responses = call.params.get("inputResponses")
+        if not isinstance(responses, dict) or not all(isinstance(v, dict) for v in responses.values()):
+            raise _invalid_params("Invalid params: inputResponses must be an object of objects")
+        with task.answered:
+            for key, answer in responses.items():
+                if key in task.input_requests:     # unknown or already answered keys are ignored
+                    task.input_answers[key] = answer
+            task.answered.notify_all()
+        return {}
+
+    def _ask_in_task(self, call: _Call, method: str, params, timeout):
+        """2026-07-28 task: publish the question on the task and wait for tasks/update."""
+        task = call.task
+        with task.answered:
+            task.input_count += 1
+            key = "%s-%d" % (method.split("/")[0], task.input_count)
+            task.input_requests[key] = {"method": method, "params": params}
+        self._set_task_status(task, "input_required")
+        deadline = time.monotonic() + (self.request_timeout if timeout is None else timeout)
+        with task.answered:
+            while key not in task.input_answers:
+                left = deadline - time.monotonic()
+                if call.cancel_event.is_set():
+                    raise Cancelled(call.cancel_reason or "cancelled")
+                if left <= 0:
+                    raise MCPError(INTERNAL_ERROR, "no answer to %s arrived in time" % method)
+                task.answered.wait(min(left, 0.25))
+            answer = task.input_answers.pop(key)
+            task.input_requests.pop(key, None)
+        self._set_task_status(task, "working")
+        return answer
+
     # -- running ------------------------------------------------------------------
     def serve(self, instream, outstream) -> None:
         """Serve one client on a pair of binary streams until ``instream`` ends.
@@ -2790,7 +3066,9 @@ class MCPServer:
     def _stop(self) -> None:
         """End of input: cancel running handlers, give them a grace period, close listens."""
         self._closing = True
-        for call in list(self._inflight.values()):
+        running = list(self._inflight.values()) + [t.call for t in list(self._tasks.values())
+                                                    if t.status not in _TERMINAL]
+        for call in running:
             call.cancel("the server is shutting down")
         for call, _ in list(self._listens.values()):
             self._respond(call, {"_meta": {META_SUBSCRIPTION: call.id}})

@@ -140,6 +140,20 @@ def print_stdout(text: str = "stray") -> str:
     return "printed"
 
 
+@app.tool(task_support="optional")
+def long_job(ctx: Context, seconds: float = 3) -> str:
+    """A long job that can run as a task (2025-11-25 tasks, 2026-07-28 tasks extension).
+
+    Args:
+        seconds: how long it works
+    """
+    steps = 10
+    for step in range(1, steps + 1):
+        ctx.sleep(seconds / steps)
+        ctx.progress(step, steps, "working")
+    return "finished after %s seconds" % seconds
+
+
 @app.resource("fixture://hello", mime_type="text/plain")
 def hello() -> str:
     """A fixed greeting."""

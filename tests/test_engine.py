@@ -323,12 +323,14 @@ def test_internal_failure_is_32603_without_a_traceback():
         """Return a result that cannot be written as JSON."""
         return {"content": [{"type": "text", "text": float("nan")}]}
 
-    out = after_handshake(app, [req(1, "tools/call", {"name": "broken", "arguments": {}}), LAST_PING])
-    out.sort(key=lambda m: str(m["id"]))
-    assert out[1] == PING_OK
-    text = error_of(out[0], 1, -32603)
+    wire = Wire(app)
+    wire.initialize()
+    message = wire.call("tools/call", {"name": "broken", "arguments": {}})
+    text = error_of(message, message["id"], -32603)
     says(text, "json", "serialis", "serializ")
     assert "Traceback" not in text and 'File "' not in text
+    assert wire.call("ping")["result"] == {}
+    assert wire.close() == []
 
 
 # -- bounded input --------------------------------------------------------------------
@@ -691,6 +693,18 @@ def test_shutdown_grace_bounds_the_wait_for_a_busy_handler():
     time.sleep(0.2)
     elapsed = _closing_time(wire)
     assert elapsed < 2.0, "serve() waited %.2fs with shutdown_grace=0.3" % elapsed
+
+
+def test_response_computed_before_eof_is_not_lost(everything):
+    """Requests piped in and then EOF (``printf ... | server``) must all be answered.
+
+    A finished handler whose response is still being encoded/written when stdin
+    closes must not be dropped by the shutdown.
+    """
+    text = "\u00e9" * 2000000
+    out = after_handshake(everything, [req(1, "tools/call", {"name": "echo", "arguments": {"text": text}})])
+    assert len(out) == 1, "the response to the request sent before EOF was lost"
+    assert out[0]["id"] == 1 and out[0]["result"]["content"] == [{"type": "text", "text": text}]
 
 
 def test_handler_finishing_within_the_grace_still_answers():

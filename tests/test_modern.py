@@ -25,7 +25,8 @@ def test_discover(wire):
     assert result["resultType"] == "complete"
     assert result["ttlMs"] == 0 and result["cacheScope"] == "private"
     assert result["_meta"][SERVER_INFO] == {"name": "everything", "version": "1.0.0"}
-    assert set(result["capabilities"]) == {"tools", "resources", "prompts", "completions", "logging"}
+    assert set(result["capabilities"]) == {"tools", "resources", "prompts", "completions", "logging", "extensions"}
+    assert result["capabilities"]["extensions"] == {"io.modelcontextprotocol/tasks": {}}
     assert result["instructions"].startswith("A test fixture")
 
 

@@ -250,6 +250,21 @@ def test_sigint_ends_the_server_quietly(servers):
     assert_quiet(server.stderr())
 
 
+def test_requests_piped_before_eof_are_all_answered(servers):
+    """``printf 'init\\ncall\\n' | server``: every request gets its response before the exit."""
+    server = servers()
+    text = "\u00e9" * 2000000
+    server.send(encode(INIT) + encode(INITIALIZED) +
+                encode({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                        "params": {"name": "echo", "arguments": {"text": text}}}) +
+                encode({"jsonrpc": "2.0", "id": 2, "method": "ping"}))
+    elapsed, status = server.exit_after(server.close_stdin, 15)
+    assert status == 0
+    messages = server.finish()
+    assert sorted(m["id"] for m in messages) == [0, 1, 2], [str(m)[:100] for m in messages]
+    assert [m for m in messages if m["id"] == 1][0]["result"]["content"] == [{"type": "text", "text": text}]
+
+
 # -- encoding ------------------------------------------------------------------------------
 
 def test_non_ascii_round_trips_under_an_ascii_locale(servers):

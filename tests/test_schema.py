@@ -231,6 +231,20 @@ def test_nested_dataclass_schema_and_path(connect):
                    "arguments.segment.end.x")
 
 
+def test_optional_object_error_names_the_inner_path(connect):
+    # For Optional[X] the useful message is X's, not "expected null": the model
+    # reading an isError result must learn which field to fix.
+    def place(point: Optional[Point] = None, points: List[Optional[Point]] = []) -> str:
+        return "ok"
+    wire = connect(app_with(place))
+    assert call(wire, "place", {"point": None, "points": [None, {"x": 1}]}) == OK
+    result = call(wire, "place", {"point": {"x": "one"}})
+    assert_invalid(result, "arguments.point.x")
+    assert "integer" in result["content"][0]["text"]
+    assert_invalid(call(wire, "place", {"points": [None, {"y": 1}]}), "arguments.points[1]")
+    assert "'x'" in call(wire, "place", {"points": [None, {"y": 1}]})["content"][0]["text"]
+
+
 @pytest.mark.skipif(Annotated is None, reason="typing.Annotated needs Python 3.9")
 def test_annotated_description(connect):
     def pick(count, color):
