@@ -42,8 +42,9 @@ import time
 
 __version__ = "0.1.0"
 __all__ = [
-    "MCPServer", "Context", "MCPError", "Image", "Audio", "ResourceLink",
-    "EmbeddedResource", "PROTOCOL_VERSIONS", "LATEST_PROTOCOL_VERSION", "__version__",
+    "MCPServer", "Context", "MCPError", "Cancelled", "Image", "Audio", "ResourceLink",
+    "EmbeddedResource", "TestClient", "validate", "main", "PROTOCOL_VERSIONS",
+    "LATEST_PROTOCOL_VERSION", "__version__",
 ]
 
 
@@ -3314,91 +3315,196 @@ class _OwnedStdio:
         return False
 
 
-# Command line: python3 minimcp.py inspect|call ... -- SERVER COMMAND #########
+# Clients: TestClient for your tests, and the client the command line uses #####
 
-class _StdioClient:
-    """A small synchronous MCP client that drives a server process over pipes."""
+class _ClientBase:
+    """A synchronous MCP client over a pair of byte streams, in either era.
 
-    def __init__(self, command: list, protocol: str = LATEST_HANDSHAKE_VERSION, timeout: float = 30.0) -> None:
-        import subprocess
+    A reader thread routes responses to waiting requests, answers the server's own
+    requests (handshake era) with the callbacks, and records notifications. In the
+    2026-07-28 era the same callbacks answer input-required results, and the
+    request is retried until it completes.
+    """
+
+    def __init__(self, protocol: str = LATEST_HANDSHAKE_VERSION, sampling=None, roots=None,
+                 elicitation=None, log_level: str = None, timeout: float = 30.0,
+                 client_info: dict = None) -> None:
+        if protocol not in PROTOCOL_VERSIONS:
+            raise ValueError("unknown protocol %r; use one of %s" % (protocol, ", ".join(PROTOCOL_VERSIONS)))
         self.protocol = protocol
+        self.modern = protocol in MODERN
+        self.sampling, self.roots, self.elicitation = sampling, roots, elicitation
+        self.log_level = log_level
         self.timeout = timeout
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        self.next_id = 0
-        self.answers = {}
+        self.client_info = client_info or {"name": "minimcp-client", "version": __version__}
+        self.capabilities = {}
+        if sampling is not None:
+            self.capabilities["sampling"] = {}
+        if roots is not None:
+            self.capabilities["roots"] = {} if self.modern else {"listChanged": True}
+        if elicitation is not None:
+            self.capabilities["elicitation"] = {"form": {}, "url": {}}
         self.notifications = []
-        self.cond = threading.Condition()
-        self.write_lock = threading.Lock()
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
+        self.progress = []
+        self.logs = []
+        self.server_info = {}
+        self._answers = {}
+        self._next_id = 0
+        self._cond = threading.Condition()
+        self._write_lock = threading.Lock()
+        self._closed = False
+
+    # -- plumbing ---------------------------------------------------------------------
+    def _start(self, reader, writer) -> None:
+        self._reader_stream, self._writer_stream = reader, writer
+        self._thread = threading.Thread(target=self._read, name="minimcp-client", daemon=True)
+        self._thread.start()
 
     def _read(self) -> None:
-        for line in self.process.stdout:
+        for line in self._reader_stream:
             try:
                 message = json.loads(line.decode("utf-8"))
             except ValueError:
-                sys.stderr.write("minimcp: the server wrote a line that is not JSON: %r\n" % line[:200])
+                sys.stderr.write("minimcp: the server wrote a line that is not JSON-RPC: %r\n" % line[:200])
                 continue
-            if isinstance(message, dict) and "method" in message and "id" in message:
-                self._answer_server_request(message)
-                continue
-            with self.cond:
-                if isinstance(message, dict) and "method" not in message:
-                    self.answers[_id_key(message.get("id"))] = message
-                else:
-                    self.notifications.append(message)
-                    if isinstance(message, dict) and message.get("method") == "notifications/progress":
-                        p = message.get("params", {})
-                        sys.stderr.write("progress: %s/%s %s\n" % (p.get("progress"), p.get("total", "?"),
-                                                                   p.get("message", "")))
-                self.cond.notify_all()
-        with self.cond:
-            self.cond.notify_all()
+            for item in message if isinstance(message, list) else [message]:
+                self._route(item)
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
 
-    def _answer_server_request(self, message: dict) -> None:
-        method = message["method"]
+    def _route(self, message) -> None:
+        if not isinstance(message, dict):
+            return
+        if "method" in message and "id" in message:
+            threading.Thread(target=self._answer_server, args=(message,), daemon=True).start()
+            return
+        with self._cond:
+            if "method" in message:
+                self.notifications.append(message)
+                params = message.get("params") or {}
+                if message["method"] == "notifications/progress":
+                    self.progress.append(params)
+                    self._on_progress(params)
+                elif message["method"] == "notifications/message":
+                    self.logs.append(params)
+            else:
+                self._answers[_id_key(message.get("id"))] = message
+            self._cond.notify_all()
+
+    def _on_progress(self, params: dict) -> None:
+        """Hook for the command line, which shows progress as it arrives."""
+
+    def _answer_question(self, method: str, params: dict) -> dict:
+        """Answer a sampling / roots / elicitation / ping question with the callbacks."""
         if method == "ping":
-            self._send(_response(message["id"], {}))
-        elif method == "roots/list":
-            self._send(_response(message["id"], {"roots": []}))
-        elif method == "elicitation/create":
-            self._send(_response(message["id"], {"action": "decline"}))
-        else:
-            self._send(_error(message["id"], METHOD_NOT_FOUND, "this client does not answer %s" % method))
+            return {}
+        if method == "roots/list" and self.roots is not None:
+            roots = self.roots() if callable(self.roots) else self.roots
+            return {"roots": [r if isinstance(r, dict) else {"uri": r} for r in roots]}
+        if method == "sampling/createMessage" and self.sampling is not None:
+            answer = self.sampling(params)
+            if isinstance(answer, str):
+                answer = {"role": "assistant", "content": {"type": "text", "text": answer}, "model": "test"}
+            return answer
+        if method == "elicitation/create" and self.elicitation is not None:
+            return self.elicitation(params)
+        raise MCPError(METHOD_NOT_FOUND, "this client does not answer %s" % method)
 
-    def _send(self, message: dict) -> None:
-        with self.write_lock:
-            self.process.stdin.write(encode_message(message))
-            self.process.stdin.flush()
+    def _answer_server(self, message: dict) -> None:
+        try:
+            result = self._answer_question(message["method"], message.get("params") or {})
+            reply = _response(message["id"], result)
+        except MCPError as exc:
+            reply = {"jsonrpc": "2.0", "id": message["id"], "error": exc.to_error()}
+        except Exception as exc:
+            reply = _error(message["id"], INTERNAL_ERROR, "client callback failed: %s" % exc)
+        self._send(reply)
 
-    def request(self, method: str, params: dict = None) -> dict:
-        """Send a request and wait for its result; raises MCPError for an error response."""
-        self.next_id += 1
-        request_id = self.next_id
-        self._send(_request(request_id, method, params))
+    def _send(self, message) -> None:
+        with self._write_lock:
+            try:
+                self._writer_stream.write(encode_message(message))
+                self._writer_stream.flush()
+            except (OSError, ValueError):
+                raise MCPError(INTERNAL_ERROR, "the server is gone (its stdin is closed)") from None
+
+    def _envelope(self, params: dict) -> dict:
+        params = dict(params or {})
+        meta = dict(params.get("_meta") or {})
+        if self.modern:
+            meta.update({META_VERSION: self.protocol, META_CLIENT_CAPS: self.capabilities,
+                         META_CLIENT_INFO: self.client_info})
+            if self.log_level:
+                meta[META_LOG_LEVEL] = self.log_level
+        if meta:
+            params["_meta"] = meta
+        return params
+
+    def notify(self, method: str, params: dict = None) -> None:
+        """Send a notification."""
+        self._send(_notification(method, params))
+
+    def send_request(self, method: str, params: dict = None, on_id=None) -> dict:
+        """Send one request and wait for its response message (result or error), raw."""
+        with self._cond:
+            self._next_id += 1
+            request_id = self._next_id
+        if on_id is not None:
+            on_id(request_id)
+        self._send(_request(request_id, method, self._envelope(params)))
         deadline = time.monotonic() + self.timeout
-        with self.cond:
-            while _id_key(request_id) not in self.answers:
+        with self._cond:
+            while _id_key(request_id) not in self._answers:
                 left = deadline - time.monotonic()
-                if left <= 0 or self.process.poll() is not None and not self.reader.is_alive():
-                    raise MCPError(INTERNAL_ERROR, "no answer to %s (server %s)" % (
-                        method, "exited" if self.process.poll() is not None else "timed out"))
-                self.cond.wait(min(left, 0.5))
-            answer = self.answers.pop(_id_key(request_id))
-        if "error" in answer:
-            error = answer["error"]
-            raise MCPError(error.get("code", INTERNAL_ERROR), error.get("message", ""), error.get("data"))
-        return answer.get("result", {})
+                if self._closed:
+                    raise MCPError(INTERNAL_ERROR, "the server closed the connection before answering %s" % method)
+                if left <= 0:
+                    self._send(_notification("notifications/cancelled", {"requestId": request_id,
+                                                                         "reason": "timed out"}))
+                    raise MCPError(INTERNAL_ERROR, "no answer to %s within %s seconds" % (method, self.timeout))
+                self._cond.wait(min(left, 0.25))
+            return self._answers.pop(_id_key(request_id))
 
-    def initialize(self) -> dict:
-        result = self.request("initialize", {
-            "protocolVersion": self.protocol,
-            "capabilities": {"roots": {"listChanged": True}, "elicitation": {}},
-            "clientInfo": {"name": "minimcp-cli", "version": __version__}})
-        self._send(_notification("notifications/initialized"))
+    def request(self, method: str, params: dict = None, on_id=None) -> dict:
+        """Send a request and return its result; raises MCPError for an error response.
+
+        In the 2026-07-28 era input-required results are answered with the callbacks
+        and the request is retried until it completes.
+        """
+        params = dict(params or {})
+        for _ in range(16):
+            answer = self.send_request(method, params, on_id)
+            if "error" in answer:
+                error = answer["error"] if isinstance(answer["error"], dict) else {}
+                raise MCPError(error.get("code", INTERNAL_ERROR), error.get("message", ""), error.get("data"))
+            result = answer.get("result") or {}
+            if result.get("resultType") != "input_required":
+                return result
+            responses = {}
+            for key, question in (result.get("inputRequests") or {}).items():
+                responses[key] = self._answer_question(question.get("method"), question.get("params") or {})
+            params = dict(params, inputResponses=responses)
+            if "requestState" in result:
+                params["requestState"] = result["requestState"]
+        raise MCPError(INTERNAL_ERROR, "%s still needed input after 16 rounds" % method)
+
+    # -- the session ------------------------------------------------------------------
+    def connect(self) -> dict:
+        """Open the session: ``initialize`` (handshake era) or ``server/discover`` (2026-07-28)."""
+        if self.modern:
+            result = self.request("server/discover")
+            self.server_info = (result.get("_meta") or {}).get(META_SERVER_INFO, {})
+            return result
+        result = self.request("initialize", {"protocolVersion": self.protocol, "capabilities": self.capabilities,
+                                             "clientInfo": self.client_info})
+        self.server_info = result.get("serverInfo", {})
+        self.notify("notifications/initialized")
+        if self.log_level:
+            self.request("logging/setLevel", {"level": self.log_level})
         return result
 
-    def list_all(self, method: str, field: str) -> list:
+    def _list(self, method: str, field: str) -> list:
         items, cursor = [], None
         while True:
             result = self.request(method, {"cursor": cursor} if cursor else {})
@@ -3407,9 +3513,122 @@ class _StdioClient:
             if not cursor:
                 return items
 
-    def close(self) -> int:
+    def list_tools(self) -> list:
+        """All tools (every page)."""
+        return self._list("tools/list", "tools")
+
+    def list_resources(self) -> list:
+        """All fixed resources (every page)."""
+        return self._list("resources/list", "resources")
+
+    def list_resource_templates(self) -> list:
+        """All resource templates (every page)."""
+        return self._list("resources/templates/list", "resourceTemplates")
+
+    def list_prompts(self) -> list:
+        """All prompts (every page)."""
+        return self._list("prompts/list", "prompts")
+
+    def call_tool(self, name: str, arguments: dict = None, on_id=None) -> dict:
+        """Call a tool; progress and log notifications are collected in ``progress`` / ``logs``."""
+        self._next_token = getattr(self, "_next_token", 0) + 1
+        params = {"name": name, "arguments": arguments or {}, "_meta": {"progressToken": self._next_token}}
+        return self.request("tools/call", params, on_id)
+
+    def read_resource(self, uri: str) -> dict:
+        """Read a resource; returns the result (``contents``)."""
+        return self.request("resources/read", {"uri": uri})
+
+    def get_prompt(self, name: str, arguments: dict = None) -> dict:
+        """Get a prompt; returns the result (``messages``)."""
+        return self.request("prompts/get", {"name": name, "arguments": arguments or {}})
+
+    def complete(self, ref: str, argument: str, value: str = "", context: dict = None) -> dict:
+        """Complete an argument of a prompt (``ref`` = its name) or template (``ref`` = its URI)."""
+        reference = {"type": "ref/resource", "uri": ref} if "{" in ref or "://" in ref else \
+            {"type": "ref/prompt", "name": ref}
+        params = {"ref": reference, "argument": {"name": argument, "value": value}}
+        if context:
+            params["context"] = {"arguments": context}
+        return self.request("completion/complete", params)["completion"]
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+        return False
+
+
+class TestClient(_ClientBase):
+    """A synchronous in-memory client for testing your server with pytest or unittest.
+
+    The server runs ``serve()`` on a thread, connected by OS pipes, so the test goes
+    through the same bytes a host would send::
+
+        def test_add():
+            with TestClient(app) as client:
+                assert client.call_tool("add", {"a": 2, "b": 3})["structuredContent"] == {"result": 5}
+
+    Args:
+        app: the MCPServer to test.
+        protocol: the revision to speak ("2025-11-25" by default, or "2026-07-28", ...).
+        sampling: ``fn(params) -> CreateMessageResult`` (or a string) to answer sampling.
+        roots: a list of URIs / Root dicts, or a function returning one.
+        elicitation: ``fn(params) -> ElicitResult``.
+        log_level: ask for log notifications at or above this level (collected in ``logs``).
+    """
+
+    __test__ = False          # not a test class, whatever pytest thinks of its name
+
+    def __init__(self, app: "MCPServer", protocol: str = LATEST_HANDSHAKE_VERSION, **options) -> None:
+        super().__init__(protocol, **options)
+        in_read, in_write = os.pipe()
+        out_read, out_write = os.pipe()
+        server_in, server_out = os.fdopen(in_read, "rb"), os.fdopen(out_write, "wb")
+        self.app = app
+
+        def serve():
+            try:
+                app.serve(server_in, server_out)
+            finally:
+                server_out.close()
+                server_in.close()
+        self._server = threading.Thread(target=serve, name="minimcp-testserver", daemon=True)
+        self._server.start()
+        self._start(os.fdopen(out_read, "rb"), os.fdopen(in_write, "wb"))
+        self.connect()
+
+    def close(self) -> None:
+        """Close the server's input and wait for it to stop."""
         try:
-            self.process.stdin.close()
+            self._writer_stream.close()
+        except OSError:
+            pass
+        self._server.join(self.app.shutdown_grace + 5)
+        self._thread.join(5)
+
+
+class _ProcessClient(_ClientBase):
+    """The command line's client: drives a server process over its stdin/stdout."""
+
+    def __init__(self, command: list, protocol: str = LATEST_HANDSHAKE_VERSION, **options) -> None:
+        import subprocess
+        super().__init__(protocol, **options)
+        try:
+            self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        except OSError as exc:
+            raise SystemExit("minimcp: cannot start %s: %s" % (" ".join(command), exc))
+        self._start(self.process.stdout, self.process.stdin)
+
+    def _on_progress(self, params: dict) -> None:
+        sys.stderr.write("progress: %s/%s %s\n" % (params.get("progress"), params.get("total", "?"),
+                                                   params.get("message", "")))
+
+    def close(self) -> int:
+        """Close the server's stdin and return its exit status (killing it after 5 s)."""
+        try:
+            self._writer_stream.close()
         except OSError:
             pass
         try:
@@ -3419,44 +3638,64 @@ class _StdioClient:
             return self.process.wait()
 
 
-def _print_inspection(client: _StdioClient, info: dict, out) -> dict:
-    capabilities = info.get("capabilities", {})
-    server = info.get("serverInfo", {})
-    report = {"serverInfo": server, "protocolVersion": info.get("protocolVersion"),
-              "capabilities": capabilities, "instructions": info.get("instructions")}
-    for capability, method, field in (("tools", "tools/list", "tools"),
-                                      ("resources", "resources/list", "resources"),
-                                      ("resources", "resources/templates/list", "resourceTemplates"),
-                                      ("prompts", "prompts/list", "prompts")):
-        report[field] = client.list_all(method, field) if capability in capabilities else []
-    out.write("%s %s (protocol %s)\n" % (server.get("name"), server.get("version"), info.get("protocolVersion")))
-    out.write("capabilities: %s\n" % ", ".join(sorted(capabilities)))
-    if info.get("instructions"):
-        out.write("instructions: %s\n" % info["instructions"])
-    for tool in report["tools"]:
-        props = tool.get("inputSchema", {}).get("properties", {})
-        required = tool.get("inputSchema", {}).get("required", [])
-        args = ", ".join("%s%s: %s" % (n, "" if n in required else "?", p.get("type", "any"))
-                         for n, p in props.items())
-        out.write("tool      %s(%s)  %s\n" % (tool["name"], args, (tool.get("description") or "").split("\n")[0]))
-    for resource in report["resources"]:
-        out.write("resource  %s  %s\n" % (resource["uri"], resource.get("mimeType", "")))
-    for template in report["resourceTemplates"]:
-        out.write("template  %s\n" % template["uriTemplate"])
-    for prompt in report["prompts"]:
-        args = ", ".join(a["name"] + ("" if a.get("required") else "?") for a in prompt.get("arguments", []))
-        out.write("prompt    %s(%s)\n" % (prompt["name"], args))
-    return report
+# Command line: python3 minimcp.py COMMAND ... -- SERVER COMMAND ##############
+
+_USAGE = """usage: python3 minimcp.py COMMAND [options] [-- SERVER COMMAND...]
+
+Inspect, call and test any stdio MCP server, with nothing installed.
+
+commands:
+  inspect [--json] [--call TOOL [ARGS...]] -- CMD...   what the server offers (and call a tool)
+  call TOOL [JSON | key=value ...] -- CMD...           call a tool and print its result
+  read URI -- CMD...                                   read a resource
+  prompt NAME [key=value ...] -- CMD...                get a prompt
+  complete REF ARGUMENT [VALUE] -- CMD...              complete a prompt argument or template variable
+  selftest [--slow-tool NAME] -- CMD...                the checks to run before shipping a server
+  config --client claude|vscode|cursor [--name N] SCRIPT [ARGS...]
+                                                       the host configuration snippet, absolute paths
+  serve SCRIPT[:OBJECT]                                run the MCPServer object defined in a file
+  serve --functions SCRIPT [FUNCTION ...]              serve a script's plain functions as tools
+  --version                                            print minimcp's version
+
+options:
+  --protocol VERSION   speak this revision (default %s; 2026-07-28 uses server/discover)
+  --timeout SECONDS    how long to wait for each answer (default 30)
+
+The server command comes last, after "--" (call/read/prompt also accept the tool,
+URI or prompt name after the command: call -- CMD... TOOL [ARGS]). Progress goes to
+stderr; Ctrl-C cancels a running call. Sampling and elicitation requests are
+answered at the terminal when stdin is one, and declined otherwise.
+
+examples:
+  python3 minimcp.py inspect -- python3 examples/everything.py
+  python3 minimcp.py call add a=2 b=3 -- python3 examples/everything.py
+  python3 minimcp.py call -- python3 examples/everything.py echo '{"text": "hi"}'
+  python3 minimcp.py read fixture://hello -- python3 examples/everything.py
+  python3 minimcp.py inspect --protocol 2026-07-28 -- python3 examples/everything.py
+  python3 minimcp.py config --client claude examples/everything.py
+  python3 minimcp.py serve --functions mytools.py word_count
+""" % LATEST_HANDSHAKE_VERSION
 
 
-def _parse_tool_arguments(values: list) -> dict:
+def _looks_like_argument(word: str) -> bool:
+    return word.lstrip().startswith("{") or ("=" in word and word.split("=", 1)[0].isidentifier())
+
+
+def _parse_arguments(values: list) -> dict:
+    """Tool/prompt arguments given as one JSON object or as key=value words."""
     if len(values) == 1 and values[0].lstrip().startswith("{"):
-        return json.loads(values[0])
+        try:
+            arguments = json.loads(values[0])
+        except ValueError as exc:
+            raise SystemExit("minimcp: the arguments are not valid JSON: %s" % exc)
+        if not isinstance(arguments, dict):
+            raise SystemExit("minimcp: the JSON arguments must be an object")
+        return arguments
     arguments = {}
     for item in values:
         key, sep, value = item.partition("=")
         if not sep:
-            raise SystemExit("minimcp: arguments are JSON or key=value, not %r" % item)
+            raise SystemExit("minimcp: arguments are one JSON object or key=value words, not %r" % item)
         try:
             arguments[key] = json.loads(value)
         except ValueError:
@@ -3464,95 +3703,402 @@ def _parse_tool_arguments(values: list) -> dict:
     return arguments
 
 
-_USAGE = """usage: python3 minimcp.py COMMAND [options] -- SERVER_COMMAND...
+def _terminal_answers(client: _ClientBase) -> None:
+    """Answer sampling and elicitation at the terminal if there is one; decline otherwise."""
+    interactive = sys.stdin is not None and sys.stdin.isatty()
 
-commands:
-  inspect [--json] [--call TOOL [ARGS...]]   handshake, list what the server offers, optionally call a tool
-  call TOOL [JSON | key=value ...]           call one tool and print its result
-  --version                                  print minimcp's version
+    def sampling(params):
+        if not interactive:
+            raise MCPError(INVALID_REQUEST, "sampling declined: no terminal to answer it")
+        for message in params.get("messages", []):
+            content = message.get("content", {})
+            sys.stderr.write("[%s] %s\n" % (message.get("role"), content.get("text", content)
+                                            if isinstance(content, dict) else content))
+        sys.stderr.write("The server asks for a model reply. Type it: ")
+        sys.stderr.flush()
+        return {"role": "assistant", "content": {"type": "text", "text": sys.stdin.readline().rstrip("\n")},
+                "model": "human-at-terminal", "stopReason": "endTurn"}
 
-options:
-  --protocol VERSION   the handshake revision to request (default %s)
+    def elicitation(params):
+        if not interactive:
+            return {"action": "decline"}
+        sys.stderr.write("%s\n" % params.get("message", ""))
+        if params.get("mode") == "url":
+            sys.stderr.write("Open %s, then press Enter (or type 'no'): " % params.get("url"))
+            return {"action": "decline" if sys.stdin.readline().strip().lower() == "no" else "accept"}
+        content = {}
+        for name, prop in (params.get("requestedSchema", {}).get("properties") or {}).items():
+            sys.stderr.write("%s (%s): " % (name, prop.get("type", "string")))
+            sys.stderr.flush()
+            value = sys.stdin.readline().rstrip("\n")
+            if prop.get("type") in ("number", "integer", "boolean"):
+                try:
+                    value = json.loads(value.lower() if prop.get("type") == "boolean" else value)
+                except ValueError:
+                    pass
+            content[name] = value
+        return {"action": "accept", "content": content}
 
-examples:
-  python3 minimcp.py inspect -- python3 examples/everything.py
-  python3 minimcp.py inspect --call echo '{"text": "hi"}' -- python3 examples/everything.py
-  python3 minimcp.py call add a=2 b=3 -- python3 examples/everything.py
-""" % LATEST_HANDSHAKE_VERSION
+    client.sampling, client.elicitation = sampling, elicitation
+    client.capabilities.update({"sampling": {}, "elicitation": {"form": {}, "url": {}}})
+    client.roots = [{"uri": "file://" + os.path.abspath(os.getcwd()).replace(os.sep, "/"), "name": "cwd"}]
+    client.capabilities["roots"] = {} if client.modern else {"listChanged": True}
+
+
+def _print_inspection(client: _ClientBase, opened: dict, out) -> dict:
+    capabilities = opened.get("capabilities", {})
+    report = {"serverInfo": client.server_info, "protocolVersion": opened.get("protocolVersion", client.protocol),
+              "capabilities": capabilities, "instructions": opened.get("instructions")}
+    for capability, method, field in (("tools", "tools/list", "tools"), ("resources", "resources/list", "resources"),
+                                      ("resources", "resources/templates/list", "resourceTemplates"),
+                                      ("prompts", "prompts/list", "prompts")):
+        report[field] = client._list(method, field) if capability in capabilities else []
+    out.write("%s %s (protocol %s)\n" % (client.server_info.get("name"), client.server_info.get("version"),
+                                         report["protocolVersion"]))
+    out.write("capabilities: %s\n" % ", ".join(sorted(capabilities)))
+    if report["instructions"]:
+        out.write("instructions: %s\n" % report["instructions"])
+    for tool in report["tools"]:
+        schema = tool.get("inputSchema", {})
+        required = schema.get("required", [])
+        arguments = ", ".join("%s%s: %s" % (name, "" if name in required else "?",
+                                            prop.get("type", "any") if isinstance(prop, dict) else "any")
+                              for name, prop in (schema.get("properties") or {}).items())
+        out.write("tool      %s(%s)%s  %s\n" % (tool["name"], arguments,
+                                                 " -> structured" if "outputSchema" in tool else "",
+                                                 (tool.get("description") or "").split("\n")[0]))
+    for resource in report["resources"]:
+        out.write("resource  %s  %s\n" % (resource["uri"], resource.get("mimeType", "")))
+    for template in report["resourceTemplates"]:
+        out.write("template  %s\n" % template["uriTemplate"])
+    for prompt in report["prompts"]:
+        arguments = ", ".join(a["name"] + ("" if a.get("required") else "?") for a in prompt.get("arguments", []))
+        out.write("prompt    %s(%s)\n" % (prompt["name"], arguments))
+    return report
+
+
+def _print_result(result: dict, out) -> None:
+    for block in result.get("content", []):
+        out.write((block["text"] if block.get("type") == "text" else json.dumps(block)) + "\n")
+    if "structuredContent" in result:
+        out.write("structuredContent: %s\n" % json.dumps(result["structuredContent"], ensure_ascii=False))
+    for content in result.get("contents", []):
+        out.write(content["text"] + "\n" if "text" in content else json.dumps(content) + "\n")
+    for message in result.get("messages", []):
+        body = message.get("content", {})
+        out.write("[%s] %s\n" % (message.get("role"), body.get("text") if body.get("type") == "text"
+                                 else json.dumps(body)))
+
+
+def _call_with_interrupt(client: _ClientBase, name: str, arguments: dict) -> dict:
+    """Call a tool; Ctrl-C sends notifications/cancelled for it."""
+    sent = []
+    try:
+        return client.call_tool(name, arguments, on_id=sent.append)
+    except KeyboardInterrupt:
+        if sent:
+            client.notify("notifications/cancelled", {"requestId": sent[-1], "reason": "interrupted (Ctrl-C)"})
+        raise SystemExit("minimcp: cancelled")
+
+
+def _config_snippet(client_kind: str, name: str, script: str, arguments: list) -> dict:
+    entry = {"command": os.path.abspath(sys.executable), "args": [os.path.abspath(script)] + list(arguments)}
+    if client_kind == "vscode":
+        return {"servers": {name: dict({"type": "stdio"}, **entry)}}
+    if client_kind in ("claude", "cursor"):
+        return {"mcpServers": {name: entry}}
+    raise SystemExit("minimcp: --client is claude, vscode or cursor")
+
+
+def _load_script(path: str):
+    """Import a script as a module (its ``if __name__ == "__main__"`` block does not run)."""
+    import importlib.util
+    if not os.path.isfile(path):
+        raise SystemExit("minimcp: no such file: %s" % path)
+    directory = os.path.dirname(os.path.abspath(path))
+    if directory not in sys.path:
+        sys.path.insert(0, directory)
+    name = os.path.splitext(os.path.basename(path))[0]
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(name, module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _serve_command(words: list) -> int:
+    if words and words[0] == "--functions":
+        if len(words) < 2:
+            raise SystemExit("minimcp: serve --functions SCRIPT [FUNCTION ...]")
+        module = _load_script(words[1])
+        names = words[2:] or [n for n, v in vars(module).items() if callable(v) and not n.startswith("_")
+                              and getattr(v, "__module__", None) == module.__name__ and not isinstance(v, type)]
+        app = MCPServer(module.__name__)
+        for name in names:
+            function = getattr(module, name, None)
+            if not callable(function):
+                raise SystemExit("minimcp: %s has no function %r" % (words[1], name))
+            app.add_tool(function)
+        app.run()
+        return 0
+    if len(words) != 1:
+        raise SystemExit("minimcp: serve SCRIPT[:OBJECT]  or  serve --functions SCRIPT [FUNCTION ...]")
+    script, _, attribute = words[0].partition(":")
+    if len(script) == 1 and attribute and os.name == "nt":        # C:\path\x.py
+        script, _, attribute = words[0].rpartition(":") if words[0].count(":") > 1 else (words[0], "", "")
+    module = _load_script(script)
+    if attribute:
+        app = getattr(module, attribute, None)
+    else:
+        servers = [v for v in vars(module).values() if isinstance(v, MCPServer)]
+        app = servers[0] if len(servers) == 1 else next(
+            (getattr(module, n) for n in ("app", "mcp", "server") if isinstance(getattr(module, n, None), MCPServer)),
+            None)
+    if not isinstance(app, MCPServer):
+        raise SystemExit("minimcp: found no MCPServer object in %s%s" % (script, ":" + attribute if attribute else ""))
+    app.run()
+    return 0
+
+
+def _selftest(command: list, protocol: str, slow_tool: str, timeout: float, out) -> int:
+    """Run the checks a server author needs before shipping; one line per check."""
+    import subprocess
+    outcome = {"passed": 0, "failed": 0}
+
+    def report(ok, name, detail=""):
+        word = {True: "PASS", False: "FAIL", None: "SKIP"}[ok]
+        if ok is not None:
+            outcome["passed" if ok else "failed"] += 1
+        out.write("%s  %s%s\n" % (word, name, (": " + detail) if detail else ""))
+        out.flush()
+
+    class Recorder(_ProcessClient):
+        """Keeps every raw stdout line, to check nothing but JSON-RPC reaches it."""
+        def _on_progress(self, params):
+            pass
+
+        def _start(self, reader, writer):
+            self.raw = []
+            original = reader
+
+            class Tap:
+                def __iter__(tap):
+                    for line in original:
+                        self.raw.append(line)
+                        yield line
+            super()._start(Tap(), writer)
+
+    def pure(client):
+        bad = []
+        for line in client.raw:
+            try:
+                message = json.loads(line.decode("utf-8"))
+                if not line.endswith(b"\n") or line.endswith(b"\r\n") or (isinstance(message, dict)
+                                                                          and message.get("jsonrpc") != "2.0"):
+                    bad.append(line)
+            except ValueError:
+                bad.append(line)
+        return bad
+
+    impure = []
+    for version in HANDSHAKE_VERSIONS:
+        client = Recorder(command, version, timeout=timeout)
+        try:
+            result = client.connect()
+            report(result.get("protocolVersion") == version, "handshake %s" % version,
+                   "answered %s" % result.get("protocolVersion"))
+        except MCPError as exc:
+            report(False, "handshake %s" % version, exc.message)
+        client.close()
+        impure += pure(client)
+    client = Recorder(command, LATEST_PROTOCOL_VERSION, timeout=timeout)
+    try:
+        discovered = client.connect()
+        report("2026-07-28" in discovered.get("supportedVersions", []), "server/discover",
+               "supports %s" % ", ".join(discovered.get("supportedVersions", [])))
+    except MCPError as exc:
+        report(False, "server/discover", "%s (%s)" % (exc.message, exc.code))
+    client.close()
+    impure += pure(client)
+    client = Recorder(command, protocol, timeout=timeout)
+    try:
+        client.connect()
+        tools = {t["name"]: t for t in client.list_tools()} if True else {}
+        report(True, "tools/list", "%d tools" % len(tools))
+        slow = slow_tool or ("slow" if "slow" in tools else None)
+        if slow is None or slow not in tools:
+            report(None, "concurrency", "no slow tool (give --slow-tool NAME, taking 'seconds')")
+            report(None, "cancellation", "no slow tool")
+        else:
+            results, threads = [], []
+            started = time.monotonic()
+            for _ in range(3):
+                thread = threading.Thread(target=lambda: results.append(
+                    client.call_tool(slow, {"seconds": 1})))
+                thread.start()
+                threads.append(thread)
+            for thread in threads:
+                thread.join(timeout)
+            elapsed = time.monotonic() - started
+            report(len(results) == 3 and elapsed < 2.5, "concurrency",
+                   "3 calls of %s 1s each took %.2fs" % (slow, elapsed))
+            ids = []
+            waiter = threading.Thread(target=lambda: _ignore_errors(
+                lambda: client.call_tool(slow, {"seconds": 3}, on_id=ids.append)))
+            waiter.daemon = True
+            waiter.start()
+            time.sleep(0.3)
+            client.notify("notifications/cancelled", {"requestId": ids[0], "reason": "selftest"})
+            time.sleep(0.5)
+            answered = any(_id_key(ids[0]) == key for key in client._answers)
+            alive = client.request("tools/list") is not None
+            report(not answered and alive, "cancellation",
+                   "no response after the cancel, server still answers" if not answered else "it answered anyway")
+    except MCPError as exc:
+        report(False, "tools", "%s (%s)" % (exc.message, exc.code))
+    started = time.monotonic()
+    try:
+        client._writer_stream.close()
+        status = client.process.wait(5)
+        elapsed = time.monotonic() - started
+        report(status == 0 and elapsed < 2, "exit on stdin EOF", "status %s after %.0f ms" % (status, elapsed * 1000))
+    except subprocess.TimeoutExpired:
+        client.process.kill()
+        report(False, "exit on stdin EOF", "still running 5 s after stdin closed")
+    impure += pure(client)
+    report(not impure, "stdout holds only JSON-RPC", "%d bad lines, first: %r" % (len(impure), impure[0][:80])
+           if impure else "every line was one JSON-RPC message")
+    out.write("%d passed, %d failed\n" % (outcome["passed"], outcome["failed"]))
+    return 0 if outcome["failed"] == 0 else 1
+
+
+def _ignore_errors(function):
+    try:
+        function()
+    except MCPError:
+        pass
+
+
+def _split_command_line(argv: list) -> tuple:
+    """Split ``OPTIONS -- SERVER COMMAND`` into (options, command)."""
+    if "--" in argv:
+        index = argv.index("--")
+        return argv[:index], argv[index + 1:]
+    return argv, []
 
 
 def main(argv: list = None) -> int:
-    """The command line. Returns the exit status."""
+    """The command line; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] in ("-h", "--help", "help"):
-        sys.stdout.write(_USAGE)
+        (sys.stdout if argv else sys.stderr).write(_USAGE)
         return 0 if argv else 2
-    if argv[0] == "--version":
+    if argv[0] in ("--version", "-V"):
         sys.stdout.write("minimcp %s\n" % __version__)
         return 0
     command, rest = argv[0], argv[1:]
-    if "--" in rest:
-        split = rest.index("--")
-        options, server = rest[:split], rest[split + 1:]
-    elif command == "inspect" and rest:
-        options, server = [], rest
-    else:
-        options, server = rest, []
-    if not server or command not in ("inspect", "call"):
-        sys.stderr.write(_USAGE)
-        return 2
-    protocol, as_json, call = LATEST_HANDSHAKE_VERSION, False, None
-    words = []
+    if command == "serve":
+        return _serve_command(rest)
+    options, server = _split_command_line(rest)
+    protocol, timeout, as_json, words, extra = LATEST_HANDSHAKE_VERSION, 30.0, False, [], {}
     index = 0
     while index < len(options):
         option = options[index]
-        if option == "--protocol":
-            protocol = options[index + 1]
+        if option in ("--protocol", "--timeout", "--client", "--name", "--slow-tool") and index + 1 < len(options):
+            extra[option] = options[index + 1]
             index += 2
             continue
         if option == "--json":
             as_json = True
-        elif option == "--call":
-            call = []
-        elif call is not None:
-            call.append(option)
         else:
             words.append(option)
         index += 1
-    if command == "call":
+    protocol = extra.get("--protocol", protocol)
+    try:
+        timeout = float(extra.get("--timeout", timeout))
+    except ValueError:
+        raise SystemExit("minimcp: --timeout takes seconds")
+    if protocol not in PROTOCOL_VERSIONS:
+        raise SystemExit("minimcp: unknown protocol %s (one of %s)" % (protocol, ", ".join(PROTOCOL_VERSIONS)))
+    if command == "config":
         if not words:
-            sys.stderr.write(_USAGE)
-            return 2
-        call = words
-    client = _StdioClient(server, protocol)
+            raise SystemExit("minimcp: config --client claude|vscode|cursor [--name N] SCRIPT [ARGS...]")
+        script = words[0]
+        name = extra.get("--name") or os.path.splitext(os.path.basename(script))[0]
+        snippet = _config_snippet(extra.get("--client", "claude"), name, script, words[1:] + server)
+        sys.stdout.write(json.dumps(snippet, indent=2) + "\n")
+        return 0
+    if command not in ("inspect", "call", "read", "prompt", "complete", "selftest"):
+        sys.stderr.write("minimcp: unknown command %r\n\n%s" % (command, _USAGE))
+        return 2
+    if not server and command == "inspect" and words:
+        server, words = words, []            # inspect python3 server.py (no "--")
+    if not server:
+        sys.stderr.write("minimcp: give the server command after --\n\n%s" % _USAGE)
+        return 2
+    if command in ("call", "read", "prompt") and not words and len(server) > 1:
+        tail = len(server)                    # call -- CMD... TOOL [ARGS]: arguments last
+        while tail > 1 and command != "read" and _looks_like_argument(server[tail - 1]):
+            tail -= 1
+        words, server = server[tail - 1:], server[:tail - 1]
+    if command == "selftest":
+        return _selftest(server, protocol, extra.get("--slow-tool"), timeout, sys.stdout)
+    client = _ProcessClient(server, protocol, timeout=timeout)
+    _terminal_answers(client)
     status = 0
     try:
-        info = client.initialize()
+        opened = client.connect()
+        output = sys.stderr if as_json else sys.stdout
         report = {}
         if command == "inspect":
-            report = _print_inspection(client, info, sys.stderr if as_json else sys.stdout)
-        if call:
-            result = client.request("tools/call", {"name": call[0], "arguments": _parse_tool_arguments(call[1:])})
-            report["call"] = result
+            report = _print_inspection(client, opened, output)
+            if "--call" in words:
+                position = words.index("--call")
+                call = words[position + 1:]
+                if not call:
+                    raise SystemExit("minimcp: --call TOOL [ARGS...]")
+                result = _call_with_interrupt(client, call[0], _parse_arguments(call[1:]))
+                output.write("\ncall %s -> %s\n" % (call[0], "isError" if result.get("isError") else "ok"))
+                report["call"] = result
+                status = 1 if result.get("isError") else 0
+                if not as_json:
+                    _print_result(result, output)
+        elif not words:
+            raise SystemExit("minimcp: %s needs %s" % (command, {"call": "a tool name", "read": "a URI",
+                                                                  "prompt": "a prompt name",
+                                                                  "complete": "REF ARGUMENT [VALUE]"}[command]))
+        elif command == "call":
+            report = _call_with_interrupt(client, words[0], _parse_arguments(words[1:]))
+            status = 1 if report.get("isError") else 0
+        elif command == "read":
+            report = client.read_resource(words[0])
+        elif command == "prompt":
+            report = client.get_prompt(words[0], {k: str(v) for k, v in _parse_arguments(words[1:]).items()})
+        elif command == "complete":
+            if len(words) < 2:
+                raise SystemExit("minimcp: complete REF ARGUMENT [VALUE]")
+            report = client.complete(words[0], words[1], words[2] if len(words) > 2 else "")
             if not as_json:
-                if command == "inspect":
-                    sys.stdout.write("\ncall %s -> %s\n" % (call[0], "error" if result.get("isError") else "ok"))
-                for block in result.get("content", []):
-                    sys.stdout.write((block["text"] if block.get("type") == "text" else json.dumps(block)) + "\n")
-                if "structuredContent" in result:
-                    sys.stdout.write("structuredContent: %s\n" % json.dumps(result["structuredContent"]))
-            status = 1 if result.get("isError") else 0
+                sys.stdout.write("\n".join(report.get("values", [])) + "\n")
         if as_json:
             sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+        elif command in ("call", "read", "prompt"):
+            _print_result(report, sys.stdout)
     except MCPError as exc:
-        sys.stderr.write("minimcp: %s (%s)\n" % (exc.message, exc.code))
+        sys.stderr.write("minimcp: error %s: %s\n" % (exc.code, exc.message))
         status = 1
     finally:
         code = client.close()
     if command == "inspect" and not as_json:
-        sys.stdout.write("server exited with status %s after stdin closed\n" % code)
+        sys.stdout.write("server exited with status %s after its stdin closed\n" % code)
     return status
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Scripts loaded by "serve" import minimcp: let them find this very module.
+    sys.modules.setdefault("minimcp", sys.modules[__name__])
+    try:
+        sys.exit(main())
+    except BrokenPipeError:                  # e.g. piped into head: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+        sys.exit(1)

@@ -206,7 +206,17 @@ def minimcp_version(py, path):
                          capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=path))
     if out.returncode != 0:
         return "not importable"
-    return out.stdout.strip()
+    version = out.stdout.strip()
+    try:
+        head = subprocess.run(["git", "-C", path, "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", path, "status", "--porcelain", "--", "minimcp.py"],
+                               capture_output=True, text=True).stdout.strip()
+        if head:
+            version += " (git %s%s)" % (head, ", minimcp.py modified" if dirty else "")
+    except OSError:
+        pass
+    return version
 
 
 # ---------------------------------------------------------------------------

@@ -6,7 +6,6 @@ reference for every expectation here.
 """
 
 import json
-import threading
 import time
 import tracemalloc
 
@@ -14,7 +13,6 @@ import pytest
 
 from conftest import HANDSHAKE_VERSIONS, Wire, check_line, load_example, transcript
 
-import minimcp
 from minimcp import MCPServer
 
 LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
@@ -462,7 +460,6 @@ def test_everything_capabilities_per_revision(version):
         assert "completions" not in capabilities, capabilities
     else:
         assert "completions" in capabilities, capabilities
-    assert "tasks" not in capabilities, capabilities
 
 
 @pytest.mark.parametrize("version,expected", [

@@ -1,0 +1,151 @@
+"""The command line, driven as a user would: real processes, real output."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import EVERYTHING, ROOT
+
+MINIMCP = os.path.join(ROOT, "minimcp.py")
+SERVER = [sys.executable, EVERYTHING]
+
+
+def run(*args, stdin=subprocess.DEVNULL, timeout=60, module=False):
+    command = [sys.executable] + (["-m", "minimcp"] if module else [MINIMCP]) + list(args)
+    return subprocess.run(command, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          timeout=timeout, cwd=ROOT)
+
+
+def test_version_and_help():
+    done = run("--version")
+    assert done.returncode == 0 and done.stdout.decode().startswith("minimcp 0.")
+    done = run("--help")
+    assert done.returncode == 0
+    text = done.stdout.decode()
+    for word in ("inspect", "call", "read", "prompt", "complete", "selftest", "config", "serve", "examples:"):
+        assert word in text
+    assert run().returncode == 2
+    assert run("frobnicate", "--", "x").returncode == 2
+
+
+def test_python_dash_m_is_the_same_program():
+    done = run("--version", module=True)
+    assert done.returncode == 0 and done.stdout.decode().startswith("minimcp ")
+
+
+def test_inspect_shows_everything_and_calls_a_tool():
+    done = run("inspect", "--call", "echo", '{"text": "Hello from minimcp"}', "--", *SERVER)
+    out = done.stdout.decode()
+    assert done.returncode == 0, done.stderr.decode()
+    assert "everything 1.0.0 (protocol 2025-11-25)" in out
+    for expected in ("tool      echo(text: string)", "resource  fixture://hello", "template  fixture://greeting/{name}",
+                     "prompt    greet(name)", "instructions: A test fixture", "call echo -> ok",
+                     "Hello from minimcp", "server exited with status 0"):
+        assert expected in out, expected
+
+
+def test_inspect_json_and_modern_protocol():
+    done = run("inspect", "--json", "--protocol", "2026-07-28", "--", *SERVER)
+    report = json.loads(done.stdout.decode())
+    assert report["protocolVersion"] == "2026-07-28"
+    assert report["tools"][0]["name"] == "echo" and report["tools"][0]["inputSchema"]["required"] == ["text"]
+    assert report["resourceTemplates"][0]["uriTemplate"] == "fixture://greeting/{name}"
+
+
+@pytest.mark.parametrize("args", [["call", "add", "a=2", "b=3", "--"] + SERVER,
+                                  ["call", "add", '{"a": 2, "b": 3}', "--"] + SERVER,
+                                  ["call", "--"] + SERVER + ["add", "a=2", "b=3"]])
+def test_call_forms(args):
+    done = run(*args)
+    assert done.returncode == 0, done.stderr.decode()
+    assert done.stdout.decode().splitlines()[0] == "5"
+
+
+def test_call_error_result_exits_1_and_protocol_errors_are_reported():
+    done = run("call", "fail", "message=nope", "--", *SERVER)
+    assert done.returncode == 1 and done.stdout.decode().strip() == "nope"
+    done = run("call", "missing_tool", "--", *SERVER)
+    assert done.returncode == 1 and "-32602" in done.stderr.decode()
+
+
+def test_read_prompt_complete():
+    assert run("read", "fixture://greeting/Al", "--", *SERVER).stdout.decode() == "Hello, Al!\n"
+    assert run("read", "--", *SERVER, "fixture://hello").stdout.decode() == "Hello, world!\n"
+    assert run("prompt", "greet", "name=Al", "--", *SERVER).stdout.decode() == "[user] Please greet Al warmly.\n"
+    assert run("complete", "greet", "name", "a", "--", *SERVER).stdout.decode() == "alice\nanna\n"
+
+
+def test_progress_goes_to_stderr():
+    done = run("call", "slow", "seconds=0.1", "steps=2", "--", *SERVER)
+    assert done.stdout.decode() == "done\n"
+    assert "progress: 1/2" in done.stderr.decode() and "progress: 2/2" in done.stderr.decode()
+
+
+def test_questions_are_declined_without_a_terminal():
+    done = run("call", "elicit", "--", *SERVER)
+    assert done.stdout.decode() == "decline\n"
+
+
+def test_ctrl_c_sends_cancelled():
+    import signal
+    import time
+    process = subprocess.Popen([sys.executable, MINIMCP, "call", "slow", "seconds=20", "steps=200", "--"] + SERVER,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    time.sleep(1.5)
+    started = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=15)
+    assert time.monotonic() - started < 10
+    assert b"cancelled" in err and b"done" not in out
+
+
+@pytest.mark.parametrize("client,key", [("claude", "mcpServers"), ("cursor", "mcpServers"), ("vscode", "servers")])
+def test_config_snippets_use_absolute_paths(client, key):
+    done = run("config", "--client", client, "--name", "fx", "examples/everything.py", "--verbose")
+    snippet = json.loads(done.stdout.decode())
+    entry = snippet[key]["fx"]
+    assert entry["command"] == os.path.abspath(sys.executable)
+    assert entry["args"] == [os.path.join(ROOT, "examples", "everything.py"), "--verbose"]
+    assert os.path.isabs(entry["command"]) and os.path.isabs(entry["args"][0])
+    if client == "vscode":
+        assert entry["type"] == "stdio"
+
+
+def test_selftest_passes_on_the_fixture_and_fails_on_a_broken_server(tmp_path):
+    done = run("selftest", "--", *SERVER, timeout=120)
+    out = done.stdout.decode()
+    assert done.returncode == 0, out
+    assert out.strip().endswith("10 passed, 0 failed")
+    for check in ("handshake 2024-11-05", "server/discover", "concurrency", "cancellation", "exit on stdin EOF",
+                  "stdout holds only JSON-RPC"):
+        assert "PASS  " + check in out
+    noisy = tmp_path / "noisy.py"
+    noisy.write_text("import sys, json\nprint('banner')\nsys.stdout.flush()\n"
+                     "for line in sys.stdin:\n    m = json.loads(line)\n"
+                     "    if 'id' in m:\n        print(json.dumps({'jsonrpc': '2.0', 'id': m['id'], "
+                     "'result': {'protocolVersion': m.get('params', {}).get('protocolVersion'), "
+                     "'capabilities': {}, 'serverInfo': {'name': 'n', 'version': '1'}, 'tools': []}}), flush=True)\n")
+    done = run("selftest", "--timeout", "5", "--", sys.executable, str(noisy), timeout=120)
+    assert done.returncode == 1
+    assert "FAIL  stdout holds only JSON-RPC" in done.stdout.decode()
+
+
+def test_serve_a_script_object_and_plain_functions(tmp_path):
+    tools = tmp_path / "mytools.py"
+    tools.write_text('def word_count(text: str) -> int:\n    """Count words."""\n    return len(text.split())\n\n'
+                     'def shout(text: str = "hi") -> str:\n    return text.upper()\n\n'
+                     'if __name__ == "__main__":\n    print("must not run")\n')
+    done = run("call", "word_count", "text=a b c", "--", sys.executable, MINIMCP, "serve", "--functions", str(tools))
+    assert done.stdout.decode().splitlines()[0] == "3", done.stderr.decode()
+    done = run("inspect", "--json", "--", sys.executable, MINIMCP, "serve", "--functions", str(tools))
+    assert [t["name"] for t in json.loads(done.stdout.decode())["tools"]] == ["word_count", "shout"]
+    done = run("call", "echo", "text=via serve", "--", sys.executable, MINIMCP, "serve", EVERYTHING + ":app")
+    assert done.stdout.decode() == "via serve\n", done.stderr.decode()
+    done = run("call", "word_count", "text=x y", "--", sys.executable, MINIMCP, "serve",
+               os.path.join(ROOT, "examples", "quickstart.py"))
+    assert done.stdout.decode().splitlines()[0] == "2"
+    done = run("serve", str(tools) + ":nothing")
+    assert done.returncode != 0 and b"MCPServer" in done.stderr
