@@ -1407,6 +1407,64 @@ class Context:
         return self._server._read_resource(uri, self._call)["contents"]
 
 
+class _AwaitableNone:
+    """None that can also be awaited (see _awaitable_results)."""
+    __slots__ = ()
+
+    def __await__(self):
+        return None
+        yield                                        # a generator that finishes at once
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __repr__(self) -> str:
+        return "None"
+
+
+class _AwaitableDict(dict):
+    def __await__(self):
+        return self
+        yield
+
+
+class _AwaitableList(list):
+    def __await__(self):
+        return self
+        yield
+
+
+def _awaitable_results(method):
+    """Make a Context method's result usable with and without ``await``.
+
+    Handlers written for the official SDK say ``await ctx.info(...)`` or
+    ``await ctx.sample(...)`` in ``async def`` tools; here the same calls are
+    synchronous, and their results can be awaited too, so such code moves over
+    unchanged.
+    """
+    import functools
+
+    @functools.wraps(method)
+    def wrapper(*args, **kwargs):
+        value = method(*args, **kwargs)
+        if value is None:
+            return _AWAITABLE_NONE
+        if type(value) is dict:
+            return _AwaitableDict(value)
+        if type(value) is list:
+            return _AwaitableList(value)
+        return value
+    return wrapper
+
+
+_AWAITABLE_NONE = _AwaitableNone()
+for _name in ("progress", "log", "debug", "info", "notice", "warning", "error", "sample", "list_roots",
+              "elicit", "elicit_url", "ping", "read_resource"):
+    setattr(Context, _name, _awaitable_results(getattr(Context, _name)))
+Context.report_progress = Context.progress
+del _name
+
+
 # JSON-RPC envelope: pure functions, no MCP knowledge, no I/O #################
 
 def _response(request_id, result: dict) -> dict:
