@@ -250,6 +250,8 @@ def _schema_for(hint, namespace: dict, seen: tuple = ()) -> dict:
                 schema.update(item)
         return schema
     name = getattr(hint, "_name", None) or getattr(origin, "_name", None) or ""
+    if name in ("Required", "NotRequired", "ReadOnly") or repr(origin) in ("typing.Required", "typing.NotRequired"):
+        return _schema_for(args[0], namespace, seen)          # TypedDict key markers
     if hint is getattr(sys.modules.get("typing"), "Any", object()):
         return {}
     if origin == "union" or name == "Union" or repr(origin) == "typing.Union":
@@ -372,7 +374,7 @@ def validate(value, schema, path: str = "arguments", root=None) -> None:
         kinds = expected if isinstance(expected, list) else [expected]
         if not any(_type_matches(value, kind) for kind in kinds):
             raise ValueError("%s: expected %s, got %s" % (path, " or ".join(kinds), _json_type(value)))
-    if "const" in schema and value != schema["const"]:
+    if "const" in schema and not _same_json(value, schema["const"]):
         raise ValueError("%s: must be %s" % (path, json.dumps(schema["const"])))
     if "enum" in schema and not any(_same_json(value, option) for option in schema["enum"]):
         raise ValueError("%s: must be one of %s" % (path, ", ".join(json.dumps(o) for o in schema["enum"])))
@@ -395,17 +397,21 @@ def validate(value, schema, path: str = "arguments", root=None) -> None:
         options = schema.get(keyword)
         if not options:
             continue
-        passed = []
+        passed, closest = [], None
         for option in options:
             try:
                 validate(value, option, path, root)
                 passed.append(option)
             except ValueError as exc:
-                last_error = exc
+                # Report the branch of the value's own type: "point.x: expected integer"
+                # helps a model more than "expected null".
+                kind = option.get("type") if isinstance(option, dict) else None
+                if closest is None or (isinstance(kind, str) and _type_matches(value, kind)):
+                    closest = exc
         if keyword == "allOf" and len(passed) != len(options):
-            raise last_error
+            raise closest
         if keyword == "anyOf" and not passed:
-            raise ValueError("%s: matches none of the allowed forms (%s)" % (path, last_error))
+            raise ValueError("%s: matches none of the allowed forms (%s)" % (path, closest))
         if keyword == "oneOf" and len(passed) != 1:
             raise ValueError("%s: must match exactly one allowed form, matched %d" % (path, len(passed)))
     if "not" in schema:
@@ -550,20 +556,22 @@ def _parse_docstring(doc) -> tuple:
     text = _clean_doc(doc)
     if not text:
         return "", {}
-    summary, arg_docs, section, current = [], {}, None, None
+    summary, arg_docs, section, current, arg_indent = [], {}, None, None, None
     for line in text.splitlines():
         stripped = line.strip()
         if stripped.lower() in _DOC_SECTIONS and not line.startswith(" "):
             section = stripped.lower().rstrip(":")
-            current = None
+            current, arg_indent = None, None
             continue
         if section is None:
             summary.append(line)
         elif section in ("args", "arguments", "parameters", "params") and stripped:
+            indent = len(line) - len(line.lstrip())
             head, sep, rest = stripped.partition(":")
             name = head.split("(")[0].strip().lstrip("*")
-            if sep and name.isidentifier() and line.startswith(" ") and \
-                    len(line) - len(line.lstrip()) <= 8:
+            # An argument line sits at the section's first indent; deeper lines continue it.
+            if sep and name.isidentifier() and indent > 0 and (arg_indent is None or indent <= arg_indent):
+                arg_indent = indent if arg_indent is None else arg_indent
                 current = name
                 arg_docs[name] = rest.strip()
             elif current:
@@ -833,8 +841,8 @@ class Tool:
     def __init__(self, fn, name=None, title=None, description=None, annotations=None, icons=None,
                  meta=None, input_schema=None, output_schema=None, structured_output=None,
                  timeout=None, task_support="forbidden") -> None:
-        name = name or fn.__name__
-        if not (1 <= len(name) <= 128) or not set(name) <= _TOOL_NAME_CHARS:
+        name = fn.__name__ if name is None else name
+        if not isinstance(name, str) or not (1 <= len(name) <= 128) or not set(name) <= _TOOL_NAME_CHARS:
             raise ValueError("invalid tool name %r: use 1-128 characters of A-Z a-z 0-9 _ - ." % name)
         if task_support not in ("forbidden", "optional", "required"):
             raise ValueError("task_support must be 'forbidden', 'optional' or 'required'")
@@ -863,8 +871,7 @@ class Tool:
                     schema = _schema_for(resolved, signature.namespace) if resolved is not _EMPTY else {}
                 except SchemaError as exc:
                     raise SchemaError("%s, return annotation: %s" % (owner, exc)) from None
-                if schema.get("type") != "object" or "additionalProperties" in schema \
-                        and "properties" not in schema:
+                if schema.get("type") != "object":          # structuredContent must be an object
                     self.wrap_result = True
                     schema = {"type": "object", "properties": {"result": schema}, "required": ["result"]}
                 self.output_schema = schema
