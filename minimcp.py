@@ -1540,8 +1540,8 @@ def _decode_line(line: bytes):
         text = text[1:]
     try:
         return json.loads(text), None
-    except RecursionError:
-        return None, _error(None, PARSE_ERROR, "Parse error: JSON nested too deeply")
+    except RecursionError:                # answer with the id, if it comes before the nesting
+        return None, _error(_scan_id(line[:65536]), PARSE_ERROR, "Parse error: JSON nested too deeply")
     except ValueError as exc:
         return None, _error(None, PARSE_ERROR, "Parse error: invalid JSON (%s)" % exc)
 
@@ -2223,16 +2223,18 @@ class MCPServer:
                     result.setdefault("ttlMs", self.cache_ttl_ms)
                     result.setdefault("cacheScope", self.cache_scope)
             message = _response(call.id, result)
-        if self._inflight.get(call.key) is call:
-            self._inflight.pop(call.key, None)
         if call.batch is not None:
             with self._write_lock:
-                if call.done:
-                    return
+                already = call.done
                 call.done = True
-            call.batch.add(message)
+            if not already:
+                call.batch.add(message)
         else:
             self._write(message, finish=call)
+        # Only now: shutdown waits while _inflight is not empty, so a response being
+        # written when stdin closes is never lost.
+        if self._inflight.get(call.key) is call:
+            self._inflight.pop(call.key, None)
 
     # -- reading: one line, one message ---------------------------------------
     def _on_line(self, line: bytes) -> None:
@@ -3142,7 +3144,8 @@ class MCPServer:
         deadline = time.monotonic() + self.shutdown_grace
         while self._inflight and time.monotonic() < deadline:
             time.sleep(0.005)
-        self._out = None
+        with self._write_lock:                   # let a write in progress finish
+            self._out = None
 
     def run(self, transport: str = "stdio") -> None:
         """Serve on stdin/stdout until stdin closes or SIGTERM/SIGINT arrives.

@@ -8,6 +8,7 @@ The query tool cannot write: the database is opened read-only (``mode=ro``) and
 checking the SQL text.
 """
 
+import json
 import os
 import sqlite3
 import sys
@@ -60,9 +61,9 @@ def table_names() -> list:
 
 
 @app.resource("sqlite://tables", mime_type="application/json")
-def tables() -> list:
-    """The names of the tables."""
-    return table_names()
+def tables() -> str:
+    """The names of the tables, as a JSON list."""
+    return json.dumps(table_names())
 
 
 @app.resource("sqlite://table/{name}/schema", mime_type="text/plain",

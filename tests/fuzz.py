@@ -64,7 +64,10 @@ def encode(message):
     """One client line (bytes pass through unchanged)."""
     if isinstance(message, bytes):
         return message
-    return json.dumps(message, ensure_ascii=False).encode("utf-8", "surrogatepass") + b"\n"
+    try:
+        return json.dumps(message, ensure_ascii=False).encode("utf-8") + b"\n"
+    except UnicodeEncodeError:           # lone surrogates travel as \ud800 escapes
+        return json.dumps(message).encode("ascii") + b"\n"
 
 
 def key(request_id):
@@ -104,7 +107,7 @@ class Server:
         self.started = time.monotonic()
         self.proc = subprocess.Popen([python or sys.executable, script] + list(args), stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment,
-                                     bufsize=0, **kwargs)
+                                     **kwargs)
         self.pid = self.proc.pid
         self.lines = []                  # every raw stdout line, in order
         self.responses = {}              # key(id) -> [message, ...]
@@ -118,6 +121,7 @@ class Server:
         self.answer_requests = answer_requests
         self.write_error = None
         self._ids = iter(range(1, 1 << 62))
+        self._live = 0
         self._reading = threading.Event()
         if read:
             self._reading.set()
@@ -187,6 +191,8 @@ class Server:
                     self.proc.stdin.close()
                     return
                 self.proc.stdin.write(data)
+                if self._outbox.qsize() == 0:
+                    self.proc.stdin.flush()
             except (OSError, ValueError) as exc:       # the server is gone or stopped reading for good
                 self.write_error = exc
             finally:
@@ -389,22 +395,24 @@ class Server:
                 pass
 
     # -- the invariants ---------------------------------------------------------------
-    def liveness(self, era=None, timeout=10.0):
+    def liveness(self, era=None, timeout=10.0, tool="echo"):
         """The server answers ping and tools/list (in the era it is pinned to)."""
         if not self.alive():
             raise Failure("the server died (status %s); stderr tail: %s"
                           % (self.proc.returncode, self.stderr()[-2000:]))
-        ping = self.call("ping", timeout=timeout)
+        self._live += 1
+        tag = "liveness-%d-" % self._live
+        ping = self.wait(self.request("ping", request_id=tag + "ping"), timeout)
         if era == "modern":
             if "error" not in ping:          # ping is not part of 2026-07-28
                 raise Failure("ping on a 2026-07-28 connection: %r" % ping)
         elif ping.get("result") != {} and (era == "legacy" or "error" not in ping):
             raise Failure("ping: %r" % (ping,))
-        plain = self.call("tools/list", timeout=timeout)
-        modern = self.call("tools/list", {"_meta": envelope()}, timeout=timeout)
+        plain = self.wait(self.request("tools/list", request_id=tag + "plain"), timeout)
+        modern = self.wait(self.request("tools/list", {"_meta": envelope()}, request_id=tag + "modern"), timeout)
         chosen = {"legacy": plain, "modern": modern}.get(era)
         candidates = [chosen] if chosen is not None else [plain, modern]
-        if not any("echo" in [t.get("name") for t in (c.get("result") or {}).get("tools", [])]
+        if not any(tool in [t.get("name") for t in (c.get("result") or {}).get("tools", [])]
                    for c in candidates):
             raise Failure("tools/list failed: %r / %r" % (plain, modern))
 
@@ -702,9 +710,8 @@ def _expectations(server, lines):
         if isinstance(message, list):           # batches: one error (or one array) at most
             server.null_allowed += 1
             for item in message:
-                if isinstance(item, dict) and valid_id(item.get("id")) and "method" in item:
-                    sent[key(item["id"])] = sent.get(key(item["id"]), [item["id"], 0])
-                    sent[key(item["id"])][1] += 1
+                if isinstance(item, dict) and valid_id(item.get("id")):
+                    server.expect(item["id"], minimum=0, maximum=1)
             continue
         if not isinstance(message, dict):
             server.null_allowed += 1
