@@ -495,6 +495,8 @@ def _coerce(value, hint, namespace: dict):
 
     Enums, dataclasses, tuples and sets are rebuilt; everything else is passed as is.
     """
+    if hint is _EMPTY:
+        return value
     hint = _resolve_annotation(hint, namespace)
     if hint is None or value is None:
         return value
@@ -899,9 +901,7 @@ class Tool:
     def bind(self, arguments: dict) -> dict:
         """Convert validated JSON arguments to the function's keyword arguments."""
         namespace = self.signature.namespace
-        return {k: _coerce(v, self.hints.get(k, _EMPTY) if self.hints.get(k) is not _EMPTY else None,
-                           namespace) if k in self.hints else v
-                for k, v in arguments.items() if k in self.hints}
+        return {k: _coerce(v, self.hints[k], namespace) for k, v in arguments.items() if k in self.hints}
 
     def to_result(self, value) -> dict:
         """Turn the function's return value into a CallToolResult (newest shape)."""
@@ -970,7 +970,7 @@ class _UriTemplate:
                     pattern.append(r"(?P<%s>(?:/[^/?#]*)*)" % name)
                     continue
                 chars = r"[^?#]*?" if operator in ("+", "#") else r"[^/?#,&]*"
-                pattern.append("%s(?P<%s>%s)" % (prefix, name, chars if index else chars))
+                pattern.append("%s(?P<%s>%s)" % (prefix, name, chars))
         pattern.append(re.escape(template[pos:]))
         self.regex = re.compile("^" + "".join(pattern) + "$")
 
@@ -1062,7 +1062,7 @@ class Resource:
 
     def to_contents(self, uri: str, value) -> list:
         """Turn the function's return value into ReadResourceResult ``contents``."""
-        items = value if isinstance(value, list) and not (value and isinstance(value[0], int)) else [value]
+        items = value if isinstance(value, list) else [value]          # a list: several contents
         contents = []
         for item in items:
             if isinstance(item, dict) and ("text" in item or "blob" in item):
@@ -1499,6 +1499,15 @@ def _request(request_id, method: str, params: dict = None) -> dict:
     return message
 
 
+def _expects_response(message) -> bool:
+    """Whether a received message gets a response: not notifications nor the client's own responses."""
+    if not isinstance(message, dict):
+        return True                                # answered with -32600
+    if "method" in message:
+        return "id" in message
+    return not ("id" in message and ("result" in message or "error" in message))
+
+
 def _valid_id(value) -> bool:
     return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
 
@@ -1705,10 +1714,11 @@ def _trim_block(block, version: str):
 
 class _Waiter:
     """One of our own requests to the client, waiting for its answer."""
-    __slots__ = ("event", "result", "error")
+    __slots__ = ("event", "answered", "result", "error")
 
     def __init__(self) -> None:
-        self.event = threading.Event()
+        self.event = threading.Event()      # set by the answer, or by the call's cancellation
+        self.answered = False
         self.result = None
         self.error = None
 
@@ -1733,7 +1743,6 @@ class _Call:
         self.cancel_event = threading.Event()
         self.cancel_reason = None
         self.done = False            # a response was sent, or will never be (cancelled)
-        self.started = False
         self.batch = None
         self.answers = []            # 2026-07-28: answers to earlier questions, in order
         self.waiters = set()
@@ -1902,7 +1911,6 @@ class MCPServer:
         self._lock = threading.RLock()
         self._write_lock = threading.Lock()
         self._out = None
-        self._tasks = {}
         self._pool = None
         self._reset_connection()
 
@@ -2238,8 +2246,8 @@ class MCPServer:
 
     # -- reading: one line, one message ---------------------------------------
     def _on_line(self, line: bytes) -> None:
-        if not line.strip():
-            return
+        if line[:1] in (b" ", b"\t", b"\r", b"\n") and not line.strip():
+            return                                 # blank lines are ignored (strip only these)
         message, problem = _decode_line(line)
         if problem is not None:
             self._write(problem)
@@ -2259,9 +2267,8 @@ class MCPServer:
         if any(isinstance(m, dict) and m.get("method") == "initialize" for m in messages):
             self._write(_error(None, INVALID_REQUEST, "Invalid Request: initialize must not be batched"))
             return
-        expecting = [m for m in messages if not (isinstance(m, dict) and "method" in m and "id" not in m)
-                     and not (isinstance(m, dict) and "method" not in m and ("result" in m or "error" in m))]
-        batch = _Batch(self, len(expecting)) if expecting else None
+        expecting = sum(1 for m in messages if _expects_response(m))
+        batch = _Batch(self, expecting) if expecting else None
         for message in messages:
             self._on_message(message, batch)
 
@@ -2348,6 +2355,7 @@ class MCPServer:
                                     error.get("data"))
         else:
             waiter.result = message.get("result")
+        waiter.answered = True
         waiter.event.set()
 
     # -- eras and revisions ---------------------------------------------------
@@ -2447,7 +2455,6 @@ class MCPServer:
         if call.done:                   # cancelled before it started: never runs
             self._inflight.pop(call.key, None)
             return
-        call.started = True
         self._run(call, handler)
 
     def _run(self, call: _Call, handler) -> None:
@@ -2467,9 +2474,6 @@ class MCPServer:
         else:
             if result is not None:
                 self._respond(call, result)
-        finally:
-            for waiter_key in [k for k, w in list(self._pending.items()) if w.event in call.waiters]:
-                self._pending.pop(waiter_key, None)
 
     def _drop(self, call: _Call) -> None:
         """A cancelled call: no response, ever."""
@@ -2529,15 +2533,13 @@ class MCPServer:
         call.waiters.add(waiter.event)
         try:
             self._write(_request(request_id, method, params))
-            answered = waiter.event.wait(self.request_timeout if timeout is None else timeout)
-            if call.cancel_event.is_set() and not (answered and waiter.event.is_set() and
-                                                   (waiter.result is not None or waiter.error)):
-                self._write(_notification("notifications/cancelled",
-                                          {"requestId": request_id, "reason": "the request was cancelled"}))
-                raise Cancelled(call.cancel_reason or "cancelled")
-            if not answered:
-                self._write(_notification("notifications/cancelled",
-                                          {"requestId": request_id, "reason": "timed out"}))
+            waiter.event.wait(self.request_timeout if timeout is None else timeout)
+            if not waiter.answered:             # cancelled, or timed out: withdraw our request
+                cancelled = call.cancel_event.is_set()
+                self._write(_notification("notifications/cancelled", {
+                    "requestId": request_id, "reason": "the request was cancelled" if cancelled else "timed out"}))
+                if cancelled:
+                    raise Cancelled(call.cancel_reason or "cancelled")
                 raise MCPError(INTERNAL_ERROR, "the client did not answer %s in time" % method)
         finally:
             call.waiters.discard(waiter.event)
@@ -2757,7 +2759,7 @@ class MCPServer:
         except ValueError as exc:
             if call.version < "2025-11-25":
                 raise _invalid_params("Invalid arguments for tool %s: %s" % (name, exc)) from None
-            return self._tool_error(call, "Invalid arguments for tool %s: %s" % (name, exc))
+            return _tool_error("Invalid arguments for tool %s: %s" % (name, exc))
         if as_task:
             return self._start_task(call, tool, arguments)
         return self._execute_tool(call, tool, arguments)
@@ -2777,14 +2779,11 @@ class MCPServer:
             raise
         except Exception as exc:
             _logger().error("minimcp: tool %s raised", name, exc_info=True)
-            return self._tool_error(call, str(exc) or type(exc).__name__)
+            return _tool_error(str(exc) or type(exc).__name__)
         finally:
             if timer is not None:
                 timer.cancel()
         return self._shape_tool_result(result, call.version)
-
-    def _tool_error(self, call: _Call, message: str) -> dict:
-        return {"content": [{"type": "text", "text": message}], "isError": True}
 
     def _shape_tool_result(self, result: dict, version: str) -> dict:
         result = _trim("tool_result", result, version)
@@ -2793,7 +2792,7 @@ class MCPServer:
 
     def _time_out(self, call: _Call, tool: Tool) -> None:
         """A tool ran past its timeout: answer with an error now and cancel its context."""
-        self._respond(call, self._tool_error(call, "Tool %s timed out after %s seconds" % (tool.name, tool.timeout)))
+        self._respond(call, _tool_error("Tool %s timed out after %s seconds" % (tool.name, tool.timeout)))
         call.cancel("timed out")
 
     # -- handlers: resources -------------------------------------------------------
@@ -2968,7 +2967,6 @@ class MCPServer:
             inner.log_level = call.log_level
         task = _Task(inner, ttl, 500)
         inner.task = task
-        inner.started = True
         self._sweep_tasks()
         self._tasks[task.id] = task
         if call.era == "modern":
@@ -3163,6 +3161,11 @@ class MCPServer:
 
 
 _WORKER_LOCAL = threading.local()
+
+
+def _tool_error(message: str) -> dict:
+    """A CallToolResult that reports a failure to the model."""
+    return {"content": [{"type": "text", "text": message}], "isError": True}
 
 
 def _missing_capability(declared: dict, needs: dict, version: str):
