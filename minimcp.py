@@ -1927,7 +1927,7 @@ class MCPServer:
         self._pending = {}
         self._listens = {}
         self._next_id = 0
-        self._closing = False
+        self._responding = 0             # responses being encoded or written right now
         self._state_key = None
         self._tasks = {}
 
@@ -2231,18 +2231,24 @@ class MCPServer:
                     result.setdefault("ttlMs", self.cache_ttl_ms)
                     result.setdefault("cacheScope", self.cache_scope)
             message = _response(call.id, result)
-        if call.batch is not None:
-            with self._write_lock:
-                already = call.done
-                call.done = True
-            if not already:
-                call.batch.add(message)
-        else:
-            self._write(message, finish=call)
-        # Only now: shutdown waits while _inflight is not empty, so a response being
-        # written when stdin closes is never lost.
+        # The id is free as soon as the response leaves, so leave _inflight first; the
+        # shutdown also waits for _responding, so a response being written is never lost.
+        with self._lock:
+            self._responding += 1
         if self._inflight.get(call.key) is call:
             self._inflight.pop(call.key, None)
+        try:
+            if call.batch is not None:
+                with self._write_lock:
+                    already = call.done
+                    call.done = True
+                if not already:
+                    call.batch.add(message)
+            else:
+                self._write(message, finish=call)
+        finally:
+            with self._lock:
+                self._responding -= 1
 
     # -- reading: one line, one message ---------------------------------------
     def _on_line(self, line: bytes) -> None:
@@ -3131,7 +3137,6 @@ class MCPServer:
 
     def _stop(self) -> None:
         """End of input: cancel running handlers, give them a grace period, close listens."""
-        self._closing = True
         running = list(self._inflight.values()) + [t.call for t in list(self._tasks.values())
                                                     if t.status not in _TERMINAL]
         for call in running:
@@ -3140,7 +3145,7 @@ class MCPServer:
             self._respond(call, {"_meta": {META_SUBSCRIPTION: call.id}})
         self._listens.clear()
         deadline = time.monotonic() + self.shutdown_grace
-        while self._inflight and time.monotonic() < deadline:
+        while (self._inflight or self._responding) and time.monotonic() < deadline:
             time.sleep(0.005)
         with self._write_lock:                   # let a write in progress finish
             self._out = None

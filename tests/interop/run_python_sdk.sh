@@ -6,6 +6,10 @@
 # runs tests/interop/python_sdk_client.py against `python3 examples/everything.py`.
 #
 # Usage: tests/interop/run_python_sdk.sh [--era legacy|modern|both] [-v] [--keep-logs DIR] [-- SERVER_CMD...]
+#
+# Afterwards schema_check.py validates every message the server wrote against the official
+# schema of the negotiated revision. With MINIMCP_INTEROP_LOGS set (run_all.sh), the wire logs go
+# to $MINIMCP_INTEROP_LOGS/python_sdk and the schema check is left to the caller.
 set -euo pipefail
 
 MCP_VERSION="2.3.0"
@@ -43,18 +47,25 @@ echo "# SDK client python: $PY ($("$PY" -c 'import sys; print(sys.version.split(
 
 command -v python3 >/dev/null 2>&1 || die "python3 (to run the server) not found on PATH"
 
-args=("$@")
-has_server=0
-for a in "${args[@]+"${args[@]}"}"; do
-  if [ "$a" = "--" ]; then has_server=1; break; fi
-done
-if [ "$has_server" = 0 ]; then
-  [ -f examples/everything.py ] || die "examples/everything.py not found in $repo"
-  args+=(-- python3 examples/everything.py)
-fi
-
 workdir="$(mktemp -d "${TMPDIR:-/tmp}/minimcp-sdk-interop.XXXXXX")"
 trap 'rm -rf "$workdir"' EXIT
+
+opts=()
+server=()
+logs=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --) server=("$@"); break ;;
+    --keep-logs) [ $# -ge 2 ] || die "--keep-logs needs a directory"; logs="$2"; shift 2 ;;
+    *) opts+=("$1"); shift ;;
+  esac
+done
+if [ ${#server[@]} -eq 0 ]; then
+  [ -f examples/everything.py ] || die "examples/everything.py not found in $repo"
+  server=(-- python3 examples/everything.py)
+fi
+[ -n "$logs" ] || { [ -n "${MINIMCP_INTEROP_LOGS:-}" ] && logs="$MINIMCP_INTEROP_LOGS/python_sdk"; } || logs="$workdir/wire"
+args=("${opts[@]+"${opts[@]}"}" --keep-logs "$logs" "${server[@]}")
 
 "$PY" -m venv "$workdir/venv" || die "could not create a venv with $PY"
 "$workdir/venv/bin/python" -m pip install --quiet --disable-pip-version-check \
@@ -64,4 +75,9 @@ trap 'rm -rf "$workdir"' EXIT
 "$workdir/venv/bin/python" -c "import importlib.metadata as m; v = m.version('mcp'); assert v == '$MCP_VERSION', v" \
   || die "installed mcp is not $MCP_VERSION"
 
-"$workdir/venv/bin/python" "$here/python_sdk_client.py" "${args[@]}"
+rc=0
+"$workdir/venv/bin/python" "$here/python_sdk_client.py" "${args[@]}" || rc=$?
+if [ -z "${MINIMCP_INTEROP_LOGS:-}" ]; then
+  "$workdir/venv/bin/python" "$here/schema_check.py" "$logs" || rc=1
+fi
+exit "$rc"

@@ -3,7 +3,7 @@
 
 Usage:
 
-    python schema_check.py [--spec-dir DIR] [-v] LOG_OR_DIR...
+    python schema_check.py [--spec-dir DIR] [--strict] [-v] LOG_OR_DIR...
 
 Each LOG is a wire log written by `python_sdk_client.py --tee LOG -- CMD`
 (one JSON record per line: {"d": "c2s"|"s2c"|"exit", "raw": ...}); a
@@ -37,11 +37,16 @@ message kind and method:
 A message the revision has no definition for (a method it does not define,
 a response to an id the client never sent) is a failure.
 
+--strict additionally closes every object definition (additionalProperties:
+false, except the generic bases, _meta objects and the JSON Schemas tools
+carry), so a member that the negotiated revision does not declare -- e.g.
+`structuredContent` on a 2024-11-05 connection -- is reported.
+
 The spec directory is, in order: --spec-dir, $MINIMCP_SPEC_DIR,
 <repo>/../shared/spec, <repo>/shared/spec.
 
 Output: `ok schema.<log>[#n] ...` / `FAIL schema.<log>[#n]: why` per
-connection, then `N passed, N failed`; exit status 1 on any failure.
+connection (`schema-strict.` with --strict), then `N passed, N failed`; exit status 1 on any failure.
 Needs `jsonschema` (4.x); otherwise stdlib only.
 """
 
@@ -91,14 +96,43 @@ def find_spec_dir(explicit: str | None) -> Path:
     raise SystemExit(f"schema_check.py: no spec directory with <rev>/schema.json found (tried {', '.join(map(str, cands))})")
 
 
+# --strict leaves these open: the generic envelopes/bases, and JSON Schemas that tools carry
+OPEN_DEFS = {"Result", "EmptyResult", "Request", "Notification", "JSONRPCRequest", "JSONRPCNotification",
+             "JSONRPCResponse", "JSONRPCResultResponse", "MetaObject", "RequestMetaObject", "ResultMetaObject"}
+OPEN_MEMBERS = {("Tool", "inputSchema"), ("Tool", "outputSchema")}
+
+
+def _close_objects(node: object) -> None:
+    """--strict: forbid members an object definition does not declare (no member of a later revision leaks)."""
+    if isinstance(node, dict):
+        if (
+            node.get("type") == "object"
+            and "properties" in node
+            and not any(k in node for k in ("additionalProperties", "allOf", "anyOf", "oneOf", "$ref"))
+        ):
+            node["additionalProperties"] = False
+        for v in node.values():
+            _close_objects(v)
+    elif isinstance(node, list):
+        for v in node:
+            _close_objects(v)
+
+
 class Revision:
     """One revision's schema, with lookups by method / error code."""
 
-    def __init__(self, rev: str, path: Path) -> None:
+    def __init__(self, rev: str, path: Path, strict: bool = False) -> None:
         self.rev = rev
         self.root = json.loads(path.read_text(encoding="utf-8"))
         self.key = "$defs" if "$defs" in self.root else "definitions"
         self.defs: dict = self.root[self.key]
+        if strict:
+            for name, d in self.defs.items():
+                if name in OPEN_DEFS:
+                    continue
+                saved = {m: d["properties"].pop(m) for (n, m) in OPEN_MEMBERS if n == name and m in d.get("properties", {})}
+                _close_objects(d)
+                d.get("properties", {}).update(saved)
         self.cls = jsonschema.validators.validator_for(self.root)
         self._validators: dict[str, object] = {}
         self.requests: dict[str, str] = {}
@@ -153,9 +187,11 @@ class Revision:
 
 
 class Checker:
-    def __init__(self, spec_dir: Path, verbose: bool) -> None:
+    def __init__(self, spec_dir: Path, verbose: bool, strict: bool = False) -> None:
         self.spec_dir = spec_dir
         self.verbose = verbose
+        self.strict = strict
+        self.prefix = "schema-strict" if strict else "schema"
         self.revs: dict[str, Revision] = {}
         self.passed = 0
         self.failed = 0
@@ -166,7 +202,7 @@ class Checker:
             path = self.spec_dir / rev / "schema.json"
             if not path.is_file():
                 return None
-            self.revs[rev] = Revision(rev, path)
+            self.revs[rev] = Revision(rev, path, self.strict)
         return self.revs[rev]
 
     # ------------------------------------------------------------------
@@ -302,14 +338,14 @@ class Checker:
     # ------------------------------------------------------------------
     def ok(self, label: str, detail: str = "") -> None:
         self.passed += 1
-        print(f"ok schema.{label}" + (f"  ({detail})" if detail else ""), flush=True)
+        print(f"ok {self.prefix}.{label}" + (f"  ({detail})" if detail else ""), flush=True)
 
     def fail(self, label: str, problems: list[str], detail: str = "") -> None:
         self.failed += 1
         head = f"{len(problems)} invalid message(s)" + (f" [{detail}]" if detail else "")
         shown = problems if self.verbose else problems[:8]
         more = "" if len(shown) == len(problems) else f" ; ... {len(problems) - len(shown)} more"
-        print(f"FAIL schema.{label}: {head}: " + " ; ".join(shown) + more, flush=True)
+        print(f"FAIL {self.prefix}.{label}: {head}: " + " ; ".join(shown) + more, flush=True)
 
 
 def _version() -> str:
@@ -338,8 +374,11 @@ def main() -> int:
     p.add_argument("logs", nargs="+", help="wire log files (*.jsonl) or directories holding them")
     p.add_argument("--spec-dir", help="directory with <revision>/schema.json (default: $MINIMCP_SPEC_DIR or <repo>/../shared/spec)")
     p.add_argument("-v", "--verbose", action="store_true", help="list every problem and the definitions used")
+    p.add_argument("--strict", action="store_true",
+                   help="also reject object members the revision does not declare (the schemas allow extra members;"
+                        " this catches fields of a later revision leaking into an older one)")
     args = p.parse_args()
-    checker = Checker(find_spec_dir(args.spec_dir), args.verbose)
+    checker = Checker(find_spec_dir(args.spec_dir), args.verbose, args.strict)
     print(f"# schemas: {checker.spec_dir} (revisions {', '.join(checker.available)}); jsonschema {_version()}", flush=True)
     files: list[tuple[str, Path]] = []
     for arg in args.logs:

@@ -249,6 +249,7 @@ class Peer {
 }
 
 async function openClient(logPath, peer, offer) {
+  rmSync(logPath, { force: true }); // the tee appends; a kept log directory may hold an older run
   const inner = new StdioClientTransport({
     command: TEE_PYTHON,
     args: [TEE, '--tee', logPath, '--', ...serverCmd],

@@ -1,0 +1,1354 @@
+"""The fault battery (issue 9): hostile input and faults against real server processes.
+
+Every case starts a fresh ``examples/everything.py`` process (or a small helper
+server written here), feeds it the hostile input and then checks the invariants:
+
+* the process is alive and answers ``ping`` and ``tools/list``;
+* every byte it wrote on stdout is a valid JSON-RPC line (``conftest.check_line``);
+* every request got exactly one response (none for notifications, none after a
+  cancel) with the error code the spec names;
+* nothing hung: every read has a timeout, and the process exits promptly with
+  status 0 when its stdin closes.
+
+The process harness (``Server``) and the random fuzzer live in ``tests/fuzz.py``;
+the full-size cases (64/256 MiB lines, 20,000-request flood, long fuzzing) are in
+``tests/longrun.py``.
+"""
+
+import collections
+import copy
+import json
+import os
+import signal
+import sys
+import threading
+import time
+
+import pytest
+
+import fuzz
+from conftest import EVERYTHING, ROOT, check_line
+from fuzz import Failure, Server, envelope, handshake
+
+sys.path.insert(0, ROOT)
+import minimcp  # noqa: E402
+
+PARSE, INVALID, NOT_FOUND, PARAMS, INTERNAL = -32700, -32600, -32601, -32602, -32603
+RESOURCE_NOT_FOUND, MISSING_CAPABILITY, UNSUPPORTED_VERSION = -32002, -32021, -32022
+# Every refusal the spec defines; -32603 (internal error) is not a refusal of bad input.
+REFUSALS = [INVALID, NOT_FOUND, PARAMS, RESOURCE_NOT_FOUND, MISSING_CAPABILITY, UNSUPPORTED_VERSION]
+CAPS = {"sampling": {}, "roots": {"listChanged": True}, "elicitation": {"form": {}, "url": {}}}
+MODERN_CAPS = {"sampling": {}, "roots": {}, "elicitation": {"form": {}, "url": {}},
+               "extensions": {"io.modelcontextprotocol/tasks": {}}}
+MiB = 1 << 20
+
+POSIX = pytest.mark.skipif(os.name != "posix", reason="POSIX signals, pipes, process groups and symlinks")
+LINUX = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/<pid> (Linux only)")
+
+
+@pytest.fixture
+def servers():
+    """Start servers with ``servers(...)`` (fuzz.Server arguments); all are killed at the end."""
+    started = []
+
+    def make(*args, **kwargs):
+        server = Server(*args, **kwargs)
+        started.append(server)
+        return server
+
+    yield make
+    for server in started:
+        server.kill()
+
+
+TUNED = """
+import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("everything_tuned", %(everything)r)
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+for name, value in json.loads(sys.argv[1]).items():
+    setattr(module.app, name, value)
+module.app.run()
+"""
+
+HOSTILE = """
+import asyncio, math, os, subprocess, sys, threading
+sys.path.insert(0, %(root)r)
+from minimcp import MCPServer
+
+app = MCPServer("hostile")
+
+
+@app.tool()
+def echo(text: str) -> str:
+    '''Echo (the liveness check lists it).'''
+    return text
+
+
+@app.tool()
+def nan() -> float:
+    '''NaN as a structured number.'''
+    return float("nan")
+
+
+@app.tool()
+def infinity():
+    '''Infinity with no annotation.'''
+    return float("inf")
+
+
+@app.tool()
+def nan_inside() -> dict:
+    '''NaN deep in a dict.'''
+    return {"a": [1, {"b": -math.inf}]}
+
+
+@app.tool()
+def unserialisable():
+    '''An object JSON cannot carry.'''
+    return object()
+
+
+@app.tool()
+def unserialisable_inside() -> dict:
+    '''An object deep in a dict.'''
+    return {"x": [object()]}
+
+
+@app.tool()
+def circular() -> dict:
+    '''A dict that contains itself.'''
+    value = {}
+    value["self"] = value
+    return value
+
+
+@app.tool()
+def raw_bytes():
+    '''Bytes that are not UTF-8.'''
+    return b"\\xff\\xfe"
+
+
+@app.tool()
+def too_deep():
+    '''A result nested 100,000 deep.'''
+    value = []
+    for _ in range(100000):
+        value = [value]
+    return value
+
+
+@app.tool()
+def raises() -> str:
+    '''An ordinary exception.'''
+    raise ValueError("HOSTILE-RAISE")
+
+
+@app.tool()
+def raises_base(kind: str) -> str:
+    '''Exceptions that are not Exception subclasses.'''
+    if kind == "SystemExit":
+        sys.exit(3)
+    if kind == "KeyboardInterrupt":
+        raise KeyboardInterrupt()
+    if kind == "CancelledError":
+        raise asyncio.CancelledError()
+    class Odd(BaseException):
+        pass
+    raise Odd("odd")
+
+
+@app.tool()
+def big(mib: int = 64) -> str:
+    '''A long text result.'''
+    return "x" * (mib << 20)
+
+
+@app.tool()
+def forge() -> str:
+    '''Write a complete, valid JSON-RPC line to fd 1 and sys.stdout, and from a child.'''
+    line = '{"jsonrpc":"2.0","id":"FORGED","result":{}}'
+    print(line)
+    sys.stdout.flush()
+    os.write(1, (line + "\\n").encode())
+    subprocess.run([sys.executable, "-c", "import os; os.write(1, b'%%s\\\\n')" %% line], check=False)
+    return "forged"
+
+
+@app.tool()
+def late_printer() -> str:
+    '''A thread that keeps printing after the tool returned.'''
+    def chatter():
+        for _ in range(200):
+            print("STRAY-LATE")
+            sys.stdout.flush()
+    threading.Thread(target=chatter, daemon=True).start()
+    return "started"
+
+
+@app.tool()
+def close_fd1() -> str:
+    '''Close file descriptor 1, then print.'''
+    os.close(1)
+    try:
+        print("STRAY-AFTER-CLOSE")
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
+    return "closed"
+
+
+if __name__ == "__main__":
+    app.run()
+"""
+
+
+@pytest.fixture(scope="module")
+def scripts(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("fault_scripts")
+    paths = {}
+    for name, source in (("tuned", TUNED % {"everything": EVERYTHING}), ("hostile", HOSTILE % {"root": ROOT})):
+        path = folder / (name + ".py")
+        path.write_text(source)
+        paths[name] = str(path)
+    return paths
+
+
+def tuned(servers, scripts, **settings):
+    """examples/everything.py with some MCPServer settings changed."""
+    return servers(scripts["tuned"], args=[json.dumps(settings)])
+
+
+def null_codes(server):
+    return sorted(r["error"]["code"] for r in server.responses.get(fuzz.key(None), []))
+
+
+def expect_nulls(server, codes):
+    """Exactly ``len(codes)`` responses with id null, with these codes (checked after verify)."""
+    server.expect(None, minimum=len(codes), codes=sorted(set(codes)))
+
+
+def assert_quiet(server):
+    text = server.stderr()
+    for marker in ("Traceback", "Exception ignored", "BrokenPipeError"):
+        assert marker not in text, text[-3000:]
+
+
+# -- case 1: framing ----------------------------------------------------------------------
+
+def test_framing_invalid_json_invalid_utf8_blank_lines_crlf(servers):
+    server = servers()
+    handshake(server)
+    bad = [b'{"jsonrpc":"2.0","id":"p1","method":"ping"\n',                    # unterminated
+           b"{not json}\n", b"\x00\x00\n", b"nul\x00l\n", b"]\n",
+           b'{"jsonrpc":"2.0","id":"two","method":"ping"}{"jsonrpc":"2.0","id":"two-b","method":"ping"}\n',
+           b'{"jsonrpc":"2.0","id":"trail","method":"ping"} x\n',
+           b"\xff\xfe\xfd\n",                                                   # not UTF-8 at all
+           b'{"jsonrpc":"2.0","id":"u1","method":"tools/call","params":{"name":"echo",'
+           b'"arguments":{"text":"\xc3\x28"}}}\n',                               # invalid sequence
+           b'{"jsonrpc":"2.0","id":"u2","method":"tools/call","params":{"name":"echo",'
+           b'"arguments":{"text":"\xc0\xaf"}}}\n',                               # overlong encoding
+           b'{"jsonrpc":"2.0","id":"u3","method":"tools/call","params":{"name":"echo",'
+           b'"arguments":{"text":"\xed\xa0\x80"}}}\n',                           # CESU-8 surrogate
+           b'{"jsonrpc":"2.0","id":"u4","method":"ping"}\xe2\x82\n']            # truncated sequence
+    for line in bad:
+        server.send(line)
+    for blank in (b"\n", b"   \n", b"\t \t\n", b"\r\n", b"\n\n\n"):             # nothing at all
+        server.send(blank)
+    server.send(b'{"jsonrpc":"2.0","id":"crlf","method":"ping"}\r\n')           # CRLF is whitespace
+    server.send(b'{"jsonrpc":"2.0","id":"crlf-call","method":"tools/call",'
+                b'"params":{"name":"echo","arguments":{"text":"a\\r\\nb"}}}\r\n')
+    server.send(b'\xef\xbb\xbf{"jsonrpc":"2.0","id":"bom","method":"ping"}\n')  # a UTF-8 BOM
+    for request_id in ("crlf", "crlf-call", "bom"):
+        server.expect(request_id)
+    expect_nulls(server, [PARSE] * len(bad))
+    assert server.wait("crlf")["result"] == {}
+    assert server.wait("crlf-call")["result"]["content"][0]["text"] == "a\r\nb"
+    server.wait_all()
+    server.liveness("legacy")
+    server.verify()
+    assert null_codes(server) == [PARSE] * len(bad)
+    assert not any(raw.endswith(b"\r\n") for raw in server.lines)
+
+
+@pytest.mark.parametrize("last", ["ping", "tools/call"])
+def test_final_line_without_newline_is_answered_before_exit(servers, last):
+    server = servers()
+    handshake(server)
+    server.liveness("legacy")
+    params = {"name": "echo", "arguments": {"text": "tail"}} if last == "tools/call" else None
+    message = {"jsonrpc": "2.0", "id": "last", "method": last}
+    if params:
+        message["params"] = params
+    server.send(json.dumps(message).encode("utf-8"))                           # no newline, then EOF
+    server.expect("last")
+    elapsed, _ = server.verify()
+    assert elapsed < 2.5
+    assert "result" in server.wait("last", 1)
+
+
+# -- case 2: valid JSON that is not a request -------------------------------------------------
+
+def test_json_values_that_are_not_requests(servers):
+    server = servers()
+    handshake(server)
+    nulls = [1, -5.5, "a string", None, True, [], [1, 2], [[{"jsonrpc": "2.0", "id": "n1", "method": "ping"}]],
+             [{"jsonrpc": "2.0", "id": "b1", "method": "ping"}],                # batch outside 2025-03-26
+             {}, {"jsonrpc": "2.0"},
+             {"jsonrpc": "2.0", "id": {"a": 1}, "method": "ping"}, {"jsonrpc": "2.0", "id": 1.5, "method": "ping"},
+             {"jsonrpc": "2.0", "id": True, "method": "ping"}, {"jsonrpc": "2.0", "id": None, "method": "ping"},
+             {"jsonrpc": "2.0", "id": [1], "method": "ping"},
+             {"jsonrpc": "1.0", "method": "notifications/initialized"},        # not a valid notification
+             {"method": "notifications/initialized"}]
+    for value in nulls:
+        server.send(value)
+    expect_nulls(server, [INVALID] * len(nulls))
+    with_id = [({"id": "no-jsonrpc", "method": "ping"}, INVALID),
+               ({"jsonrpc": "1.0", "id": "v1", "method": "ping"}, INVALID),
+               ({"jsonrpc": 2.0, "id": "v2", "method": "ping"}, INVALID),
+               ({"jsonrpc": "2.0", "id": "m-int", "method": 5}, INVALID),
+               ({"jsonrpc": "2.0", "id": "m-null", "method": None}, INVALID),
+               ({"jsonrpc": "2.0", "id": "m-list", "method": ["ping"]}, INVALID),
+               ({"jsonrpc": "2.0", "id": "m-obj", "method": {"name": "ping"}}, INVALID),
+               ({"jsonrpc": "2.0", "id": "no-method"}, INVALID),
+               ({"jsonrpc": "2.0", "id": "p-list", "method": "ping", "params": [1, 2]}, PARAMS),
+               ({"jsonrpc": "2.0", "id": "p-str", "method": "tools/list", "params": "x"}, PARAMS),
+               ({"jsonrpc": "2.0", "id": "p-num", "method": "tools/call", "params": 5}, PARAMS)]
+    for message, code in with_id:
+        server.send(message)
+        server.expect(message["id"], codes=[code])
+    # responses nobody asked for, and notifications with odd params: silence
+    for message in ({"jsonrpc": "2.0", "id": "r1", "result": {}},
+                    {"jsonrpc": "2.0", "id": 424242, "error": {"code": -1, "message": "x"}},
+                    {"jsonrpc": "2.0", "id": "r3", "error": "not an object"},
+                    {"jsonrpc": "2.0", "id": "r4", "result": {}, "error": {"code": 1, "message": "both"}},
+                    {"jsonrpc": "2.0", "id": None, "result": {}},
+                    {"jsonrpc": "2.0", "method": "notifications/initialized", "params": [1]},
+                    {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": "x"},
+                    {"jsonrpc": "2.0", "method": "notifications/progress", "params": None}):
+        server.send(message)
+    server.wait_all()
+    server.liveness("legacy")
+    server.verify()
+    assert null_codes(server) == [INVALID] * len(nulls)
+    for never in ("n1", "b1"):
+        assert fuzz.key(never) not in server.responses
+
+
+def test_batches_under_2025_03_26(servers):
+    server = servers()
+    handshake(server, "2025-03-26")
+    server.send([{"jsonrpc": "2.0", "id": "b1", "method": "ping"},
+                 {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                 {"jsonrpc": "2.0", "id": "b2", "method": "tools/call",
+                  "params": {"name": "echo", "arguments": {"text": "in a batch"}}},
+                 {"jsonrpc": "2.0", "id": "b3", "method": "nope"},
+                 5, [{"jsonrpc": "2.0", "id": "nested", "method": "ping"}]])
+    server.expect("b1")
+    server.expect("b2")
+    server.expect("b3", codes=[NOT_FOUND])
+    server.send([])                                                             # empty batch
+    server.send([{"jsonrpc": "2.0", "id": "init", "method": "initialize",
+                  "params": {"protocolVersion": "2025-03-26", "capabilities": {}}}])
+    server.send([{"jsonrpc": "2.0", "method": "notifications/initialized"}])  # notifications only: silence
+    server.expect(None, minimum=4, codes=[INVALID])      # 5, the nested array, [], the batched initialize
+    server.wait_all()
+    server.liveness("legacy")
+    server.verify()
+    batches = [m for m in (check_line(raw) for raw in server.lines) if isinstance(m, list)]
+    assert len(batches) == 1 and sorted(str(m.get("id")) for m in batches[0]) == ["None", "None", "b1", "b2", "b3"]
+    assert fuzz.key("nested") not in server.responses and fuzz.key("init") not in server.responses
+
+
+# -- case 3: unknown methods and the generated table of bad params ------------------------------
+
+def test_unknown_methods_and_notifications(servers):
+    server = servers()
+    handshake(server)
+    for method in ("nope", "", "tools/", "TOOLS/LIST", "rpc.discover", "tools/list/", " ping", "x" * 100000,
+                   "\ud800", "notifications/unknown/request"):
+        server.request(method, codes=[NOT_FOUND])
+    for method in ("notifications/nope", "nope", "", "\ud800", "x" * 100000):
+        server.notify(method, {"a": 1})
+    server.wait_all()
+    server.liveness("legacy")
+    server.verify()
+
+
+BAD_VALUES = [0, -1, 1.5, 2 ** 64, -1e308, "", "x", "\ud800", None, True, [], [1, "a"], {}, {"a": {"b": [None]}}]
+VERSION_KEY, CAPS_KEY = "io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientCapabilities"
+LEVEL_KEY, INFO_KEY = "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/clientInfo"
+
+# The parameters of every method in minimcp.METHODS (paths into params), from the schemas.
+TABLE_PARAMS = {
+    "initialize": [("protocolVersion",), ("capabilities",), ("clientInfo",), ("capabilities", "sampling"),
+                   ("capabilities", "roots"), ("capabilities", "elicitation"), ("clientInfo", "name")],
+    "ping": [("_meta",)],
+    "server/discover": [("_meta",)],
+    "tools/list": [("cursor",)],
+    "resources/list": [("cursor",)],
+    "resources/templates/list": [("cursor",)],
+    "prompts/list": [("cursor",)],
+    "tools/call": [("name",), ("arguments",), ("arguments", "text"), ("task",), ("task", "ttl"),
+                   ("inputResponses",), ("requestState",), ("_meta",), ("_meta", "progressToken")],
+    "resources/read": [("uri",), ("inputResponses",), ("requestState",)],
+    "resources/subscribe": [("uri",)],
+    "resources/unsubscribe": [("uri",)],
+    "prompts/get": [("name",), ("arguments",), ("arguments", "name"), ("inputResponses",), ("requestState",)],
+    "completion/complete": [("ref",), ("argument",), ("context",), ("ref", "type"), ("ref", "name"),
+                            ("ref", "uri"), ("argument", "name"), ("argument", "value"),
+                            ("context", "arguments")],
+    "logging/setLevel": [("level",)],
+    "subscriptions/listen": [("notifications",), ("notifications", "toolsListChanged"),
+                             ("notifications", "resourceSubscriptions"), ("notifications", "taskIds")],
+    "tasks/get": [("taskId",)],
+    "tasks/result": [("taskId",)],
+    "tasks/list": [("cursor",)],
+    "tasks/cancel": [("taskId",)],
+    "tasks/update": [("taskId",), ("inputResponses",)],
+    "notifications/initialized": [("_meta",)],
+    "notifications/cancelled": [("requestId",), ("reason",)],
+    "notifications/progress": [("progressToken",), ("progress",), ("total",), ("message",)],
+    "notifications/roots/list_changed": [("_meta",)],
+    "notifications/tasks/status": [("taskId",), ("status",)],
+}
+MODERN_ENVELOPE_PATHS = [("_meta", VERSION_KEY), ("_meta", CAPS_KEY), ("_meta", LEVEL_KEY), ("_meta", INFO_KEY)]
+TABLE_VALID = {
+    "initialize": {"protocolVersion": "2025-11-25", "capabilities": {"sampling": {}},
+                   "clientInfo": {"name": "table", "version": "1"}},
+    "tools/call": {"name": "echo", "arguments": {"text": "hi"}},
+    "resources/read": {"uri": "fixture://hello"},
+    "resources/subscribe": {"uri": "fixture://hello"},
+    "resources/unsubscribe": {"uri": "fixture://hello"},
+    "prompts/get": {"name": "greet", "arguments": {"name": "bob"}},
+    "completion/complete": {"ref": {"type": "ref/prompt", "name": "greet"},
+                            "argument": {"name": "name", "value": "a"}, "context": {"arguments": {}}},
+    "logging/setLevel": {"level": "info"},
+    "subscriptions/listen": {"notifications": {"toolsListChanged": True}},
+    "notifications/cancelled": {"requestId": "nothing-in-flight"},
+    "notifications/progress": {"progressToken": "t", "progress": 1},
+}
+
+
+def test_table_covers_every_method():
+    assert set(TABLE_PARAMS) == set(minimcp.METHODS), set(TABLE_PARAMS) ^ set(minimcp.METHODS)
+
+
+def _set_path(params, path, value):
+    target = params
+    for part in path[:-1]:
+        if not isinstance(target.get(part), dict):
+            target[part] = {}
+        target = target[part]
+    target[path[-1]] = value
+
+
+def table_rows(era):
+    """(method, path, value, params, as_notification) for every method, parameter and bad value."""
+    rows = []
+    for method in sorted(minimcp.METHODS):
+        notification = method.startswith("notifications/")
+        paths = [()] + TABLE_PARAMS[method] + (MODERN_ENVELOPE_PATHS if era == "modern" else [])
+        for path in paths:
+            for value in BAD_VALUES:
+                if path == () and value is None:
+                    continue                                   # params: null means no params
+                params = copy.deepcopy(TABLE_VALID.get(method, {}))
+                if era == "modern" and path[:1] != ("_meta",):
+                    params["_meta"] = envelope(MODERN_CAPS)
+                elif era == "modern":
+                    params["_meta"] = envelope(MODERN_CAPS) if len(path) > 1 else None
+                if path == ():
+                    params = value
+                else:
+                    _set_path(params, path, value)
+                rows.append((method, path, value, params, False))
+                if notification:
+                    rows.append((method, path, value, params, True))
+    return rows
+
+
+def _table_server(servers, era):
+    server = servers(answer_requests=fuzz.canned_answer)
+    if era == "legacy":
+        handshake(server, "2025-11-25", CAPS)
+    return server
+
+
+@pytest.mark.parametrize("era", ["legacy", "modern", "uninitialized"])
+def test_bad_params_for_every_method(servers, era):
+    """Each row is one request (or notification) with one parameter of the wrong type.
+
+    Requests get exactly one response: a result, or a refusal the spec names
+    (never -32603, never silence); notifications get nothing. A row that kills the
+    server is recorded, and the table goes on in a fresh process.
+    """
+    rows = table_rows(era)
+    server = _table_server(servers, era)
+    used = [server]
+    sent = []                                  # (server, row id, row)
+    problems = []
+    for number, row in enumerate(rows):
+        method, path, value, params, as_notification = row
+        row_id = "row-%d" % number
+        message = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            message["params"] = params
+        if not as_notification:
+            message["id"] = row_id
+            server.expect(row_id, minimum=0, maximum=1)
+            sent.append((server, row_id, row))
+        server.send(message)
+        sentinel = "sentinel-%d" % number      # the reader has taken the row once this is answered
+        server.request("ping", request_id=sentinel, expect=False)
+        server.expect(sentinel, minimum=0, maximum=1)
+        try:
+            server.wait(sentinel, 5.0)
+        except Failure:
+            if server.alive():
+                raise
+            problems.append("%s %s=%r killed the server (status %s): %s"
+                            % (method, "/".join(path) or "params", value, server.proc.returncode,
+                               server.stderr().strip().splitlines()[-1:]))
+            server = _table_server(servers, era)
+            used.append(server)
+            continue
+        if method == "subscriptions/listen" and not as_notification:
+            time.sleep(0.01)
+            with server.cond:
+                opened = not server.responses.get(fuzz.key(row_id)) and any(
+                    n.get("params", {}).get("_meta", {}).get("io.modelcontextprotocol/subscriptionId") == row_id
+                    for n in server.notifications)
+            if opened:                          # a stream was opened: the row is valid; close it
+                server.cancel(row_id)
+    for each in used:
+        try:
+            each.wait_all(timeout=10.0)
+        except Failure:
+            pass                                # reported per row below
+    for each, row_id, (method, path, value, params, _) in sent:
+        if each.proc.poll() is not None and each is not used[-1]:
+            continue                            # died: reported above
+        got = each.responses.get(fuzz.key(row_id), [])
+        label = "%s %s=%r" % (method, "/".join(path) or "params", value)
+        streaming = method == "subscriptions/listen" and each.ledger[fuzz.key(row_id)][1] == 0 and not got
+        if len(got) != 1 and not streaming:
+            problems.append("%s: %d responses %s" % (label, len(got), [str(g)[:150] for g in got]))
+            continue
+        for response in got:
+            if "error" in response and response["error"]["code"] not in REFUSALS:
+                problems.append("%s: %s" % (label, str(response)[:240]))
+            if method.startswith("notifications/") and "error" not in response:
+                problems.append("%s: a notification method sent as a request succeeded: %s"
+                                % (label, str(response)[:200]))
+    server.liveness({"uninitialized": None}.get(era, era))
+    try:
+        server.verify()
+    except Failure as exc:
+        problems.append("final process: %s" % exc)
+    assert not problems, "%d of %d rows misbehaved:\n%s" % (len(problems), len(rows), "\n".join(problems[:60]))
+
+
+# -- case 4: lifecycle --------------------------------------------------------------------------
+
+def test_requests_before_initialize_and_a_second_initialize(servers):
+    server = servers()
+    assert server.result("ping") == {}                                        # ping is always allowed
+    for method, params in (("tools/list", None), ("tools/call", {"name": "echo", "arguments": {"text": "x"}}),
+                           ("resources/read", {"uri": "fixture://hello"}), ("prompts/list", {}),
+                           ("logging/setLevel", {"level": "debug"})):
+        server.request(method, params, codes=[PARAMS])                         # digest 6.5: -32602
+    server.notify("notifications/initialized")                                # before initialize: ignored
+    server.notify("notifications/cancelled", {"requestId": 1})
+    server.wait_all()
+    result = handshake(server)
+    assert result["protocolVersion"] == "2025-11-25"
+    again = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "x", "version": "1"}}
+    server.request("initialize", again, codes=[INVALID])
+    server.request("initialize", {"protocolVersion": 5}, codes=[INVALID, PARAMS])
+    server.wait_all()
+    server.liveness("legacy")
+    assert server.result("tools/call", {"name": "echo", "arguments": {"text": "still 2025-11-25"}})
+    server.verify()
+
+
+@pytest.mark.parametrize("capabilities", [
+    {"sampling": 5, "roots": [], "elicitation": "yes", "experimental": None},
+    {"sampling": {"tools": 7}, "roots": {"listChanged": "maybe"}, "elicitation": {"form": [], "url": 0}},
+    {"\ud800": {"\x00": []}, "tasks": {"requests": 1}, "extensions": "x"}], ids=["types", "nested", "odd"])
+def test_initialize_with_garbage_capabilities(servers, capabilities):
+    server = servers(answer_requests=fuzz.canned_answer)
+    for bad in ("x", 5, [], None):
+        server.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": bad}, codes=[PARAMS]
+                       if bad is not None else None)
+    server.wait_all()
+    response = server.call("initialize", {"protocolVersion": "2025-11-25", "capabilities": capabilities,
+                                          "clientInfo": {"name": [], "version": {}}})
+    if "error" in response:                       # refused: a clean handshake must still work
+        assert response["error"]["code"] in (INVALID, PARAMS), response
+    server.notify("notifications/initialized")
+    # whatever it made of them, tools that need client features answer once and never hang
+    for name, arguments in (("sample", {"prompt": "p"}), ("ask_roots", {}), ("elicit", {})):
+        server.request("tools/call", {"name": name, "arguments": arguments}, codes=[None] + REFUSALS)
+    server.wait_all()
+    server.liveness("legacy")
+    server.verify()
+
+
+def test_initialize_version_counter_offer(servers):
+    server = servers()
+    result = server.result("initialize", {"protocolVersion": "1999-01-01", "capabilities": {}})
+    assert result["protocolVersion"] == "2025-11-25"
+    server.notify("notifications/initialized")
+    server.liveness("legacy")
+    server.verify()
+
+
+# -- case 5: nesting and oversized lines ----------------------------------------------------------
+
+def test_json_nested_100000_deep(servers):
+    server = servers()
+    handshake(server)
+    depth = 100000
+    lines = [b"[" * depth + b"]" * depth, b'{"a":' * depth + b"1" + b"}" * depth, b"[" * depth,
+             b'{"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo","arguments":{"text":"x","deep":'
+             + b"[" * depth + b"]" * depth + b"}}}"]
+    for line in lines:
+        server.send(line + b"\n")
+    # with the id first, the server may answer the parse error with it (or with null)
+    server.send(b'{"jsonrpc":"2.0","id":"deep","method":"tools/call","params":{"name":"echo","arguments":'
+                b'{"text":"x","deep":' + b"[" * depth + b"]" * depth + b"}}}\n")
+    server.expect(None, minimum=len(lines), maximum=len(lines) + 1, codes=[PARSE])
+    server.expect("deep", minimum=0, codes=[PARSE])
+    # nesting that parses (under the recursion limit) must work or fail cleanly
+    for depth in (100, 500, 900):
+        server.request("tools/call", {"name": "echo", "arguments": {"text": "ok", "deep": json.loads(
+            "[" * depth + "]" * depth)}}, codes=[None] + REFUSALS)
+        server.request("tools/call", {"name": "echo", "arguments": {"text": json.loads(
+            "[" * depth + "]" * depth)}}, codes=[None] + REFUSALS)
+    server.wait_all()
+    server.liveness("legacy")
+    server.verify(forbid_internal=True)
+    assert len(server.responses.get(fuzz.key(None), [])) + len(server.responses.get(fuzz.key("deep"), [])) \
+        == len(lines) + 1
+
+
+def _send_garbage(server, total, head=b""):
+    block = b"x" * MiB
+    server.send(head)
+    sent = len(head)
+    while sent < total:
+        size = min(MiB, total - sent)
+        server.send(block[:size])
+        sent += size
+    server.send(b"\n")
+
+
+@LINUX
+def test_oversized_garbage_line_is_answered_and_not_held(servers):
+    """20 MiB of garbage against the default 16 MiB limit: one error, memory below the line size."""
+    server = servers()
+    handshake(server)
+    time.sleep(0.2)
+    baseline = server.peak_rss_kib()
+    size = 20 * MiB
+    _send_garbage(server, size, b'{"jsonrpc":"2.0","id":"huge","method":"tools/call","params":{"name":"echo",'
+                                b'"arguments":{"text":"')
+    server.expect("huge", codes=[INVALID])
+    _send_garbage(server, size)                                   # no id to be found: id null
+    server.expect(None, codes=[INVALID, PARSE])
+    server.drain(60)
+    server.wait_all(30)
+    growth = server.peak_rss_kib() - baseline
+    server.liveness("legacy")
+    server.verify()
+    assert growth * 1024 < size, ("peak RSS grew by %.1f MiB for a %d MiB line (limit 16 MiB): the line was "
+                                  "held (or copied) whole" % (growth / 1024.0, size // MiB))
+
+
+@LINUX
+def test_oversized_line_is_streamed_past_with_a_small_limit(servers, scripts):
+    """With a 1 MiB limit, 24 MiB without a newline then a newline: memory stays near the limit."""
+    server = tuned(servers, scripts, max_message_size=MiB)
+    handshake(server)
+    time.sleep(0.2)
+    baseline = server.peak_rss_kib()
+    _send_garbage(server, 24 * MiB, b'{"jsonrpc":"2.0","id":7,"method":"ping","params":{"pad":"')
+    server.expect(7, codes=[INVALID])
+    exact = b'{"jsonrpc":"2.0","id":"at-limit","method":"tools/call","params":{"name":"echo","arguments":{"text":"'
+    tail = b'"}}}'
+    server.send(exact + b"y" * (MiB - len(exact) - len(tail)) + tail + b"\n")   # exactly the limit: accepted
+    server.expect("at-limit")
+    over = exact.replace(b"at-limit", b"over-limit")
+    server.send(over + b"y" * (MiB - len(over) - len(tail) + 1) + tail + b"\n")  # one byte more: refused
+    server.expect("over-limit", codes=[INVALID])
+    server.drain(60)
+    server.wait_all(30)
+    growth = server.peak_rss_kib() - baseline
+    server.liveness("legacy")
+    server.verify()
+    assert growth < 8 * 1024, "peak RSS grew by %.1f MiB with a 1 MiB limit" % (growth / 1024.0)
+
+
+def test_oversized_line_cut_by_eof(servers, scripts):
+    server = tuned(servers, scripts, max_message_size=MiB)
+    handshake(server)
+    server.liveness("legacy")
+    server.send(b'{"jsonrpc":"2.0","id":"cut","method":"ping","params":{"pad":"' + b"z" * (3 * MiB))
+    server.expect("cut", minimum=0, codes=[INVALID])
+    server.verify()
+
+
+# -- case 6: floods, duplicate ids, stray responses -------------------------------------------------
+
+def test_flood_of_pipelined_requests(servers):
+    server = servers()
+    handshake(server)
+    for number in range(3000):
+        kind = number % 4
+        if kind == 0:
+            server.request("ping")
+        elif kind == 1:
+            server.request("tools/list")
+        elif kind == 2:
+            server.request("tools/call", {"name": "echo", "arguments": {"text": "flood %d" % number}})
+        else:
+            server.request("resources/read", {"uri": "fixture://greeting/n%d" % number})
+    server.drain(60)
+    server.wait_all(60)
+    server.liveness("legacy")
+    server.verify(forbid_internal=True)
+
+
+def test_duplicate_ids_in_flight_and_id_types(servers):
+    server = servers()
+    handshake(server)
+    server.request("tools/call", {"name": "slow", "arguments": {"seconds": 0.6, "steps": 3}}, request_id="dup")
+    server.request("ping", request_id="dup", codes=[INVALID])                  # in flight: refused
+    server.request("tools/call", {"name": "echo", "arguments": {"text": "x"}}, request_id="dup", codes=[INVALID])
+    server.request("tools/call", {"name": "slow", "arguments": {"seconds": 0.3, "steps": 1}}, request_id=7)
+    server.request("ping", request_id="7")                                     # "7" is not 7
+    assert server.wait("7")["result"] == {}
+    server.wait_all()
+    dup = [r for r in server.responses[fuzz.key("dup")]]
+    assert sum(1 for r in dup if "result" in r) == 1 and dup[-1]["result"]["content"][0]["text"] == "done", dup
+    server.request("ping", request_id="dup")                                   # finished: usable again
+    server.wait_all()
+    server.liveness("legacy")
+    server.verify()
+
+
+def test_stray_and_erroneous_client_responses(servers):
+    pending = []
+
+    def answer(message):                       # hold the server's requests; the test answers them
+        pending.append(message)
+        return None
+
+    server = servers(answer_requests=answer)
+    handshake(server, capabilities=CAPS)
+    for message in ({"jsonrpc": "2.0", "id": 1, "result": {}}, {"jsonrpc": "2.0", "id": "x", "error": {}},
+                    {"jsonrpc": "2.0", "id": 99, "error": {"code": "bad", "message": 5}},
+                    {"jsonrpc": "2.0", "id": 100, "result": None}):
+        server.send(message)                                                   # ids the server never sent
+    call = server.request("tools/call", {"name": "sample", "arguments": {"prompt": "p"}},
+                          codes=[None] + REFUSALS + [-1])
+    deadline = time.monotonic() + 5
+    while not pending and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert pending and pending[0]["method"] == "sampling/createMessage", pending
+    asked = pending.pop()["id"]
+    wrong_type = str(asked) if isinstance(asked, int) else 10 ** 9
+    server.send({"jsonrpc": "2.0", "id": wrong_type, "result": {"role": "assistant"}})   # not our id: ignored
+    server.send({"jsonrpc": "2.0", "id": asked, "error": {"code": -1, "message": "the user said no"}})
+    server.send({"jsonrpc": "2.0", "id": asked, "result": {"role": "assistant",        # a second answer
+                                                           "content": {"type": "text", "text": "late"},
+                                                           "model": "m"}})
+    response = server.wait(call)
+    assert "error" in response or response["result"].get("isError"), response
+    call = server.request("tools/call", {"name": "ask_roots", "arguments": {}}, codes=[None] + REFUSALS)
+    deadline = time.monotonic() + 5
+    while not pending and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert pending, "no roots/list request"
+    server.send({"jsonrpc": "2.0", "id": pending.pop()["id"], "result": {"roots": 5}})   # malformed result
+    server.wait(call)
+    server.wait_all()
+    server.liveness("legacy")
+    server.verify(forbid_internal=True)
+
+
+# -- case 7: cancellation ------------------------------------------------------------------------------
+
+def _progress_after(server, tokens, index):
+    """Progress notifications for these tokens written after stdout line ``index``."""
+    found = []
+    for raw in server.lines[index + 1:]:
+        message = check_line(raw)
+        if isinstance(message, dict) and message.get("method") == "notifications/progress" and \
+                message.get("params", {}).get("progressToken") in tokens:
+            found.append(message)
+    return found
+
+
+def _line_index(server, request_id):
+    for index, raw in enumerate(server.lines):
+        message = check_line(raw)
+        if isinstance(message, dict) and message.get("id") == request_id and "method" not in message:
+            return index
+    raise AssertionError("no line for %r" % request_id)
+
+
+def test_cancel_unknown_finished_malformed_and_in_flight(servers):
+    server = servers()
+    handshake(server)
+    server.cancel("never-sent")
+    finished = server.request("ping")
+    server.wait(finished)
+    server.cancel(finished)
+    server.expect(finished)                                    # cancelled after its answer: still one
+    for params in ({}, {"requestId": None}, {"requestId": {"a": 1}}, {"requestId": [1]}, {"requestId": 1.5},
+                   {"requestId": True}, {"reason": 5}, {"requestId": 0, "reason": {"x": 1}}):
+        server.notify("notifications/cancelled", params)
+    server.request("tools/call", {"name": "slow", "arguments": {"seconds": 1.0, "steps": 20},
+                                  "_meta": {"progressToken": "tok"}}, request_id="slow")
+    time.sleep(0.25)
+    server.cancel("slow", "no longer needed")
+    server.cancel("slow", "twice")
+    marker = server.request("ping")
+    server.wait(marker)
+    index = _line_index(server, marker)
+    time.sleep(1.1)                                            # past the time it would have finished
+    assert fuzz.key("slow") not in server.responses, server.responses[fuzz.key("slow")]
+    assert not _progress_after(server, {"tok"}, index), "progress after the cancel was processed"
+    server.liveness("legacy")
+    server.verify()
+
+
+@LINUX
+def test_storm_of_200_cancels(servers):
+    server = servers()
+    handshake(server)
+    ids = [server.request("tools/call", {"name": "slow", "arguments": {"seconds": 4, "steps": 40},
+                                         "_meta": {"progressToken": "storm-%d" % n}}) for n in range(200)]
+    time.sleep(0.3)
+    for request_id in ids:
+        server.cancel(request_id)
+    marker = server.request("ping")
+    server.wait(marker, 5)
+    index = _line_index(server, marker)
+    server.liveness("legacy")
+    time.sleep(0.5)
+    assert server.threads() <= 8 + 4, "threads after the storm: %d" % server.threads()
+    assert not any(fuzz.key(i) in server.responses for i in ids)
+    assert not _progress_after(server, {"storm-%d" % n for n in range(200)}, index)
+    server.verify()
+
+
+def test_cancel_racing_completion(servers):
+    server = servers()
+    handshake(server)
+    for number in range(300):
+        request_id = server.request("tools/call", {"name": "echo", "arguments": {"text": "race %d" % number}})
+        server.cancel(request_id)                              # 0 or 1 answer, never 2
+    for number in range(60):
+        request_id = server.request("tools/call", {"name": "slow", "arguments": {"seconds": 0.002 * (number % 5),
+                                                                               "steps": 1}})
+        if number % 3:
+            time.sleep(0.001)
+        server.cancel(request_id)
+    server.drain()
+    server.liveness("legacy")
+    time.sleep(0.3)
+    server.verify()
+
+
+def test_modern_cancel_and_listen_stream(servers):
+    server = servers()
+    meta = envelope({})
+    server.request("tools/call", {"name": "slow", "arguments": {"seconds": 1.0, "steps": 10}, "_meta": meta},
+                   request_id="m-slow")
+    server.request("subscriptions/listen", {"notifications": {"toolsListChanged": True}, "_meta": meta},
+                   request_id="listen")
+    server.request("subscriptions/listen", {"notifications": {"promptsListChanged": True}, "_meta": meta},
+                   request_id="listen-kept", expect=False)
+    server.expect("listen-kept")                               # closed with a result at EOF
+    time.sleep(0.2)
+    server.cancel("m-slow")
+    server.cancel("listen")
+    time.sleep(1.0)
+    assert fuzz.key("m-slow") not in server.responses
+    server.liveness("modern")
+    server.verify()
+    assert fuzz.key("listen") not in server.responses
+    assert not server.server_requests, "requests written in the 2026-07-28 era: %r" % server.server_requests
+
+
+# -- case 8: a client that stops reading ------------------------------------------------------------------
+
+def test_client_stops_reading_then_resumes(servers):
+    server = servers()
+    handshake(server)
+    server.pause_reading()
+    slow = [server.request("tools/call", {"name": "slow", "arguments": {"seconds": 30, "steps": 300}})
+            for _ in range(4)]
+    for number in range(2000):
+        server.request("tools/call", {"name": "echo", "arguments": {"text": "%05d" % number + "y" * 1000}})
+    for request_id in slow:
+        server.cancel(request_id)
+    time.sleep(1.0)
+    pending = server._outbox.unfinished_tasks
+    assert server.alive()
+    server.resume_reading()
+    server.drain(30)
+    server.wait_all(60)
+    server.liveness("legacy")
+    started = time.monotonic()
+    server.verify()
+    assert time.monotonic() - started < 5
+    assert not any(fuzz.key(i) in server.responses for i in slow), "a cancelled call was answered"
+    assert pending > 0, "the writes never blocked: the test did not fill the pipes"
+
+
+# -- case 9: exit ---------------------------------------------------------------------------------------------
+
+@POSIX
+def test_eof_with_slow_calls_exits_within_grace_and_leaves_no_child(servers):
+    server = servers()
+    handshake(server)
+    for _ in range(3):
+        server.request("tools/call", {"name": "slow", "arguments": {"seconds": 60, "steps": 600}}, expect=False)
+    server.request("tools/call", {"name": "print_stdout", "arguments": {"text": "child"}})
+    server.wait_all()
+    time.sleep(0.2)
+    for request_id in (2, 3, 4):
+        server.expect(request_id + 1, minimum=0)
+    server.close_stdin()
+    elapsed, status = server.wait_exit(10)
+    assert status == 0
+    assert elapsed < 1.0 + 1.5, "exited %.2fs after EOF with slow calls running (grace 1 s)" % elapsed
+    server.verify(exited=True)
+    if sys.platform.startswith("linux"):
+        assert not server.group_members(), "processes left behind: %r" % server.group_members()
+
+
+def test_eof_right_after_start(servers):
+    server = servers()
+    server.close_stdin()
+    elapsed, status = server.wait_exit(10)
+    assert status == 0
+    server.verify(exited=True)
+    assert server.lines == []
+    assert_quiet(server)
+
+
+@POSIX
+@pytest.mark.parametrize("busy", [False, True], ids=["idle", "busy"])
+def test_sigterm_exits_promptly(servers, busy):
+    server = servers()
+    handshake(server)
+    if busy:
+        for _ in range(3):
+            server.request("tools/call", {"name": "slow", "arguments": {"seconds": 60, "steps": 600}},
+                           expect=False)
+        time.sleep(0.3)
+    server.liveness("legacy")
+    start = time.monotonic()
+    os.kill(server.pid, signal.SIGTERM)
+    _, status = server.wait_exit(10)
+    elapsed = time.monotonic() - start
+    assert status == 0, status
+    assert elapsed < 2.5, "exited %.2fs after SIGTERM" % elapsed
+    server.verify(exited=True)
+    assert_quiet(server)
+    if sys.platform.startswith("linux"):
+        assert not server.group_members()
+
+
+def _read_one_line(stream, timeout):
+    import select
+    ready, _, _ = select.select([stream], [], [], timeout)
+    assert ready, "no line within %.1fs" % timeout
+    return stream.readline()
+
+
+@POSIX
+@pytest.mark.parametrize("busy", [False, True], ids=["idle", "busy"])
+def test_stdout_closed_by_the_client_quiet_exit(servers, busy):
+    server = servers(read=False)
+    server.send({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                 "params": {"protocolVersion": "2025-11-25", "capabilities": {}}})
+    assert check_line(_read_one_line(server.proc.stdout, 10))["id"] == 0
+    if busy:
+        server.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                     "params": {"name": "slow", "arguments": {"seconds": 60, "steps": 600}}})
+        time.sleep(0.2)
+    server.proc.stdout.close()                                 # the client is gone
+    for number in range(2, 5):
+        server.send({"jsonrpc": "2.0", "id": number, "method": "ping"})
+    server.drain(5)
+    _, status = server.wait_exit(10) if not busy else (None, None)
+    if busy:
+        server.close_stdin()
+        elapsed, status = server.wait_exit(10)
+        assert elapsed < 2.5
+    assert status == 0, status
+    assert_quiet(server)
+
+
+# -- case 10: stdout purity and hostile return values -----------------------------------------------------------
+
+def test_print_stdout_three_ways_never_reaches_the_wire(servers):
+    server = servers()
+    handshake(server)
+    for text in ("STRAY-TEXT", '{"jsonrpc":"2.0","id":"FORGED","result":{}}', "multi\nline"):
+        response = server.call("tools/call", {"name": "print_stdout", "arguments": {"text": text}})
+        assert response["result"]["content"] == [{"type": "text", "text": "printed"}], response
+    server.liveness("legacy")
+    server.verify()
+    assert not any(b"STRAY-TEXT" in raw or b"FORGED" in raw for raw in server.lines)
+    assert server.stderr().count("STRAY-TEXT") == 3
+
+
+def test_hostile_return_values_and_stray_writes(servers, scripts):
+    server = servers(scripts["hostile"])
+    handshake(server)
+    for name in ("nan", "infinity", "nan_inside", "unserialisable", "unserialisable_inside", "circular",
+                 "raw_bytes", "too_deep", "raises", "forge", "late_printer", "close_fd1"):
+        response = server.call("tools/call", {"name": name, "arguments": {}})
+        if name in ("forge", "late_printer", "close_fd1"):
+            assert "result" in response and not response["result"].get("isError"), response
+        else:                                           # a clear failure, as a result or an error
+            assert "error" in response or response["result"].get("isError") is True, response
+            text = json.dumps(response)
+            assert len(text) < 10000, text[:300]
+    time.sleep(0.3)
+    server.liveness("legacy")
+    server.verify()
+    assert not any(b"FORGED" in raw or b"STRAY" in raw for raw in server.lines)
+    assert "FORGED" in server.stderr()
+
+
+@pytest.mark.parametrize("kind", ["SystemExit", "KeyboardInterrupt", "CancelledError", "BaseException"])
+def test_tool_raising_a_base_exception_still_gets_one_answer(servers, scripts, kind):
+    server = servers(scripts["hostile"])
+    handshake(server)
+    server.request("tools/call", {"name": "raises_base", "arguments": {"kind": kind}}, request_id="base",
+                   codes=[None] + REFUSALS + [INTERNAL])
+    try:
+        server.wait("base", 5)
+    except Failure:
+        pass                                            # reported by verify as never answered
+    server.liveness("legacy")
+    server.verify()
+
+
+def test_tool_returning_64_mib(servers, scripts):
+    server = servers(scripts["hostile"])
+    handshake(server)
+    response = server.call("tools/call", {"name": "big", "arguments": {"mib": 64}}, timeout=60)
+    assert len(response["result"]["content"][0]["text"]) == 64 * MiB
+    server.liveness("legacy")
+    server.verify()
+
+
+# -- case 11: hostile unicode --------------------------------------------------------------------------------
+
+ODD = ["\U0001F600 \U0010FFFF", "\ud800", "\udfff tail", "lone \udbff", "\x00nul\x00", "\u202eRTL\u202c \u200f",
+       "\ufeffbom", "\u2028\u2029\x85", "\uffff\ufffe", "e\u0301\u0301\u0301", "\x1b[2J\x07", "\\\"'"]
+
+
+@pytest.mark.parametrize("env", [None, {"LANG": "C", "LC_ALL": "C", "PYTHONIOENCODING": "ascii"}],
+                         ids=["default", "ascii-locale"])
+def test_hostile_unicode_round_trips(servers, env):
+    server = servers(env=env, answer_requests=fuzz.canned_answer)
+    handshake(server, capabilities=CAPS)
+    for text in ODD:
+        response = server.call("tools/call", {"name": "echo", "arguments": {"text": text}})
+        assert response["result"]["content"][0]["text"] == text, (text, response)
+        assert server.result("ping", None) == {}
+        server.request("ping", request_id=text)                                 # odd ids come back as sent
+        assert server.wait(text)["result"] == {}
+        prompt = server.result("prompts/get", {"name": "greet", "arguments": {"name": text}})
+        assert text in prompt["messages"][0]["content"]["text"]
+    server.request("tools/call", {"name": "echo\ud800", "arguments": {}}, codes=[PARAMS])
+    server.request("\ud800/\u202e", codes=[NOT_FOUND])
+    server.request("resources/read", {"uri": "fixture://\ud800"}, codes=[RESOURCE_NOT_FOUND, PARAMS])
+    server.request("tools/call", {"name": "slow", "arguments": {"seconds": 0.05, "steps": 2},
+                                  "_meta": {"progressToken": "\ud800\u202e"}})
+    server.request("tools/call", {"name": "log", "arguments": {"message": "\ud800\x00\u2028", "level": "error"}})
+    server.request("tools/call", {"name": "print_stdout", "arguments": {"text": "\u00e9\ud800\u202e"}},
+                   codes=[None] + REFUSALS)
+    server.request("tools/call", {"name": "echo", "arguments": {"text": "\ud800" * 100000 + "\U0001F600" * 100000}})
+    server.wait_all()
+    server.liveness("legacy")
+    server.verify(forbid_internal=True)
+    tokens = [n["params"]["progressToken"] for n in server.notifications if n["method"] == "notifications/progress"]
+    assert tokens and set(tokens) == {"\ud800\u202e"}, tokens
+    logged = [n["params"]["data"] for n in server.notifications if n["method"] == "notifications/message"]
+    assert "\ud800\x00\u2028" in logged, logged
+    assert not any(b"\xc3\xa9" in raw and b"printed" not in raw for raw in server.lines if b"\\ud800\\u202e" in raw)
+
+
+# -- case 12: 2026-07-28 envelope and MRTR -----------------------------------------------------------------------
+
+def test_modern_envelope_errors(servers):
+    server = servers()
+    bad_envelopes = [None, 5, "x", [], {}, {VERSION_KEY: "2026-07-28"}, {CAPS_KEY: {}},
+                     {VERSION_KEY: 2026, CAPS_KEY: {}}, {VERSION_KEY: None, CAPS_KEY: {}},
+                     {VERSION_KEY: ["2026-07-28"], CAPS_KEY: {}}, {VERSION_KEY: {"v": 1}, CAPS_KEY: {}},
+                     {VERSION_KEY: "2026-07-28", CAPS_KEY: []}, {VERSION_KEY: "2026-07-28", CAPS_KEY: "all"},
+                     {VERSION_KEY: "2026-07-28", CAPS_KEY: None},
+                     dict(envelope(), **{LEVEL_KEY: "loud"}), dict(envelope(), **{LEVEL_KEY: 3}),
+                     dict(envelope(), **{LEVEL_KEY: ["debug"]}), dict(envelope(), **{LEVEL_KEY: {"l": 1}})]
+    for phase in ("unpinned", "pinned"):
+        for meta in bad_envelopes:
+            for method in ("tools/list", "server/discover", "tools/call"):
+                params = {"name": "echo", "arguments": {"text": "x"}} if method == "tools/call" else {}
+                if meta is not None:
+                    params["_meta"] = meta
+                server.request(method, params, codes=[PARAMS])
+        for version in ("2099-01-01", "2025-11-25", "", "2026-07-28 ", "2026-07-28\x00", "\ud800"):
+            for method in ("tools/list", "server/discover"):
+                request_id = server.request(method, {"_meta": envelope(version=version)},
+                                            codes=[UNSUPPORTED_VERSION])
+                error = server.wait(request_id)["error"]
+                assert error.get("data", {}).get("requested") == version, error
+                assert "2026-07-28" in error["data"]["supported"], error
+        server.wait_all()
+        if phase == "unpinned":
+            server.result("tools/list", {"_meta": dict(envelope(), **{INFO_KEY: [1], "traceparent": 5})})
+    server.request("tools/list", codes=[PARAMS])                        # no envelope on a modern pipe
+    server.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}},
+                   codes=[UNSUPPORTED_VERSION, INVALID])
+    server.wait_all()
+    server.liveness("modern")
+    server.verify()
+
+
+def test_enveloped_request_on_a_legacy_pipe(servers):
+    server = servers()
+    handshake(server)
+    server.request("tools/list", {"_meta": envelope()}, codes=[INVALID])
+    assert "result" in server.call("server/discover", {"_meta": envelope()})   # discover: at any time
+    server.wait_all()
+    server.liveness("legacy")
+    server.verify()
+
+
+def _ask(server, message="Who?", caps=None, **extra):
+    params = {"name": "elicit", "arguments": {"message": message},
+              "_meta": envelope(MODERN_CAPS if caps is None else caps)}
+    params.update(extra)
+    return server.call("tools/call", params, codes=[None] + REFUSALS)
+
+
+def test_modern_request_state_tampered_replayed_and_foreign(servers):
+    server = servers()
+    first = _ask(server)["result"]
+    assert first["resultType"] == "input_required", first
+    (question,) = first["inputRequests"]
+    state = first["requestState"]
+    answer = {question: {"action": "accept", "content": {"name": "Ann"}}}
+    done = _ask(server, inputResponses=answer, requestState=state)["result"]
+    assert done["content"][0]["text"] == "accept: Ann", done
+    replay = _ask(server, inputResponses=answer, requestState=state)      # replayed: same answer or refused
+    assert "error" in replay and replay["error"]["code"] == PARAMS or \
+        replay["result"]["content"][0]["text"] == "accept: Ann", replay
+    body, _, signature = state.partition(".")
+    flip = lambda text, at: text[:at] + ("A" if text[at] != "A" else "B") + text[at + 1:]   # noqa: E731
+    tampered = [flip(state, 3), flip(state, len(body) + 2), state[:-1], state + ".", "." + state, body,
+                "." + signature, "", "..", "a.b", "!!!.???", state.replace(".", "", 1), state + state,
+                "x" * 100000 + "." + signature]
+    for bad in tampered:
+        response = _ask(server, inputResponses=answer, requestState=bad)
+        assert response.get("error", {}).get("code") == PARAMS, (bad[:60], response)
+    for bad in (5, {}, [], True, {"state": state}):
+        response = _ask(server, inputResponses=answer, requestState=bad)
+        assert response.get("error", {}).get("code") == PARAMS, (bad, response)
+    other_params = _ask(server, message="Someone else?", inputResponses=answer, requestState=state)
+    assert other_params.get("error", {}).get("code") == PARAMS, other_params
+    for method, params in (("tools/call", {"name": "echo", "arguments": {"text": "x"}}),
+                           ("prompts/get", {"name": "greet", "arguments": {"name": "x"}}),
+                           ("resources/read", {"uri": "fixture://hello"})):
+        params = dict(params, requestState=state, inputResponses=answer, _meta=envelope(MODERN_CAPS))
+        server.request(method, params, codes=[PARAMS])
+    for bad in ([], "x", 5, {question: 5}, {question: [1]}, {question: None}):
+        response = _ask(server, inputResponses=bad, requestState=state)
+        assert response.get("error", {}).get("code") == PARAMS, (bad, response)
+    # the state from another process of the same server is foreign
+    other = servers()
+    response = _ask(other, inputResponses=answer, requestState=state)
+    assert response.get("error", {}).get("code") == PARAMS, response
+    server.wait_all()
+    server.liveness("modern")
+    server.verify(forbid_internal=True)
+    other.liveness("modern")
+    other.verify(forbid_internal=True)
+    assert not server.server_requests
+
+
+def test_modern_request_state_expires(servers, scripts):
+    server = tuned(servers, scripts, state_ttl=1)
+    first = _ask(server)["result"]
+    (question,) = first["inputRequests"]
+    time.sleep(2.1)
+    response = _ask(server, inputResponses={question: {"action": "accept", "content": {"name": "Late"}}},
+                    requestState=first["requestState"])
+    assert response.get("error", {}).get("code") == PARAMS, response
+    server.liveness("modern")
+    server.verify()
+
+
+def test_modern_input_responses_for_questions_never_asked(servers):
+    server = servers()
+    stray = {"q0": {"action": "accept", "content": {"name": "Nobody"}}, "zz": {"roots": []}}
+    echo = server.result("tools/call", {"name": "echo", "arguments": {"text": "plain"}, "inputResponses": stray,
+                                        "_meta": envelope(MODERN_CAPS)})
+    assert echo["content"][0]["text"] == "plain", echo
+    asked = _ask(server, inputResponses=stray)["result"]                  # answers without a state: asked again
+    assert asked["resultType"] == "input_required", asked
+    again = _ask(server, inputResponses={"wrong-key": {"action": "accept"}},
+                 requestState=asked["requestState"])["result"]
+    assert again["resultType"] == "input_required", again               # missing answer: ask again
+    (question,) = asked["inputRequests"]
+    odd = _ask(server, inputResponses={question: {"action": 5, "content": []}}, requestState=asked["requestState"])
+    assert "result" in odd or odd["error"]["code"] in REFUSALS, odd
+    for name, caps, arguments, answer in (
+            ("sample", {"sampling": {}}, {"prompt": "p"}, {"content": 5}),
+            ("ask_roots", {"roots": {}}, {}, {"roots": 5}),
+            ("elicit", {}, {}, None)):                                    # capability missing: -32021
+        params = {"name": name, "arguments": arguments, "_meta": envelope(caps)}
+        response = server.call("tools/call", params, codes=[None, PARAMS, MISSING_CAPABILITY])
+        if answer is None:
+            assert response["error"]["code"] == MISSING_CAPABILITY, response
+            continue
+        result = response["result"]
+        (key,) = result["inputRequests"]
+        server.call("tools/call", dict(params, inputResponses={key: answer}, requestState=result["requestState"]),
+                    codes=[None] + REFUSALS)
+    server.request("tools/list", {"requestState": "junk", "inputResponses": {"q0": {}}, "_meta": envelope()})
+    server.wait_all()
+    server.liveness("modern")
+    server.verify(forbid_internal=True)
+    assert not server.server_requests
+
+
+# -- case 13: path safety of the directory helper -----------------------------------------------------------------
+
+@pytest.fixture
+def tree(tmp_path):
+    base = tmp_path / "base"
+    (base / "sub").mkdir(parents=True)
+    (base / "a.txt").write_text("alpha")
+    (base / "sub" / "b.md").write_text("beta")
+    (tmp_path / "secret.txt").write_text("SECRET")
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "b.md").write_text("SECRET")
+    if hasattr(os, "symlink"):
+        os.symlink(str(tmp_path / "secret.txt"), str(base / "link.txt"))
+        os.symlink(str(tmp_path / "outside"), str(base / "linkdir"))
+    return base, tmp_path
+
+
+def _files_server(servers, base):
+    server = servers(os.path.join(ROOT, "examples", "files.py"), args=[str(base)])
+    handshake(server)
+    return server, "file://" + os.path.realpath(str(base)).replace(os.sep, "/")
+
+
+ESCAPES = ["../secret.txt", "sub/../../secret.txt", "%2e%2e/secret.txt", "%2E%2E%2Fsecret.txt",
+           "sub/%2e%2e/%2e%2e/secret.txt", "..%2fsecret.txt", "..%5csecret.txt", "..\\secret.txt",
+           "sub\\..\\..\\secret.txt", "%252e%252e/secret.txt", "./../secret.txt", "sub/./../../secret.txt",
+           "/etc/passwd", "//etc/passwd", "%2fetc%2fpasswd", "C:/Windows/win.ini", "C:%5cWindows",
+           "link.txt", "linkdir/b.md", "linkdir/../../secret.txt", "a.txt%00.png", "a.txt\x00", "%00",
+           "sub/", "sub", ".", "", "...", "a.txt/..", "sub//b.md", "\u2025/secret.txt",
+           "%c0%ae%c0%ae/secret.txt", "%ff", "a" * 5000, "sub/" * 2000 + "b.md"]
+
+
+@POSIX
+def test_directory_helper_refuses_escapes_over_the_wire(servers, tree):
+    base, _ = tree
+    server, prefix = _files_server(servers, base)
+    uris = [prefix + "/" + path for path in ESCAPES] + [
+        "file:///etc/passwd", "file://localhost" + prefix[len("file://"):] + "/../secret.txt",
+        prefix + "/../secret.txt", prefix + "/..", prefix + "/a.txt?x=../../secret.txt", prefix + "/a.txt#..",
+        prefix.upper() + "/a.txt", prefix + "/sub/b.md/../../../secret.txt"]
+    for uri in uris:
+        server.request("resources/read", {"uri": uri}, codes=[None] + REFUSALS + [INTERNAL])
+    good = server.result("resources/read", {"uri": prefix + "/sub/b.md"})
+    assert good["contents"], good
+    server.wait_all()
+    server.liveness(tool=None)
+    server.verify()
+    assert not any(b"SECRET" in raw or b"U0VDUkVU" in raw or b"root:" in raw for raw in server.lines)
+
+
+@POSIX
+def test_directory_helper_symlink_swapped_in_after_the_check(servers, tree):
+    base, outside = tree
+    server, prefix = _files_server(servers, base)
+    stop = threading.Event()
+    real_file, real_dir = str(base / "a.txt"), str(base / "sub")
+
+    def swap():                                   # atomic swaps between a real entry and a link out
+        os.symlink(str(outside / "secret.txt"), real_file + ".link")
+        os.symlink(str(outside / "outside"), real_dir + ".link")
+        with open(real_file + ".real", "w") as handle:
+            handle.write("alpha")
+        os.mkdir(real_dir + ".real")
+        with open(os.path.join(real_dir + ".real", "b.md"), "w") as handle:
+            handle.write("beta")
+        flip = False
+        while not stop.is_set():
+            flip = not flip
+            os.rename(real_file + (".link" if flip else ".real"), real_file + ".tmp")
+            os.rename(real_file, real_file + (".real" if flip else ".link"))
+            os.rename(real_file + ".tmp", real_file)
+            os.rename(real_dir, real_dir + ".old")
+            os.rename(real_dir + (".link" if flip else ".real"), real_dir)
+            os.rename(real_dir + ".old", real_dir + (".real" if flip else ".link"))
+
+    swapper = threading.Thread(target=swap, daemon=True)
+    swapper.start()
+    try:
+        for number in range(300):
+            uri = prefix + ("/a.txt" if number % 2 else "/sub/b.md")
+            server.request("resources/read", {"uri": uri}, codes=[None] + REFUSALS + [INTERNAL])
+        server.wait_all(30)
+    finally:
+        stop.set()
+        swapper.join(5)
+    server.liveness(tool=None)
+    server.verify()
+    assert not any(b"SECRET" in raw or b"U0VDUkVU" in raw for raw in server.lines)
+
+
+@POSIX
+def test_directory_helper_fifo_does_not_hang(servers, tree):
+    base, _ = tree
+    os.mkfifo(str(base / "pipe"))
+    server, prefix = _files_server(servers, base)
+    server.request("resources/read", {"uri": prefix + "/pipe"}, request_id="fifo",
+                   codes=[None] + REFUSALS + [INTERNAL])
+    try:
+        server.wait("fifo", 5)
+    except Failure:
+        pass                                      # reported by verify as never answered
+    server.liveness(tool=None)
+    server.verify()
+
+
+# -- the fuzzer, bounded ---------------------------------------------------------------------------------------------
+
+def test_fuzzer_short_run():
+    lines = []
+
+    class Out:
+        def write(self, text):
+            lines.append(text)
+
+    passed, failed, failures = fuzz.run(iterations=280, seed=20261130, batch=40, out=Out(), time_limit=12)
+    assert failed == 0, "".join(lines) + "\n" + "\n\n".join(
+        "seed %d: %s\nlines: %s" % (f["seed"], f["error"][:800], [l[:200] for l in f["lines"]][:50])
+        for f in failures[:2])
