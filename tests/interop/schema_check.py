@@ -342,7 +342,7 @@ class Checker:
 
     def fail(self, label: str, problems: list[str], detail: str = "") -> None:
         self.failed += 1
-        head = f"{len(problems)} invalid message(s)" + (f" [{detail}]" if detail else "")
+        head = f"{len(problems)} problem(s)" + (f" [{detail}]" if detail else "")
         shown = problems if self.verbose else problems[:8]
         more = "" if len(shown) == len(problems) else f" ; ... {len(problems) - len(shown)} more"
         print(f"FAIL {self.prefix}.{label}: {head}: " + " ; ".join(shown) + more, flush=True)
