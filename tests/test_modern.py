@@ -349,3 +349,17 @@ def test_full_modern_session_transcript(wire):
         "text"] == "Hello, Bo!"
     assert modern(wire, "prompts/get", {"name": "greet", "arguments": {"name": "Bo"}})["result"]["messages"]
     assert modern(wire, "nope/nope")["error"]["code"] == -32601
+
+
+def test_async_handler_replays_through_mrtr():
+    app = MCPServer("async-mrtr")
+
+    @app.tool()
+    async def ask(ctx: Context) -> str:
+        answer = await ctx.elicit("Name?", {"type": "object", "properties": {"name": {"type": "string"}}})
+        return "hi " + answer["content"]["name"]
+
+    from minimcp import TestClient
+    with TestClient(app, protocol="2026-07-28",
+                    elicitation=lambda p: {"action": "accept", "content": {"name": "Ada"}}) as client:
+        assert client.call_tool("ask")["content"][0]["text"] == "hi Ada"
