@@ -2042,8 +2042,8 @@ class MCPServer:
             dirs[:] = sorted(d for d in dirs if not os.path.islink(os.path.join(root, d)))
             for filename in sorted(files):
                 full = os.path.join(root, filename)
-                if os.path.islink(full) or count >= max_files:
-                    continue
+                if os.path.islink(full) or not os.path.isfile(full) or count >= max_files:
+                    continue                          # links, FIFOs, sockets and devices are not served
                 relative = os.path.relpath(full, base).replace(os.sep, "/")
                 uri = base_uri + "/" + _quote_path(relative)
                 self.add_resource(lambda rel=relative: _read_below(base, rel), uri, name=relative,
@@ -2317,6 +2317,10 @@ class MCPServer:
         if not has_id:
             self._on_notification(method, params)
             return
+        if method.startswith("notifications/"):
+            self._reply_error(batch, request_id, METHOD_NOT_FOUND, "Method not found: %s is a notification, "
+                                                                   "not a request (send it without an id)" % method)
+            return
         if not isinstance(params, dict):
             self._reply_error(batch, request_id, INVALID_PARAMS, "Invalid params: params must be an object")
             return
@@ -2394,8 +2398,9 @@ class MCPServer:
                                "this connection uses protocol 2026-07-28 (stateless); initialize is not part "
                                "of it", {"supported": list(MODERN_VERSIONS[::-1]),
                                          "requested": str(call.params.get("protocolVersion"))})
-            call.version = call.params.get("protocolVersion") if \
-                call.params.get("protocolVersion") in HANDSHAKE else LATEST_HANDSHAKE_VERSION
+            requested = call.params.get("protocolVersion")
+            call.version = requested if isinstance(requested, str) and requested in HANDSHAKE \
+                else LATEST_HANDSHAKE_VERSION
         elif method == "ping" and self._era != "modern":
             pass
         elif self._era == "legacy":
@@ -2443,7 +2448,7 @@ class MCPServer:
             raise MCPError(UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version %s" % requested,
                            {"supported": list(PROTOCOL_VERSIONS), "requested": requested})
         level = meta.get(META_LOG_LEVEL)
-        if level is not None and level not in _LOG_RANK:
+        if level is not None and (not isinstance(level, str) or level not in _LOG_RANK):
             raise MCPError(INVALID_PARAMS, "Invalid params: unknown log level %r" % (level,))
         info = meta.get(META_CLIENT_INFO)
         call.era, call.version = "modern", requested
@@ -2473,7 +2478,7 @@ class MCPServer:
             self._drop(call)
         except _NeedInput as question:
             self._respond(call, self._input_required(call, question))
-        except Exception as exc:
+        except BaseException as exc:        # SystemExit from a tool too: answer, never hang the client
             _logger().error("minimcp: %s failed", call.method, exc_info=True)
             self._respond(call, error={"code": INTERNAL_ERROR,
                                        "message": "Internal error: %s: %s" % (type(exc).__name__, exc)})
@@ -2665,7 +2670,7 @@ class MCPServer:
 
     def _on_set_level(self, call: _Call) -> dict:
         level = call.params.get("level")
-        if level not in _LOG_RANK:
+        if not isinstance(level, str) or level not in _LOG_RANK:
             raise _invalid_params("Invalid params: level must be one of %s" % ", ".join(LOG_LEVELS))
         self._log_level = level
         return {}
@@ -2917,11 +2922,14 @@ class MCPServer:
         if not isinstance(ref, dict) or not isinstance(argument, dict) or \
                 not isinstance(argument.get("name"), str) or not isinstance(argument.get("value"), str):
             raise _invalid_params("Invalid params: completion needs ref {type, name|uri} and argument {name, value}")
+        key = ref.get("name") if ref.get("type") == "ref/prompt" else ref.get("uri")
+        if not isinstance(key, str):
+            raise _invalid_params("Invalid params: ref needs a string name (ref/prompt) or uri (ref/resource)")
         if ref.get("type") == "ref/prompt":
-            record = self._prompts.get(ref.get("name"))
+            record = self._prompts.get(key)
             names = [a["name"] for a in record.arguments] if record else []
         elif ref.get("type") == "ref/resource":
-            record = self._templates.get(ref.get("uri"))
+            record = self._templates.get(key)
             names = record.template.variables if record else []
         else:
             raise _invalid_params("Invalid params: ref.type must be ref/prompt or ref/resource")
@@ -3249,8 +3257,8 @@ def _read_below(base: str, relative: str) -> bytes:
                     raise
                 os.close(fd)
                 fd = next_fd
-            try:
-                file_fd = os.open(parts[-1], flags, dir_fd=fd)
+            try:                                      # O_NONBLOCK: a FIFO must not hang the read
+                file_fd = os.open(parts[-1], flags | getattr(os, "O_NONBLOCK", 0), dir_fd=fd)
             except OSError as exc:
                 if exc.errno == 40:
                     raise PermissionError(13, "symbolic links are not followed", relative) from None
@@ -3266,6 +3274,8 @@ def _read_below(base: str, relative: str) -> bytes:
     full = os.path.realpath(os.path.join(base, *parts))
     if os.path.commonpath([full, base]) != base or os.path.islink(os.path.join(base, *parts)):
         raise PermissionError(13, "path escapes the served directory", relative)
+    if not os.path.isfile(full):
+        raise IsADirectoryError(21, "not a regular file", relative)
     with open(full, "rb") as handle:
         return handle.read()
 
@@ -3287,19 +3297,37 @@ class _LineReader:
         self.stream = stream
         self.limit = limit
 
+    CHUNK = 1 << 20
+
     def readline(self):
-        """Return the next line (bytes), an ``_Oversized``, or None at end of input."""
-        line = self.stream.readline(self.limit + 1)
+        """Return the next line (bytes), an ``_Oversized``, or None at end of input.
+
+        Reads 1 MiB at a time, so an oversized line costs at most the limit plus one
+        chunk, never a second copy of the whole limit.
+        """
+        line = self.stream.readline(self.CHUNK)
         if not line:
             return None
-        if len(line) <= self.limit or line.endswith(b"\n") and len(line) == self.limit + 1:
-            return line
-        request_id = _scan_id(line[:65536])
-        del line
-        while True:                                   # drop the rest of the line, 1 MiB at a time
-            rest = self.stream.readline(1 << 20)
-            if not rest or rest.endswith(b"\n"):
-                break
+        pieces, size = [line], len(line)
+        while not line.endswith(b"\n") and len(line) == self.CHUNK and size <= self.limit:
+            line = self.stream.readline(self.CHUNK)       # a long line: gather it chunk by chunk
+            pieces.append(line)
+            size += len(line)
+        finished = line.endswith(b"\n") or len(line) < self.CHUNK
+        if size - line.endswith(b"\n") <= self.limit:
+            return pieces[0] if len(pieces) == 1 else b"".join(pieces)
+        return self._skip(pieces, finished)
+
+    def _skip(self, pieces: list, finished: bool) -> _Oversized:
+        """Drop an oversized line (and its unread rest); keep only its id.
+
+        The id is looked for only in what the limit allows to be read.
+        """
+        request_id = _scan_id(pieces[0][:min(65536, self.limit)])
+        del pieces[:]
+        while not finished:
+            rest = self.stream.readline(self.CHUNK)
+            finished = not rest or rest.endswith(b"\n")
         return _Oversized(request_id)
 
 

@@ -219,14 +219,15 @@ class Server:
         ``codes``: the error codes allowed (None: a result or any error; a list that
         contains None allows a result as well).
         """
+        if maximum is None:
+            maximum = max(minimum, 1)
         entry = self.ledger.get(key(request_id))
         if entry is None:
-            self.ledger[key(request_id)] = [request_id, minimum, minimum if maximum is None else maximum, codes]
+            self.ledger[key(request_id)] = [request_id, minimum, maximum, codes]
         else:
             entry[1] += minimum
-            entry[2] += minimum if maximum is None else maximum
-            if codes is not None:
-                entry[3] = sorted(set(entry[3] or []) | set(codes), key=str)
+            entry[2] += maximum
+            entry[3] = None if entry[3] is None or codes is None else sorted(set(entry[3]) | set(codes), key=str)
 
     def cancelled(self, request_id):
         """The request was cancelled: it may have been answered before the cancel, never twice."""
@@ -270,9 +271,11 @@ class Server:
                     return got[0]
                 left = deadline - time.monotonic()
                 if left <= 0 or self.eof:
-                    raise Failure("no response to %r within %.1fs (eof=%s, alive=%s); last lines: %r"
-                                  % (request_id, timeout, self.eof, self.proc.poll() is None,
-                                     [l[:200] for l in self.lines[-3:]]))
+                    raise Failure("no response to %r within %.1fs (%s); last lines: %r%s"
+                                  % (request_id, timeout, "the server closed stdout" if self.eof
+                                     else "alive" if self.alive() else "dead",
+                                     [l[:200] for l in self.lines[-3:]],
+                                     "; stderr tail: " + self.stderr()[-600:] if self.eof else ""))
                 self.cond.wait(min(left, 0.5))
 
     def call(self, method, params=None, timeout=10.0, codes=None):
@@ -477,6 +480,25 @@ class Server:
     def __exit__(self, *exc_info):
         self.kill()
         return False
+
+
+TUNED_SCRIPT = """
+import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("everything_tuned", %(everything)r)
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+for name, value in json.loads(sys.argv[1]).items():
+    setattr(module.app, name, value)
+module.app.run()
+"""
+
+
+def write_tuned_script(folder):
+    """A script that runs examples/everything.py with MCPServer settings from argv[1] (JSON)."""
+    path = os.path.join(str(folder), "everything_tuned.py")
+    with open(path, "w") as handle:
+        handle.write(TUNED_SCRIPT % {"everything": EVERYTHING})
+    return path
 
 
 def handshake(server, version="2025-11-25", capabilities=None):
