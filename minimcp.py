@@ -2327,13 +2327,10 @@ class MCPServer:
         call = _Call(request_id, method, params)
         call.batch = batch
         try:
-            entry = self._admit(call)
+            handler, where = self._admit(call)
         except MCPError as exc:
             self._respond(call, error=exc.to_error())
             return
-        if entry is None:
-            return
-        handler, where = entry
         if where == "reader":
             self._run(call, handler)
         elif where == "thread":
@@ -2375,7 +2372,7 @@ class MCPServer:
         The one place where the two eras meet: ``server/discover`` is answered at any
         time without committing the pipe; ``initialize`` commits it to the handshake
         era; the first other request carrying the 2026-07-28 envelope commits it to
-        the modern era. Returns (handler, where) or None when already answered.
+        the modern era. Returns (bound handler, where it runs).
         """
         method = call.method
         entry = METHODS.get(method)
@@ -2416,12 +2413,9 @@ class MCPServer:
             raise MCPError(INVALID_PARAMS, "Invalid params: the server is not initialized; send initialize "
                                            "first (protocol 2025-11-25 and older) or put %s and %s in "
                                            "params._meta (protocol 2026-07-28)" % (META_VERSION, META_CLIENT_CAPS))
-        if call.version not in versions and method != "initialize":
-            if method == "ping" and self._era is None:
-                pass
-            else:
-                raise MCPError(METHOD_NOT_FOUND, "Method not found: %s is not part of protocol %s"
-                               % (method, call.version))
+        if call.version not in versions:
+            raise MCPError(METHOD_NOT_FOUND, "Method not found: %s is not part of protocol %s"
+                           % (method, call.version))
         if handler is None:
             raise MCPError(METHOD_NOT_FOUND, "Method not found: %s is not supported by this server" % method)
         if capability and not self._offers(capability):

@@ -158,12 +158,13 @@ def build_specs(a, wanted):
     if "bare" in wanted:
         specs.append(Spec("bare", "bare loop", [stdlib_py, srv("bare_echo.py")],
                           import_stmt="import json, os, sys", python=stdlib_py))
-    if "minimcp" in wanted:
-        mm_env = {"MINIMCP_PATH": a.minimcp}
+    if "minimcp" in wanted and os.path.exists(os.path.join(a.minimcp, "minimcp.py")):
+        snap = snapshot_minimcp(cache, stdlib_py, a.minimcp)
+        mm_env = {"MINIMCP_PATH": snap}
         specs.append(Spec("minimcp", "minimcp", [stdlib_py, srv("minimcp_echo.py")], env=mm_env,
                           import_stmt="import minimcp", python=stdlib_py,
                           payload_env={"MCPBENCH_MAXMSG": str(MAXMSG)}))
-        versions["minimcp"] = minimcp_version(stdlib_py, a.minimcp)
+        versions["minimcp"] = minimcp_version(stdlib_py, a.minimcp, snap)
     if "mcp" in wanted or "mcp-lowlevel" in wanted:
         py, v = ensure_venv(cache, base, pyver, "mcp-" + MCP_VERSION, ["mcp==" + MCP_VERSION],
                             {"mcp": MCP_VERSION})
@@ -201,9 +202,30 @@ def build_specs(a, wanted):
     return specs, versions
 
 
-def minimcp_version(py, path):
+def snapshot_minimcp(cache, py, repo_dir):
+    """Copy minimcp.py aside and compile it once, so the whole run measures one
+    version (the file may be edited while the benchmark runs, and every edit
+    would cost the next spawn a recompile)."""
+    import hashlib
+    with open(os.path.join(repo_dir, "minimcp.py"), "rb") as f:
+        data = f.read()
+    digest = hashlib.sha256(data).hexdigest()[:12]
+    snap = os.path.join(cache, "minimcp-snapshot-" + digest)
+    for old in os.listdir(cache):                 # keep only the snapshot in use
+        if old.startswith("minimcp-snapshot-") and old != os.path.basename(snap):
+            shutil.rmtree(os.path.join(cache, old), ignore_errors=True)
+    if not os.path.exists(os.path.join(snap, "minimcp.py")):
+        os.makedirs(snap, exist_ok=True)
+        with open(os.path.join(snap, "minimcp.py"), "wb") as f:
+            f.write(data)
+    subprocess.run([py, "-c", "import py_compile, sys; py_compile.compile(sys.argv[1], doraise=True)",
+                    os.path.join(snap, "minimcp.py")], check=True, env=client.server_env())
+    return snap
+
+
+def minimcp_version(py, path, snap):
     out = subprocess.run([py, "-c", "import minimcp; print(getattr(minimcp, '__version__', '?'))"],
-                         capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=path))
+                         capture_output=True, text=True, env=client.server_env({"PYTHONPATH": snap}))
     if out.returncode != 0:
         return "not importable"
     version = out.stdout.strip()
@@ -213,7 +235,8 @@ def minimcp_version(py, path):
         dirty = subprocess.run(["git", "-C", path, "status", "--porcelain", "--", "minimcp.py"],
                                capture_output=True, text=True).stdout.strip()
         if head:
-            version += " (git %s%s)" % (head, ", minimcp.py modified" if dirty else "")
+            version += " (git %s%s; sha256 %s)" % (
+                head, " + uncommitted changes" if dirty else "", snap.rsplit("-", 1)[-1])
     except OSError:
         pass
     return version
@@ -517,7 +540,10 @@ def check_targets(res, eras):
             return
         r = v / b
         ok = r >= limit if higher else r <= limit
-        out.append((name + " [%s]" % era, "%.2f× bare (%s vs %s)" % (r, fmt(v, 1), fmt(b, 1)), ok))
+        scale, unit = (1 / 1024.0, "MiB") if key.endswith("_kb") else \
+            (1, {"_us": "µs", "_ms": "ms", "_rps": "req/s"}.get(key[key.rfind("_"):], ""))
+        out.append((name + " [%s]" % era, "%.2f× bare (%s vs %s %s)" % (
+            r, fmt(v * scale, 1), fmt(b * scale, 1), unit), ok))
 
     for era in eras:
         ratio_check("spawn→first tools/list ≤ 1.5× bare", "list_ms", 1.5, era)
