@@ -342,7 +342,13 @@ def _json_type(value) -> str:
     return type(value).__name__
 
 
+_ANNOTATION_KEYWORDS = frozenset(["type", "description", "default", "title", "examples", "format",
+                                  "$comment", "$schema", "deprecated", "readOnly", "writeOnly"])
+
+
 def _type_matches(value, expected: str) -> bool:
+    if expected == "string":
+        return isinstance(value, str)
     if expected == "integer":
         return (isinstance(value, int) and not isinstance(value, bool)) or \
             (isinstance(value, float) and value.is_integer())
@@ -374,6 +380,8 @@ def validate(value, schema, path: str = "arguments", root=None) -> None:
         kinds = expected if isinstance(expected, list) else [expected]
         if not any(_type_matches(value, kind) for kind in kinds):
             raise ValueError("%s: expected %s, got %s" % (path, " or ".join(kinds), _json_type(value)))
+        if not schema.keys() - _ANNOTATION_KEYWORDS:
+            return                         # the common case, {"type": ..., "description": ...}
     if "const" in schema and not _same_json(value, schema["const"]):
         raise ValueError("%s: must be %s" % (path, json.dumps(schema["const"])))
     if "enum" in schema and not any(_same_json(value, option) for option in schema["enum"]):
@@ -495,8 +503,8 @@ def _coerce(value, hint, namespace: dict):
 
     Enums, dataclasses, tuples and sets are rebuilt; everything else is passed as is.
     """
-    if hint is _EMPTY:
-        return value
+    if hint is _EMPTY or hint is str or hint is bool or hint is dict or hint is list:
+        return value                       # nothing to convert (the common case, checked first)
     hint = _resolve_annotation(hint, namespace)
     if hint is None or value is None:
         return value
@@ -1243,11 +1251,11 @@ class Context:
     @property
     def cancelled(self) -> bool:
         """True once the client cancelled the request, it timed out, or the server is stopping."""
-        return self._call.cancel_event.is_set()
+        return self._call.cancelled
 
     def check_cancelled(self) -> None:
         """Raise ``Cancelled`` if the request was cancelled; call it often in long loops."""
-        if self._call.cancel_event.is_set():
+        if self._call.cancelled:
             raise Cancelled(self._call.cancel_reason or "cancelled")
 
     def sleep(self, seconds: float) -> None:
@@ -1520,6 +1528,7 @@ def _id_key(value):
 # Characters that JSON may carry raw but that some clients split lines on
 # (str.splitlines treats them as line ends). They only occur inside strings.
 _LINE_BREAKERS = ("\u2028", "\u2029", "\x85")
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 def encode_message(message) -> bytes:
@@ -1529,10 +1538,11 @@ def encode_message(message) -> bytes:
         ValueError / TypeError / RecursionError: the message cannot be written as JSON.
     """
     try:
-        text = json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-        for char in _LINE_BREAKERS:
-            if char in text:
-                text = text.replace(char, "\\u%04x" % ord(char))
+        text = _ENCODER.encode(message)
+        if not text.isascii():
+            for char in _LINE_BREAKERS:
+                if char in text:
+                    text = text.replace(char, "\\u%04x" % ord(char))
         return text.encode("utf-8") + b"\n"
     except UnicodeEncodeError:            # lone surrogates: escape everything instead
         text = json.dumps(message, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
@@ -1679,12 +1689,18 @@ def _available(since, version: str) -> bool:
     return version >= first and (last is None or version <= last)
 
 
+_MISSING_FIELDS = {}         # (kind, version) -> the fields that revision lacks, computed once
+
+
 def _trim(kind: str, item: dict, version: str) -> dict:
     """Drop the fields of ``item`` that revision ``version`` does not define."""
-    rules = _FIELD_SINCE[kind]
-    if not any(key in item and not _available(rules[key], version) for key in rules):
+    missing = _MISSING_FIELDS.get((kind, version))
+    if missing is None:
+        missing = _MISSING_FIELDS[kind, version] = frozenset(
+            key for key, since in _FIELD_SINCE[kind].items() if not _available(since, version))
+    if not missing or missing.isdisjoint(item):
         return item
-    return {k: v for k, v in item.items() if k not in rules or _available(rules[k], version)}
+    return {k: v for k, v in item.items() if k not in missing}
 
 
 def _trim_annotated(kind: str, item: dict, version: str) -> dict:
@@ -1740,8 +1756,9 @@ class _Call:
         self.client_capabilities = {}
         self.client_info = {}
         self.log_level = None
-        self.cancel_event = threading.Event()
+        self.cancelled = False
         self.cancel_reason = None
+        self._event = None
         self.done = False            # a response was sent, or will never be (cancelled)
         self.batch = None
         self.answers = []            # 2026-07-28: answers to earlier questions, in order
@@ -1749,10 +1766,21 @@ class _Call:
         self.on_cancel = []
         self.task = None             # the _Task this call runs for, if any
 
+    @property
+    def cancel_event(self) -> threading.Event:
+        """An Event set on cancellation, made only for handlers that wait on one."""
+        if self._event is None:
+            self._event = threading.Event()
+            if self.cancelled:                 # cancel() may have run before the line above
+                self._event.set()
+        return self._event
+
     def cancel(self, reason: str) -> None:
         """Signal the handler; wake anything it waits on."""
         self.cancel_reason = reason
-        self.cancel_event.set()
+        self.cancelled = True
+        if self._event is not None:
+            self._event.set()
         for event in list(self.waiters):
             event.set()
         for callback in list(self.on_cancel):
@@ -1836,41 +1864,46 @@ class _WorkerPool:
     """A bounded pool of daemon threads fed by a bounded queue.
 
     Threads start on demand, so a server that never runs a tool never starts one.
-    ``submit`` blocks while the queue is full: the reader then stops reading and
-    the pipe holds further requests (backpressure instead of unbounded memory).
+    ``submit`` blocks while ``limit`` jobs already wait: the reader then stops
+    reading and the pipe holds further requests (backpressure instead of
+    unbounded memory). The queue itself is the C ``SimpleQueue``; the bound is a
+    counter under one lock, which costs less per job than ``queue.Queue``.
     """
 
     def __init__(self, size: int, queue_size: int) -> None:
         import queue
         self.size = max(1, size)
-        self.queue = queue.Queue(maxsize=max(1, queue_size))
+        self.limit = max(1, queue_size)
+        self.jobs = queue.SimpleQueue()
         self.threads = []
         self.outstanding = 0             # jobs queued or running
         self.lock = threading.Lock()
+        self.room = threading.Condition(self.lock)
 
     def submit(self, job) -> None:
+        thread = None
         with self.lock:
+            while self.outstanding >= self.limit + len(self.threads) and len(self.threads) >= self.size:
+                self.room.wait()
             self.outstanding += 1
-            thread = None
             if len(self.threads) < self.size and self.outstanding > len(self.threads):
                 thread = threading.Thread(target=self._work, name="minimcp-worker-%d" % len(self.threads))
                 thread.daemon = True
                 self.threads.append(thread)
         if thread is not None:
             thread.start()
-        self.queue.put(job)
+        self.jobs.put(job)
 
     def _work(self) -> None:
         while True:
-            job = self.queue.get()
-            if job is None:
-                return
+            job = self.jobs.get()
             try:
                 job()
             except BaseException:           # a job never kills its worker
                 _logger().exception("minimcp worker job failed")
             with self.lock:
                 self.outstanding -= 1
+                self.room.notify()
 
 
 class MCPServer:
@@ -1927,7 +1960,6 @@ class MCPServer:
         self._pending = {}
         self._listens = {}
         self._next_id = 0
-        self._responding = 0             # responses being encoded or written right now
         self._state_key = None
         self._tasks = {}
 
@@ -2205,6 +2237,9 @@ class MCPServer:
                 if finish.done:
                     return False
                 finish.done = True
+                # The id is free once its response is on its way; the shutdown waits
+                # for _inflight to empty and then for this lock, so nothing is lost.
+                self._leave_inflight(finish)
             return out.write(data)
 
     def _notify_for(self, call: _Call, method: str, params: dict) -> None:
@@ -2231,24 +2266,19 @@ class MCPServer:
                     result.setdefault("ttlMs", self.cache_ttl_ms)
                     result.setdefault("cacheScope", self.cache_scope)
             message = _response(call.id, result)
-        # The id is free as soon as the response leaves, so leave _inflight first; the
-        # shutdown also waits for _responding, so a response being written is never lost.
-        with self._lock:
-            self._responding += 1
+        if call.batch is None:
+            self._write(message, finish=call)     # leaves _inflight under the write lock
+            return
+        with self._write_lock:
+            already = call.done
+            call.done = True
+        if not already:
+            call.batch.add(message)
+        self._leave_inflight(call)
+
+    def _leave_inflight(self, call: _Call) -> None:
         if self._inflight.get(call.key) is call:
             self._inflight.pop(call.key, None)
-        try:
-            if call.batch is not None:
-                with self._write_lock:
-                    already = call.done
-                    call.done = True
-                if not already:
-                    call.batch.add(message)
-            else:
-                self._write(message, finish=call)
-        finally:
-            with self._lock:
-                self._responding -= 1
 
     # -- reading: one line, one message ---------------------------------------
     def _on_line(self, line: bytes) -> None:
@@ -2540,7 +2570,7 @@ class MCPServer:
             self._write(_request(request_id, method, params))
             waiter.event.wait(self.request_timeout if timeout is None else timeout)
             if not waiter.answered:             # cancelled, or timed out: withdraw our request
-                cancelled = call.cancel_event.is_set()
+                cancelled = call.cancelled
                 self._write(_notification("notifications/cancelled", {
                     "requestId": request_id, "reason": "the request was cancelled" if cancelled else "timed out"}))
                 if cancelled:
@@ -2596,8 +2626,6 @@ class MCPServer:
 
     def _open_state(self, call: _Call) -> None:
         """Check a retry's requestState and inputResponses; fill ``call.answers``."""
-        import hmac
-        import hashlib
         state = call.params.get("requestState")
         responses = call.params.get("inputResponses")
         if responses is not None and not isinstance(responses, dict):
@@ -2609,6 +2637,8 @@ class MCPServer:
             return                    # answers to questions never asked are ignored
         if not isinstance(state, str) or state.count(".") != 1:
             raise _invalid_params("Invalid params: requestState is malformed")
+        import hmac                             # only now: most requests carry no state
+        import hashlib
         body, _, signature = state.partition(".")
         try:
             payload, mac = _unb64url(body), _unb64url(signature)
@@ -3049,7 +3079,7 @@ class MCPServer:
         """Block (on a thread of its own) until the task ends, then answer as the call would have."""
         task = self._task(call)
         while not task.finished.wait(0.1):
-            if call.cancel_event.is_set():
+            if call.cancelled:
                 raise Cancelled(call.cancel_reason or "cancelled")
         if task.result is not None:              # completed, or failed through isError
             result = dict(task.result)
@@ -3105,7 +3135,7 @@ class MCPServer:
         with task.answered:
             while key not in task.input_answers:
                 left = deadline - time.monotonic()
-                if call.cancel_event.is_set():
+                if call.cancelled:
                     raise Cancelled(call.cancel_reason or "cancelled")
                 if left <= 0:
                     raise MCPError(INTERNAL_ERROR, "no answer to %s arrived in time" % method)
@@ -3147,7 +3177,7 @@ class MCPServer:
             self._respond(call, {"_meta": {META_SUBSCRIPTION: call.id}})
         self._listens.clear()
         deadline = time.monotonic() + self.shutdown_grace
-        while (self._inflight or self._responding) and time.monotonic() < deadline:
+        while self._inflight and time.monotonic() < deadline:
             time.sleep(0.005)
         with self._write_lock:                   # let a write in progress finish
             self._out = None

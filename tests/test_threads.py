@@ -194,7 +194,7 @@ def test_flood_is_answered_exactly_once_with_bounded_queue():
         seen[message["id"]] = message["result"]["content"][0]["text"]
     writer.join()
     assert seen == {i: "m%d" % i for i in range(count)}
-    assert app._pool.queue.maxsize == 16 and len(app._pool.threads) <= 4
+    assert app._pool.limit == 16 and len(app._pool.threads) <= 4
     wire.close()
 
 
