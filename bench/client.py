@@ -550,7 +550,7 @@ def sweep_payload(cmd, env=None, cwd=None, era="legacy",
             srv.open(timeout)
             run_big_echo(srv, 16, timeout)      # warm-up: lazy pools/threads start here
             before = srv.status().get("hwm")
-            reps = 3 if size <= 4 * MiB else 1
+            reps = 9 if size <= 256 * KiB else 3 if size <= 4 * MiB else 1
             try:
                 times = [run_big_echo(srv, size, timeout) for _ in range(reps)]
             except BenchError as exc:

@@ -7,7 +7,7 @@
 // payload figures (run.py sets 256 MiB and says so in the report).
 //
 // Environment: MCPBENCH_TOOLS=N (filler tools), MCPBENCH_EXTRA=1 (`slow`:
-// setTimeout; `spin`: polls extra.signal every 10 ms, writes the MCPBENCH-LEFT
+// setTimeout; `spin`: polls extra.signal every 10 ms, writes "MCPBENCH <event> <ns>"
 // marker to stderr when it leaves).
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
