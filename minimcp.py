@@ -1863,12 +1863,16 @@ class _Batch:
 class _WorkerPool:
     """A bounded pool of daemon threads fed by a bounded queue.
 
-    Threads start on demand, so a server that never runs a tool never starts one.
+    Threads start only when needed: the first job starts one, and a watcher adds
+    another (up to ``size``) only when queued jobs sit untouched for a moment,
+    i.e. when every worker is stuck in a slow handler. A flood of quick calls
+    therefore runs on one or two threads instead of eight fighting over the GIL,
+    while slow calls still get a thread each within a few milliseconds.
     ``submit`` blocks while ``limit`` jobs already wait: the reader then stops
-    reading and the pipe holds further requests (backpressure instead of
-    unbounded memory). The queue itself is the C ``SimpleQueue``; the bound is a
-    counter under one lock, which costs less per job than ``queue.Queue``.
+    reading and the pipe holds further requests (backpressure, bounded memory).
     """
+
+    STALL = 0.002                          # seconds without progress before adding a thread
 
     def __init__(self, size: int, queue_size: int) -> None:
         import queue
@@ -1876,34 +1880,69 @@ class _WorkerPool:
         self.limit = max(1, queue_size)
         self.jobs = queue.SimpleQueue()
         self.threads = []
-        self.outstanding = 0             # jobs queued or running
+        self.waiting = 0                   # jobs queued, not yet taken
+        self.idle = 0                      # workers blocked waiting for a job
+        self.taken = 0                     # jobs ever taken: the watcher's sign of progress
         self.lock = threading.Lock()
-        self.room = threading.Condition(self.lock)
+        self.room = threading.Condition(self.lock)       # submit waits here when full
+        self.needed = threading.Condition(self.lock)     # the watcher waits here when idle
+        self.blocked = False
+        self.watcher = None
 
     def submit(self, job) -> None:
-        thread = None
         with self.lock:
-            while self.outstanding >= self.limit + len(self.threads) and len(self.threads) >= self.size:
+            while self.waiting >= self.limit:
+                self.blocked = True
                 self.room.wait()
-            self.outstanding += 1
-            if len(self.threads) < self.size and self.outstanding > len(self.threads):
-                thread = threading.Thread(target=self._work, name="minimcp-worker-%d" % len(self.threads))
-                thread.daemon = True
-                self.threads.append(thread)
-        if thread is not None:
-            thread.start()
+            self.waiting += 1
+            if not self.threads:
+                self._start_worker()
+            elif self.waiting > self.idle and len(self.threads) < self.size:
+                if self.watcher is None:          # some job will have to wait: watch it
+                    self.watcher = threading.Thread(target=self._watch, name="minimcp-pool-watcher")
+                    self.watcher.daemon = True
+                    self.watcher.start()
+                self.needed.notify()
         self.jobs.put(job)
+
+    def _start_worker(self) -> None:
+        thread = threading.Thread(target=self._work, name="minimcp-worker-%d" % len(self.threads))
+        thread.daemon = True
+        self.threads.append(thread)
+        thread.start()
+
+    def _watch(self) -> None:
+        """Add a worker whenever queued jobs make no progress for STALL seconds."""
+        with self.lock:
+            while len(self.threads) < self.size:
+                if self.waiting <= self.idle:
+                    self.needed.wait()
+                    continue
+                before = self.taken
+                self.lock.release()
+                try:
+                    time.sleep(self.STALL)
+                finally:
+                    self.lock.acquire()
+                if self.waiting > self.idle and self.taken == before:
+                    self._start_worker()
 
     def _work(self) -> None:
         while True:
+            with self.lock:
+                self.idle += 1
             job = self.jobs.get()
+            with self.lock:
+                self.idle -= 1
+                self.waiting -= 1
+                self.taken += 1
+                if self.blocked:
+                    self.blocked = False
+                    self.room.notify_all()
             try:
                 job()
             except BaseException:           # a job never kills its worker
                 _logger().exception("minimcp worker job failed")
-            with self.lock:
-                self.outstanding -= 1
-                self.room.notify()
 
 
 class MCPServer:
@@ -2230,17 +2269,20 @@ class MCPServer:
                 return False
             data = encode_message(_error(message["id"], INTERNAL_ERROR,
                                          "the result could not be serialised as JSON: %s" % exc))
-        with self._write_lock:
+        with self._write_lock:                    # decides, in order, what is sent
             if guard is not None and guard.done:
                 return False
             if finish is not None:
                 if finish.done:
                     return False
                 finish.done = True
-                # The id is free once its response is on its way; the shutdown waits
-                # for _inflight to empty and then for this lock, so nothing is lost.
+                # The id is free once its response is queued; the shutdown waits for
+                # _inflight to empty and then for the writer to drain, so nothing is lost.
                 self._leave_inflight(finish)
-            return out.write(data)
+            flusher = out.put(data)
+        if flusher:
+            out.drain()
+        return not out.closed
 
     def _notify_for(self, call: _Call, method: str, params: dict) -> None:
         """A notification that belongs to a running request (progress, log)."""
@@ -3179,8 +3221,9 @@ class MCPServer:
         deadline = time.monotonic() + self.shutdown_grace
         while self._inflight and time.monotonic() < deadline:
             time.sleep(0.005)
-        with self._write_lock:                   # let a write in progress finish
-            self._out = None
+        if self._out is not None:                # let queued responses reach the client
+            self._out.wait_idle(max(deadline, time.monotonic() + 1.0))
+        self._out = None
 
     def run(self, transport: str = "stdio") -> None:
         """Serve on stdin/stdout until stdin closes or SIGTERM/SIGINT arrives.
@@ -3356,22 +3399,64 @@ class _LineReader:
 
 
 class _LineWriter:
-    """Writes whole messages and flushes each; a closed pipe turns it off quietly."""
+    """Writes whole messages in order, flushed; a closed pipe turns it off quietly.
 
-    def __init__(self, stream) -> None:
+    Writers combine: the thread that finds the writer idle becomes the flusher and
+    writes everything queued meanwhile in one system call, so a burst of responses
+    from several workers costs one write, while a lone response still goes out at
+    once. At most ``limit`` bytes wait: past that, ``put`` blocks until the client
+    reads (backpressure, not unbounded memory).
+    """
+
+    def __init__(self, stream, limit: int = 1 << 18) -> None:
         self.stream = stream
+        self.limit = limit
         self.closed = False
+        self.pending = []
+        self.pending_bytes = 0
+        self.flushing = False
+        self.lock = threading.Lock()
+        self.changed = threading.Condition(self.lock)
 
-    def write(self, data: bytes) -> bool:
-        if self.closed:
-            return False
-        try:
-            self.stream.write(data)
-            self.stream.flush()
+    def put(self, data: bytes) -> bool:
+        """Queue one message. True: the caller is now the flusher and must call drain()."""
+        with self.lock:
+            while self.flushing and self.pending_bytes > self.limit and not self.closed:
+                self.changed.wait()
+            if self.closed:
+                return False
+            self.pending.append(data)
+            self.pending_bytes += len(data)
+            if self.flushing:
+                return False
+            self.flushing = True
             return True
-        except (OSError, ValueError):                 # BrokenPipeError, closed file
-            self.closed = True
-            return False
+
+    def drain(self) -> None:
+        """Write what is queued, and what gets queued meanwhile, then stop being the flusher."""
+        while True:
+            with self.lock:
+                batch, self.pending, self.pending_bytes = self.pending, [], 0
+                if not batch or self.closed:
+                    self.flushing = False
+                    self.changed.notify_all()
+                    return
+                self.changed.notify_all()
+            try:
+                self.stream.write(batch[0] if len(batch) == 1 else b"".join(batch))
+                self.stream.flush()
+            except (OSError, ValueError):             # BrokenPipeError, closed file
+                with self.lock:
+                    self.closed = True
+
+    def wait_idle(self, deadline: float) -> None:
+        """Wait (until ``deadline``) for the flusher to write everything queued."""
+        with self.lock:
+            while (self.flushing or self.pending) and not self.closed:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return
+                self.changed.wait(left)
 
 
 class _Terminated(BaseException):
