@@ -1953,7 +1953,8 @@ class MCPServer:
         version: its version (serverInfo.version).
         instructions: guidance for the model, sent at initialize / discover.
         title, description, icons, website_url: more of serverInfo, where the revision has them.
-        workers: threads that run handlers (tools/call, resources/read, prompts/get, completion).
+        workers: the most threads that run handlers (tools/call, resources/read, prompts/get,
+            completion); they start only as slow handlers keep the others busy.
         queue_size: requests waiting for a worker before the reader stops reading.
         page_size: items per page of the list methods (None: everything in one page).
         max_message_size: the longest input line accepted, in bytes.
@@ -1966,7 +1967,7 @@ class MCPServer:
 
     def __init__(self, name: str = "minimcp", version: str = "0.0.0", instructions: str = None, *,
                  title: str = None, description: str = None, icons: list = None,
-                 website_url: str = None, workers: int = 8, queue_size: int = 256,
+                 website_url: str = None, workers: int = 32, queue_size: int = 256,
                  page_size: int = None, max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
                  request_timeout: float = 300.0, shutdown_grace: float = 1.0,
                  cache_ttl_ms: int = 0, cache_scope: str = "private", state_ttl: float = 600.0,
