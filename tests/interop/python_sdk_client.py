@@ -574,6 +574,13 @@ class Fixture:
         need(not stray, f"stray output reached the protocol stream: {stray[0]['raw'][:80]!r}" if stray else "")
         return ""
 
+    async def long_job(self) -> str:
+        """The task-capable tool, as a plain call (the SDK 2.x client does not speak tasks)."""
+        need("long_job" in self.tools, "long_job missing from tools/list")
+        text = only_text(await self.call("long_job", {"seconds": 0.1}))
+        need(text.startswith("finished after 0.1"), f"long_job returned {text!r}")
+        return ""
+
     async def unknown_tool(self) -> str:
         try:
             res = await self.call("no_such_tool_xyz", {})
@@ -897,6 +904,7 @@ def feature_checks(fx: Fixture) -> list[tuple[str, Callable[[], Awaitable[Any]]]
         ("tool.fail", fx.fail),
         ("tool.unknown", fx.unknown_tool),
         ("tool.print_stdout", fx.print_stdout),
+        ("tool.long_job", fx.long_job),
         ("progress", fx.progress),
         ("cancellation", fx.cancellation),
         ("concurrency", fx.concurrency),
