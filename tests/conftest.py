@@ -16,6 +16,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 import minimcp  # noqa: E402
+from wirecheck import check_line  # noqa: E402,F401 - re-exported for the tests
 
 EVERYTHING = os.path.join(ROOT, "examples", "everything.py")
 HANDSHAKE_VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]
@@ -187,24 +188,6 @@ class Wire:
         if self.server_error is not None:
             raise self.server_error
         return rest
-
-
-def check_line(line: bytes):
-    """Assert a server line is one well-formed JSON-RPC message; return it parsed."""
-    assert line.endswith(b"\n"), "line without a final newline: %r" % line[:200]
-    assert not line.endswith(b"\r\n"), "CRLF line ending"
-    assert b"\n" not in line[:-1]
-    text = line.decode("utf-8")
-    message = json.loads(text)
-    for item in message if isinstance(message, list) else [message]:
-        assert isinstance(item, dict), item
-        assert item.get("jsonrpc") == "2.0", item
-        if "method" not in item:
-            assert ("result" in item) != ("error" in item), item
-            assert "id" in item, item
-            if "error" in item:
-                assert isinstance(item["error"].get("code"), int) and isinstance(item["error"].get("message"), str)
-    return message
 
 
 def transcript(app, lines, timeout=10.0):

@@ -31,26 +31,8 @@ MODERN = "2026-07-28"
 POSIX = os.name == "posix"
 LINUX = sys.platform.startswith("linux")
 
-try:                                     # one definition of a valid line: the test harness's
-    sys.path.insert(0, HERE)
-    from conftest import check_line      # noqa: E402
-except ImportError:                      # pragma: no cover - without pytest installed
-    def check_line(line):
-        """Assert a server line is one well-formed JSON-RPC message; return it parsed."""
-        assert line.endswith(b"\n"), "line without a final newline: %r" % line[:200]
-        assert not line.endswith(b"\r\n"), "CRLF line ending"
-        assert b"\n" not in line[:-1]
-        message = json.loads(line.decode("utf-8"))
-        for item in message if isinstance(message, list) else [message]:
-            assert isinstance(item, dict), item
-            assert item.get("jsonrpc") == "2.0", item
-            if "method" not in item:
-                assert ("result" in item) != ("error" in item), item
-                assert "id" in item, item
-                if "error" in item:
-                    assert isinstance(item["error"].get("code"), int)
-                    assert isinstance(item["error"].get("message"), str)
-        return message
+sys.path.insert(0, HERE)
+from wirecheck import check_line  # noqa: E402 - one definition of a valid line, no pytest needed
 
 
 def envelope(capabilities=None, version=MODERN, **extra):
