@@ -79,7 +79,6 @@ META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo"
 META_LOG_LEVEL = "io.modelcontextprotocol/logLevel"
 META_SERVER_INFO = "io.modelcontextprotocol/serverInfo"
 META_SUBSCRIPTION = "io.modelcontextprotocol/subscriptionId"
-_TRACE_KEYS = ("traceparent", "tracestate", "baggage")
 
 DEFAULT_MAX_MESSAGE_SIZE = 16 * 1024 * 1024
 
@@ -2562,14 +2561,14 @@ class MCPServer:
         if call.batch is not None and not already:
             call.batch.add(None)
 
-    def _invoke(self, call: _Call, fn, context_param, arguments: dict):
-        """Call a user function with its arguments and, if it wants one, a Context."""
-        if context_param:
+    def _invoke(self, call: _Call, record, arguments: dict):
+        """Call a tool/resource/prompt function with its arguments and, if it wants one, a Context."""
+        if record.context_param:
             arguments = dict(arguments)
-            arguments[context_param] = Context(self, call)
-        if not _is_coroutine_function(fn):
-            return fn(**arguments)
-        return self._run_coroutine(call, fn(**arguments))
+            arguments[record.context_param] = Context(self, call)
+        if not record.signature.is_async:            # known since registration
+            return record.fn(**arguments)
+        return self._run_coroutine(call, record.fn(**arguments))
 
     def _run_coroutine(self, call: _Call, coroutine):
         """Run an ``async def`` handler on this worker's own event loop."""
@@ -2780,41 +2779,25 @@ class MCPServer:
             result["nextCursor"] = "mm%d" % end
         return result
 
-    def _on_tools_list(self, call: _Call) -> dict:
+    def _listing(self, call: _Call, table: dict, field: str, shape) -> dict:
+        """One page of a registry table, each record shaped for the call's revision."""
         with self._lock:
-            tools = list(self._tools.values())
-        result = self._page(call, tools, "tools")
-        result["tools"] = [_trim("tool", t.describe(), call.version) for t in result["tools"]]
+            records = list(table.values())
+        result = self._page(call, records, field)
+        result[field] = [_shaped(record, shape, call.version) for record in result[field]]
         return result
+
+    def _on_tools_list(self, call: _Call) -> dict:
+        return self._listing(call, self._tools, "tools", _shape_tool)
 
     def _on_resources_list(self, call: _Call) -> dict:
-        with self._lock:
-            resources = list(self._resources.values())
-        result = self._page(call, resources, "resources")
-        result["resources"] = [_trim_annotated("resource", r.describe(), call.version)
-                               for r in result["resources"]]
-        return result
+        return self._listing(call, self._resources, "resources", _shape_resource)
 
     def _on_templates_list(self, call: _Call) -> dict:
-        with self._lock:
-            templates = list(self._templates.values())
-        result = self._page(call, templates, "resourceTemplates")
-        result["resourceTemplates"] = [_trim_annotated("resource", t.describe(), call.version)
-                                       for t in result["resourceTemplates"]]
-        return result
+        return self._listing(call, self._templates, "resourceTemplates", _shape_resource)
 
     def _on_prompts_list(self, call: _Call) -> dict:
-        with self._lock:
-            prompts = list(self._prompts.values())
-        result = self._page(call, prompts, "prompts")
-        shaped = []
-        for prompt in result["prompts"]:
-            item = _trim("prompt", prompt.describe(), call.version)
-            if "arguments" in item:
-                item["arguments"] = [_trim("argument", a, call.version) for a in item["arguments"]]
-            shaped.append(item)
-        result["prompts"] = shaped
-        return result
+        return self._listing(call, self._prompts, "prompts", _shape_prompt)
 
     # -- handlers: tools ---------------------------------------------------------
     def _on_tools_call(self, call: _Call) -> dict:
@@ -2851,7 +2834,7 @@ class MCPServer:
             timer.daemon = True
             timer.start()
         try:
-            value = self._invoke(call, tool.fn, tool.context_param, tool.bind(arguments))
+            value = self._invoke(call, tool, tool.bind(arguments))
             result = tool.to_result(value)
         except (MCPError, Cancelled, _NeedInput):
             raise
@@ -2892,7 +2875,7 @@ class MCPServer:
                 raise MCPError(INVALID_PARAMS, "Resource not found: %s" % uri, {"uri": uri})
             raise MCPError(RESOURCE_NOT_FOUND, "Resource not found: %s" % uri, {"uri": uri})
         arguments = record.arguments_for(variables)
-        value = self._invoke(call, record.fn, record.context_param, arguments)
+        value = self._invoke(call, record, arguments)
         result = {"contents": [_trim("contents", c, call.version) for c in record.to_contents(uri, value)]}
         if call.era == "modern":
             if record.ttl_ms is not None:
@@ -2976,7 +2959,7 @@ class MCPServer:
             raise _invalid_params("Invalid params: arguments must be an object of strings")
         if call.era == "modern":
             self._open_state(call)
-        value = self._invoke(call, prompt.fn, prompt.context_param, prompt.bind(arguments))
+        value = self._invoke(call, prompt, prompt.bind(arguments))
         messages = [dict(m, content=_trim_block(m["content"], call.version)) for m in prompt.to_messages(value)]
         result = {"messages": messages}
         if prompt.description:
@@ -3242,6 +3225,30 @@ class MCPServer:
 
 
 _WORKER_LOCAL = threading.local()
+
+
+def _shape_tool(item: dict, version: str) -> dict:
+    return _trim("tool", item, version)
+
+
+def _shape_resource(item: dict, version: str) -> dict:
+    return _trim_annotated("resource", item, version)
+
+
+def _shape_prompt(item: dict, version: str) -> dict:
+    item = _trim("prompt", item, version)
+    if "arguments" in item:
+        item = dict(item, arguments=[_trim("argument", a, version) for a in item["arguments"]])
+    return item
+
+
+def _shaped(record, shape, version: str) -> dict:
+    """A record's description for one revision, built once: large lists are listed often."""
+    cache = record.__dict__.setdefault("_shaped", {})
+    item = cache.get(version)
+    if item is None:
+        item = cache[version] = shape(record.describe(), version)
+    return item
 
 
 def _tool_error(message: str) -> dict:
