@@ -32,6 +32,32 @@ your script::
 The server speaks every MCP revision (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25
 through the ``initialize`` handshake, and the stateless 2026-07-28) on the same pipe.
 ``python3 minimcp.py --help`` lists the command-line tools (inspect, call, ...).
+
+How the file is laid out (``grep -n '^# .*####' minimcp.py``), each section using
+only those above it::
+
+    Constants, Errors          revisions, error codes, MCPError, Cancelled
+    JSON Schema                schemas from type hints; the validator for them
+    Registry records           Tool, Resource (+ RFC 6570 templates), Prompt, content helpers
+    Context                    what a handler may do while it runs (progress, log, ask the client)
+    JSON-RPC envelope          pure functions: message shapes, ids, encoding, decoding a line
+    Protocol tables            METHODS (every method of every revision, its handler and where it
+                               runs), _REVISION_RULES (what each revision does differently, read
+                               as call.rev.<rule>), _FIELD_SINCE (which fields each revision has)
+    Session                    _Session: one connection. feed() turns a line into messages;
+                               _admit() is the one place where the two eras meet and decides the
+                               _Peer (revision, capabilities) a request is served under; write()
+                               keeps "mark done, then answer exactly once"; our questions to the
+                               client, listen streams and tasks live here too.
+    Server                     MCPServer: the registry. What users decorate, capabilities derived
+                               from METHODS and the registry, the _on_* handlers in METHODS order
+                               (each takes a _Call and reaches its connection via call.session),
+                               the worker pool shared by all sessions, the requestState key.
+    Transport                  bytes <-> lines over a pair of streams (stdio by default); serve()
+    Clients, Command line      TestClient and the CLI's client; python3 minimcp.py COMMAND
+
+One app serves any number of connections at once: each ``serve()`` (stdio, a
+``TestClient``) is a session of its own, and sessions share nothing but the registry.
 """
 
 import json
@@ -2558,6 +2584,14 @@ class _Session:
         task.finished.set()
         self._announce_task(task)
 
+    def answer_task(self, task: _Task, responses: dict) -> None:
+        """2026-07-28 tasks/update: hand the answers to the questions the task is waiting on."""
+        with task.answered:
+            for key, answer in responses.items():
+                if key in task.input_requests:     # unknown or already answered keys are ignored
+                    task.input_answers[key] = answer
+            task.answered.notify_all()
+
     def cancel_task(self, task: _Task) -> bool:
         """Cancel a running task; False if it had already ended."""
         with self.lock:
@@ -2684,6 +2718,32 @@ class _WorkerPool:
 
 
 
+def _task_ttl(call: _Call, tool: Tool, ttl_cap):
+    """Apply the task rules of the call's revision: False to run the tool plainly, else the task's ttl."""
+    if call.rev.tasks == "extension":
+        declared = _declares_extension(call.peer.capabilities, TASKS_EXTENSION)
+        if tool.task_support == "required" and not declared:
+            raise MCPError(MISSING_CLIENT_CAPABILITY, "tool %s runs only as a task: declare the %s extension"
+                           % (tool.name, TASKS_EXTENSION),
+                           {"requiredCapabilities": {"extensions": {TASKS_EXTENSION: {}}}})
+        return ttl_cap if declared and tool.task_support != "forbidden" else False
+    if call.rev.tasks != "core":
+        return False                           # no tasks before 2025-11-25: the field is ignored
+    requested = call.params.get("task")
+    if requested is not None and not isinstance(requested, dict):
+        raise _invalid_params("Invalid params: task must be an object")
+    if requested is not None and tool.task_support == "forbidden":
+        raise MCPError(METHOD_NOT_FOUND, "tool %s does not support task execution" % tool.name)
+    if requested is None and tool.task_support == "required":
+        raise MCPError(METHOD_NOT_FOUND, "tool %s must be called as a task (params.task)" % tool.name)
+    if requested is None:
+        return False
+    ttl = requested.get("ttl")
+    if not isinstance(ttl, int) or isinstance(ttl, bool) or ttl < 0:
+        return ttl_cap
+    return ttl if ttl_cap is None else min(ttl, ttl_cap)
+
+
 def _required_uri(params: dict) -> str:
     uri = params.get("uri")
     if not isinstance(uri, str):
@@ -2722,6 +2782,18 @@ def _complete(source, prefix: str, chosen: dict) -> list:
         values = source(prefix, chosen) if takes >= 2 else source(prefix)
         return [str(v) for v in (values or [])]
     return [str(v) for v in source if str(v).startswith(prefix)]
+
+
+def _regular_files(base: str, limit: int) -> list:
+    """Paths (relative, with /) of the first ``limit`` regular files below ``base``, links not followed."""
+    found = []
+    for root, dirs, files in os.walk(base):
+        dirs[:] = sorted(d for d in dirs if not os.path.islink(os.path.join(root, d)))
+        for filename in sorted(files):
+            full = os.path.join(root, filename)
+            if len(found) < limit and not os.path.islink(full) and os.path.isfile(full):
+                found.append(os.path.relpath(full, base).replace(os.sep, "/"))  # no FIFOs, sockets, devices
+    return found
 
 
 def _quote_path(relative: str) -> str:
@@ -2928,18 +3000,9 @@ class MCPServer:
         read.__name__ = label
         self.add_resource(read, base_uri + "/{+relative}", name=label,
                           description="Files below %s (read-only)" % base)
-        count = 0
-        for root, dirs, files in os.walk(base):
-            dirs[:] = sorted(d for d in dirs if not os.path.islink(os.path.join(root, d)))
-            for filename in sorted(files):
-                full = os.path.join(root, filename)
-                if os.path.islink(full) or not os.path.isfile(full) or count >= max_files:
-                    continue                          # links, FIFOs, sockets and devices are not served
-                relative = os.path.relpath(full, base).replace(os.sep, "/")
-                uri = base_uri + "/" + _quote_path(relative)
-                self.add_resource(lambda rel=relative: _read_below(base, rel), uri, name=relative,
-                                  mime_type=_guess_mime(filename, "application/octet-stream"))
-                count += 1
+        for relative in _regular_files(base, max_files):
+            self.add_resource(lambda rel=relative: _read_below(base, rel), base_uri + "/" + _quote_path(relative),
+                              name=relative, mime_type=_guess_mime(relative, "application/octet-stream"))
 
     def prompt(self, name=None, *, title: str = None, description: str = None, icons: list = None,
                meta: dict = None, completions: dict = None):
@@ -3019,19 +3082,13 @@ class MCPServer:
     # -- capabilities -----------------------------------------------------------
     def _offers(self, capability: str) -> bool:
         """Whether the registry holds something behind a capability of the method table."""
-        if capability == "tools":
-            return bool(self._tools)
-        if capability == "resources":
-            return bool(self._resources or self._templates)
-        if capability == "prompts":
-            return bool(self._prompts)
         if capability == "completions":
             return any(r.completions for r in list(self._prompts.values()) + list(self._templates.values()))
-        if capability == "logging":
-            return True
         if capability == "tasks":
             return any(t.task_support != "forbidden" for t in list(self._tools.values()))
-        return False
+        return capability == "logging" or bool(
+            {"tools": self._tools, "prompts": self._prompts,
+             "resources": self._resources or self._templates}.get(capability))
 
     def _capabilities(self, rev: _Revision) -> dict:
         """Derived from METHODS and the registry: only what this revision and server offer."""
@@ -3144,42 +3201,17 @@ class MCPServer:
             raise _invalid_params("Invalid params: arguments must be an object")
         if call.rev.modern:
             call.answers = _open_state(self._signing_key(), call.method, call.params)
-        as_task = self._wants_task(call, tool)
+        ttl = _task_ttl(call, tool, self.task_ttl_ms)
         try:
             validate(arguments, tool.input_schema)
         except ValueError as exc:
             if not call.rev.argument_errors_as_results:
                 raise _invalid_params("Invalid arguments for tool %s: %s" % (name, exc)) from None
             return _tool_error("Invalid arguments for tool %s: %s" % (name, exc))
-        if not as_task:
+        if ttl is False:
             return self._execute_tool(call, tool, arguments)
-        requested = call.params.get("task") if not call.rev.modern else None
-        ttl = requested.get("ttl") if isinstance(requested, dict) else None
-        if not isinstance(ttl, int) or isinstance(ttl, bool) or ttl < 0:
-            ttl = self.task_ttl_ms
-        ttl = min(ttl, self.task_ttl_ms) if self.task_ttl_ms is not None else ttl
         call.session.run_task(call, ttl, lambda inner: self._execute_tool(inner, tool, arguments))
         return None
-
-    def _wants_task(self, call: _Call, tool: Tool) -> bool:
-        """Apply the task rules of the call's revision; True to run it as a task."""
-        if call.rev.tasks == "extension":
-            declared = _declares_extension(call.peer.capabilities, TASKS_EXTENSION)
-            if tool.task_support == "required" and not declared:
-                raise MCPError(MISSING_CLIENT_CAPABILITY, "tool %s runs only as a task: declare the %s extension"
-                               % (tool.name, TASKS_EXTENSION),
-                               {"requiredCapabilities": {"extensions": {TASKS_EXTENSION: {}}}})
-            return declared and tool.task_support != "forbidden"
-        if call.rev.tasks != "core":
-            return False                       # no tasks before 2025-11-25: the field is ignored
-        requested = call.params.get("task")
-        if requested is not None and not isinstance(requested, dict):
-            raise _invalid_params("Invalid params: task must be an object")
-        if requested is not None and tool.task_support == "forbidden":
-            raise MCPError(METHOD_NOT_FOUND, "tool %s does not support task execution" % tool.name)
-        if requested is None and tool.task_support == "required":
-            raise MCPError(METHOD_NOT_FOUND, "tool %s must be called as a task (params.task)" % tool.name)
-        return requested is not None
 
     def _execute_tool(self, call: _Call, tool: Tool, arguments: dict) -> dict:
         """Run a tool whose arguments are valid; failures become isError results."""
@@ -3380,11 +3412,7 @@ class MCPServer:
         responses = call.params.get("inputResponses")
         if not isinstance(responses, dict) or not all(isinstance(v, dict) for v in responses.values()):
             raise _invalid_params("Invalid params: inputResponses must be an object of objects")
-        with task.answered:
-            for key, answer in responses.items():
-                if key in task.input_requests:     # unknown or already answered keys are ignored
-                    task.input_answers[key] = answer
-            task.answered.notify_all()
+        call.session.answer_task(task, responses)
         return {}
 
     # -- handlers: notifications (session, params) --------------------------------------
@@ -3409,19 +3437,10 @@ class MCPServer:
         Any number of connections may be served at once, each from its own thread.
         """
         session = _Session(self, _LineWriter(outstream))
-        reader = _LineReader(instream, self.max_message_size)
         with self._lock:
             self._sessions.add(session)
         try:
-            while not session.out.closed:
-                line = reader.readline()
-                if line is None:
-                    break
-                if isinstance(line, _Oversized):
-                    session.write(_error(line.request_id, INVALID_REQUEST,
-                                         "Invalid Request: message larger than %d bytes" % self.max_message_size))
-                    continue
-                session.feed(line)
+            _feed_lines(session, instream, self.max_message_size)
         finally:
             with self._lock:
                 self._sessions.discard(session)
@@ -3552,6 +3571,20 @@ class _LineWriter:
                 if left <= 0:
                     return
                 self.changed.wait(left)
+
+
+def _feed_lines(session: _Session, instream, limit: int) -> None:
+    """Give the session every line of ``instream`` until it ends (or the output closes)."""
+    reader = _LineReader(instream, limit)
+    while not session.out.closed:
+        line = reader.readline()
+        if line is None:
+            return
+        if isinstance(line, _Oversized):
+            session.write(_error(line.request_id, INVALID_REQUEST,
+                                 "Invalid Request: message larger than %d bytes" % limit))
+        else:
+            session.feed(line)
 
 
 class _Terminated(BaseException):
