@@ -303,10 +303,12 @@ def test_logging_tool(ctx: Context) -> str:
 
 
 def _changing_tool() -> str:
+    """A tool that test_trigger_tool_change adds and removes."""
     return "I come and go."
 
 
 def _changing_prompt() -> str:
+    """A prompt that test_trigger_prompt_change adds and removes."""
     return "I come and go."
 
 

@@ -17,9 +17,11 @@ What it does:
 - A request is answered on an SSE stream when the client accepts `text/event-stream`, else as
   one JSON body. Client ids (and progress tokens are looked up) are mapped to the bridge's own
   ids so that clients sharing a process never collide; the original id is restored.
-- JSON-RPC errors -32020/-32021/-32022 and parse/invalid-request errors get HTTP 400 (the
-  2026-07-28 transport asks for 400 on those); everything else is 200. Notifications and
-  responses POSTed by the client get 202.
+- A response that arrives within a second and before anything else for its request is sent as
+  one JSON body even when SSE is accepted, so that on 2026-07-28 its status can follow the transport's table:
+  -32601 is 404; -32020, -32021, -32022 and parse/invalid-request errors are 400; the rest 200.
+  (A -32602 stays 200: the bridge cannot tell an envelope rejection, which the transport
+  answers with 400, from a bad argument.) Notifications and responses POSTed get 202.
 - Closing a 2026-07-28 response stream sends `notifications/cancelled` for its request (that is
   the cancellation signal on HTTP); in the handshake era a disconnect does not cancel.
 
@@ -262,11 +264,11 @@ class Handler(BaseHTTPRequestHandler):
             return self._plain(404, {"jsonrpc": "2.0", "id": message.get("id"),
                                      "error": {"code": -32600, "message": "unknown or terminated session"}})
         if child is None:
-            if message.get("method") == "initialize":
+            if _is_modern(message) or message.get("method") == "server/discover":
+                child = self.bridge.modern_child()     # even an enveloped initialize: it is 2026-07-28 traffic
+            elif message.get("method") == "initialize":
                 session_id, child = self.bridge.new_session()
                 headers["Mcp-Session-Id"] = session_id
-            elif _is_modern(message) or message.get("method") == "server/discover":
-                child = self.bridge.modern_child()
             else:
                 return self._plain(400, {"jsonrpc": "2.0", "id": message.get("id"), "error": {
                     "code": -32600, "message": "Bad Request: Mcp-Session-Id header is required"}})
@@ -276,14 +278,24 @@ class Handler(BaseHTTPRequestHandler):
         streaming = "text/event-stream" in (self.headers.get("Accept") or "")
         bridge_id, waiter = child.request(message, streaming)
         try:
+            first = None
             if streaming:
+                try:
+                    first = waiter.inbox.get(timeout=1.0)
+                except queue.Empty:
+                    first = ("comment", None)
+            if streaming and first is not None and first[0] != "final":
+                # Something comes before the response, or nothing for a second: stream it, at 200.
                 self._start_sse(headers)
-                if not self._pump(waiter.inbox, waiter) and child.modern:
+                if not self._pump(waiter.inbox, first) and child.modern:
                     child.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
                                 "params": {"requestId": bridge_id, "reason": "HTTP stream closed"}})
             else:
+                # A response that comes alone is sent as one JSON body, so that its HTTP status
+                # can still say what the JSON-RPC error means (404 for -32601, 400 for -32021...).
                 while True:
-                    item = waiter.inbox.get()
+                    item = first if first is not None else waiter.inbox.get()
+                    first = None
                     if item is None:
                         return self._plain(502, {"jsonrpc": "2.0", "id": message["id"], "error": {
                             "code": -32603, "message": "the server process exited"}})
@@ -295,7 +307,9 @@ class Handler(BaseHTTPRequestHandler):
     @staticmethod
     def _status(response: dict, child: Child) -> int:
         code = (response.get("error") or {}).get("code") if isinstance(response.get("error"), dict) else None
-        return 400 if child.modern and code in MODERN_ERRORS_400 else 200
+        if not child.modern:
+            return 200
+        return 404 if code == -32601 else 400 if code in MODERN_ERRORS_400 else 200
 
     def _start_sse(self, headers: dict) -> None:
         self.send_response(200)
@@ -308,13 +322,16 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.close_connection = True
 
-    def _pump(self, inbox: queue.Queue, waiter) -> bool:
-        """Write SSE events until the final response (True) or the client goes away (False)."""
+    def _pump(self, inbox: queue.Queue, first) -> bool:
+        """Write SSE events (`first`, then the inbox) until the final response (True) or the client goes away (False)."""
         while True:
-            try:
-                item = inbox.get(timeout=1.0)
-            except queue.Empty:
-                item = ("comment", None)
+            if first is not None:
+                item, first = first, None
+            else:
+                try:
+                    item = inbox.get(timeout=1.0)
+                except queue.Empty:
+                    item = ("comment", None)
             try:
                 if item is None:
                     return True
