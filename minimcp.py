@@ -2077,8 +2077,9 @@ class _Task:
 class _Batch:
     """Collects the responses of one JSON-RPC batch (2025-03-26) and writes them together."""
 
-    def __init__(self, session: "_Session", expected: int) -> None:
+    def __init__(self, session: "_Session", expected: int, key) -> None:
         self.session = session
+        self.key = key                   # the first request's id key: where an HTTP batch is answered
         self.expected = expected
         self.responses = []
         self.lock = threading.Lock()
@@ -2090,7 +2091,7 @@ class _Batch:
             self.expected -= 1
             finished = self.expected == 0
         if finished and self.responses:
-            self.session.write(self.responses)
+            self.session.write(self.responses, via=self)
 
 
 class _Session:
@@ -2128,7 +2129,12 @@ class _Session:
         message, problem = _decode_line(line)
         if problem is not None:
             self.write(problem)
-        elif isinstance(message, list):
+        else:
+            self.take(message)
+
+    def take(self, message) -> None:
+        """Take one parsed message or batch (a transport that parsed the body itself calls this)."""
+        if isinstance(message, list):
             self._on_batch(message)
         else:
             self._on_message(message, None)
@@ -2143,7 +2149,8 @@ class _Session:
             self.write(_error(None, INVALID_REQUEST, "Invalid Request: initialize must not be batched"))
         else:
             expecting = sum(1 for m in messages if _expects_response(m))
-            batch = _Batch(self, expecting) if expecting else None
+            first = next((m["id"] for m in messages if isinstance(m, dict) and _valid_id(m.get("id"))), None)
+            batch = _Batch(self, expecting, _id_key(first)) if expecting else None
             for message in messages:
                 self._on_message(message, batch)
 
@@ -2152,7 +2159,7 @@ class _Session:
         if batch is not None:
             batch.add(response)
         else:
-            self.write(response)
+            self.write(response, refused=_id_key(request_id) if request_id is not None else None)
 
     def _on_message(self, message, batch) -> None:
         """Classify one message: a request, a notification, or the client's answer to us."""
@@ -2329,13 +2336,19 @@ class _Session:
                 self.respond(call, result)
 
     # -- writing ------------------------------------------------------------------
-    def write(self, message, finish: _Call = None, guard: _Call = None) -> bool:
+    def write(self, message, finish: _Call = None, guard: _Call = None, via=None, refused=None) -> bool:
         """Write one message through the connection's writer.
 
         ``finish``: the response of that call (at most once, never after a cancel).
         ``guard``: a notification of that call (never after its response).
+        ``via``: the call (or batch) a request to the client is made for.
+        ``refused``: the id key of a request refused before it became a call.
+        The writer is told which request the message belongs to (its id key), so
+        a transport with a stream per request (HTTP) can put it on that stream.
         """
         out = self.out
+        owner = finish or guard or via
+        route = owner.key if owner is not None else refused
         if self.stopped:
             return False
         try:
@@ -2356,7 +2369,7 @@ class _Session:
                 # The id is free once its response is queued; stop() waits for the
                 # in-flight table to empty and then for the writer to drain.
                 self._leave_inflight(finish)
-            flusher = out.put(data)
+            flusher = out.put(data, route, finish is not None or refused is not None or isinstance(via, _Batch))
         if flusher:
             out.drain()
         return not out.closed
@@ -2462,12 +2475,13 @@ class _Session:
         self.pending[_id_key(request_id)] = waiter
         call.waiters.add(waiter.event)
         try:
-            self.write(_request(request_id, method, params))
+            self.write(_request(request_id, method, params), via=call)
             waiter.event.wait(self.server.request_timeout if timeout is None else timeout)
             if not waiter.answered:             # cancelled, or timed out: withdraw our request
                 cancelled = call.cancelled
                 self.write(_notification("notifications/cancelled", {
-                    "requestId": request_id, "reason": "the request was cancelled" if cancelled else "timed out"}))
+                    "requestId": request_id, "reason": "the request was cancelled" if cancelled else "timed out"}),
+                    via=call)
                 if cancelled:
                     raise Cancelled(call.cancel_reason or "cancelled")
                 raise MCPError(INTERNAL_ERROR, "the client did not answer %s in time" % method)
@@ -2870,6 +2884,8 @@ class MCPServer:
         cache_ttl_ms, cache_scope: the 2026-07-28 cache hints on lists, reads and discover.
         state_ttl: seconds a 2026-07-28 ``requestState`` stays valid.
         task_ttl_ms: the longest a finished task and its result are kept (clients may ask for less).
+        state_key: a secret shared by replicas, which sign 2026-07-28 ``requestState`` and
+            HTTP session ids with it (default: $MINIMCP_STATE_KEY, else a random key per process).
     """
 
     def __init__(self, name: str = "minimcp", version: str = "0.0.0", instructions: str = None, *,
@@ -2878,7 +2894,7 @@ class MCPServer:
                  page_size: int = None, max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
                  request_timeout: float = 300.0, shutdown_grace: float = 1.0,
                  cache_ttl_ms: int = 0, cache_scope: str = "private", state_ttl: float = 600.0,
-                 task_ttl_ms: int = 3600000) -> None:
+                 task_ttl_ms: int = 3600000, state_key: str = None) -> None:
         if cache_scope not in ("public", "private"):
             raise ValueError("cache_scope must be 'public' or 'private'")
         self.name, self.version, self.instructions = name, version, instructions
@@ -2892,6 +2908,8 @@ class MCPServer:
         self._sessions = set()           # the connections being served now
         self._pool = None                # the worker pool, shared by every session
         self._state_key = None           # signs 2026-07-28 requestState, for the process's lifetime
+        self._shared_key = state_key or os.environ.get("MINIMCP_STATE_KEY") or None
+        self._wsgi = None
 
 
     # -- registration ---------------------------------------------------------
@@ -3134,7 +3152,11 @@ class MCPServer:
         """The process-wide key that signs 2026-07-28 requestState, made on first use."""
         with self._lock:
             if self._state_key is None:
-                self._state_key = os.urandom(32)
+                if self._shared_key is not None:     # replicas derive the same key from the secret
+                    import hashlib
+                    self._state_key = hashlib.sha256(b"minimcp-state:" + self._shared_key.encode("utf-8")).digest()
+                else:
+                    self._state_key = os.urandom(32)
             return self._state_key
 
     def _invoke(self, call: _Call, record, arguments: dict):
@@ -3446,14 +3468,47 @@ class MCPServer:
                 self._sessions.discard(session)
             session.stop()
 
-    def run(self, transport: str = "stdio") -> None:
-        """Serve on stdin/stdout until stdin closes or SIGTERM/SIGINT arrives.
+    def wsgi_app(self, **options) -> "_HTTPApp":
+        """The Streamable HTTP endpoint as a WSGI application, for gunicorn, waitress, uWSGI, ...
 
-        While serving, file descriptor 1 and ``sys.stdout`` point at stderr, so stray
-        prints, logging and child processes cannot corrupt the protocol stream.
+        Args:
+            path: the endpoint's path (default ``/mcp``).
+            allowed_hosts: Host names served (default: $MINIMCP_ALLOWED_HOSTS, else loopback
+                names only); ``["*"]`` for any. Others get 421 (DNS rebinding).
+            allowed_origins: browser origins allowed (default: $MINIMCP_ALLOWED_ORIGINS, else
+                loopback ones); others get 403.
+            auth: ``fn(headers: dict) -> bool`` deciding each request (lower-case header names);
+                without it, $MINIMCP_HTTP_TOKEN, if set, is the one bearer token accepted.
+            max_body: the largest request body in bytes (default 4 MiB); larger get 413.
+            max_sessions, session_idle, session_lifetime: bounds on handshake-era sessions.
+            keepalive: seconds between SSE comments on quiet streams.
         """
+        return _HTTPApp(self, **options)
+
+    @property
+    def wsgi(self) -> "_HTTPApp":
+        """The WSGI app with default options (``gunicorn 'server:app.wsgi'``)."""
+        with self._lock:
+            if self._wsgi is None:
+                self._wsgi = _HTTPApp(self)
+            return self._wsgi
+
+    def run(self, transport: str = "stdio", host: str = "127.0.0.1", port: int = 8000, **options) -> None:
+        """Serve until stdin closes (stdio) or until interrupted (``transport="http"``).
+
+        While serving stdio, file descriptor 1 and ``sys.stdout`` point at stderr, so stray
+        prints, logging and child processes cannot corrupt the protocol stream. Over
+        HTTP, the standard library's threading server runs ``wsgi_app(**options)``
+        on ``host:port`` (loopback unless told otherwise).
+        """
+        if transport in ("http", "streamable-http"):
+            try:
+                _serve_http(self, host, port, **options)
+            except KeyboardInterrupt:
+                pass
+            return
         if transport != "stdio":
-            raise ValueError("minimcp serves stdio only")
+            raise ValueError("transport must be 'stdio' or 'http'")
         with _OwnedStdio() as (instream, outstream):
             try:
                 self.serve(instream, outstream)
@@ -3532,8 +3587,12 @@ class _LineWriter:
         self.lock = threading.Lock()
         self.changed = threading.Condition(self.lock)
 
-    def put(self, data: bytes) -> bool:
-        """Queue one message. True: the caller is now the flusher and must call drain()."""
+    def put(self, data: bytes, route=None, final: bool = False) -> bool:
+        """Queue one message. True: the caller is now the flusher and must call drain().
+
+        ``route`` and ``final`` (which request it belongs to, and whether it is that
+        request's answer) matter only to transports with a stream per request.
+        """
         with self.lock:
             while self.flushing and self.pending_bytes > self.limit and not self.closed:
                 self.changed.wait()
@@ -3654,6 +3713,606 @@ class _OwnedStdio:
         os.close(self.in_fd)
         os.close(self.out_fd)
         return False
+
+
+# Transport: Streamable HTTP as a WSGI app (its modules imported only when used) #
+
+class _Exchange:
+    """The messages one HTTP request is waiting for: its answer, and what comes before it."""
+    __slots__ = ("queue", "finished")
+
+    def __init__(self) -> None:
+        import queue
+        self.queue = queue.SimpleQueue()
+        self.finished = False            # the final message has been queued
+
+    LIMIT = 1024                         # notifications queued for a client that does not read
+
+    def push(self, data: bytes, final: bool) -> None:
+        if final or self.queue.qsize() < self.LIMIT:   # bounded memory: drop progress, never the answer
+            self.queue.put((data, final))
+
+
+class _HTTPOut:
+    """A session's writer over HTTP: each message goes to the stream of the request it belongs to.
+
+    A request's answer and its progress, logs and questions go on that POST's
+    exchange; everything else (list changes, resource updates, task status) on
+    the session's GET stream, if one is open, and is dropped otherwise, as the
+    handshake-era transport allows.
+    """
+    closed = False
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.exchanges = {}              # id key -> _Exchange of the POST that carried that request
+        self.standalone = None           # the GET stream's _Exchange
+
+    def put(self, data: bytes, route=None, final: bool = False) -> bool:
+        with self.lock:
+            target = self.exchanges.get(route) if route is not None else None
+            if target is None:
+                target = self.standalone
+            elif final:
+                target.finished = True
+                del self.exchanges[route]
+        if target is not None:
+            target.push(data, final)
+        return False                     # nobody has to drain: delivery is the queue
+
+    def open(self, key) -> _Exchange:
+        exchange = _Exchange()
+        with self.lock:
+            self.exchanges[key] = exchange
+        return exchange
+
+    def close(self, key, exchange: _Exchange) -> None:
+        with self.lock:
+            if self.exchanges.get(key) is exchange:
+                del self.exchanges[key]
+
+    def drain(self) -> None:
+        return None
+
+    def wait_idle(self, deadline: float) -> None:
+        return None
+
+
+class _HTTPError(Exception):
+    """An HTTP refusal: status, a JSON-RPC error body, and extra headers."""
+
+    def __init__(self, status: str, code: int, message: str, headers=(), request_id=None, data=None) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message, self.headers = status, code, message, list(headers)
+        self.request_id, self.data = request_id, data
+
+
+HEADER_MISMATCH = -32020
+_LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]", "::1")
+# The JSON-RPC errors that 2026-07-28 answers with an HTTP status other than 200.
+_MODERN_ERROR_STATUS = {METHOD_NOT_FOUND: "404 Not Found", UNSUPPORTED_PROTOCOL_VERSION: "400 Bad Request",
+                        MISSING_CLIENT_CAPABILITY: "400 Bad Request", HEADER_MISMATCH: "400 Bad Request",
+                        INVALID_REQUEST: "400 Bad Request", PARSE_ERROR: "400 Bad Request"}
+_NAMED_BY = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}     # Mcp-Name's source
+
+
+def _header_value(raw):
+    """A header as sent, with the ``=?base64?...?=`` sentinel decoded (None if undecodable)."""
+    if raw is None or not (raw.startswith("=?base64?") and raw.endswith("?=")):
+        return raw
+    import base64
+    import binascii
+    try:
+        return base64.b64decode(raw[9:-2], validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _host_name(host: str) -> str:
+    """The host part of a Host header or an Origin's netloc, without the port."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[:host.find("]") + 1] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+class _HTTPSession:
+    """A handshake-era HTTP session: one _Session of the app, its streams, and when it was last used."""
+    __slots__ = ("id", "session", "out", "used", "streams")
+
+    def __init__(self, session_id: str, session: _Session, out: _HTTPOut) -> None:
+        self.id, self.session, self.out = session_id, session, out
+        self.used = time.monotonic()
+        self.streams = 0                 # responses still streaming (a busy session never expires)
+
+
+class _HTTPApp:
+    """The MCP endpoint as a PEP 3333 WSGI application (see ``MCPServer.wsgi_app``).
+
+    POST carries one JSON-RPC message. A 2026-07-28 request (its ``_meta``
+    envelope and ``MCP-Protocol-Version`` header) stands alone: it is served by
+    a session of its own that ends with the answer. In the handshake era,
+    ``initialize`` opens an HTTP session whose ``Mcp-Session-Id`` is signed with
+    the server's state key and names the negotiated revision and the client's
+    capabilities, so any replica sharing the key can serve the session's later
+    requests; GET opens its stream for server-initiated messages and DELETE
+    ends it. Answers are JSON, or SSE when notifications or questions to the
+    client come first.
+    """
+
+    def __init__(self, server: "MCPServer", path: str = "/mcp", allowed_hosts=None, allowed_origins=None,
+                 auth=None, max_body: int = 4 * 1024 * 1024, max_sessions: int = 1000,
+                 session_idle: float = 1800.0, session_lifetime: float = 86400.0, keepalive: float = 15.0) -> None:
+        self.server, self.path, self.auth, self.max_body = server, path, auth, max_body
+        self.allowed_hosts = _env_list("MINIMCP_ALLOWED_HOSTS", allowed_hosts)
+        self.allowed_origins = _env_list("MINIMCP_ALLOWED_ORIGINS", allowed_origins)
+        self.token = os.environ.get("MINIMCP_HTTP_TOKEN") or None
+        self.max_sessions, self.session_idle, self.session_lifetime = max_sessions, session_idle, session_lifetime
+        self.keepalive = keepalive
+        self.sessions = {}               # session id -> _HTTPSession (this process's)
+        self.ended = {}                  # session id -> when it was deleted here (refused, not revived)
+        self.lock = threading.Lock()
+
+    # -- the WSGI callable ----------------------------------------------------------
+    def __call__(self, environ: dict, start_response):
+        try:
+            self._check_access(environ)
+            if environ.get("PATH_INFO", "") not in (self.path, self.path + "/"):
+                raise _HTTPError("404 Not Found", INVALID_REQUEST, "Not Found: the MCP endpoint is %s" % self.path)
+            method = environ.get("REQUEST_METHOD", "GET")
+            if method == "OPTIONS":
+                return self._reply(start_response, "204 No Content", None, self._cors(environ))
+            if method == "POST":
+                return self._post(environ, start_response)
+            if method == "GET":
+                return self._get(environ, start_response)
+            if method == "DELETE":
+                return self._delete(environ, start_response)
+            raise _HTTPError("405 Method Not Allowed", INVALID_REQUEST, "Method Not Allowed",
+                             [("Allow", "GET, POST, DELETE, OPTIONS")])
+        except _HTTPError as refusal:
+            body = _error(refusal.request_id, refusal.code, refusal.message, refusal.data)
+            return self._reply(start_response, refusal.status, body, refusal.headers + self._cors(environ))
+
+    def _reply(self, start_response, status: str, message, headers=()):
+        body = encode_message(message) if message is not None else b""
+        headers = list(headers)
+        if body:
+            headers.append(("Content-Type", "application/json"))
+        headers.append(("Content-Length", str(len(body))))
+        start_response(status, headers)
+        return [body]
+
+    # -- security -------------------------------------------------------------------
+    def _check_access(self, environ: dict) -> None:
+        """DNS rebinding (Host 421, Origin 403) and authentication (401), before anything is read."""
+        host = environ.get("HTTP_HOST") or environ.get("SERVER_NAME", "")
+        if not self._allowed(_host_name(host), self.allowed_hosts):
+            raise _HTTPError("421 Misdirected Request", INVALID_REQUEST, "Misdirected Request: host %r is not "
+                             "served here (see allowed_hosts)" % host[:100])
+        origin = environ.get("HTTP_ORIGIN")
+        if origin is not None and not self._origin_allowed(origin):
+            raise _HTTPError("403 Forbidden", INVALID_REQUEST, "Forbidden: origin %r is not allowed "
+                             "(see allowed_origins)" % origin[:100])
+        if environ.get("REQUEST_METHOD") == "OPTIONS" or (self.auth is None and self.token is None):
+            return
+        headers = {key[5:].replace("_", "-").lower(): value for key, value in environ.items()
+                   if key.startswith("HTTP_")}
+        if self.auth is not None:
+            allowed = self.auth(headers)
+        else:
+            import hmac
+            allowed = hmac.compare_digest(headers.get("authorization", "").encode("utf-8"),
+                                          ("Bearer " + self.token).encode("utf-8"))
+        if not allowed:                  # the token itself is never logged nor echoed
+            raise _HTTPError("401 Unauthorized", INVALID_REQUEST, "Unauthorized: a valid bearer token is required",
+                             [("WWW-Authenticate", 'Bearer realm="mcp"')])
+
+    def _allowed(self, name: str, allowed) -> bool:
+        if allowed is None:
+            return name in _LOOPBACK_HOSTS
+        return "*" in allowed or name in allowed
+
+    def _origin_allowed(self, origin: str) -> bool:
+        if self.allowed_origins is not None:
+            return "*" in self.allowed_origins or origin in self.allowed_origins
+        scheme, _, rest = origin.partition("://")
+        return scheme in ("http", "https") and _host_name(rest.split("/")[0]) in _LOOPBACK_HOSTS
+
+    def _cors(self, environ: dict) -> list:
+        """CORS headers for a browser page on an allowed origin (checked already)."""
+        origin = environ.get("HTTP_ORIGIN")
+        if origin is None:
+            return []
+        return [("Access-Control-Allow-Origin", origin), ("Vary", "Origin"),
+                ("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS"),
+                ("Access-Control-Allow-Headers", "content-type, accept, authorization, mcp-protocol-version, "
+                                                 "mcp-session-id, mcp-method, mcp-name, last-event-id"),
+                ("Access-Control-Expose-Headers", "mcp-session-id")]
+
+    # -- POST -----------------------------------------------------------------------
+    def _read_body(self, environ: dict) -> bytes:
+        try:
+            length = int(environ.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: Content-Length is not a number")
+        if length > self.max_body:
+            raise _HTTPError("413 Content Too Large", INVALID_REQUEST, "Invalid Request: the body has %d bytes; "
+                             "the limit is %d" % (length, self.max_body))
+        stream = environ["wsgi.input"]
+        body = stream.read(length) if length else b""
+        if len(body) < length:
+            raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: the body ended early")
+        return body
+
+    def _post(self, environ: dict, start_response):
+        body = self._read_body(environ)
+        message, problem = _decode_line(body)
+        if problem is not None:
+            raise _HTTPError("400 Bad Request", problem["error"]["code"], problem["error"]["message"])
+        items = message if isinstance(message, list) else [message]
+        if not items or not all(isinstance(m, dict) for m in items):
+            raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Invalid Request: the body must be a JSON-RPC "
+                             "message (an object)")
+        requests = [m for m in items if "method" in m and "id" in m]
+        for each in requests:
+            if not _valid_id(each["id"]):
+                raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Invalid Request: id must be a string or an "
+                                 "integer, not %s" % _json_type(each["id"]))
+        request_id = requests[0]["id"] if requests else None
+        first = items[0]
+        session_id = environ.get("HTTP_MCP_SESSION_ID")
+        version = environ.get("HTTP_MCP_PROTOCOL_VERSION")
+        meta = first.get("params", {}).get("_meta") if isinstance(first.get("params"), dict) else None
+        if session_id is not None and version not in MODERN:
+            held = self._find_session(session_id, version)
+            return self._exchange(held.session, held, message, request_id, environ, start_response)
+        if first.get("method") == "initialize" and version not in MODERN:
+            return self._exchange(_Session(self.server, _HTTPOut()), None, message, request_id, environ,
+                                  start_response)
+        if version in MODERN or (version is None and isinstance(meta, dict) and META_VERSION in meta):
+            self._check_modern_headers(environ, message, request_id)
+            return self._exchange(_Session(self.server, _HTTPOut()), None, message, request_id, environ,
+                                  start_response)
+        if version is not None and version not in ALL_VERSIONS:
+            raise _HTTPError("400 Bad Request", UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version %s"
+                             % version, request_id=request_id, data={"supported": list(PROTOCOL_VERSIONS),
+                                                                     "requested": version})
+        raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: no Mcp-Session-Id; send initialize "
+                         "first (protocol 2025-11-25 and older) or the 2026-07-28 _meta envelope and "
+                         "MCP-Protocol-Version header", request_id=request_id)
+
+    def _check_modern_headers(self, environ: dict, message, request_id) -> None:
+        """2026-07-28: the headers mirror the body; a mismatch is -32020, an unknown version -32022."""
+        def mismatch(text):
+            return _HTTPError("400 Bad Request", HEADER_MISMATCH, "Header mismatch: " + text, request_id=request_id)
+        if not isinstance(message, dict):
+            raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Invalid Request: one JSON-RPC message per POST "
+                             "(no batches in protocol 2026-07-28)", request_id=request_id)
+        version = environ.get("HTTP_MCP_PROTOCOL_VERSION")
+        params = message.get("params") if isinstance(message.get("params"), dict) else {}
+        meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
+        if version is None:
+            raise mismatch("the MCP-Protocol-Version header is missing")
+        if version not in MODERN:
+            raise _HTTPError("400 Bad Request", UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version %s"
+                             % version, request_id=request_id, data={"supported": list(PROTOCOL_VERSIONS),
+                                                                     "requested": version})
+        if META_VERSION in meta and meta[META_VERSION] != version:
+            raise mismatch("MCP-Protocol-Version %r does not match _meta %r" % (version, meta[META_VERSION]))
+        if "id" in message and message.get("method") != "server/discover":
+            try:
+                _envelope_peer(meta)                 # a malformed envelope is a bad request, not a result
+            except MCPError as exc:
+                raise _HTTPError("400 Bad Request", exc.code, exc.message, request_id=request_id, data=exc.data)
+        if "id" not in message:
+            return                                   # notifications: no header rules in this revision
+        method = _header_value(environ.get("HTTP_MCP_METHOD"))
+        if method != message.get("method"):
+            raise mismatch("Mcp-Method %r does not match the body's method %r" % (method, message.get("method")))
+        field = _NAMED_BY.get(method)
+        if field is not None:
+            name = _header_value(environ.get("HTTP_MCP_NAME"))
+            if name != params.get(field):
+                raise mismatch("Mcp-Name %r does not match the body's %s %r" % (name, field, params.get(field)))
+        if method == "tools/call":
+            tool = self.server._tools.get(params.get("name"))
+            arguments = params.get("arguments") if isinstance(params.get("arguments"), dict) else {}
+            for header, value in _mirrored_arguments(tool.input_schema if tool else {}, arguments):
+                sent = environ.get("HTTP_MCP_PARAM_" + header.upper().replace("-", "_"))
+                if sent is None and value is None:
+                    continue
+                decoded = _header_value(sent)
+                if sent is not None and (decoded is None or any(ord(c) < 32 and c != "\t" for c in sent)):
+                    raise mismatch("Mcp-Param-%s has invalid characters" % header)
+                if not _same_header_value(decoded, value):
+                    raise mismatch("Mcp-Param-%s %r does not match the argument %r" % (header, decoded, value))
+
+    def _exchange(self, session: _Session, held, message, request_id, environ: dict, start_response):
+        """Give one POST's message to a session and answer: 202, JSON, or an SSE stream."""
+        transient = held is None and not (isinstance(message, dict) and message.get("method") == "initialize")
+        if held is None:
+            with self.server._lock:
+                self.server._sessions.add(session)
+        if request_id is None:                       # notifications, or the client's answers to us
+            session.take(message)
+            if transient:
+                self._end(session)
+            return self._reply(start_response, "202 Accepted", None, self._cors(environ))
+        key = _id_key(request_id)
+        exchange = session.out.open(key)
+        if held is not None:
+            with self.lock:
+                held.streams += 1
+        session.take(message)
+        return self._answer(session, held, exchange, request_id, transient, environ, start_response)
+
+    def _answer(self, session: _Session, held, exchange: _Exchange, request_id, transient: bool, environ: dict,
+                start_response):
+        import queue
+        accept = environ.get("HTTP_ACCEPT", "")
+        streams = "text/event-stream" in accept or not accept or "*/*" in accept
+        try:
+            data, final = exchange.queue.get(timeout=self.keepalive)
+        except queue.Empty:
+            data, final = None, False
+        while not streams and not final:           # a client that takes no SSE gets the answer only
+            data, final = exchange.queue.get()
+        if final:                                  # the answer came first: plain JSON
+            headers = self._cors(environ)
+            status = "200 OK"
+            if data.startswith(b'{"jsonrpc":"2.0","id":') and b'"error":' in data:
+                code = json.loads(data).get("error", {}).get("code")
+                if session.era == "modern" or transient:
+                    status = _MODERN_ERROR_STATUS.get(code, status)
+            if held is None and session.era == "handshake" and session.peer is not None:
+                held = self._keep(session)
+                headers.append(("Mcp-Session-Id", held.id))
+            self._done(session, held, transient, exchange, request_id, finished=True)
+            headers += [("Content-Type", "application/json"), ("Content-Length", str(len(data)))]
+            start_response(status, headers)
+            return [data]
+        start_response("200 OK", self._cors(environ) + [("Content-Type", "text/event-stream"),
+                                                       ("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no")])
+        return self._stream(session, held, exchange, request_id, transient, data)
+
+    def _stream(self, session: _Session, held, exchange: _Exchange, request_id, transient: bool, first):
+        """Yield SSE events until the answer; a client that goes away cancels a 2026-07-28 request."""
+        import queue
+        finished = False
+        try:
+            if first is not None:
+                yield b"event: message\ndata: " + first.rstrip(b"\n") + b"\n\n"
+            else:
+                yield b": waiting\n\n"
+            while True:
+                try:
+                    data, finished = exchange.queue.get(timeout=self.keepalive)
+                except queue.Empty:
+                    yield b": keep-alive\n\n"          # a closed connection shows up here
+                    continue
+                yield b"event: message\ndata: " + data.rstrip(b"\n") + b"\n\n"
+                if finished:
+                    return
+        finally:
+            if not finished and (transient or session.era == "modern"):
+                session.cancel_request(request_id, "the client closed the stream")
+            self._done(session, held, transient, exchange, request_id, finished)
+
+    def _done(self, session: _Session, held, transient: bool, exchange: _Exchange, request_id,
+              finished: bool) -> None:
+        session.out.close(_id_key(request_id), exchange)
+        if held is not None:
+            with self.lock:
+                held.streams -= 1
+                held.used = time.monotonic()
+        elif transient or not finished or session.era != "handshake":
+            self._end(session)
+
+    def _end(self, session: _Session) -> None:
+        with self.server._lock:
+            self.server._sessions.discard(session)
+        session.stop()
+
+    # -- handshake-era sessions ----------------------------------------------------------
+    def _keep(self, session: _Session) -> _HTTPSession:
+        """Give an initialized session its id and a place in the table (bounded; idle ones expire)."""
+        import secrets
+        token = json.dumps({"v": session.peer.rev.version, "c": session.peer.capabilities,
+                            "i": session.peer.info, "t": int(time.time()), "n": secrets.token_hex(8)},
+                           separators=(",", ":"), sort_keys=True).encode("utf-8")
+        import hmac
+        import hashlib
+        mac = hmac.new(self.server._signing_key(), b"session:" + token, hashlib.sha256).digest()
+        held = _HTTPSession(_b64url(token) + "." + _b64url(mac), session, session.out)
+        self._sweep(room_for=1)
+        with self.lock:
+            self.sessions[held.id] = held
+            held.streams = 1                         # the initialize exchange itself, released by _done
+        return held
+
+    def _find_session(self, session_id: str, version) -> _HTTPSession:
+        """This process's session, or one another replica opened (its signed id says who the client is)."""
+        with self.lock:
+            held = self.sessions.get(session_id)
+            if held is not None:
+                held.used = time.monotonic()
+        if held is None:
+            held = self._revive(session_id)
+        if version is not None and version != held.session.peer.rev.version:
+            raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: MCP-Protocol-Version %s is not this "
+                             "session's protocol %s" % (version, held.session.peer.rev.version))
+        return held
+
+    def _revive(self, session_id: str) -> _HTTPSession:
+        import hmac
+        import hashlib
+        not_found = _HTTPError("404 Not Found", INVALID_REQUEST, "Session not found: initialize again")
+        if session_id in self.ended or session_id.count(".") != 1:
+            raise not_found
+        body, _, signature = session_id.partition(".")
+        try:
+            token, mac = _unb64url(body), _unb64url(signature)
+            data = json.loads(token.decode("utf-8"))
+        except ValueError:
+            raise not_found from None
+        expected = hmac.new(self.server._signing_key(), b"session:" + token, hashlib.sha256).digest()
+        if not hmac.compare_digest(mac, expected) or not isinstance(data, dict) or \
+                data.get("v") not in HANDSHAKE or time.time() > data.get("t", 0) + self.session_lifetime:
+            raise not_found
+        out = _HTTPOut()
+        session = _Session(self.server, out)
+        session.era, session.initialized = "handshake", True
+        session.peer = _Peer(REVISIONS[data["v"]], data.get("c"), data.get("i"), "debug")
+        held = _HTTPSession(session_id, session, out)
+        self._sweep(room_for=1)
+        with self.lock:
+            held = self.sessions.setdefault(session_id, held)
+        with self.server._lock:
+            self.server._sessions.add(held.session)
+        return held
+
+    def _sweep(self, room_for: int = 0) -> None:
+        """Expire idle sessions; make room for new ones by ending the least recently used idle ones."""
+        now = time.monotonic()
+        with self.lock:
+            idle = sorted((h for h in self.sessions.values() if h.streams == 0), key=lambda h: h.used)
+            expired = [h for h in idle if now - h.used > self.session_idle]
+            excess = len(self.sessions) - len(expired) + room_for - self.max_sessions
+            expired += [h for h in idle if h not in expired][:max(0, excess)]
+            if len(self.sessions) - len(expired) + room_for > self.max_sessions:
+                raise _HTTPError("503 Service Unavailable", INTERNAL_ERROR, "Service Unavailable: too many "
+                                 "open sessions (%d)" % self.max_sessions)
+            for held in expired:
+                del self.sessions[held.id]
+            for ended in [k for k, when in self.ended.items() if now - when > self.session_lifetime]:
+                del self.ended[ended]
+        for held in expired:
+            self._end(held.session)
+
+    def _get(self, environ: dict, start_response):
+        """The handshake-era stream for messages that belong to no request."""
+        session_id = environ.get("HTTP_MCP_SESSION_ID")
+        if session_id is None:
+            raise _HTTPError("405 Method Not Allowed", INVALID_REQUEST, "Method Not Allowed: GET opens a session's "
+                             "stream (send Mcp-Session-Id); protocol 2026-07-28 has none", [("Allow", "POST")])
+        held = self._find_session(session_id, environ.get("HTTP_MCP_PROTOCOL_VERSION"))
+        exchange = _Exchange()
+        with held.out.lock:
+            held.out.standalone = exchange           # a newer GET stream replaces an older one
+        with self.lock:
+            held.streams += 1
+        start_response("200 OK", self._cors(environ) + [("Content-Type", "text/event-stream"),
+                                                       ("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no")])
+        return self._standalone(held, exchange)
+
+    def _standalone(self, held: _HTTPSession, exchange: _Exchange):
+        import queue
+        try:
+            yield b": stream open\n\n"
+            while held.id in self.sessions:
+                try:
+                    data, _ = exchange.queue.get(timeout=self.keepalive)
+                except queue.Empty:
+                    yield b": keep-alive\n\n"
+                    continue
+                yield b"event: message\ndata: " + data.rstrip(b"\n") + b"\n\n"
+        finally:
+            with held.out.lock:
+                if held.out.standalone is exchange:
+                    held.out.standalone = None
+            with self.lock:
+                held.streams -= 1
+                held.used = time.monotonic()
+
+    def _delete(self, environ: dict, start_response):
+        session_id = environ.get("HTTP_MCP_SESSION_ID")
+        if session_id is None:
+            raise _HTTPError("405 Method Not Allowed", INVALID_REQUEST, "Method Not Allowed: DELETE ends a session "
+                             "(send Mcp-Session-Id)", [("Allow", "POST")])
+        held = self._find_session(session_id, None)
+        with self.lock:
+            self.sessions.pop(session_id, None)
+            self.ended[session_id] = time.monotonic()
+        self._end(held.session)
+        return self._reply(start_response, "204 No Content", None, self._cors(environ))
+
+
+def _env_list(name: str, given):
+    """An allowlist from the argument, else from a comma-separated environment variable, else None."""
+    if given is not None:
+        return [given] if isinstance(given, str) else list(given)
+    value = os.environ.get(name)
+    return [item.strip().lower() for item in value.split(",") if item.strip()] if value else None
+
+
+def _mirrored_arguments(schema: dict, arguments: dict, depth: int = 0):
+    """(header name, argument value or None) for every property marked ``x-mcp-header``."""
+    for name, prop in (schema.get("properties") or {}).items() if isinstance(schema, dict) else ():
+        if not isinstance(prop, dict):
+            continue
+        value = arguments.get(name) if isinstance(arguments, dict) else None
+        if isinstance(prop.get("x-mcp-header"), str):
+            yield prop["x-mcp-header"], value
+        elif "properties" in prop and depth < 8:
+            for item in _mirrored_arguments(prop, value if isinstance(value, dict) else {}, depth + 1):
+                yield item
+
+
+def _same_header_value(sent, value) -> bool:
+    if value is None:
+        return sent is None
+    if sent is None:
+        return False
+    if isinstance(value, bool):
+        return sent == ("true" if value else "false")
+    if isinstance(value, int):
+        try:
+            return float(sent) == value
+        except ValueError:
+            return False
+    return sent == value
+
+
+def _serve_http(app: "MCPServer", host: str, port: int, ready=None, **options) -> None:
+    """Run the WSGI app on the standard library's threading HTTP server until interrupted."""
+    from socketserver import ThreadingMixIn
+    from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
+
+    class Handler(WSGIRequestHandler):
+        timeout = options.pop("read_timeout", 30.0)          # a slow client cannot hold a thread forever
+
+        def log_message(self, *args):                        # no access log on stderr (tokens in URLs)
+            return None
+
+    class Server(ThreadingMixIn, WSGIServer):
+        daemon_threads = True
+        allow_reuse_address = True
+        limit = threading.BoundedSemaphore(options.pop("max_connections", 256))
+
+        def process_request(self, request, client_address):
+            if not self.limit.acquire(blocking=False):      # bounded threads: refuse past the limit
+                self.shutdown_request(request)
+                return
+            super().process_request(request, client_address)
+
+        def process_request_thread(self, request, client_address):
+            try:
+                super().process_request_thread(request, client_address)
+            finally:
+                self.limit.release()
+
+    if ":" in host and not host.startswith("["):
+        import socket
+        Server.address_family = socket.AF_INET6
+    httpd = Server((host.strip("[]"), port), Handler)
+    httpd.set_app(app.wsgi_app(**options))
+    if ready is not None:                                    # tests and embedders: the bound server
+        ready(httpd)
+    try:
+        httpd.serve_forever(poll_interval=0.2)
+    finally:
+        httpd.server_close()
 
 
 # Clients: TestClient for your tests, and the client the command line uses #####

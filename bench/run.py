@@ -165,6 +165,12 @@ def build_specs(a, wanted):
                           import_stmt="import minimcp", python=stdlib_py,
                           payload_env={"MCPBENCH_MAXMSG": str(MAXMSG)}))
         versions["minimcp"] = minimcp_version(stdlib_py, a.minimcp, snap)
+        if a.baseline:          # the same server on an older minimcp.py, measured in the same run
+            base_snap = snapshot_minimcp(cache, stdlib_py, a.baseline, keep=(os.path.basename(snap),))
+            specs.append(Spec("minimcp-base", "minimcp (baseline)", [stdlib_py, srv("minimcp_echo.py")],
+                              env={"MINIMCP_PATH": base_snap}, import_stmt="import minimcp", python=stdlib_py,
+                              payload_env={"MCPBENCH_MAXMSG": str(MAXMSG)}))
+            versions["minimcp (baseline)"] = minimcp_version(stdlib_py, a.baseline, base_snap)
     if "mcp" in wanted or "mcp-lowlevel" in wanted:
         py, v = ensure_venv(cache, base, pyver, "mcp-" + MCP_VERSION, ["mcp==" + MCP_VERSION],
                             {"mcp": MCP_VERSION})
@@ -202,7 +208,7 @@ def build_specs(a, wanted):
     return specs, versions
 
 
-def snapshot_minimcp(cache, py, repo_dir):
+def snapshot_minimcp(cache, py, repo_dir, keep=()):
     """Copy minimcp.py aside and compile it once, so the whole run measures one
     version (the file may be edited while the benchmark runs, and every edit
     would cost the next spawn a recompile)."""
@@ -211,8 +217,8 @@ def snapshot_minimcp(cache, py, repo_dir):
         data = f.read()
     digest = hashlib.sha256(data).hexdigest()[:12]
     snap = os.path.join(cache, "minimcp-snapshot-" + digest)
-    for old in os.listdir(cache):                 # keep only the snapshot in use
-        if old.startswith("minimcp-snapshot-") and old != os.path.basename(snap):
+    for old in os.listdir(cache):                 # keep only the snapshots in use
+        if old.startswith("minimcp-snapshot-") and old != os.path.basename(snap) and old not in keep:
             shutil.rmtree(os.path.join(cache, old), ignore_errors=True)
     if not os.path.exists(os.path.join(snap, "minimcp.py")):
         os.makedirs(snap, exist_ok=True)
@@ -685,6 +691,7 @@ def main():
     ap.add_argument("--python", default=sys.executable,
                     help="base interpreter for every Python server's venv (default: this one)")
     ap.add_argument("--minimcp", default=REPO, help="directory holding minimcp.py")
+    ap.add_argument("--baseline", help="a directory holding an older minimcp.py to measure beside the current one")
     ap.add_argument("--out", help="also write the Markdown here (and the raw JSON beside it)")
     a = ap.parse_args()
     a.argv = sys.argv[1:]

@@ -1,0 +1,424 @@
+"""Streamable HTTP (issue 16): HTTP requests in, HTTP responses out, on a real loopback socket.
+
+Each test starts the standard library's threading server (``minimcp._serve_http``,
+the code behind ``app.run(transport="http")``) on a free port of 127.0.0.1 and
+talks to it with ``http.client``.
+"""
+
+import http.client
+import json
+import socket
+import threading
+import time
+
+import pytest
+
+from conftest import load_example
+import minimcp
+from minimcp import Context, MCPServer
+
+MODERN = "2026-07-28"
+ENVELOPE = {"io.modelcontextprotocol/protocolVersion": MODERN,
+            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}, "sampling": {}},
+            "io.modelcontextprotocol/clientInfo": {"name": "http-test", "version": "1"}}
+ACCEPT = "application/json, text/event-stream"
+
+
+class Endpoint:
+    """A running HTTP server for one app, and a few ways to talk to it."""
+
+    def __init__(self, app, **options):
+        self.app = app
+        box = {}
+        ready = threading.Event()
+
+        def keep(httpd):
+            box["httpd"] = httpd
+            ready.set()
+        self.thread = threading.Thread(target=minimcp._serve_http, args=(app, "127.0.0.1", 0),
+                                       kwargs=dict(options, ready=keep), daemon=True)
+        self.thread.start()
+        assert ready.wait(10), "the HTTP server did not start"
+        self.httpd = box["httpd"]
+        self.port = self.httpd.server_address[1]
+
+    def close(self):
+        self.httpd.shutdown()
+        self.thread.join(10)
+
+    def connect(self, timeout=10):
+        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+
+    def post(self, message, headers=None, raw=None, path="/mcp"):
+        """POST one message; returns (status, headers dict, parsed body or SSE events or None)."""
+        connection = self.connect()
+        body = raw if raw is not None else json.dumps(message).encode("utf-8")
+        all_headers = {"Content-Type": "application/json", "Accept": ACCEPT}
+        all_headers.update(headers or {})
+        connection.request("POST", path, body=body, headers=all_headers)
+        response = connection.getresponse()
+        return read(response, connection)
+
+    def modern(self, method, params=None, request_id=1, headers=None):
+        params = dict(params or {})
+        params["_meta"] = dict(ENVELOPE, **params.get("_meta", {}))
+        message = {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
+        sent = {"MCP-Protocol-Version": MODERN, "Mcp-Method": method}
+        if method in ("tools/call", "prompts/get"):
+            sent["Mcp-Name"] = params.get("name", "")
+        if method == "resources/read":
+            sent["Mcp-Name"] = params.get("uri", "")
+        sent.update(headers or {})
+        return self.post(message, {k: v for k, v in sent.items() if v is not None})
+
+
+def read(response, connection):
+    headers = {k.lower(): v for k, v in response.getheaders()}
+    data = response.read()
+    connection.close()
+    if headers.get("content-type", "").startswith("text/event-stream"):
+        return response.status, headers, sse_events(data)
+    return response.status, headers, json.loads(data) if data else None
+
+
+def sse_events(data):
+    events = []
+    for block in data.decode("utf-8").split("\n\n"):
+        lines = [line[5:].strip() for line in block.split("\n") if line.startswith("data:")]
+        if lines:
+            events.append(json.loads("\n".join(lines)))
+    return events
+
+
+@pytest.fixture
+def endpoint():
+    started = []
+
+    def start(app=None, **options):
+        running = Endpoint(app or load_example("everything").app, **options)
+        started.append(running)
+        return running
+    yield start
+    for running in started:
+        running.close()
+
+
+def handshake(ep, version="2025-11-25", capabilities=None):
+    status, headers, body = ep.post({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": version, "capabilities": capabilities or {},
+        "clientInfo": {"name": "http-test", "version": "1"}}})
+    assert status == 200 and body["result"]["protocolVersion"] == version, (status, body)
+    session = headers["mcp-session-id"]
+    status, _, body = ep.post({"jsonrpc": "2.0", "method": "notifications/initialized"},
+                              {"Mcp-Session-Id": session, "MCP-Protocol-Version": version})
+    assert status == 202 and body is None
+    return session
+
+
+# -- the handshake era ---------------------------------------------------------------------
+
+def test_handshake_session_json_answers_and_sse_for_progress(endpoint):
+    ep = endpoint()
+    session = handshake(ep)
+    assert all(0x21 <= ord(c) <= 0x7E for c in session)
+    with_session = {"Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25"}
+    status, headers, body = ep.post({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}, with_session)
+    assert status == 200 and headers["content-type"] == "application/json"
+    assert "echo" in [t["name"] for t in body["result"]["tools"]]
+    status, headers, events = ep.post({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+        "name": "slow", "arguments": {"seconds": 0.2, "steps": 3}, "_meta": {"progressToken": "p"}}}, with_session)
+    assert status == 200 and headers["content-type"] == "text/event-stream"
+    assert headers["x-accel-buffering"] == "no"
+    assert [e.get("method") for e in events] == ["notifications/progress"] * 3 + [None]
+    assert events[-1]["id"] == 3 and events[-1]["result"]["content"][0]["text"] == "done"
+
+
+def test_missing_unknown_and_deleted_sessions(endpoint):
+    ep = endpoint()
+    status, _, body = ep.post({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+    assert status == 400 and body["error"]["code"] == -32600 and "Mcp-Session-Id" in body["error"]["message"]
+    status, _, body = ep.post({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, {"Mcp-Session-Id": "nope"})
+    assert status == 404 and "Session not found" in body["error"]["message"]
+    session = handshake(ep)
+    forged = session[:-3] + ("AAA" if not session.endswith("AAA") else "BBB")
+    status, _, _ = ep.post({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, {"Mcp-Session-Id": forged})
+    assert status == 404
+    connection = ep.connect()
+    connection.request("DELETE", "/mcp", headers={"Mcp-Session-Id": session})
+    assert connection.getresponse().status == 204
+    connection.close()
+    status, _, _ = ep.post({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, {"Mcp-Session-Id": session})
+    assert status == 404
+    status, _, body = ep.post({"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                              {"Mcp-Session-Id": handshake(ep), "MCP-Protocol-Version": "2025-06-18"})
+    assert status == 400 and "2025-11-25" in body["error"]["message"]
+
+
+def test_sampling_question_travels_on_the_post_stream_and_the_answer_comes_back_by_post(endpoint):
+    ep = endpoint()
+    session = handshake(ep, capabilities={"sampling": {}})
+    with_session = {"Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25"}
+    connection = ep.connect()
+    connection.request("POST", "/mcp", body=json.dumps({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+                                                         "params": {"name": "sample", "arguments": {"prompt": "hi"}}}),
+                       headers=dict(with_session, **{"Content-Type": "application/json", "Accept": ACCEPT}))
+    response = connection.getresponse()
+    assert response.getheader("Content-Type") == "text/event-stream"
+    question = None
+    while question is None:
+        line = response.fp.readline()
+        assert line, "the stream ended before the question"
+        if line.startswith(b"data:"):
+            question = json.loads(line[5:])
+    assert question["method"] == "sampling/createMessage"
+    status, _, body = ep.post({"jsonrpc": "2.0", "id": question["id"], "result": {
+        "role": "assistant", "content": {"type": "text", "text": "sampled!"}, "model": "m"}}, with_session)
+    assert status == 202 and body is None
+    events = sse_events(response.read())
+    connection.close()
+    assert events[-1]["id"] == 7 and "sampled!" in events[-1]["result"]["content"][0]["text"]
+
+
+def test_get_stream_carries_list_changed(endpoint):
+    app = load_example("everything").app
+    ep = endpoint(app, keepalive=0.2)
+    session = handshake(ep)
+    connection = ep.connect()
+    connection.request("GET", "/mcp", headers={"Mcp-Session-Id": session, "Accept": "text/event-stream"})
+    response = connection.getresponse()
+    assert response.status == 200 and response.getheader("Content-Type") == "text/event-stream"
+    assert response.fp.readline().startswith(b":")            # the stream is open
+    app.add_tool(lambda: "x", name="added_later")
+    while True:
+        line = response.fp.readline()
+        assert line, "the GET stream ended"
+        if line.startswith(b"data:"):
+            assert json.loads(line[5:]) == {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}
+            break
+    connection.close()
+    connection = ep.connect()
+    connection.request("GET", "/mcp")
+    assert connection.getresponse().status == 405
+    connection.close()
+
+
+def test_a_replica_with_the_same_key_serves_another_replicas_session(endpoint):
+    first = endpoint(load_example("everything").app)
+    first.app._shared_key = second_key = "shared secret"
+    second = endpoint(load_example("everything").app)
+    second.app._shared_key = second_key
+    session = handshake(first)
+    status, _, body = second.post({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "echo", "arguments": {"text": "elsewhere"}}}, {"Mcp-Session-Id": session})
+    assert status == 200 and body["result"]["content"][0]["text"] == "elsewhere"
+    stranger = endpoint(load_example("everything").app)              # another key: an unknown session
+    status, _, _ = stranger.post({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}, {"Mcp-Session-Id": session})
+    assert status == 404
+
+
+def test_sessions_are_bounded_and_idle_ones_expire(endpoint):
+    ep = endpoint(max_sessions=20)
+    sessions = [handshake(ep) for _ in range(60)]
+    assert len(ep.httpd.get_app().sessions) <= 20
+    status, _, body = ep.post({"jsonrpc": "2.0", "id": 2, "method": "ping"}, {"Mcp-Session-Id": sessions[-1]})
+    assert status == 200 and body["result"] == {}
+    live = len(ep.app._live_sessions())
+    assert live <= 21, live                     # the registry forgets the expired sessions too
+
+
+# -- 2026-07-28 ------------------------------------------------------------------------------
+
+def test_modern_requests_stand_alone(endpoint):
+    ep = endpoint()
+    status, headers, body = ep.modern("tools/call", {"name": "echo", "arguments": {"text": "hi"}})
+    assert status == 200 and body["result"]["content"][0]["text"] == "hi"
+    assert body["result"]["resultType"] == "complete" and "mcp-session-id" not in headers
+    status, _, body = ep.modern("server/discover")
+    assert status == 200 and MODERN in body["result"]["supportedVersions"]
+    assert ep.app._live_sessions() == []        # nothing is kept between requests
+
+
+@pytest.mark.parametrize("headers, code, status", [
+    ({"Mcp-Method": None}, -32020, 400),
+    ({"Mcp-Method": "tools/list"}, -32020, 400),
+    ({"Mcp-Name": "other"}, -32020, 400),
+    ({"Mcp-Name": None}, -32020, 400),
+    ({"MCP-Protocol-Version": "2099-01-01"}, -32022, 400),
+])
+def test_modern_header_validation(endpoint, headers, code, status):
+    ep = endpoint()
+    got, _, body = ep.modern("tools/call", {"name": "echo", "arguments": {"text": "hi"}}, headers=headers)
+    assert (got, body["error"]["code"]) == (status, code), body
+
+
+def test_modern_name_header_may_be_base64_and_unknown_methods_are_404(endpoint):
+    ep = endpoint()
+    status, _, body = ep.modern("tools/call", {"name": "echo", "arguments": {"text": "b"}},
+                                headers={"Mcp-Name": "=?base64?ZWNobw==?="})
+    assert status == 200 and body["result"]["content"][0]["text"] == "b"
+    status, _, body = ep.modern("no/such/method")
+    assert status == 404 and body["error"]["code"] == -32601
+    status, _, body = ep.modern("tools/call", {"name": "echo", "arguments": {"text": "x"},
+                                               "_meta": {"io.modelcontextprotocol/clientCapabilities": 5}})
+    assert status == 400 and body["error"]["code"] == -32602
+    status, _, body = ep.post({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                               "params": {"requestId": 1}}, {"MCP-Protocol-Version": MODERN})
+    assert status == 202 and body is None
+
+
+def test_mirrored_parameter_headers_are_checked(endpoint):
+    app = MCPServer("headers")
+
+    @app.tool(input_schema={"type": "object", "properties": {
+        "region": {"type": "string", "x-mcp-header": "Region"}, "count": {"type": "integer", "x-mcp-header": "Count"}}})
+    def locate(region: str = "", count: int = 0) -> str:
+        return "%s/%d" % (region, count)
+    ep = endpoint(app)
+    call = {"name": "locate", "arguments": {"region": "eu-west", "count": 3}}
+    status, _, body = ep.modern("tools/call", call, headers={"Mcp-Param-Region": "eu-west", "Mcp-Param-Count": "3"})
+    assert status == 200 and body["result"]["content"][0]["text"] == "eu-west/3"
+    status, _, body = ep.modern("tools/call", call, headers={"Mcp-Param-Region": "us-east", "Mcp-Param-Count": "3"})
+    assert status == 400 and body["error"]["code"] == -32020
+    status, _, body = ep.modern("tools/call", call, headers={"Mcp-Param-Count": "3"})
+    assert status == 400 and body["error"]["code"] == -32020
+
+
+def test_mrtr_rounds_on_two_replicas_sharing_a_key(endpoint):
+    replicas = [endpoint(load_example("everything").app) for _ in range(2)]
+    for replica in replicas:
+        replica.app._shared_key = "one secret for every replica"
+    status, _, body = replicas[0].modern("tools/call", {"name": "elicit", "arguments": {}})
+    result = body["result"]
+    assert status == 200 and result["resultType"] == "input_required", body
+    (key, question), = result["inputRequests"].items()
+    assert question["method"] == "elicitation/create"
+    retry = {"name": "elicit", "arguments": {}, "requestState": result["requestState"],
+             "inputResponses": {key: {"action": "accept", "content": {"name": "Ada"}}}}
+    status, _, body = replicas[1].modern("tools/call", retry, request_id=2)
+    assert status == 200 and body["result"]["content"][0]["text"] == "accept: Ada", body
+    alone = endpoint(load_example("everything").app)                  # its own random key
+    status, _, body = alone.modern("tools/call", retry, request_id=3)
+    assert body["error"]["code"] == -32602 and "not issued by this server" in body["error"]["message"]
+
+
+def test_closing_the_stream_cancels_a_modern_request(endpoint):
+    app = MCPServer("cancel")
+    started, stopped = threading.Event(), threading.Event()
+
+    @app.tool()
+    def wait(ctx: Context) -> str:
+        ctx.progress(1, 2)
+        started.set()
+        try:
+            ctx.sleep(30)
+        finally:
+            stopped.set()
+        return "late"
+    ep = endpoint(app, keepalive=0.1)
+    connection = ep.connect()
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "wait", "_meta": dict(ENVELOPE, progressToken="t")}})
+    connection.request("POST", "/mcp", body=body, headers={
+        "Content-Type": "application/json", "Accept": ACCEPT, "MCP-Protocol-Version": MODERN,
+        "Mcp-Method": "tools/call", "Mcp-Name": "wait"})
+    sock = connection.sock
+    response = connection.getresponse()
+    assert response.getheader("Content-Type") == "text/event-stream"
+    assert response.fp.readline().startswith(b"event:")       # the progress event: it runs
+    assert started.wait(10)
+    sock.shutdown(socket.SHUT_RDWR)
+    response.close()
+    connection.close()
+    assert stopped.wait(10), "closing the stream did not cancel the tool"
+
+
+def test_listen_streams_list_changes(endpoint):
+    app = load_example("everything").app
+    ep = endpoint(app, keepalive=0.2)
+    connection = ep.connect()
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "subscriptions/listen", "params": {
+        "notifications": {"toolsListChanged": True}, "_meta": ENVELOPE}})
+    connection.request("POST", "/mcp", body=body, headers={
+        "Content-Type": "application/json", "Accept": ACCEPT, "MCP-Protocol-Version": MODERN,
+        "Mcp-Method": "subscriptions/listen"})
+    sock = connection.sock
+    response = connection.getresponse()
+
+    def next_event():
+        while True:
+            line = response.fp.readline()
+            assert line, "the stream ended"
+            if line.startswith(b"data:"):
+                return json.loads(line[5:])
+    assert next_event()["method"] == "notifications/subscriptions/acknowledged"
+    app.add_tool(lambda: "x", name="added_for_listeners")
+    event = next_event()
+    assert event["method"] == "notifications/tools/list_changed"
+    sock.shutdown(socket.SHUT_RDWR)
+    response.close()
+    connection.close()
+    deadline = time.monotonic() + 10
+    while app._live_sessions() and time.monotonic() < deadline:    # the keep-alive finds it gone
+        time.sleep(0.05)
+    assert app._live_sessions() == []
+
+
+# -- security and faults ------------------------------------------------------------------------
+
+def test_dns_rebinding_host_and_origin(endpoint):
+    ep = endpoint()
+    status, _, body = ep.modern("tools/list", headers={"Host": "evil.example:8000"})
+    assert status == 421 and body["error"]["code"] == -32600
+    status, _, _ = ep.modern("tools/list", headers={"Origin": "https://evil.example"})
+    assert status == 403
+    status, headers, _ = ep.modern("tools/list", headers={"Origin": "http://localhost:5173"})
+    assert status == 200 and headers["access-control-allow-origin"] == "http://localhost:5173"
+    allowed = endpoint(allowed_hosts=["mcp.example.com"], allowed_origins=["https://app.example.com"])
+    status, _, _ = allowed.modern("tools/list", headers={"Host": "mcp.example.com", "Origin": "https://app.example.com"})
+    assert status == 200
+    connection = allowed.connect()
+    connection.request("OPTIONS", "/mcp", headers={"Host": "mcp.example.com", "Origin": "https://app.example.com",
+                                                   "Access-Control-Request-Method": "POST"})
+    response = connection.getresponse()
+    assert response.status == 204 and "mcp-session-id" in response.getheader("Access-Control-Allow-Headers")
+    connection.close()
+
+
+def test_bearer_token_and_auth_hook(endpoint, monkeypatch):
+    monkeypatch.setenv("MINIMCP_HTTP_TOKEN", "s3cret")
+    ep = endpoint()
+    status, headers, _ = ep.modern("tools/list")
+    assert status == 401 and headers["www-authenticate"].startswith("Bearer")
+    status, _, _ = ep.modern("tools/list", headers={"Authorization": "Bearer wrong"})
+    assert status == 401
+    status, _, _ = ep.modern("tools/list", headers={"Authorization": "Bearer s3cret"})
+    assert status == 200
+    monkeypatch.delenv("MINIMCP_HTTP_TOKEN")
+    seen = []
+    hooked = endpoint(auth=lambda headers: seen.append(headers.get("x-api-key")) or headers.get("x-api-key") == "k")
+    assert hooked.modern("tools/list", headers={"X-Api-Key": "k"})[0] == 200
+    assert hooked.modern("tools/list", headers={"X-Api-Key": "no"})[0] == 401
+    assert seen == ["k", "no"]
+
+
+def test_bad_bodies_get_clear_errors_and_the_server_goes_on(endpoint):
+    ep = endpoint(max_body=1024)
+    status, _, body = ep.post(None, raw=b"{not json", headers={"MCP-Protocol-Version": MODERN})
+    assert status == 400 and body["error"]["code"] == -32700
+    status, _, body = ep.post(None, raw=b"[1, 2]", headers={"MCP-Protocol-Version": MODERN})
+    assert status == 400 and body["error"]["code"] == -32600
+    status, _, body = ep.post(None, raw=b'{"jsonrpc": "2.0", "id": 1, "method": "ping", "x": "' + b"a" * 2000 + b'"}')
+    assert status == 413 and "limit is 1024" in body["error"]["message"]
+    status, _, body = ep.post({"jsonrpc": "2.0", "id": 1, "method": "ping"}, path="/other")
+    assert status == 404
+    assert ep.modern("tools/list")[0] == 200
+
+
+def test_a_slow_client_is_cut_off_and_others_are_served(endpoint):
+    ep = endpoint(read_timeout=0.5)
+    slow = socket.create_connection(("127.0.0.1", ep.port))
+    slow.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n")            # ... and then nothing
+    assert ep.modern("tools/list")[0] == 200                              # served meanwhile
+    slow.settimeout(10)
+    assert slow.recv(65536) == b""                                        # closed after the read timeout
+    slow.close()
