@@ -3502,10 +3502,16 @@ class MCPServer:
         on ``host:port`` (loopback unless told otherwise).
         """
         if transport in ("http", "streamable-http"):
+            import signal
+            on_main = threading.current_thread() is threading.main_thread()
+            previous = signal.signal(signal.SIGTERM, _raise_terminated) if on_main else None
             try:
                 _serve_http(self, host, port, **options)
-            except KeyboardInterrupt:
-                pass
+            except (KeyboardInterrupt, _Terminated):
+                pass                     # SIGTERM or Ctrl-C: the server closes its socket and returns
+            finally:
+                if on_main:
+                    signal.signal(signal.SIGTERM, previous)
             return
         if transport != "stdio":
             raise ValueError("transport must be 'stdio' or 'http'")
@@ -4655,6 +4661,7 @@ commands:
                                                        the host configuration snippet, absolute paths
   serve SCRIPT[:OBJECT]                                run the MCPServer object defined in a file
   serve --functions SCRIPT [FUNCTION ...]              serve a script's plain functions as tools
+  serve --http [HOST:]PORT SCRIPT                      serve it over Streamable HTTP (default host 127.0.0.1)
   --version                                            print minimcp's version
 
 options:
@@ -4826,7 +4833,32 @@ def _load_script(path: str):
     return module
 
 
+def _http_address(text: str) -> tuple:
+    """``[HOST:]PORT`` (IPv6 hosts in brackets) -> (host, port); the host defaults to loopback."""
+    host, _, port = text.rpartition(":")
+    if not port.isdigit() or not 0 <= int(port) < 65536:
+        raise SystemExit("minimcp: --http takes [HOST:]PORT, not %r" % text)
+    return host or "127.0.0.1", int(port)
+
+
+def _run_served(app: "MCPServer", http) -> None:
+    if http is None:
+        app.run()
+        return
+    def announce(httpd):                  # once bound: port 0 picks a free port, and says which
+        bound = httpd.server_address
+        shown = "[%s]" % bound[0] if ":" in bound[0] else bound[0]
+        sys.stderr.write("minimcp: serving %s at http://%s:%d/mcp\n" % (app.name, shown, bound[1]))
+        sys.stderr.flush()
+    app.run(transport="http", host=http[0], port=http[1], ready=announce)
+
+
 def _serve_command(words: list) -> int:
+    http = None
+    if words[:1] == ["--http"]:
+        if len(words) < 2:
+            raise SystemExit("minimcp: serve --http [HOST:]PORT SCRIPT[:OBJECT]")
+        http, words = _http_address(words[1]), words[2:]
     if words and words[0] == "--functions":
         if len(words) < 2:
             raise SystemExit("minimcp: serve --functions SCRIPT [FUNCTION ...]")
@@ -4839,7 +4871,7 @@ def _serve_command(words: list) -> int:
             if not callable(function):
                 raise SystemExit("minimcp: %s has no function %r" % (words[1], name))
             app.add_tool(function)
-        app.run()
+        _run_served(app, http)
         return 0
     if len(words) != 1:
         raise SystemExit("minimcp: serve SCRIPT[:OBJECT]  or  serve --functions SCRIPT [FUNCTION ...]")
@@ -4856,7 +4888,7 @@ def _serve_command(words: list) -> int:
             None)
     if not isinstance(app, MCPServer):
         raise SystemExit("minimcp: found no MCPServer object in %s%s" % (script, ":" + attribute if attribute else ""))
-    app.run()
+    _run_served(app, http)
     return 0
 
 

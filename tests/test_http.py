@@ -422,3 +422,29 @@ def test_a_slow_client_is_cut_off_and_others_are_served(endpoint):
     slow.settimeout(10)
     assert slow.recv(65536) == b""                                        # closed after the read timeout
     slow.close()
+
+
+def test_the_command_line_serves_a_script_over_http():
+    import subprocess
+    import sys
+    from conftest import ROOT
+    process = subprocess.Popen([sys.executable, "minimcp.py", "serve", "--http", "127.0.0.1:0",
+                                "examples/everything.py"], cwd=ROOT, stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        line = process.stderr.readline().decode()             # printed once the socket is bound
+        assert "serving everything at http://127.0.0.1:" in line, line
+        port = int(line.rsplit(":", 1)[1].split("/")[0])
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "echo", "arguments": {"text": "cli"}, "_meta": ENVELOPE}})
+        connection.request("POST", "/mcp", body=body, headers={
+            "Content-Type": "application/json", "Accept": ACCEPT, "MCP-Protocol-Version": MODERN,
+            "Mcp-Method": "tools/call", "Mcp-Name": "echo"})
+        status, _, answer = read(connection.getresponse(), connection)
+        assert status == 200 and answer["result"]["content"][0]["text"] == "cli"
+    finally:
+        process.terminate()
+        status = process.wait(10)
+    assert status == 0                                        # SIGTERM ends it cleanly
+    assert process.stdout.read() == b""                       # HTTP mode writes nothing on stdout
