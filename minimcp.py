@@ -2120,6 +2120,9 @@ class _Session:
         self.next_id = 0
         self.stopped = False
         self.lock = threading.Lock()
+        # How a worker-bound call is run: on the shared pool, unless the transport
+        # has a better way (the stdio reader runs it itself after passing reading on).
+        self.dispatch = lambda call, job: server._submit(job)
 
     # -- reading: one line, one message ---------------------------------------
     def feed(self, line: bytes) -> None:
@@ -2214,7 +2217,7 @@ class _Session:
         if where == "thread":
             threading.Thread(target=self._run, args=(call, handler), daemon=True).start()
         else:
-            self.server._submit(lambda: self._run_queued(call, handler))
+            self.dispatch(call, lambda: self._run_queued(call, handler))
 
     def _admit(self, method: str, params: dict):
         """Decide the peer (and so the revision) a request is served under; MCPError refuses it.
@@ -2668,6 +2671,7 @@ class _WorkerPool:
         self.threads = []
         self.waiting = 0                   # jobs queued, not yet taken
         self.idle = 0                      # workers blocked waiting for a job
+        self.readers = 0                   # threads reading a connection: not counted against size
         self.taken = 0                     # jobs ever taken: the watcher's sign of progress
         self.lock = threading.Lock()
         self.room = threading.Condition(self.lock)       # submit waits here when full
@@ -2683,13 +2687,39 @@ class _WorkerPool:
             self.waiting += 1
             if not self.threads:
                 self._start_worker()
-            elif self.waiting > self.idle and len(self.threads) < self.size:
+            elif self.waiting > self.idle and self._room():
                 if self.watcher is None:          # some job will have to wait: watch it
                     self.watcher = threading.Thread(target=self._watch, name="minimcp-pool-watcher")
                     self.watcher.daemon = True
                     self.watcher.start()
                 self.needed.notify()
         self.jobs.put(job)
+
+    def hand_off(self, job) -> bool:
+        """Give ``job`` to a worker that is free now (starting one if there is room); False if none is.
+
+        Unlike ``submit`` it never queues behind other jobs nor waits for room:
+        the leader/follower reader uses it to pass reading on at once, so it is
+        refused whenever a job is already waiting (it would be taken first).
+        """
+        with self.lock:
+            if self.waiting:
+                return False
+            if not self.idle:
+                if not self._room():
+                    return False
+                self._start_worker()
+            self.waiting += 1
+            self.jobs.put(job)               # under the lock: no submit() can slip in ahead of it
+        return True
+
+    def reading(self, delta: int) -> None:
+        """A worker starts (+1) or stops (-1) reading a connection."""
+        with self.lock:
+            self.readers += delta
+
+    def _room(self) -> bool:
+        return len(self.threads) - self.readers < self.size
 
     def _start_worker(self) -> None:
         thread = threading.Thread(target=self._work, name="minimcp-worker-%d" % len(self.threads))
@@ -2700,8 +2730,8 @@ class _WorkerPool:
     def _watch(self) -> None:
         """Add a worker whenever queued jobs make no progress for STALL seconds."""
         with self.lock:
-            while len(self.threads) < self.size:
-                if self.waiting <= self.idle:
+            while True:
+                if self.waiting <= self.idle or not self._room():
                     self.needed.wait()
                     continue
                 before = self.taken
@@ -2710,7 +2740,7 @@ class _WorkerPool:
                     time.sleep(self.STALL)
                 finally:
                     self.lock.acquire()
-                if self.waiting > self.idle and self.taken == before:
+                if self.waiting > self.idle and self.taken == before and self._room():
                     self._start_worker()
 
     def _work(self) -> None:
@@ -3461,8 +3491,12 @@ class MCPServer:
         session = _Session(self, _LineWriter(outstream))
         with self._lock:
             self._sessions.add(session)
+            if self._pool is None:
+                self._pool = _WorkerPool(self.workers, self.queue_size)
+        reading = _ReadLoop(session, instream, self.max_message_size, self._pool)
         try:
-            _feed_lines(session, instream, self.max_message_size)
+            reading.start()
+            reading.ended.wait()         # interruptible: SIGTERM/SIGINT reach this thread at once
         finally:
             with self._lock:
                 self._sessions.discard(session)
@@ -3533,44 +3567,70 @@ class _Oversized:
 
 
 class _LineReader:
-    """Reads whole lines of at most ``limit`` bytes; longer ones are skipped, never held whole."""
+    """Reads whole lines of at most ``limit`` bytes; longer ones are skipped, never held whole.
+
+    It keeps its own buffer (filled by one ``read1``/``read`` call at a time), so it
+    can tell whether another whole line is already here (``has_line``) without
+    blocking: the reader then knows a burst is arriving.
+    """
+
+    CHUNK = 1 << 16
 
     def __init__(self, stream, limit: int) -> None:
-        self.stream = stream
+        self.read = getattr(stream, "read1", None) or stream.read
         self.limit = limit
+        self.buffer = bytearray()
+        self.start = 0                   # where the unread part of the buffer begins
+        self.scanned = 0                 # no newline before this offset (a long line is scanned once)
 
-    CHUNK = 1 << 20
+    def has_line(self) -> bool:
+        """Whether a whole line is buffered, so the next readline() will not wait."""
+        return self.buffer.find(b"\n", max(self.start, self.scanned)) >= 0
 
     def readline(self):
-        """Return the next line (bytes), an ``_Oversized``, or None at end of input.
+        """Return the next line (bytes), an ``_Oversized``, or None at end of input."""
+        buffer = self.buffer
+        while True:
+            end = buffer.find(b"\n", max(self.start, self.scanned))
+            if end >= 0:
+                line = bytes(buffer[self.start:end + 1])
+                self.start = self.scanned = end + 1
+                if self.start > self.CHUNK and self.start * 2 > len(buffer):
+                    del buffer[:self.start]              # compact now and then, not per line
+                    self.start = self.scanned = 0
+                if len(line) - 1 > self.limit:
+                    return _Oversized(_scan_id(line[:min(65536, self.limit)]))
+                return line
+            self.scanned = len(buffer)
+            if len(buffer) - self.start > self.limit + 1:
+                return self._skip()
+            chunk = self.read(self.CHUNK)
+            if not chunk:                                # end of input: a last line without \n counts
+                if self.start == len(buffer):
+                    return None
+                line = bytes(buffer[self.start:])
+                del buffer[:]
+                self.start = self.scanned = 0
+                return line if len(line) <= self.limit else _Oversized(_scan_id(line[:min(65536, self.limit)]))
+            buffer += chunk
 
-        Reads 1 MiB at a time, so an oversized line costs at most the limit plus one
-        chunk, never a second copy of the whole limit.
-        """
-        line = self.stream.readline(self.CHUNK)
-        if not line:
-            return None
-        pieces, size = [line], len(line)
-        while not line.endswith(b"\n") and len(line) == self.CHUNK and size <= self.limit:
-            line = self.stream.readline(self.CHUNK)       # a long line: gather it chunk by chunk
-            pieces.append(line)
-            size += len(line)
-        finished = line.endswith(b"\n") or len(line) < self.CHUNK
-        if size - line.endswith(b"\n") <= self.limit:
-            return pieces[0] if len(pieces) == 1 else b"".join(pieces)
-        return self._skip(pieces, finished)
-
-    def _skip(self, pieces: list, finished: bool) -> _Oversized:
+    def _skip(self) -> _Oversized:
         """Drop an oversized line (and its unread rest); keep only its id.
 
-        The id is looked for only in what the limit allows to be read.
+        The id is looked for only in what the limit allows to be read, and at most
+        the limit plus one chunk is ever held.
         """
-        request_id = _scan_id(pieces[0][:min(65536, self.limit)])
-        del pieces[:]
-        while not finished:
-            rest = self.stream.readline(self.CHUNK)
-            finished = not rest or rest.endswith(b"\n")
-        return _Oversized(request_id)
+        request_id = _scan_id(bytes(self.buffer[self.start:self.start + min(65536, self.limit)]))
+        del self.buffer[:]
+        self.start = self.scanned = 0
+        while True:
+            chunk = self.read(self.CHUNK)
+            if not chunk:
+                return _Oversized(request_id)
+            end = chunk.find(b"\n")
+            if end >= 0:
+                self.buffer += chunk[end + 1:]
+                return _Oversized(request_id)
 
 
 class _LineWriter:
@@ -3638,18 +3698,68 @@ class _LineWriter:
                 self.changed.wait(left)
 
 
-def _feed_lines(session: _Session, instream, limit: int) -> None:
-    """Give the session every line of ``instream`` until it ends (or the output closes)."""
-    reader = _LineReader(instream, limit)
-    while not session.out.closed:
-        line = reader.readline()
-        if line is None:
-            return
-        if isinstance(line, _Oversized):
-            session.write(_error(line.request_id, INVALID_REQUEST,
-                                 "Invalid Request: message larger than %d bytes" % limit))
+class _ReadLoop:
+    """Reads a connection's lines on pool threads, leader/follower style.
+
+    One thread at a time reads (the leader). When it reads a request that needs
+    a worker and no further line is already buffered, it passes reading to a
+    free worker (the follower) and runs the request itself, so the request goes
+    from the pipe to its handler with no thread wake-up in between. When lines
+    are queued (a burst), it keeps reading and queues the request for the
+    pool instead. Either way the thread that reads never runs user code while
+    it is the reader, so a busy handler never delays cancellations, pings, lists
+    or the client's answers. ``serve()``'s own thread only waits for ``ended``.
+    """
+
+    def __init__(self, session: _Session, instream, limit: int, pool: "_WorkerPool") -> None:
+        self.session, self.limit, self.pool = session, limit, pool
+        self.reader = _LineReader(instream, limit)
+        self.ended = threading.Event()
+        self.local = threading.local()       # the job this thread runs once it stops reading
+        session.dispatch = self.dispatch
+
+    def start(self) -> None:
+        if not self.pool.hand_off(self.run):
+            threading.Thread(target=self.run, name="minimcp-reader", daemon=True).start()
+
+    def dispatch(self, call: _Call, job) -> None:
+        if call.batch is None and getattr(self.local, "job", None) is None and not self.reader.has_line() \
+                and self.pool.hand_off(self.run):
+            self.local.job = job             # run it once this thread has left the reading loop
         else:
-            session.feed(line)
+            self.pool.submit(job)
+
+    def run(self) -> None:
+        self.pool.reading(+1)
+        try:
+            job = self._read()
+        finally:
+            self.pool.reading(-1)
+        if job is None:
+            self.ended.set()
+        else:
+            job()                            # reading goes on in another thread meanwhile
+
+    def _read(self):
+        """Read and feed lines until the input ends (None) or a job to run here is handed back."""
+        session = self.session
+        try:
+            while not session.out.closed:
+                line = self.reader.readline()
+                if line is None:
+                    return None
+                if isinstance(line, _Oversized):
+                    session.write(_error(line.request_id, INVALID_REQUEST,
+                                         "Invalid Request: message larger than %d bytes" % self.limit))
+                    continue
+                session.feed(line)
+                job = getattr(self.local, "job", None)
+                if job is not None:
+                    self.local.job = None
+                    return job
+        except Exception:                    # never a silent dead reader: end the connection
+            _logger().exception("minimcp: reading the connection failed")
+        return None
 
 
 class _Terminated(BaseException):
@@ -3696,7 +3806,9 @@ class _OwnedStdio:
         if threading.current_thread() is threading.main_thread():
             import signal
             self.handlers[signal.SIGTERM] = signal.signal(signal.SIGTERM, _raise_terminated)
-        self.instream = os.fdopen(os.dup(self.in_fd), "rb", buffering=1 << 16)
+        # Unbuffered: the reader (a pool thread) may still be blocked in read() when
+        # serving ends on a signal, and closing a buffered file would wait for its lock.
+        self.instream = os.fdopen(os.dup(self.in_fd), "rb", buffering=0)
         self.outstream = os.fdopen(os.dup(self.out_fd), "wb", buffering=1 << 16)
         return self.instream, self.outstream
 
