@@ -934,7 +934,7 @@ def test_cancel_racing_completion(servers):
         request_id = server.request("tools/call", {"name": "slow", "arguments": {"seconds": 0.002 * (number % 5),
                                                                                "steps": 1}})
         if number % 3:
-            time.sleep(0.001)
+            time.sleep(0.001)                                  # jitter: cancels land before, during, after
         server.cancel(request_id)
     server.drain()
     server.liveness("legacy")
