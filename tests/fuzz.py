@@ -164,7 +164,9 @@ class Server:
                 break
             if not chunk:
                 break
-            self._stderr.append(chunk)
+            with self.cond:                             # wait_stderr() waits on this
+                self._stderr.append(chunk)
+                self.cond.notify_all()
 
     def _write_stdin(self):
         while True:
@@ -189,11 +191,14 @@ class Server:
     def drain(self, timeout=30.0):
         """Wait until everything queued has been written to the pipe."""
         deadline = time.monotonic() + timeout
-        while self._outbox.unfinished_tasks:
-            if time.monotonic() > deadline:
-                raise Failure("the server stopped reading its stdin (%d writes pending after %.0fs)"
-                              % (self._outbox.unfinished_tasks, timeout))
-            time.sleep(0.005)
+        done = self._outbox.all_tasks_done            # notified by task_done() when the count hits 0
+        with done:
+            while self._outbox.unfinished_tasks:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise Failure("the server stopped reading its stdin (%d writes pending after %.0fs)"
+                                  % (self._outbox.unfinished_tasks, timeout))
+                done.wait(left)
 
     def expect(self, request_id, minimum=1, maximum=None, codes=None):
         """Record that ``request_id`` must get between minimum and maximum responses.
@@ -290,6 +295,42 @@ class Server:
                     raise Failure("%d request(s) never answered within %.1fs (eof=%s): %r"
                                   % (len(missing), timeout, self.eof, missing[:20]))
                 self.cond.wait(min(left, 0.5))
+
+    def wait_for(self, predicate, timeout=10.0, what="the condition"):
+        """Wait until ``predicate()`` (called under ``cond``) is true; returns its value.
+
+        Every change the reader threads make (a line, a response, a notification, a
+        server request, stderr output, EOF) notifies ``cond``, so this waits on the
+        event itself, never on a guess of how long it takes.
+        """
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while True:
+                value = predicate()
+                if value:
+                    return value
+                left = deadline - time.monotonic()
+                if left <= 0 or self.eof:
+                    raise Failure("%s did not happen within %.1fs (%s); last lines: %r"
+                                  % (what, timeout, "the server closed stdout" if self.eof else
+                                     "alive" if self.alive() else "dead", [l[:200] for l in self.lines[-3:]]))
+                self.cond.wait(left)
+
+    def progress_tokens(self):
+        """The progress tokens seen so far (call under ``cond``, or accept a snapshot)."""
+        return set(n.get("params", {}).get("progressToken") for n in list(self.notifications)
+                   if n.get("method") == "notifications/progress")
+
+    def wait_progress(self, tokens, timeout=10.0):
+        """Wait for a progress notification for each of ``tokens``: those calls are running."""
+        wanted = set(tokens)
+        self.wait_for(lambda: wanted <= self.progress_tokens(), timeout,
+                      "progress for %r" % sorted(wanted, key=str)[:5])
+
+    def wait_stderr(self, text, count=1, timeout=10.0):
+        """Wait until ``text`` has appeared ``count`` times on the server's stderr."""
+        self.wait_for(lambda: self.stderr().count(text) >= count, timeout,
+                      "%d x %r on stderr" % (count, text))
 
     def wait_lines(self, count, timeout=10.0):
         deadline = time.monotonic() + timeout

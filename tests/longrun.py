@@ -110,8 +110,9 @@ def send_garbage(server, total, head=b"", newline=True):
 
 
 def settle(server):
+    """The peak RSS once every path a case uses (reader, a worker, the writer) has run once."""
     server.result("ping")
-    time.sleep(0.2)
+    server.result("tools/call", {"name": "echo", "arguments": {"text": "warm"}})
     return server.peak_rss_kib()
 
 

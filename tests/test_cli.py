@@ -91,15 +91,31 @@ def test_questions_are_declined_without_a_terminal():
 
 def test_ctrl_c_sends_cancelled():
     import signal
-    import time
+    import threading
     process = subprocess.Popen([sys.executable, MINIMCP, "call", "slow", "seconds=20", "steps=200", "--"] + SERVER,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
-    time.sleep(1.5)
-    started = time.monotonic()
-    process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=15)
-    assert time.monotonic() - started < 10
-    assert b"cancelled" in err and b"done" not in out
+    err, running = [], threading.Event()
+
+    def read_stderr():
+        for line in process.stderr:
+            err.append(line)
+            if line.startswith(b"progress:"):          # the call is running on the server
+                running.set()
+
+    reader = threading.Thread(target=read_stderr, daemon=True)
+    reader.start()
+    try:
+        assert running.wait(30), b"".join(err)
+        process.send_signal(signal.SIGINT)
+        process.wait(15)                               # the 20 s call cannot finish within this
+        out = process.stdout.read()
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(5)
+    reader.join(5)
+    err = b"".join(err)
+    assert b"cancelled" in err and b"done" not in out, err
 
 
 @pytest.mark.parametrize("client,key", [("claude", "mcpServers"), ("cursor", "mcpServers"), ("vscode", "servers")])

@@ -6,6 +6,7 @@ reference for every expectation here.
 """
 
 import json
+import threading
 import time
 import tracemalloc
 
@@ -301,8 +302,7 @@ def test_responses_to_ids_the_server_never_sent_are_dropped_silently(everything)
 
 def test_duplicate_id_while_in_flight_is_rejected(legacy):
     legacy.request("tools/call", {"name": "slow", "arguments": {"seconds": 0.6, "steps": 2}}, id=50)
-    time.sleep(0.1)
-    legacy.request("ping", id=50)
+    legacy.request("ping", id=50)                    # read after the call took the id: no wait needed
     duplicate = legacy.recv()
     says(error_of(duplicate, 50, -32600), "50", "in use", "in flight", "duplicate")
     legacy.request("ping", id="50")                   # a string id is a different id
@@ -666,29 +666,33 @@ def test_serve_returns_promptly_on_eof_before_any_message(everything):
 def test_eof_while_slow_tool_runs_returns_within_the_grace(everything):
     wire = Wire(everything)
     wire.initialize()
-    wire.request("tools/call", {"name": "slow", "arguments": {"seconds": 30, "steps": 300}})
-    time.sleep(0.2)
+    wire.request("tools/call", {"name": "slow", "arguments": {"seconds": 30, "steps": 300},
+                                "_meta": {"progressToken": "eof"}})
+    assert wire.recv()["method"] == "notifications/progress"        # EOF finds it running
     elapsed = _closing_time(wire)
     assert elapsed < everything.shutdown_grace + 1.0, elapsed
 
 
 def _stubborn_server(grace):
     app = MCPServer("stubborn", shutdown_grace=grace)
+    running = threading.Event()                  # the test waits on it: EOF finds the tool running
 
     @app.tool()
     def stubborn(seconds: float) -> str:
         """Sleep without ever looking at cancellation."""
+        running.set()
         time.sleep(seconds)
         return "finished"
 
-    return app
+    return app, running
 
 
 def test_shutdown_grace_bounds_the_wait_for_a_busy_handler():
-    wire = Wire(_stubborn_server(0.3))
+    app, running = _stubborn_server(0.3)
+    wire = Wire(app)
     wire.initialize()
     wire.request("tools/call", {"name": "stubborn", "arguments": {"seconds": 6}})
-    time.sleep(0.2)
+    assert running.wait(5)
     elapsed = _closing_time(wire)
     assert elapsed < 2.0, "serve() waited %.2fs with shutdown_grace=0.3" % elapsed
 
@@ -706,7 +710,7 @@ def test_response_computed_before_eof_is_not_lost(everything):
 
 
 def test_handler_finishing_within_the_grace_still_answers():
-    wire = Wire(_stubborn_server(5.0))
+    wire = Wire(_stubborn_server(5.0)[0])
     wire.initialize()
     request_id = wire.request("tools/call", {"name": "stubborn", "arguments": {"seconds": 0.3}})
     elapsed = _closing_time(wire)

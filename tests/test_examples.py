@@ -1,6 +1,5 @@
 """The real-world examples, each driven over the wire."""
 
-import time
 
 import pytest
 

@@ -552,15 +552,15 @@ def test_bad_params_for_every_method(servers, era):
             if method != "subscriptions/listen" or as_notification:
                 continue
             row_id = "row-%d%s" % (number, suffix)
-            deadline = time.monotonic() + 0.5
-            while time.monotonic() < deadline:
-                with server.cond:
-                    answered = bool(server.responses.get(fuzz.key(row_id)))
-                    opened = any(n.get("params", {}).get("_meta", {}).get(
-                        "io.modelcontextprotocol/subscriptionId") == row_id for n in server.notifications)
-                if answered or opened:
-                    break
-                time.sleep(0.005)
+
+            def outcome():                      # (answered, opened), or None while neither
+                answered = bool(server.responses.get(fuzz.key(row_id)))
+                opened = any(n.get("params", {}).get("_meta", {}).get(
+                    "io.modelcontextprotocol/subscriptionId") == row_id for n in server.notifications)
+                return (answered, opened) if answered or opened else None
+            # listen runs on the reader, so its answer or acknowledgement was written before
+            # the sentinel's: this returns at once; it waits only if that ever changes.
+            answered, opened = server.wait_for(outcome, 5.0, "an answer or acknowledgement for %s" % row_id)
             if opened and not answered:         # a stream was opened: the row is valid; close it
                 server.cancel(row_id)
         return True
@@ -699,6 +699,16 @@ def test_json_nested_100000_deep(servers):
         == len(lines) + 1
 
 
+def warm_up(server):
+    """Run every path a case uses once (reader, a worker, the writer) before a memory baseline.
+
+    The peak RSS only grows: what the first tool call allocates (a worker thread, lazy
+    imports) must be in the baseline, not counted as the cost of the line under test.
+    """
+    server.liveness("legacy")
+    server.result("tools/call", {"name": "echo", "arguments": {"text": "warm"}})
+
+
 def _send_garbage(server, total, head=b""):
     block = b"x" * MiB
     server.send(head)
@@ -715,7 +725,7 @@ def test_oversized_garbage_line_is_answered_and_not_held(servers):
     """20 MiB of garbage against the default 16 MiB limit: one error, memory below the line size."""
     server = servers()
     handshake(server)
-    time.sleep(0.2)
+    warm_up(server)
     baseline = server.peak_rss_kib()
     size = 20 * MiB
     _send_garbage(server, size, b'{"jsonrpc":"2.0","id":"huge","method":"tools/call","params":{"name":"echo",'
@@ -737,7 +747,7 @@ def test_oversized_line_is_streamed_past_with_a_small_limit(servers, scripts):
     """With a 1 MiB limit, 24 MiB without a newline then a newline: memory stays near the limit."""
     server = tuned(servers, scripts, max_message_size=MiB)
     handshake(server)
-    time.sleep(0.2)
+    warm_up(server)
     baseline = server.peak_rss_kib()
     _send_garbage(server, 24 * MiB, b'{"jsonrpc":"2.0","id":7,"method":"ping","params":{"pad":"')
     server.expect(7, codes=[INVALID])
@@ -822,10 +832,8 @@ def test_stray_and_erroneous_client_responses(servers):
         server.send(message)                                                   # ids the server never sent
     call = server.request("tools/call", {"name": "sample", "arguments": {"prompt": "p"}},
                           codes=[None] + REFUSALS + [-1])
-    deadline = time.monotonic() + 5
-    while not pending and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert pending and pending[0]["method"] == "sampling/createMessage", pending
+    server.wait_for(lambda: pending, 5, "the sampling request")   # answer() runs under cond
+    assert pending[0]["method"] == "sampling/createMessage", pending
     asked = pending.pop()["id"]
     wrong_type = str(asked) if isinstance(asked, int) else 10 ** 9
     server.send({"jsonrpc": "2.0", "id": wrong_type, "result": {"role": "assistant"}})   # not our id: ignored
@@ -836,10 +844,7 @@ def test_stray_and_erroneous_client_responses(servers):
     response = server.wait(call)
     assert "error" in response or response["result"].get("isError"), response
     call = server.request("tools/call", {"name": "ask_roots", "arguments": {}}, codes=[None] + REFUSALS)
-    deadline = time.monotonic() + 5
-    while not pending and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert pending, "no roots/list request"
+    server.wait_for(lambda: pending, 5, "the roots/list request")
     server.send({"jsonrpc": "2.0", "id": pending.pop()["id"], "result": {"roots": 5}})   # malformed result
     server.wait(call)
     server.wait_all()
@@ -881,13 +886,15 @@ def test_cancel_unknown_finished_malformed_and_in_flight(servers):
         server.notify("notifications/cancelled", params)
     server.request("tools/call", {"name": "slow", "arguments": {"seconds": 1.0, "steps": 20},
                                   "_meta": {"progressToken": "tok"}}, request_id="slow")
-    time.sleep(0.25)
+    server.wait_progress(["tok"])                              # it runs on a worker: cancel it there
     server.cancel("slow", "no longer needed")
     server.cancel("slow", "twice")
     marker = server.request("ping")
     server.wait(marker)
     index = _line_index(server, marker)
-    time.sleep(1.1)                                            # past the time it would have finished
+    # Proves an absence, past the time it would have finished: a slow machine can only
+    # make this pass wrongly, never fail wrongly.
+    time.sleep(1.1)
     assert fuzz.key("slow") not in server.responses, server.responses[fuzz.key("slow")]
     assert not _progress_after(server, {"tok"}, index), "progress after the cancel was processed"
     server.liveness("legacy")
@@ -898,17 +905,19 @@ def test_cancel_unknown_finished_malformed_and_in_flight(servers):
 def test_storm_of_200_cancels(servers):
     server = servers()
     handshake(server)
+    cap = minimcp.MCPServer().workers              # the pool's bound
     ids = [server.request("tools/call", {"name": "slow", "arguments": {"seconds": 4, "steps": 40},
                                          "_meta": {"progressToken": "storm-%d" % n}}) for n in range(200)]
-    time.sleep(0.3)
+    # the pool is full (cap calls running, the rest queued): the cancels hit both kinds
+    server.wait_for(lambda: len(server.progress_tokens()) >= min(cap, len(ids)), 20, "a full pool")
     for request_id in ids:
         server.cancel(request_id)
     marker = server.request("ping")
     server.wait(marker, 5)
     index = _line_index(server, marker)
     server.liveness("legacy")
-    time.sleep(0.5)
-    cap = minimcp.MCPServer().workers              # the pool's bound, plus main, watcher and spare
+    time.sleep(0.5)                                # proves an absence: no late answer or progress
+    # the pool's bound, plus main, watcher and spare
     assert server.threads() <= cap + 4, "threads after the storm: %d (pool cap %d)" % (server.threads(), cap)
     assert not any(fuzz.key(i) in server.responses for i in ids)
     assert not _progress_after(server, {"storm-%d" % n for n in range(200)}, index)
@@ -925,28 +934,31 @@ def test_cancel_racing_completion(servers):
         request_id = server.request("tools/call", {"name": "slow", "arguments": {"seconds": 0.002 * (number % 5),
                                                                                "steps": 1}})
         if number % 3:
-            time.sleep(0.001)
+            time.sleep(0.001)                                  # jitter: cancels land before, during, after
         server.cancel(request_id)
     server.drain()
     server.liveness("legacy")
-    time.sleep(0.3)
-    server.verify()
+    server.verify()                                # reads to EOF: a late second answer is counted
 
 
 def test_modern_cancel_and_listen_stream(servers):
     server = servers()
     meta = envelope({})
-    server.request("tools/call", {"name": "slow", "arguments": {"seconds": 1.0, "steps": 10}, "_meta": meta},
-                   request_id="m-slow")
+    server.request("tools/call", {"name": "slow", "arguments": {"seconds": 1.0, "steps": 10},
+                                  "_meta": envelope({}, progressToken="m-tok")}, request_id="m-slow")
     server.request("subscriptions/listen", {"notifications": {"toolsListChanged": True}, "_meta": meta},
                    request_id="listen")
     server.request("subscriptions/listen", {"notifications": {"promptsListChanged": True}, "_meta": meta},
                    request_id="listen-kept", expect=False)
     server.expect("listen-kept")                               # closed with a result at EOF
-    time.sleep(0.2)
+    server.wait_progress(["m-tok"])                            # the call runs, both streams are open
+    server.wait_for(lambda: {"listen", "listen-kept"} <= set(
+        n["params"]["_meta"].get("io.modelcontextprotocol/subscriptionId") for n in server.notifications
+        if n["method"] == "notifications/subscriptions/acknowledged"), 5, "both listens acknowledged")
     server.cancel("m-slow")
     server.cancel("listen")
-    time.sleep(1.0)
+    server.result("tools/list", {"_meta": meta})               # a round trip: the cancels are processed
+    time.sleep(1.0)                                            # proves an absence: past m-slow's end
     assert fuzz.key("m-slow") not in server.responses
     server.liveness("modern")
     server.verify()
@@ -966,6 +978,8 @@ def test_client_stops_reading_then_resumes(servers):
         server.request("tools/call", {"name": "echo", "arguments": {"text": "%05d" % number + "y" * 1000}})
     for request_id in slow:
         server.cancel(request_id)
+    # Not a wait for an event: it gives the writer time to fill both pipes. A slow machine
+    # only leaves more writes pending, so ``pending > 0`` below cannot fail because of it.
     time.sleep(1.0)
     pending = server._outbox.unfinished_tasks
     assert server.alive()
@@ -986,12 +1000,13 @@ def test_client_stops_reading_then_resumes(servers):
 def test_eof_with_slow_calls_exits_within_grace_and_leaves_no_child(servers):
     server = servers()
     handshake(server)
-    for _ in range(3):                            # cancelled by the EOF: answered at most once
-        server.expect(server.request("tools/call", {"name": "slow", "arguments": {"seconds": 60, "steps": 600}},
+    for number in range(3):                       # cancelled by the EOF: answered at most once
+        server.expect(server.request("tools/call", {"name": "slow", "arguments": {"seconds": 60, "steps": 600},
+                                                    "_meta": {"progressToken": "eof-%d" % number}},
                                      expect=False), minimum=0)
     server.request("tools/call", {"name": "print_stdout", "arguments": {"text": "child"}})
     server.wait_all()
-    time.sleep(0.2)
+    server.wait_progress(["eof-%d" % number for number in range(3)])     # all three are running
     server.close_stdin()
     elapsed, status = server.wait_exit(10)
     assert status == 0
@@ -1017,10 +1032,11 @@ def test_sigterm_exits_promptly(servers, busy):
     server = servers()
     handshake(server)
     if busy:
-        for _ in range(3):
-            server.expect(server.request("tools/call", {"name": "slow", "arguments": {"seconds": 60, "steps": 600}},
+        for number in range(3):
+            server.expect(server.request("tools/call", {"name": "slow", "arguments": {"seconds": 60, "steps": 600},
+                                                        "_meta": {"progressToken": "term-%d" % number}},
                                          expect=False), minimum=0)
-        time.sleep(0.3)
+        server.wait_progress(["term-%d" % number for number in range(3)])  # all three are running
     server.liveness("legacy")
     start = time.monotonic()
     os.kill(server.pid, signal.SIGTERM)
@@ -1050,8 +1066,10 @@ def test_stdout_closed_by_the_client_quiet_exit(servers, busy):
     assert check_line(_read_one_line(server.proc.stdout, 10))["id"] == 0
     if busy:
         server.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                     "params": {"name": "slow", "arguments": {"seconds": 60, "steps": 600}}})
-        time.sleep(0.2)
+                     "params": {"name": "slow", "arguments": {"seconds": 60, "steps": 600},
+                                "_meta": {"progressToken": "busy"}}})
+        progress = check_line(_read_one_line(server.proc.stdout, 10))    # the call is running
+        assert progress["method"] == "notifications/progress", progress
     server.proc.stdout.close()                                 # the client is gone
     for number in range(2, 5):
         server.send({"jsonrpc": "2.0", "id": number, "method": "ping"})
@@ -1091,7 +1109,7 @@ def test_hostile_return_values_and_stray_writes(servers, scripts):
             assert "error" in response or response["result"].get("isError") is True, response
             text = json.dumps(response)
             assert len(text) < 10000, text[:300]
-    time.sleep(0.3)
+    server.wait_stderr("STRAY-LATE", 200)         # late_printer's thread has printed everything
     server.liveness("legacy")
     server.verify()
     assert not any(b"FORGED" in raw or b"STRAY" in raw for raw in server.lines)
@@ -1260,7 +1278,7 @@ def test_modern_request_state_expires(servers, scripts):
     server = tuned(servers, scripts, state_ttl=1)
     first = _ask(server)["result"]
     (question,) = first["inputRequests"]
-    time.sleep(2.1)
+    time.sleep(2.1)                         # the event is the clock itself: past the 1 s lifetime
     response = _ask(server, inputResponses={question: {"action": "accept", "content": {"name": "Late"}}},
                     requestState=first["requestState"])
     assert response.get("error", {}).get("code") == PARAMS, response

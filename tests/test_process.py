@@ -67,6 +67,22 @@ class Server:
                                          % (request_id, self.lines, self.eof))
                 self.cond.wait(remaining)
 
+    def wait_progress(self, token, timeout=10.0):
+        """Wait for a progress notification for ``token``: that call is running."""
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while True:
+                for raw in self.lines:
+                    message = check_line(raw)
+                    if isinstance(message, dict) and message.get("method") == "notifications/progress" \
+                            and message.get("params", {}).get("progressToken") == token:
+                        return message
+                remaining = deadline - time.monotonic()
+                if self.eof or remaining <= 0:
+                    self.kill()
+                    raise AssertionError("no progress for %r (stdout: %r, eof=%s)" % (token, self.lines, self.eof))
+                self.cond.wait(remaining)
+
     def handshake(self):
         self.send(INIT)
         result = self.wait_for(0)["result"]
@@ -211,8 +227,9 @@ def test_exits_within_the_grace_period_while_a_slow_call_runs(servers):
     server = servers()
     server.handshake()
     server.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                 "params": {"name": "slow", "arguments": {"seconds": 60, "steps": 600}}})
-    time.sleep(0.3)
+                 "params": {"name": "slow", "arguments": {"seconds": 60, "steps": 600},
+                            "_meta": {"progressToken": "busy"}}})
+    server.wait_progress("busy")                # EOF must find the call running
     assert server.proc.poll() is None
     elapsed, status = server.exit_after(server.close_stdin, 15)
     assert status == 0
@@ -227,8 +244,9 @@ def test_sigterm_ends_the_server_promptly(servers, busy):
     server.handshake()
     if busy:
         server.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                     "params": {"name": "slow", "arguments": {"seconds": 60, "steps": 600}}})
-        time.sleep(0.3)
+                     "params": {"name": "slow", "arguments": {"seconds": 60, "steps": 600},
+                                "_meta": {"progressToken": "busy"}}})
+        server.wait_progress("busy")            # SIGTERM must find the call running
     else:
         server.send({"jsonrpc": "2.0", "id": 1, "method": "ping"})
         server.wait_for(1)

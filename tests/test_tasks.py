@@ -1,5 +1,6 @@
 """Tasks: the 2025-11-25 core task methods and the 2026-07-28 tasks extension."""
 
+import threading
 import time
 
 import pytest
@@ -12,8 +13,13 @@ RELATED = "io.modelcontextprotocol/related-task"
 TASK_CAPS = {"extensions": {EXT: {}}}
 
 
-def task_server(**options):
+def task_server(gate=None, **options):
+    """The task fixture server; ``gate``: an Event the ``gated`` tool waits for."""
     app = MCPServer("tasks", **options)
+
+    @app.tool(task_support="optional")
+    def gated(ctx: Context) -> str:
+        return "gated done" if gate is not None and gate.wait(10) else "gate never opened"
 
     @app.tool(task_support="optional")
     def job(ctx: Context, seconds: float = 0.2, fail: bool = False) -> str:
@@ -56,7 +62,12 @@ def create(wire, name, arguments=None, ttl=None):
     return wire.result("tools/call", {"name": name, "arguments": arguments or {}, "task": task})["task"]
 
 
-def wait_status(wire, task_id, statuses, timeout=5):
+def wait_status(wire, task_id, statuses, timeout=10):
+    """Poll tasks/get, the way the spec tells a client to follow a task, until one of ``statuses``.
+
+    Each poll is a round trip; the pause between polls is the polling interval, and
+    the bound only ends a wait for a task that never gets there.
+    """
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         task = wire.result("tasks/get", {"taskId": task_id})
@@ -64,6 +75,24 @@ def wait_status(wire, task_id, statuses, timeout=5):
             return task
         time.sleep(0.02)
     raise AssertionError("task never reached %s" % statuses)
+
+
+def status_notification(wire, task_id, status, timeout=5):
+    """Wait for notifications/tasks/status with ``status`` for the task.
+
+    It is written by the worker that ends the task, with no order relative to the
+    answers other threads write (tasks/result, tasks/get), so it is waited for.
+    """
+    def seen():
+        return any(n["method"] == "notifications/tasks/status" and n["params"]["taskId"] == task_id
+                   and n["params"]["status"] == status for n in wire.notifications)
+    deadline = time.monotonic() + timeout
+    while not seen():
+        message = wire.recv(max(0.01, deadline - time.monotonic()))
+        if "method" in message and "id" not in message:
+            wire.notifications.append(message)
+        else:                            # kept where Wire.response() looks for it
+            wire.stash[("server", message["id"]) if "method" in message else message.get("id")] = message
 
 
 def test_capability_and_execution_field(tw):
@@ -87,19 +116,27 @@ def test_capability_and_execution_field(tw):
     wire.close()
 
 
-def test_create_poll_result(tw):
-    task = create(tw, "job", {"seconds": 0.3})
+def test_create_poll_result():
+    gate = threading.Event()
+    tw = Wire(task_server(gate))
+    tw.initialize("2025-11-25")
+    task = create(tw, "gated")
     assert task["status"] == "working" and len(task["taskId"]) >= 24
     assert set(task) >= {"taskId", "status", "createdAt", "lastUpdatedAt", "ttl", "pollInterval"}
     assert task["createdAt"].endswith("Z") and "T" in task["createdAt"]
-    started = time.monotonic()
-    result = tw.result("tasks/result", {"taskId": task["taskId"]})
-    assert time.monotonic() - started > 0.1                      # it blocked until the end
-    assert result["content"] == [{"type": "text", "text": "job done"}]
-    assert result["_meta"][RELATED] == {"taskId": task["taskId"]}
+    waiting = tw.request("tasks/result", {"taskId": task["taskId"]})
+    assert tw.result("tasks/get", {"taskId": task["taskId"]})["status"] == "working"
+    assert waiting not in tw.stash                               # it blocks while the task works
+    gate.set()
+    result = tw.response(waiting)
+    assert result["result"]["content"] == [{"type": "text", "text": "gated done"}]
+    assert result["result"]["_meta"][RELATED] == {"taskId": task["taskId"]}
     assert tw.result("tasks/get", {"taskId": task["taskId"]})["status"] == "completed"
-    statuses = [n["params"]["status"] for n in tw.notifications if n["method"] == "notifications/tasks/status"]
-    assert statuses[-1] == "completed"
+    status_notification(tw, task["taskId"], "completed")
+    statuses = [n["params"]["status"] for n in tw.notifications if n["method"] == "notifications/tasks/status"
+                and n["params"]["taskId"] == task["taskId"]]
+    assert statuses[-1] == "completed", statuses
+    tw.close()
 
 
 def test_reader_stays_free_while_tasks_result_waits(tw):
@@ -135,7 +172,7 @@ def test_cancel_during_and_after(tw):
     task = create(tw, "job", {"seconds": 5})
     cancelled = tw.result("tasks/cancel", {"taskId": task["taskId"]})
     assert cancelled["status"] == "cancelled" and cancelled["taskId"] == task["taskId"]
-    time.sleep(0.2)
+    tw.call("tasks/result", {"taskId": task["taskId"]})      # answered once the worker has let go of it
     assert tw.result("tasks/get", {"taskId": task["taskId"]})["status"] == "cancelled"
     assert tw.error("tasks/cancel", {"taskId": task["taskId"]})["code"] == -32602
     done = create(tw, "job", {"seconds": 0})
@@ -167,14 +204,15 @@ def test_ttl_expiry_drops_finished_tasks():
     task = create(wire, "job", {"seconds": 0}, ttl=50)
     assert task["ttl"] == 50
     wait_status(wire, task["taskId"], {"completed"})
-    time.sleep(0.2)
+    time.sleep(0.2)                      # the event is the clock itself: past the 50 ms ttl
     assert wire.error("tasks/get", {"taskId": task["taskId"]})["code"] == -32602
     capped = create(wire, "job", {"seconds": 0}, ttl=10 ** 9)
     assert capped["ttl"] == 100
-    for _ in range(50):
-        create(wire, "job", {"seconds": 0})
-    time.sleep(0.3)                                       # past every ttl (100 ms at most)
-    assert len(wire.result("tasks/list")["tasks"]) <= 1   # expired tasks are forgotten
+    ids = [capped["taskId"]] + [create(wire, "job", {"seconds": 0})["taskId"] for _ in range(50)]
+    for task_id in ids:                  # each has ended (a result), or already ended and expired (-32602)
+        wire.call("tasks/result", {"taskId": task_id})
+    time.sleep(0.3)                      # the event is the clock itself: past every 100 ms ttl
+    assert wire.result("tasks/list")["tasks"] == []   # every expired task is forgotten
     wire.close()
 
 
@@ -193,20 +231,25 @@ def modern(wire, method, params=None, capabilities=None):
     return wire.call(method, params)
 
 
+def modern_status(wire, task_id, statuses, timeout=10):
+    """Poll tasks/get (2026-07-28) until one of ``statuses``; see ``wait_status``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        task = modern(wire, "tasks/get", {"taskId": task_id})["result"]
+        assert task["resultType"] == "complete", task
+        if task["status"] in statuses:
+            return task
+        assert time.monotonic() < deadline, "task never reached %s: %r" % (statuses, task)
+        time.sleep(0.02)
+
+
 def test_modern_task_lifecycle():
     wire = Wire(task_server())
     created = modern(wire, "tools/call", {"name": "job", "arguments": {"seconds": 0.2}}, TASK_CAPS)["result"]
     assert created["resultType"] == "task" and created["status"] == "working"
     assert set(created) >= {"taskId", "createdAt", "lastUpdatedAt", "ttlMs", "pollIntervalMs"}
     assert "ttl" not in created and "task" not in created
-    deadline = time.monotonic() + 5
-    while True:
-        task = modern(wire, "tasks/get", {"taskId": created["taskId"]})["result"]
-        assert task["resultType"] == "complete"
-        if task["status"] == "completed":
-            break
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+    task = modern_status(wire, created["taskId"], {"completed"})
     assert task["result"]["content"][0]["text"] == "job done"
     for method in ("tasks/result", "tasks/list"):
         assert modern(wire, method, {"taskId": created["taskId"]})["error"]["code"] == -32601
@@ -226,12 +269,10 @@ def test_modern_failed_is_only_for_jsonrpc_errors():
     wire = Wire(task_server())
     created = modern(wire, "tools/call", {"name": "job", "arguments": {"seconds": 0, "fail": True}}, TASK_CAPS)
     task_id = created["result"]["taskId"]
-    time.sleep(0.2)
-    task = modern(wire, "tasks/get", {"taskId": task_id})["result"]
+    task = modern_status(wire, task_id, {"completed", "failed", "cancelled"})
     assert task["status"] == "completed" and task["result"]["isError"] is True
     created = modern(wire, "tools/call", {"name": "raises_mcp"}, TASK_CAPS)
-    time.sleep(0.2)
-    task = modern(wire, "tasks/get", {"taskId": created["result"]["taskId"]})["result"]
+    task = modern_status(wire, created["result"]["taskId"], {"completed", "failed", "cancelled"})
     assert task["status"] == "failed" and task["error"]["code"] == 4242
     wire.close()
 
@@ -240,24 +281,13 @@ def test_modern_input_required_and_update():
     wire = Wire(task_server())
     caps = dict(TASK_CAPS, elicitation={})
     task_id = modern(wire, "tools/call", {"name": "asks"}, caps)["result"]["taskId"]
-    deadline = time.monotonic() + 5
-    while True:
-        task = modern(wire, "tasks/get", {"taskId": task_id})["result"]
-        if task["status"] == "input_required":
-            break
-        assert time.monotonic() < deadline
-        time.sleep(0.02)
+    task = modern_status(wire, task_id, {"input_required"})
     (key, question), = task["inputRequests"].items()
     assert question["method"] == "elicitation/create"
     ack = modern(wire, "tasks/update", {"taskId": task_id, "inputResponses": {
         "unknown-key": {"action": "decline"}, key: {"action": "accept", "content": {"name": "Bo"}}}})["result"]
     assert ack["resultType"] == "complete"
-    while True:
-        task = modern(wire, "tasks/get", {"taskId": task_id})["result"]
-        if task["status"] == "completed":
-            break
-        assert time.monotonic() < deadline
-        time.sleep(0.02)
+    task = modern_status(wire, task_id, {"completed"})
     assert task["result"]["content"][0]["text"] == "hello Bo"
     assert modern(wire, "tasks/update", {"taskId": task_id, "inputResponses": "x"})["error"]["code"] == -32602
     wire.close()
