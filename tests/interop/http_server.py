@@ -15,11 +15,11 @@ With ``--logs DIR`` the WSGI app is wrapped in a recorder that writes every
 JSON-RPC message of each exchange, in the format of the stdio tee in
 python_sdk_client.py ({"d": "c2s"|"s2c", "t", "raw", "utf8", "nl"}), plus an
 ``http`` member with the request method, the response status and the
-Content-Type (and, for requests, the Mcp-Session-Id, MCP-Protocol-Version,
+Content-Type (for answers to a POST, "for": the id of the request it carried; for requests, the Mcp-Session-Id, MCP-Protocol-Version,
 Mcp-Method and Mcp-Name headers the client sent), so schema_check.py and the client checks can read it unchanged.
 Messages go to DIR/<name>.jsonl, where <name> is the value of the client's
 ``X-Interop-Log`` header (one file per client connection, as the stdio stages
-have); requests without it go to DIR/unnamed.jsonl. The recorder only
+have); requests without it are passed on unrecorded. The recorder only
 observes: bodies and response chunks are passed on unchanged, and the
 response iterable's close() is forwarded, so a client that goes away still
 cancels its request. Each response ends with a record {"d": "end", "id": the request's id,
@@ -61,7 +61,9 @@ class Recorder:
 
     def __call__(self, environ, start_response):
         import io
-        name = re.sub(r"[^A-Za-z0-9_.-]", "_", environ.get("HTTP_X_INTEROP_LOG", "unnamed"))[:80] or "unnamed"
+        if "HTTP_X_INTEROP_LOG" not in environ:        # a probe of the harness itself: not a client's wire
+            return self.app(environ, start_response)
+        name = re.sub(r"[^A-Za-z0-9_.-]", "_", environ["HTTP_X_INTEROP_LOG"])[:80] or "unnamed"
         method = environ.get("REQUEST_METHOD", "")
         if method == "POST":
             try:
@@ -98,6 +100,8 @@ class Recorder:
         try:
             for chunk in result:
                 http = {"method": method, "status": seen.get("status"), "type": seen.get("type")}
+                if "id" in seen:
+                    http["for"] = seen["id"]          # the id of the request this POST carried
                 if seen.get("session"):
                     http["session"] = seen["session"]
                 if (seen.get("type") or "").startswith("text/event-stream"):

@@ -26,6 +26,7 @@ Output: `ok <name>` / `FAIL <name>: why`, then `N passed, N failed`; exit status
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from contextlib import asynccontextmanager
@@ -121,6 +122,7 @@ def check_http(log: WireLog, era: str) -> str:
         if negotiated and http.get("version") != negotiated:
             problems.append(f"{method or 'answer'} carried MCP-Protocol-Version {http.get('version')!r}, "
                             f"negotiated {negotiated}")
+    problems += stream_problems(log)
     if era != "modern":
         need(len(issued) == 1, f"expected one Mcp-Session-Id issued at initialize, saw {len(issued)}")
     need(not problems, f"{len(problems)} problem(s): " + " ; ".join(problems[:5]))
@@ -158,6 +160,38 @@ class HTTPFixture(Fixture):
         return (f"request {rid!r}: stream closed by the client, server closed it "
                 f"{ends[0]['t'] - t_abort:.2f} s later, no response"
                 + ("; client also sent notifications/cancelled" if cancels else ", no notifications/cancelled"))
+
+
+def stream_problems(log: WireLog) -> list[str]:
+    """Each server message on the stream the transport spec assigns it.
+
+    A response on the POST that carried its request; progress, log messages and the server's
+    requests on the POST of the request they belong to (progress: the one whose progressToken
+    it carries); resource updates and list changes, which belong to no request, on the GET
+    stream (handshake era) or the subscriptions/listen POST (2026-07-28).
+    """
+    sent = {json.dumps(m.get("id")): m for _, m in log.messages("c2s") if isinstance(m, dict) and "method" in m}
+    problems = []
+    for r in log.records():
+        m, http = r.get("msg"), r.get("http") or {}
+        if r.get("d") != "s2c" or not isinstance(m, dict):
+            continue
+        carrier = sent.get(json.dumps(http.get("for"))) if http.get("method") == "POST" else None
+        method = m.get("method")
+        what = method or f"response {m.get('id')!r}"
+        if method is None:
+            if carrier is None or carrier.get("id") != m.get("id"):
+                problems.append(f"{what} on the stream of {http.get('method')} {http.get('for')!r}")
+        elif method in ("notifications/resources/updated",) or method.endswith("/list_changed"):
+            if carrier is not None and carrier.get("method") != "subscriptions/listen":
+                problems.append(f"{what} on the stream of {carrier.get('method')} {carrier.get('id')!r}")
+        elif carrier is None:
+            problems.append(f"{what} on the {http.get('method')} stream, not on a request's")
+        elif method == "notifications/progress":
+            token = ((carrier.get("params") or {}).get("_meta") or {}).get("progressToken")
+            if (m.get("params") or {}).get("progressToken") != token:
+                problems.append(f"progress for another request on the stream of {carrier.get('id')!r}")
+    return problems
 
 
 async def handshake_at(url: str, logs: Path, requested: str, expect: tuple[str, ...]) -> str:
