@@ -3516,6 +3516,8 @@ class MCPServer:
             max_body: the largest request body in bytes (default 4 MiB); larger get 413.
             max_sessions, session_idle, session_lifetime: bounds on handshake-era sessions.
             keepalive: seconds between SSE comments on quiet streams.
+            disconnect_probe: seconds between SSE comments on a quiet 2026-07-28 stream, whose
+                closing cancels the request (a WSGI server sees a disconnect only when it writes).
         """
         return _HTTPApp(self, **options)
 
@@ -3960,8 +3962,10 @@ class _HTTPApp:
 
     def __init__(self, server: "MCPServer", path: str = "/mcp", allowed_hosts=None, allowed_origins=None,
                  auth=None, max_body: int = 4 * 1024 * 1024, max_sessions: int = 1000,
-                 session_idle: float = 1800.0, session_lifetime: float = 86400.0, keepalive: float = 15.0) -> None:
+                 session_idle: float = 1800.0, session_lifetime: float = 86400.0, keepalive: float = 15.0,
+                 disconnect_probe: float = 0.5) -> None:
         self.server, self.path, self.auth, self.max_body = server, path, auth, max_body
+        self.disconnect_probe = disconnect_probe
         self.allowed_hosts = _env_list("MINIMCP_ALLOWED_HOSTS", allowed_hosts)
         self.allowed_origins = _env_list("MINIMCP_ALLOWED_ORIGINS", allowed_origins)
         self.token = os.environ.get("MINIMCP_HTTP_TOKEN") or None
@@ -4171,7 +4175,7 @@ class _HTTPApp:
         accept = environ.get("HTTP_ACCEPT", "")
         streams = "text/event-stream" in accept or not accept or "*/*" in accept
         try:
-            data, final = exchange.queue.get(timeout=self.keepalive)
+            data, final = exchange.queue.get(timeout=self._quiet_interval(session, transient))
         except queue.Empty:
             data, final = None, False
         while not streams and not final:           # a client that takes no SSE gets the answer only
@@ -4198,6 +4202,7 @@ class _HTTPApp:
         """Yield SSE events until the answer; a client that goes away cancels a 2026-07-28 request."""
         import queue
         finished = False
+        interval = self._quiet_interval(session, transient)
         try:
             if first is not None:
                 yield b"event: message\ndata: " + first.rstrip(b"\n") + b"\n\n"
@@ -4205,7 +4210,7 @@ class _HTTPApp:
                 yield b": waiting\n\n"
             while True:
                 try:
-                    data, finished = exchange.queue.get(timeout=self.keepalive)
+                    data, finished = exchange.queue.get(timeout=interval)
                 except queue.Empty:
                     yield b": keep-alive\n\n"          # a closed connection shows up here
                     continue
@@ -4216,6 +4221,17 @@ class _HTTPApp:
             if not finished and (transient or session.era == "modern"):
                 session.cancel_request(request_id, "the client closed the stream")
             self._done(session, held, transient, exchange, request_id, finished)
+
+    def _quiet_interval(self, session: _Session, transient: bool) -> float:
+        """How long a stream may stay silent: short where a disconnect cancels the request.
+
+        WSGI tells a server that its client went away only when a write fails, so a
+        2026-07-28 request, which the client cancels by closing the connection, is
+        probed with a comment this often; others only get the keepalive.
+        """
+        if transient or session.era == "modern":
+            return min(self.keepalive, self.disconnect_probe)
+        return self.keepalive
 
     def _done(self, session: _Session, held, transient: bool, exchange: _Exchange, request_id,
               finished: bool) -> None:

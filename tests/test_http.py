@@ -332,6 +332,33 @@ def test_closing_the_stream_cancels_a_modern_request(endpoint):
     assert stopped.wait(10), "closing the stream did not cancel the tool"
 
 
+def test_a_client_that_goes_away_before_any_event_cancels_a_modern_request(endpoint):
+    # No progress token and the default keepalive: nothing is written until the answer, so the
+    # server must probe the connection to see the disconnect (the SDKs cancel this way).
+    app = MCPServer("cancel-quiet")
+    started, stopped = threading.Event(), threading.Event()
+
+    @app.tool()
+    def wait(ctx: Context) -> str:
+        started.set()
+        try:
+            ctx.sleep(30)
+        finally:
+            stopped.set()
+        return "late"
+    ep = endpoint(app)
+    connection = ep.connect()
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "wait", "_meta": ENVELOPE}})
+    connection.request("POST", "/mcp", body=body, headers={
+        "Content-Type": "application/json", "Accept": ACCEPT, "MCP-Protocol-Version": MODERN,
+        "Mcp-Method": "tools/call", "Mcp-Name": "wait"})
+    assert started.wait(10)
+    connection.sock.shutdown(socket.SHUT_RDWR)
+    connection.close()
+    assert stopped.wait(5), "a disconnect before the first event did not cancel the tool"
+
+
 def test_listen_streams_list_changes(endpoint):
     app = load_example("everything").app
     ep = endpoint(app, keepalive=0.2)

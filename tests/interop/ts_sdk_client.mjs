@@ -248,8 +248,7 @@ class Peer {
   }
 }
 
-async function openClient(logPath, peer, offer) {
-  rmSync(logPath, { force: true }); // the tee appends; a kept log directory may hold an older run
+function stdioTransport(logPath, peer, offer) {
   const inner = new StdioClientTransport({
     command: TEE_PYTHON,
     args: [TEE, '--tee', logPath, '--', ...serverCmd],
@@ -261,7 +260,14 @@ async function openClient(logPath, peer, offer) {
     peer.stderr = (peer.stderr + chunk.toString('utf8')).slice(-4000);
     if (verbose) process.stderr.write(chunk);
   });
-  const transport = new RevisionTransport(inner, offer);
+  return new RevisionTransport(inner, offer);
+}
+
+// makeTransport(logPath, peer, offer): the stdio tee by default; ts_sdk_http_client.mjs passes
+// the SDK's Streamable HTTP transport.
+async function openClient(logPath, peer, offer, makeTransport = stdioTransport) {
+  rmSync(logPath, { force: true }); // the tee appends; a kept log directory may hold an older run
+  const transport = makeTransport(logPath, peer, offer);
   const client = new Client(CLIENT_INFO, {
     capabilities: { sampling: {}, roots: { listChanged: true }, elicitation: { form: {} } },
   });
@@ -300,13 +306,13 @@ async function openClient(logPath, peer, offer) {
 // stage 1: handshakes
 // ---------------------------------------------------------------------------
 
-async function handshakeAt(workdir, requested, expect) {
+async function handshakeAt(workdir, requested, expect, makeTransport = stdioTransport) {
   const logPath = join(workdir, `handshake-${requested}.jsonl`);
   const log = new WireLog(logPath);
   const peer = new Peer();
   let conn;
   try {
-    conn = await openClient(logPath, peer, requested);
+    conn = await openClient(logPath, peer, requested, makeTransport);
   } catch (e) {
     throw new CheckFailed(`connect: ${describe(e)}${log.exitNote()}`);
   }
@@ -729,12 +735,7 @@ class Fixture {
   }
 }
 
-async function stageFeatures(workdir) {
-  const prefix = LATEST_LEGACY;
-  const logPath = join(workdir, 'legacy.jsonl');
-  const log = new WireLog(logPath);
-  const peer = new Peer();
-  const checks = [
+const FEATURE_CHECKS = [
     ['ping', 'ping'], ['tools/list', 'toolsList'], ['tool.echo', 'echo'], ['tool.add+outputSchema', 'add'],
     ['tool.fail', 'fail'], ['tool.unknown', 'unknownTool'], ['tool.print_stdout', 'printStdout'],
     ['progress', 'progress'], ['cancellation', 'cancellation'], ['concurrency', 'concurrency'],
@@ -744,7 +745,14 @@ async function stageFeatures(workdir) {
     ['prompts', 'prompts'], ['prompts.missing-argument', 'promptMissingArgument'], ['completion', 'completion'],
     ['notifications/message', 'logging'], ['logging/setLevel-filter', 'setLevel'], ['unknown-method', 'unknownMethod'],
     ['tool.long_job-plain', 'longJob'], ['no-transport-errors', 'transportClean'],
-  ];
+];
+
+async function stageFeatures(workdir) {
+  const prefix = LATEST_LEGACY;
+  const logPath = join(workdir, 'legacy.jsonl');
+  const log = new WireLog(logPath);
+  const peer = new Peer();
+  const checks = FEATURE_CHECKS;
   let conn;
   try {
     conn = await openClient(logPath, peer);
@@ -783,8 +791,17 @@ async function main() {
   process.exitCode = results.failed ? 1 : 0;
 }
 
-main().catch((e) => {
-  console.log(`FAIL internal: ${describe(e)}`);
-  console.log(`${results.passed} passed, ${results.failed + 1} failed`);
-  process.exitCode = 1;
-});
+// ts_sdk_http_client.mjs imports this file for its checks; only a direct run runs the stdio stages.
+export {
+  Client, T, SDK_VERSION, LATEST_LEGACY, HANDSHAKE_REVISIONS, FEATURE_CHECKS, verbose, logsDir, sdk,
+  CheckFailed, need, describe, sleep, J, results, ok, fail, run, WireLog, checkWire, RevisionTransport,
+  Peer, openClient, handshakeAt, onlyText, textBlocks, Fixture,
+};
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((e) => {
+    console.log(`FAIL internal: ${describe(e)}`);
+    console.log(`${results.passed} passed, ${results.failed + 1} failed`);
+    process.exitCode = 1;
+  });
+}
