@@ -4,7 +4,8 @@
 #   1. python-sdk  run_python_sdk.sh   official MCP Python SDK client (PyPI mcp, pinned)
 #   2. ts-sdk      run_ts_sdk.sh       official MCP TypeScript SDK client (npm @modelcontextprotocol/sdk, pinned)
 #   3. inspector   run_inspector.sh    MCP Inspector CLI (npm @modelcontextprotocol/inspector-cli, pinned)
-#   4. schema      schema_check.py     every server message of 1-3 against <spec>/<negotiated rev>/schema.json
+#   4. http-python-sdk, http-ts-sdk    the same two SDK clients over Streamable HTTP (both eras / handshake)
+#   5. schema      schema_check.py     every server message of 1-4 against <spec>/<negotiated rev>/schema.json
 #                                      (as written, then --strict: no undeclared members)
 #
 # All stages run even if an earlier one fails; the exit status is non-zero (with a message on
@@ -37,7 +38,7 @@ logs="${keep:-$work/wire}"
 if [ -n "$keep" ]; then
   mkdir -p "$keep" || die "cannot create $keep"
   logs="$(cd "$keep" && pwd)"
-  rm -rf "$logs/python_sdk" "$logs/ts_sdk" "$logs/inspector"
+  rm -rf "$logs/python_sdk" "$logs/ts_sdk" "$logs/inspector" "$logs/http_python_sdk" "$logs/http_ts_sdk"
 fi
 export MINIMCP_INTEROP_LOGS="$logs"          # each stage writes its wire logs to $logs/<stage>
 export MINIMCP_NODE_CLIENTS_DIR="$work/npm"  # one npm install shared by the two Node stages
@@ -88,7 +89,7 @@ schema_stage() {
   "$py" -m venv "$work/schema-venv" || { echo "FAIL schema.environment: cannot create a venv with $py"; return 1; }
   "$work/schema-venv/bin/python" -m pip install --quiet --disable-pip-version-check "jsonschema==$JSONSCHEMA_VERSION" \
     || { echo "FAIL schema.environment: pip install jsonschema==$JSONSCHEMA_VERSION failed"; return 1; }
-  for d in python_sdk ts_sdk inspector; do
+  for d in python_sdk ts_sdk inspector http_python_sdk http_ts_sdk; do
     if ! ls "$logs/$d"/*.jsonl >/dev/null 2>&1; then missing+=("$d"); fi
   done
   if [ ${#missing[@]} -gt 0 ]; then
@@ -96,14 +97,16 @@ schema_stage() {
   fi
   local rc=0
   # exactly per schema.json, then --strict (no member the negotiated revision does not declare)
-  "$work/schema-venv/bin/python" "$here/schema_check.py" "$logs/python_sdk" "$logs/ts_sdk" "$logs/inspector" || rc=1
-  "$work/schema-venv/bin/python" "$here/schema_check.py" --strict "$logs/python_sdk" "$logs/ts_sdk" "$logs/inspector" || rc=1
+  "$work/schema-venv/bin/python" "$here/schema_check.py" "$logs/python_sdk" "$logs/ts_sdk" "$logs/inspector" "$logs/http_python_sdk" "$logs/http_ts_sdk" || rc=1
+  "$work/schema-venv/bin/python" "$here/schema_check.py" --strict "$logs/python_sdk" "$logs/ts_sdk" "$logs/inspector" "$logs/http_python_sdk" "$logs/http_ts_sdk" || rc=1
   [ "$rc" = 0 ] && [ ${#missing[@]} -eq 0 ]
 }
 
 run_stage python-sdk bash "$here/run_python_sdk.sh"
 run_stage ts-sdk bash "$here/run_ts_sdk.sh"
 run_stage inspector bash "$here/run_inspector.sh"
+run_stage http-python-sdk bash "$here/run_http_python_sdk.sh"
+run_stage http-ts-sdk bash "$here/run_http_ts_sdk.sh"
 run_stage schema schema_stage
 
 printf '\n==== interop summary (%d s in all; wire logs %s)\n' "$((SECONDS - total_start))" "${keep:-discarded}"
