@@ -34,6 +34,7 @@ through the ``initialize`` handshake, and the stateless 2026-07-28) on the same 
 ``python3 minimcp.py --help`` lists the command-line tools (inspect, call, ...).
 """
 
+import io
 import json
 import os
 import sys
@@ -3209,15 +3210,16 @@ class MCPServer:
             self._out.wait_idle(max(deadline, time.monotonic() + 1.0))
         self._out = None
 
-    def run(self, transport: str = "stdio") -> None:
+    def run(self, transport: str = "stdio", *, watch_parent: bool = True) -> None:
         """Serve on stdin/stdout until stdin closes or SIGTERM/SIGINT arrives.
 
         While serving, file descriptor 1 and ``sys.stdout`` point at stderr, so stray
         prints, logging and child processes cannot corrupt the protocol stream.
+        ``watch_parent``: on POSIX, stop as on stdin EOF once the parent process is gone.
         """
         if transport != "stdio":
             raise ValueError("minimcp serves stdio only")
-        with _OwnedStdio() as (instream, outstream):
+        with _OwnedStdio(watch_parent) as (instream, outstream):
             try:
                 self.serve(instream, outstream)
             except (KeyboardInterrupt, _Terminated):
@@ -3475,6 +3477,117 @@ def _raise_terminated(signum, frame):
     raise _Terminated()
 
 
+class _WakeableRaw(io.RawIOBase):
+    """The main thread's stdin: a raw stream that waits in select(), never in read().
+
+    CPython runs a Python-level signal handler only on the main thread, between
+    bytecodes. A SIGTERM that the kernel hands to a worker thread only sets a flag,
+    and a main thread blocked in ``read()`` on stdin would never look at it: the
+    signal is lost and the server runs on. So the main thread waits on three file
+    descriptors at once: stdin, the signal wakeup pipe (``signal.set_wakeup_fd``,
+    written by the C-level handler whatever thread it ran on) and a stop pipe (the
+    parent watchdog's). A wakeup returns to Python, where the handler then runs; a
+    stop reads as end of input, so the server ends exactly as on stdin EOF.
+    """
+
+    def __init__(self, fd: int, wake_fd: int, stop_fd: int) -> None:
+        super().__init__()
+        self.fd, self.wake_fd, self.stop_fd = fd, wake_fd, stop_fd
+
+    def readable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def close(self) -> None:
+        if not self.closed:
+            try:
+                os.close(self.fd)
+            except OSError:
+                pass
+        super().close()
+
+    def readinto(self, buffer) -> int:
+        """Fill ``buffer`` with what stdin has (0 at end of input or on a stop)."""
+        import select
+        while True:
+            ready = select.select([self.fd, self.wake_fd, self.stop_fd], [], [])[0]
+            if self.wake_fd in ready:
+                try:
+                    os.read(self.wake_fd, 512)
+                except OSError:                     # drained already (non-blocking)
+                    pass
+                # Looping back is Python code again: a pending handler runs here and may raise.
+            if self.stop_fd in ready:
+                return 0
+            if self.fd in ready:
+                return os.readv(self.fd, [buffer])
+
+
+def _wakeable_stdin(fd: int, watch_parent: bool):
+    """A buffered stdin on ``fd`` that signals and the parent watchdog can wake.
+
+    Returns ``(stream, undo)``; ``undo()`` restores the previous wakeup fd and stops
+    the watchdog. Where it can't work (not the main thread, no select() on pipes,
+    descriptors too high for select) the stream is a plain one and undo does nothing.
+    """
+    import signal
+    if os.name != "posix" or threading.current_thread() is not threading.main_thread():
+        return os.fdopen(fd, "rb", buffering=1 << 16), lambda: None
+    wake_read, wake_write = os.pipe()
+    stop_read, stop_write = os.pipe()
+    if max(fd, wake_read, wake_write, stop_read, stop_write) >= 1000:
+        for extra in (wake_read, wake_write, stop_read, stop_write):
+            os.close(extra)
+        return os.fdopen(fd, "rb", buffering=1 << 16), lambda: None
+    for end in (wake_read, wake_write):
+        os.set_blocking(end, False)
+    previous = signal.set_wakeup_fd(wake_write, warn_on_full_buffer=False)
+    raw = _WakeableRaw(fd, wake_read, stop_read)
+    stream = io.BufferedReader(raw, 1 << 16)
+    finished = threading.Event()
+    parent = os.getppid()
+    if watch_parent and parent > 1 and os.environ.get("MINIMCP_WATCH_PARENT", "1") != "0":
+        watchdog = threading.Thread(target=_watch_parent, args=(parent, stop_write, finished),
+                                    name="minimcp-parent-watchdog", daemon=True)
+        watchdog.start()
+
+    def undo():
+        finished.set()
+        try:
+            signal.set_wakeup_fd(previous)
+        except (ValueError, OSError):
+            pass
+        for extra in (wake_read, wake_write, stop_read, stop_write):
+            try:
+                os.close(extra)
+            except OSError:
+                pass
+    return stream, undo
+
+
+#: How often the parent watchdog looks whether the process that started us is still there.
+PARENT_POLL_SECONDS = 1.0
+
+
+def _watch_parent(parent: int, stop_fd: int, finished) -> None:
+    """End the server as on stdin EOF once the parent process is gone.
+
+    A parent that dies without closing our stdin (the pipe inherited by another
+    process) would otherwise leave us running forever. On POSIX an orphan is
+    re-parented, so ``getppid()`` changes; that is what is watched.
+    """
+    while not finished.wait(PARENT_POLL_SECONDS):
+        if os.getppid() != parent:
+            _logger().warning("minimcp: the parent process (pid %d) is gone; stopping as on end of input", parent)
+            try:
+                os.write(stop_fd, b"x")
+            except OSError:
+                pass
+            return
+
+
 class _OwnedStdio:
     """Take file descriptors 0 and 1 for the protocol while serving.
 
@@ -3483,6 +3596,9 @@ class _OwnedStdio:
     the null device, so user code, logging and child processes can neither corrupt
     the output stream nor steal input lines. Everything is restored on exit.
     """
+
+    def __init__(self, watch_parent: bool = True) -> None:
+        self.watch_parent = watch_parent
 
     def __enter__(self):
         for stream in (sys.stdout, sys.__stdout__):
@@ -3511,12 +3627,13 @@ class _OwnedStdio:
         if threading.current_thread() is threading.main_thread():
             import signal
             self.handlers[signal.SIGTERM] = signal.signal(signal.SIGTERM, _raise_terminated)
-        self.instream = os.fdopen(os.dup(self.in_fd), "rb", buffering=1 << 16)
+        self.instream, self.undo_wakeable = _wakeable_stdin(os.dup(self.in_fd), self.watch_parent)
         self.outstream = os.fdopen(os.dup(self.out_fd), "wb", buffering=1 << 16)
         return self.instream, self.outstream
 
     def __exit__(self, *exc_info):
         import signal
+        self.undo_wakeable()
         for signum, handler in self.handlers.items():
             signal.signal(signum, handler)
         for stream in (self.instream, self.outstream):

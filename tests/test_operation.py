@@ -1,0 +1,203 @@
+"""Operation as hosts really run us (issue 18): signals that land on any thread, parents
+that die without closing our stdin, responses too big for the client, old interpreters.
+
+Every case is a real process over real pipes; every wait has a deadline.
+"""
+
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from conftest import ROOT
+
+import sigterm_storm
+
+posix = pytest.mark.skipif(os.name != "posix", reason="POSIX signals and re-parenting")
+
+INIT = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+
+
+def encode(*messages):
+    return b"".join(json.dumps(m).encode("utf-8") + b"\n" for m in messages)
+
+
+def call(request_id, name, arguments=None):
+    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
+            "params": {"name": name, "arguments": arguments or {}}}
+
+
+def server_script(tmp_path, body, name="server.py"):
+    path = tmp_path / name
+    path.write_text("import sys\nsys.path.insert(0, %r)\n" % ROOT + textwrap.dedent(body))
+    return str(path)
+
+
+def read_answer(stream, request_id, deadline):
+    """The parsed response carrying ``request_id``, read before ``deadline`` (monotonic)."""
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, "no answer to %r in time" % request_id
+        ready = select.select([stream], [], [], left)[0]
+        assert ready, "no answer to %r in time" % request_id
+        line = stream.readline()
+        assert line, "stdout closed before the answer to %r" % request_id
+        message = json.loads(line)
+        if message.get("id") == request_id and "method" not in message:
+            return message
+
+
+# -- item 10: SIGTERM while the main thread sits in read() ---------------------------------
+
+@posix
+def test_sigterm_delivered_to_a_worker_thread_still_ends_the_server(tmp_path):
+    """The deterministic form of the lost SIGTERM: the signal lands on a worker thread.
+
+    Before the fix the C handler ran there, set its flag, and the main thread, blocked
+    in read() on stdin, never ran the Python handler: the server ran on forever.
+    """
+    script = server_script(tmp_path, """
+        import signal, threading
+        from minimcp import MCPServer
+        app = MCPServer("hit")
+
+        @app.tool()
+        def hit() -> str:
+            signal.pthread_kill(threading.get_ident(), signal.SIGTERM)   # this worker, not main
+            return "sent"
+
+        app.run()
+    """)
+    process = subprocess.Popen([sys.executable, script], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    try:
+        process.stdin.write(encode(INIT, INITIALIZED, call(1, "hit")))
+        process.stdin.flush()               # stdin stays open: only the signal can end it
+        read_answer(process.stdout, 1, time.monotonic() + 10)
+        try:
+            status = process.wait(5)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("the SIGTERM was lost: still running 5 s later")
+        assert status == 0
+        assert b"Traceback" not in process.stderr.read()
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(5)
+        process.stdin.close()
+        process.stdout.close()
+        process.stderr.close()
+
+
+@posix
+def test_sigterm_the_moment_an_answer_arrives_never_leaves_a_survivor():
+    """The shape the AI SDK's close() has; 300 rounds live in tests/longrun.py (sigterm)."""
+    failures = sigterm_storm.storm(40)
+    assert not failures, failures
+
+
+# -- parent-death watchdog ----------------------------------------------------------------
+
+MIDDLE = """
+import os, subprocess, sys
+# Start the server with stdin/stdout on pipes the test also holds, print its pid, then die
+# without closing anything: the server's stdin never reaches EOF.
+server = subprocess.Popen([sys.executable] + sys.argv[1:], stdin=int(os.environ["IN_FD"]),
+                          stdout=int(os.environ["OUT_FD"]), pass_fds=())
+sys.stdout.write("%d\\n" % server.pid)
+sys.stdout.flush()
+sys.stdin.readline()
+os._exit(0)
+"""
+
+
+def orphan(tmp_path, watch_parent=True, env=None):
+    """(server pid, the test's end of the server's stdin, of its stdout, the middle process)."""
+    script = server_script(tmp_path, """
+        import time
+        from minimcp import MCPServer
+        app = MCPServer("orphan")
+        app.run(%s)
+    """ % ("" if watch_parent else "watch_parent=False"))
+    in_read, in_write = os.pipe()
+    out_read, out_write = os.pipe()
+    environment = dict(os.environ, IN_FD=str(in_read), OUT_FD=str(out_write), **(env or {}))
+    middle = subprocess.Popen([sys.executable, "-c", MIDDLE, script], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, env=environment, pass_fds=(in_read, out_write))
+    os.close(in_read)
+    os.close(out_write)
+    pid = int(middle.stdout.readline())
+    return pid, os.fdopen(in_write, "wb", buffering=0), os.fdopen(out_read, "rb"), middle
+
+
+def alive(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to see an orphan's state")
+def test_the_server_exits_as_on_eof_once_its_parent_is_gone(tmp_path):
+    pid, to_server, from_server, middle = orphan(tmp_path)
+    try:
+        to_server.write(encode(INIT))
+        assert read_answer(from_server, 0, time.monotonic() + 10)["result"]["serverInfo"]["name"] == "orphan"
+        middle.stdin.write(b"die\n")
+        middle.stdin.flush()
+        middle.wait(10)
+        # Our copy of the server's stdin is still open, so only the watchdog can end it:
+        # its exit closes its stdout, which we see as EOF.
+        deadline = time.monotonic() + 10
+        while select.select([from_server], [], [], max(0, deadline - time.monotonic()))[0]:
+            if not from_server.readline():
+                break
+        else:
+            raise AssertionError("the orphaned server still runs 10 s after its parent died")
+        while alive(pid) and time.monotonic() < deadline:
+            select.select([], [], [], 0.02)       # the last moments of its exit
+        assert not alive(pid)
+    finally:
+        if alive(pid):
+            os.kill(pid, signal.SIGKILL)
+        to_server.close()
+        from_server.close()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to see an orphan's state")
+@pytest.mark.parametrize("how", ["run(watch_parent=False)", "MINIMCP_WATCH_PARENT=0"])
+def test_the_watchdog_can_be_switched_off(tmp_path, how):
+    if how.startswith("run"):
+        pid, to_server, from_server, middle = orphan(tmp_path, watch_parent=False)
+    else:
+        pid, to_server, from_server, middle = orphan(tmp_path, env={"MINIMCP_WATCH_PARENT": "0"})
+    try:
+        middle.stdin.write(b"die\n")
+        middle.stdin.flush()
+        middle.wait(10)
+        # Orphaned for longer than the watchdog's poll (1 s): the server must still answer.
+        to_server.write(encode(INIT))
+        read_answer(from_server, 0, time.monotonic() + 10)
+        to_server.write(encode({"jsonrpc": "2.0", "id": 1, "method": "ping"}))
+        started = time.monotonic()
+        read_answer(from_server, 1, started + 10)
+        # No event can show that something did not happen: stay orphaned for longer than
+        # the watchdog's poll (1 s), then the server must still answer.
+        assert not select.select([from_server], [], [], 1.5)[0]
+        to_server.write(encode({"jsonrpc": "2.0", "id": 2, "method": "ping"}))
+        read_answer(from_server, 2, time.monotonic() + 10)
+        assert alive(pid)
+    finally:
+        if alive(pid):
+            os.kill(pid, signal.SIGKILL)
+        to_server.close()
+        from_server.close()
