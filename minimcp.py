@@ -3691,6 +3691,9 @@ class _ClientBase:
         self._cond = threading.Condition()
         self._write_lock = threading.Lock()
         self._closed = False
+        self._answering = 0              # answers to the server's requests still being worked out
+        self._closing = False            # our end of its stdin is closing: no more answers
+        self.late_requests = []          # methods the server asked once we could no longer answer
 
     # -- plumbing ---------------------------------------------------------------------
     def _start(self, reader, writer) -> None:
@@ -3715,6 +3718,11 @@ class _ClientBase:
         if not isinstance(message, dict):
             return
         if "method" in message and "id" in message:
+            with self._cond:
+                if self._closing:        # too late to answer: say so in close()'s report
+                    self.late_requests.append(message["method"])
+                    return
+                self._answering += 1
             threading.Thread(target=self._answer_server, args=(message,), daemon=True).start()
             return
         with self._cond:
@@ -3751,13 +3759,30 @@ class _ClientBase:
 
     def _answer_server(self, message: dict) -> None:
         try:
-            result = self._answer_question(message["method"], message.get("params") or {})
-            reply = _response(message["id"], result)
-        except MCPError as exc:
-            reply = {"jsonrpc": "2.0", "id": message["id"], "error": exc.to_error()}
-        except Exception as exc:
-            reply = _error(message["id"], INTERNAL_ERROR, "client callback failed: %s" % exc)
-        self._send(reply)
+            try:
+                result = self._answer_question(message["method"], message.get("params") or {})
+                reply = _response(message["id"], result)
+            except MCPError as exc:
+                reply = {"jsonrpc": "2.0", "id": message["id"], "error": exc.to_error()}
+            except Exception as exc:
+                reply = _error(message["id"], INTERNAL_ERROR, "client callback failed: %s" % exc)
+            try:
+                self._send(reply)
+            except MCPError:                 # the server's stdin is closed: nobody to tell
+                with self._cond:
+                    self.late_requests.append(message["method"])
+        finally:
+            with self._cond:
+                self._answering -= 1
+                self._cond.notify_all()
+
+    def _stop_answering(self, timeout: float) -> None:
+        """Let answers being worked out go out, then refuse new questions (before closing stdin)."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while self._answering and time.monotonic() < deadline:
+                self._cond.wait(max(0.0, deadline - time.monotonic()))
+            self._closing = True
 
     def _send(self, message) -> None:
         with self._write_lock:
@@ -3939,6 +3964,7 @@ class TestClient(_ClientBase):
 
     def close(self) -> None:
         """Close the server's input and wait for it to stop."""
+        self._stop_answering(5.0)
         try:
             self._writer_stream.close()
         except OSError:
@@ -3963,17 +3989,40 @@ class _ProcessClient(_ClientBase):
         sys.stderr.write("progress: %s/%s %s\n" % (params.get("progress"), params.get("total", "?"),
                                                    params.get("message", "")))
 
+    #: How long a server gets to exit after its stdin closes, and again after SIGTERM.
+    EXIT_GRACE = 2.0
+
     def close(self) -> int:
-        """Close the server's stdin and return its exit status (killing it after 5 s)."""
+        """Close the server's stdin and return its exit status.
+
+        As the MCP stdio transport says: close stdin, wait; then SIGTERM, wait; then
+        SIGKILL. ``ended_by`` says which step ended it (None: it exited by itself).
+        """
+        import subprocess
+        self.ended_by = None
+        self._stop_answering(self.EXIT_GRACE)
         try:
             self._writer_stream.close()
         except OSError:
             pass
-        try:
-            return self.process.wait(5)
-        except Exception:
-            self.process.kill()
-            return self.process.wait()
+        for signal_name, stop in (("SIGTERM", self.process.terminate), ("SIGKILL", self.process.kill), (None, None)):
+            try:
+                return self.process.wait(self.EXIT_GRACE if stop is not None else None)
+            except subprocess.TimeoutExpired:
+                self.ended_by = signal_name
+                stop()
+
+    def exit_report(self, status: int) -> str:
+        """How the server ended, in words, for the command line."""
+        if self.ended_by is None:
+            text = "server exited with status %s after its stdin closed" % status
+        else:
+            text = ("server was still running %.0f s after its stdin closed; minimcp stopped it with %s"
+                    % (self.EXIT_GRACE, self.ended_by))
+        if self.late_requests:
+            text += " (it asked %s after minimcp had closed its stdin, and may have waited for the answer)" \
+                % ", ".join(sorted(set(self.late_requests)))
+        return text
 
 
 # Command line: python3 minimcp.py COMMAND ... -- SERVER COMMAND ##############
@@ -3998,6 +4047,7 @@ commands:
 options:
   --protocol VERSION   speak this revision (default %s; 2026-07-28 uses server/discover)
   --timeout SECONDS    how long to wait for each answer (default 30)
+  --root DIR           offer DIR to the server as a root (roots/list); repeatable
 
 The server command comes last, after "--" (call/read/prompt also accept the tool,
 URI or prompt name after the command: call -- CMD... TOOL [ARGS]). Progress goes to
@@ -4041,7 +4091,7 @@ def _parse_arguments(values: list) -> dict:
     return arguments
 
 
-def _terminal_answers(client: _ClientBase) -> None:
+def _terminal_answers(client: _ClientBase, roots: list = ()) -> None:
     """Answer sampling and elicitation at the terminal if there is one; decline otherwise."""
     interactive = sys.stdin is not None and sys.stdin.isatty()
 
@@ -4079,8 +4129,12 @@ def _terminal_answers(client: _ClientBase) -> None:
 
     client.sampling, client.elicitation = sampling, elicitation
     client.capabilities.update({"sampling": {}, "elicitation": {"form": {}, "url": {}}})
-    client.roots = [{"uri": "file://" + os.path.abspath(os.getcwd()).replace(os.sep, "/"), "name": "cwd"}]
-    client.capabilities["roots"] = {} if client.modern else {"listChanged": True}
+    if roots:
+        # Only on request: a server told we have roots may ask for them at any time,
+        # even after our last request, and then wait for an answer that can't come.
+        client.roots = [{"uri": "file://" + os.path.abspath(root).replace(os.sep, "/"),
+                         "name": os.path.basename(os.path.abspath(root))} for root in roots]
+        client.capabilities["roots"] = {} if client.modern else {"listChanged": True}
 
 
 def _print_inspection(client: _ClientBase, opened: dict, out) -> dict:
@@ -4338,10 +4392,14 @@ def main(argv: list = None) -> int:
     if command == "serve":
         return _serve_command(rest)
     options, server = _split_command_line(rest)
-    protocol, timeout, as_json, words, extra = LATEST_HANDSHAKE_VERSION, 30.0, False, [], {}
+    protocol, timeout, as_json, words, extra, roots = LATEST_HANDSHAKE_VERSION, 30.0, False, [], {}, []
     index = 0
     while index < len(options):
         option = options[index]
+        if option == "--root" and index + 1 < len(options):
+            roots.append(options[index + 1])
+            index += 2
+            continue
         if option in ("--protocol", "--timeout", "--client", "--name", "--slow-tool") and index + 1 < len(options):
             extra[option] = options[index + 1]
             index += 2
@@ -4382,7 +4440,7 @@ def main(argv: list = None) -> int:
     if command == "selftest":
         return _selftest(server, protocol, extra.get("--slow-tool"), timeout, sys.stdout)
     client = _ProcessClient(server, protocol, timeout=timeout)
-    _terminal_answers(client)
+    _terminal_answers(client, roots)
     status = 0
     try:
         opened = client.connect()
@@ -4428,7 +4486,9 @@ def main(argv: list = None) -> int:
     finally:
         code = client.close()
     if command == "inspect" and not as_json:
-        sys.stdout.write("server exited with status %s after its stdin closed\n" % code)
+        sys.stdout.write(client.exit_report(code) + "\n")
+    elif client.ended_by is not None or client.late_requests:
+        sys.stderr.write("minimcp: %s\n" % client.exit_report(code))
     return status
 
 
