@@ -3382,6 +3382,8 @@ class _LineReader:
         Reads 1 MiB at a time, so an oversized line costs at most the limit plus one
         chunk, never a second copy of the whole limit.
         """
+        if getattr(getattr(self.stream, "raw", None), "terminated", False):
+            return None                         # SIGTERM: lines still buffered are not served
         line = self.stream.readline(self.CHUNK)
         if not line:
             return None
@@ -3493,6 +3495,16 @@ class _WakeableRaw(io.RawIOBase):
     def __init__(self, fd: int, wake_fd: int, stop_fd: int) -> None:
         super().__init__()
         self.fd, self.wake_fd, self.stop_fd = fd, wake_fd, stop_fd
+        self.terminated = False
+
+    def on_sigterm(self, signum, frame) -> None:
+        """The SIGTERM handler while serving: end of input, not an exception.
+
+        An exception raised at whatever bytecode the main thread is at could land in
+        the middle of a write and leave the writer half done; a flag is seen at the
+        next line, and the server then stops exactly as on stdin EOF.
+        """
+        self.terminated = True
 
     def readable(self) -> bool:
         return True
@@ -3511,7 +3523,7 @@ class _WakeableRaw(io.RawIOBase):
     def readinto(self, buffer) -> int:
         """Fill ``buffer`` with what stdin has (0 at end of input or on a stop)."""
         import select
-        while True:
+        while not self.terminated:
             ready = select.select([self.fd, self.wake_fd, self.stop_fd], [], [])[0]
             if self.wake_fd in ready:
                 try:
@@ -3521,8 +3533,9 @@ class _WakeableRaw(io.RawIOBase):
                 # Looping back is Python code again: a pending handler runs here and may raise.
             if self.stop_fd in ready:
                 return 0
-            if self.fd in ready:
+            if self.fd in ready and not self.terminated:
                 return os.readv(self.fd, [buffer])
+        return 0
 
 
 def _wakeable_stdin(fd: int, watch_parent: bool):
@@ -3624,10 +3637,11 @@ class _OwnedStdio:
         sys.stdout = sys.stderr if sys.stderr is not None else open(os.devnull, "w")
         sys.stdin = open(os.devnull, "r")
         self.handlers = {}
+        self.instream, self.undo_wakeable = _wakeable_stdin(os.dup(self.in_fd), self.watch_parent)
         if threading.current_thread() is threading.main_thread():
             import signal
-            self.handlers[signal.SIGTERM] = signal.signal(signal.SIGTERM, _raise_terminated)
-        self.instream, self.undo_wakeable = _wakeable_stdin(os.dup(self.in_fd), self.watch_parent)
+            handler = getattr(getattr(self.instream, "raw", None), "on_sigterm", _raise_terminated)
+            self.handlers[signal.SIGTERM] = signal.signal(signal.SIGTERM, handler)
         self.outstream = os.fdopen(os.dup(self.out_fd), "wb", buffering=1 << 16)
         return self.instream, self.outstream
 
@@ -4038,6 +4052,7 @@ commands:
   prompt NAME [key=value ...] -- CMD...                get a prompt
   complete REF ARGUMENT [VALUE] -- CMD...              complete a prompt argument or template variable
   selftest [--slow-tool NAME] -- CMD...                the checks to run before shipping a server
+                                                       (NAME: a tool taking a duration, e.g. seconds=)
   config --client claude|vscode|cursor [--name N] SCRIPT [ARGS...]
                                                        the host configuration snippet, absolute paths
   serve SCRIPT[:OBJECT]                                run the MCPServer object defined in a file
@@ -4304,39 +4319,49 @@ def _selftest(command: list, protocol: str, slow_tool: str, timeout: float, out)
         client.close()
         impure += pure(client)
     client = Recorder(command, LATEST_PROTOCOL_VERSION, timeout=timeout)
+    modern = False
     try:
         discovered = client.connect()
-        report("2026-07-28" in discovered.get("supportedVersions", []), "server/discover",
-               "supports %s" % ", ".join(discovered.get("supportedVersions", [])))
+        modern = "2026-07-28" in discovered.get("supportedVersions", [])
+        report(modern, "server/discover", "supports %s" % ", ".join(discovered.get("supportedVersions", [])))
     except MCPError as exc:
-        report(False, "server/discover", "%s (%s)" % (exc.message, exc.code))
+        if exc.code in (METHOD_NOT_FOUND, INVALID_REQUEST, INVALID_PARAMS):
+            # Most servers in the wild speak only the handshake revisions: not a failure.
+            report(None, "server/discover", "%s (%s): a handshake-only server, 2026-07-28 is not checked"
+                   % (exc.message, exc.code))
+        else:
+            report(False, "server/discover", "%s (%s)" % (exc.message, exc.code))
     client.close()
     impure += pure(client)
     client = Recorder(command, protocol, timeout=timeout)
     try:
         client.connect()
-        tools = {t["name"]: t for t in client.list_tools()} if True else {}
+        tools = {t["name"]: t for t in client.list_tools()}
         report(True, "tools/list", "%d tools" % len(tools))
         slow = slow_tool or ("slow" if "slow" in tools else None)
+        arguments = _duration_arguments(tools[slow], 1) if slow in tools else None
         if slow is None or slow not in tools:
-            report(None, "concurrency", "no slow tool (give --slow-tool NAME, taking 'seconds')")
+            report(None, "concurrency", "no slow tool (give --slow-tool NAME: a tool with a duration argument)"
+                   if slow is None else "the server has no tool %r" % slow)
             report(None, "cancellation", "no slow tool")
+        elif arguments is None:
+            report(None, "concurrency", "%s has no argument that looks like a duration in seconds or ms" % slow)
+            report(None, "cancellation", "no duration argument")
         else:
             results, threads = [], []
             started = time.monotonic()
             for _ in range(3):
-                thread = threading.Thread(target=lambda: results.append(
-                    client.call_tool(slow, {"seconds": 1})))
+                thread = threading.Thread(target=lambda: results.append(client.call_tool(slow, arguments)))
                 thread.start()
                 threads.append(thread)
             for thread in threads:
                 thread.join(timeout)
             elapsed = time.monotonic() - started
             report(len(results) == 3 and elapsed < 2.5, "concurrency",
-                   "3 calls of %s 1s each took %.2fs" % (slow, elapsed))
+                   "3 calls of %s %s took %.2fs" % (slow, json.dumps(arguments), elapsed))
             ids = []
             waiter = threading.Thread(target=lambda: _ignore_errors(
-                lambda: client.call_tool(slow, {"seconds": 3}, on_id=ids.append)))
+                lambda: client.call_tool(slow, _duration_arguments(tools[slow], 3), on_id=ids.append)))
             waiter.daemon = True
             waiter.start()
             time.sleep(0.3)
@@ -4347,21 +4372,63 @@ def _selftest(command: list, protocol: str, slow_tool: str, timeout: float, out)
             report(not answered and alive, "cancellation",
                    "no response after the cancel, server still answers" if not answered else "it answered anyway")
     except MCPError as exc:
-        report(False, "tools", "%s (%s)" % (exc.message, exc.code))
-    started = time.monotonic()
-    try:
-        client._writer_stream.close()
-        status = client.process.wait(5)
-        elapsed = time.monotonic() - started
-        report(status == 0 and elapsed < 2, "exit on stdin EOF", "status %s after %.0f ms" % (status, elapsed * 1000))
-    except subprocess.TimeoutExpired:
-        client.process.kill()
-        report(False, "exit on stdin EOF", "still running 5 s after stdin closed")
+        hint = ""
+        if client.modern and exc.code == METHOD_NOT_FOUND and not modern:
+            hint = "; the server speaks only the handshake revisions: drop --protocol %s" % protocol
+        report(False, "tools", "%s (%s)%s" % (exc.message, exc.code, hint))
+    client.close()
     impure += pure(client)
+    for how in ("stdin EOF", "SIGTERM") if os.name == "posix" else ("stdin EOF",):
+        # On a fresh, idle server: the one above may still be finishing a cancelled call.
+        client = Recorder(command, LATEST_HANDSHAKE_VERSION, timeout=timeout)
+        try:
+            client.connect()
+            client.request("ping")
+        except MCPError as exc:
+            report(False, "exit on " + how, "the server did not open a session: %s" % exc.message)
+            client.close()
+            continue
+        started = time.monotonic()
+        try:
+            if how == "SIGTERM":
+                client.process.terminate()       # what hosts and probing clients send
+            else:
+                client._writer_stream.close()
+            status = client.process.wait(5)
+            elapsed = time.monotonic() - started
+            report(status in (0, -15) if how == "SIGTERM" else status == 0 and elapsed < 2,
+                   "exit on " + how, "status %s after %.0f ms" % (status, elapsed * 1000))
+        except subprocess.TimeoutExpired:
+            report(False, "exit on " + how, "still running 5 s after %s" % how)
+        client.close()
+        impure += pure(client)
     report(not impure, "stdout holds only JSON-RPC", "%d bad lines, first: %r" % (len(impure), impure[0][:80])
            if impure else "every line was one JSON-RPC message")
     out.write("%d passed, %d failed\n" % (outcome["passed"], outcome["failed"]))
     return 0 if outcome["failed"] == 0 else 1
+
+
+def _duration_arguments(tool: dict, seconds: float):
+    """Arguments that make ``tool`` take about ``seconds``, read from its input schema.
+
+    Third-party servers name it as they like (``seconds``, ``duration``, ``delay``,
+    ``durationMs``...); None when no numeric argument looks like a duration.
+    """
+    import re
+    properties = (tool.get("inputSchema") or {}).get("properties") or {}
+    for name, schema in properties.items():
+        if not isinstance(schema, dict):
+            continue
+        kinds = schema.get("type") if isinstance(schema.get("type"), list) else [schema.get("type")]
+        words = re.sub(r"([a-z])([A-Z])", r"\1 \2", name).lower().replace("_", " ").split()
+        if not {"number", "integer"} & set(kinds) or not {"seconds", "secs", "sec", "duration", "delay", "sleep",
+                                                          "wait", "time", "ms", "millis", "milliseconds"} & set(words):
+            continue
+        description = (schema.get("description") or "").lower()
+        millis = {"ms", "millis", "milliseconds"} & set(words) or "millisecond" in description
+        value = seconds * 1000 if millis else seconds
+        return {name: int(value) if "integer" in kinds else value}
+    return None
 
 
 def _ignore_errors(function):
@@ -4482,6 +4549,10 @@ def main(argv: list = None) -> int:
             _print_result(report, sys.stdout)
     except MCPError as exc:
         sys.stderr.write("minimcp: error %s: %s\n" % (exc.code, exc.message))
+        if client.modern and exc.code == METHOD_NOT_FOUND and not client.server_info:
+            sys.stderr.write("minimcp: the server does not answer server/discover, so it speaks only the "
+                             "handshake revisions: drop --protocol %s (or use --protocol %s)\n"
+                             % (protocol, LATEST_HANDSHAKE_VERSION))
         status = 1
     finally:
         code = client.close()

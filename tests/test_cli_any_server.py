@@ -52,3 +52,42 @@ def test_a_server_that_waits_for_an_answer_after_stdin_closed_is_stopped_and_the
     assert ("server was still running 2 s after its stdin closed; minimcp stopped it with SIGTERM "
             "(it asked ping after minimcp had closed its stdin" in done.out), done.out
     assert done.seconds < 4.5
+
+
+# -- item 7: selftest on third-party servers --------------------------------------------
+
+def test_selftest_passes_on_a_handshake_only_server_with_its_own_duration_argument():
+    done = run("selftest", "--slow-tool", "long-op", "--", *OTHER, timeout=120)
+    assert done.returncode == 0, done.out + done.err
+    assert "SKIP  server/discover: Method not found (-32601): a handshake-only server" in done.out
+    assert 'PASS  concurrency: 3 calls of long-op {"duration": 1} took 1.' in done.out, done.out
+    for check in ("cancellation", "exit on stdin EOF", "stdout holds only JSON-RPC"):
+        assert "PASS  " + check in done.out, done.out
+    if os.name == "posix":
+        assert "PASS  exit on SIGTERM" in done.out
+    assert done.out.strip().endswith("passed, 0 failed")
+
+
+def test_selftest_says_why_a_slow_tool_cannot_be_used(tmp_path):
+    done = run("selftest", "--slow-tool", "greet", "--", *OTHER, timeout=120)
+    assert "SKIP  concurrency: greet has no argument that looks like a duration" in done.out, done.out
+
+
+def test_duration_arguments_are_read_from_the_schema():
+    import minimcp
+
+    def tool(**properties):
+        return {"inputSchema": {"type": "object", "properties": properties}}
+    assert minimcp._duration_arguments(tool(seconds={"type": "number"}), 1) == {"seconds": 1}
+    assert minimcp._duration_arguments(tool(durationMs={"type": "integer"}), 1) == {"durationMs": 1000}
+    assert minimcp._duration_arguments(tool(delay={"type": "number", "description": "in milliseconds"}), 3) == \
+        {"delay": 3000}
+    assert minimcp._duration_arguments(tool(text={"type": "string"}), 1) is None
+
+
+def test_the_modern_protocol_against_a_handshake_only_server_gives_a_hint():
+    done = run("inspect", "--protocol", "2026-07-28", "--", *OTHER)
+    assert done.returncode == 1
+    assert "speaks only the handshake revisions: drop --protocol 2026-07-28" in done.err, done.err
+    done = run("selftest", "--protocol", "2026-07-28", "--", *OTHER, timeout=120)
+    assert "drop --protocol 2026-07-28" in done.out, done.out

@@ -41,15 +41,25 @@ def server_script(tmp_path, body, name="server.py"):
     return str(path)
 
 
+_buffers = {}
+
+
 def read_answer(stream, request_id, deadline):
-    """The parsed response carrying ``request_id``, read before ``deadline`` (monotonic)."""
+    """The parsed response carrying ``request_id``, read before ``deadline`` (monotonic).
+
+    Reads the file descriptor itself: select() can't see lines already sitting in a
+    Python buffer, so none is used.
+    """
+    fd = stream.fileno()
     while True:
-        left = deadline - time.monotonic()
-        assert left > 0, "no answer to %r in time" % request_id
-        ready = select.select([stream], [], [], left)[0]
-        assert ready, "no answer to %r in time" % request_id
-        line = stream.readline()
-        assert line, "stdout closed before the answer to %r" % request_id
+        pending = _buffers.get(stream, b"")
+        while b"\n" not in pending:
+            left = deadline - time.monotonic()
+            assert left > 0 and select.select([fd], [], [], left)[0], "no answer to %r in time" % request_id
+            chunk = os.read(fd, 65536)
+            assert chunk, "stdout closed before the answer to %r" % request_id
+            pending += chunk
+        line, _, _buffers[stream] = pending.partition(b"\n")
         message = json.loads(line)
         if message.get("id") == request_id and "method" not in message:
             return message
@@ -102,6 +112,32 @@ def test_sigterm_the_moment_an_answer_arrives_never_leaves_a_survivor():
     """The shape the AI SDK's close() has; 300 rounds live in tests/longrun.py (sigterm)."""
     failures = sigterm_storm.storm(40)
     assert not failures, failures
+
+
+@posix
+def test_sigterm_right_after_an_answer_ends_the_server_at_once_every_time():
+    """The handler used to raise wherever the main thread was, even inside the writer just
+    after it wrote the answer: the writer stayed 'flushing' and the exit waited 1 s for it."""
+    slow = []
+    for _ in range(20):
+        process = subprocess.Popen([sys.executable, "-c", sigterm_storm.SERVER], stdin=subprocess.PIPE,
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        try:
+            process.stdin.write(encode(INIT, INITIALIZED, {"jsonrpc": "2.0", "id": 1, "method": "ping"}))
+            process.stdin.flush()
+            read_answer(process.stdout, 1, time.monotonic() + 10)
+            started = time.monotonic()
+            process.send_signal(signal.SIGTERM)
+            assert process.wait(5) == 0
+            if time.monotonic() - started > 0.5:
+                slow.append(round(time.monotonic() - started, 2))
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait(5)
+            process.stdin.close()
+            process.stdout.close()
+    assert not slow, "exits that took more than 0.5 s after SIGTERM: %r" % slow
 
 
 # -- parent-death watchdog ----------------------------------------------------------------
@@ -159,7 +195,7 @@ def test_the_server_exits_as_on_eof_once_its_parent_is_gone(tmp_path):
         # its exit closes its stdout, which we see as EOF.
         deadline = time.monotonic() + 10
         while select.select([from_server], [], [], max(0, deadline - time.monotonic()))[0]:
-            if not from_server.readline():
+            if not os.read(from_server.fileno(), 65536):
                 break
         else:
             raise AssertionError("the orphaned server still runs 10 s after its parent died")
