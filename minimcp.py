@@ -3308,8 +3308,8 @@ def _quote_path(relative: str) -> str:
     return quote(relative, safe="/")
 
 
-def _read_below(base: str, relative: str) -> bytes:
-    """Read a file below ``base`` without ever leaving it.
+def _read_below(base: str, relative: str):
+    """Read a file below ``base`` without ever leaving it: text as ``str``, the rest as ``bytes``.
 
     Raises:
         PermissionError: for paths that would leave the base or go through a link.
@@ -3347,14 +3347,38 @@ def _read_below(base: str, relative: str) -> bytes:
             os.close(file_fd)
             raise IsADirectoryError(21, "not a regular file", relative)
         with os.fdopen(file_fd, "rb") as handle:
-            return handle.read()
+            return _text_if_text(parts[-1], handle.read())
     full = os.path.realpath(os.path.join(base, *parts))
     if os.path.commonpath([full, base]) != base or os.path.islink(os.path.join(base, *parts)):
         raise PermissionError(13, "path escapes the served directory", relative)
     if not os.path.isfile(full):
         raise IsADirectoryError(21, "not a regular file", relative)
     with open(full, "rb") as handle:
-        return handle.read()
+        return _text_if_text(parts[-1], handle.read())
+
+
+#: Types that are text although their MIME type does not start with "text/".
+_TEXT_TYPES = ("application/json", "application/xml", "application/javascript", "application/x-sh",
+               "application/x-python-code", "application/toml", "application/yaml", "application/sql")
+_TEXT_SUFFIXES = (".toml", ".yaml", ".yml", ".ini", ".cfg", ".conf", ".rst", ".log", ".env", ".lock", ".ts")
+
+
+def _text_if_text(filename: str, data: bytes):
+    """A served file's content: ``str`` for text that is valid UTF-8 (a ``text`` entry that
+    clients and models can read), ``bytes`` (a base64 blob) for everything else.
+
+    Text is told by the MIME type guessed from the name, or, for names that give no
+    type (``README``, ``Makefile``), by the content: valid UTF-8 without NUL bytes.
+    """
+    mime = _guess_mime(filename, "")
+    textual = mime.startswith("text/") or mime in _TEXT_TYPES or mime.endswith(("+json", "+xml")) or \
+        filename.lower().endswith(_TEXT_SUFFIXES) or (not mime and b"\x00" not in data[:8192])
+    if not textual:
+        return data
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data
 
 
 # Transport: newline-delimited JSON over byte streams (stdio by default) ######
