@@ -3772,12 +3772,16 @@ class _ClientBase:
                     self._on_progress(params)
                 elif message["method"] == "notifications/message":
                     self.logs.append(params)
+                    self._on_log(params)
             else:
                 self._answers[_id_key(message.get("id"))] = message
             self._cond.notify_all()
 
     def _on_progress(self, params: dict) -> None:
         """Hook for the command line, which shows progress as it arrives."""
+
+    def _on_log(self, params: dict) -> None:
+        """Hook for the command line, which shows log messages as they arrive."""
 
     def _answer_question(self, method: str, params: dict) -> dict:
         """Answer a sampling / roots / elicitation / ping question with the callbacks."""
@@ -4027,6 +4031,12 @@ class _ProcessClient(_ClientBase):
         sys.stderr.write("progress: %s/%s %s\n" % (params.get("progress"), params.get("total", "?"),
                                                    params.get("message", "")))
 
+    def _on_log(self, params: dict) -> None:
+        data = params.get("data")
+        sys.stderr.write("log [%s]%s %s\n" % (params.get("level", "?"),
+                                              " %s:" % params["logger"] if params.get("logger") else "",
+                                              data if isinstance(data, str) else json.dumps(data)))
+
     #: How long a server gets to exit after its stdin closes, and again after SIGTERM.
     EXIT_GRACE = 2.0
 
@@ -4108,8 +4118,13 @@ def _looks_like_argument(word: str) -> bool:
     return word.lstrip().startswith("{") or ("=" in word and word.split("=", 1)[0].isidentifier())
 
 
-def _parse_arguments(values: list) -> dict:
-    """Tool/prompt arguments given as one JSON object or as key=value words."""
+def _parse_arguments(values: list, schema: dict = None) -> dict:
+    """Tool/prompt arguments given as one JSON object or as key=value words.
+
+    A key=value value is read as JSON (``n=3`` is a number), except where the tool's
+    input ``schema`` says the parameter is a string and nothing else: then the text is
+    kept as typed (``zip=01234``, ``x=1``).
+    """
     if len(values) == 1 and values[0].lstrip().startswith("{"):
         try:
             arguments = json.loads(values[0])
@@ -4119,15 +4134,59 @@ def _parse_arguments(values: list) -> dict:
             raise SystemExit("minimcp: the JSON arguments must be an object")
         return arguments
     arguments = {}
+    properties = (schema or {}).get("properties") or {}
     for item in values:
         key, sep, value = item.partition("=")
         if not sep:
             raise SystemExit("minimcp: arguments are one JSON object or key=value words, not %r" % item)
+        if _schema_types(properties.get(key)) == {"string"}:
+            arguments[key] = value
+            continue
         try:
             arguments[key] = json.loads(value)
         except ValueError:
             arguments[key] = value
     return arguments
+
+
+def _schema_types(schema) -> set:
+    """The JSON types a (property) schema allows: ``type``, lists of them, anyOf/oneOf, enum."""
+    if not isinstance(schema, dict):
+        return set()
+    kinds = schema.get("type")
+    if isinstance(kinds, str):
+        return {kinds}
+    if isinstance(kinds, list):
+        return {k for k in kinds if isinstance(k, str)}
+    found = set()
+    for branch in (schema.get("anyOf") or []) + (schema.get("oneOf") or []):
+        found |= _schema_types(branch)
+    if not found and "enum" in schema:
+        found = {{str: "string", bool: "boolean", int: "integer", float: "number"}.get(type(v), "any")
+                 for v in schema["enum"]} - {"any"}
+    if not found and ("properties" in schema or "$ref" in schema):
+        found = {"object"}
+    return found
+
+
+def _describe_type(schema) -> str:
+    """A parameter's type for ``inspect``: ``string``, ``boolean | null``, ``"m" | "km"``..."""
+    if isinstance(schema, dict) and isinstance(schema.get("enum"), list) and len(schema["enum"]) <= 6:
+        return " | ".join(json.dumps(v) for v in schema["enum"])
+    kinds = _schema_types(schema)
+    order = ["string", "integer", "number", "boolean", "array", "object", "null"]
+    return " | ".join(sorted(kinds, key=lambda k: order.index(k) if k in order else len(order))) or "any"
+
+
+def _tool_schema(client: "_ClientBase", name: str) -> dict:
+    """The input schema of one tool (empty when it can't be listed)."""
+    try:
+        for tool in client.list_tools():
+            if tool.get("name") == name:
+                return tool.get("inputSchema") or {}
+    except MCPError:
+        pass
+    return {}
 
 
 def _terminal_answers(client: _ClientBase, roots: list = ()) -> None:
@@ -4192,8 +4251,7 @@ def _print_inspection(client: _ClientBase, opened: dict, out) -> dict:
     for tool in report["tools"]:
         schema = tool.get("inputSchema", {})
         required = schema.get("required", [])
-        arguments = ", ".join("%s%s: %s" % (name, "" if name in required else "?",
-                                            prop.get("type", "any") if isinstance(prop, dict) else "any")
+        arguments = ", ".join("%s%s: %s" % (name, "" if name in required else "?", _describe_type(prop))
                               for name, prop in (schema.get("properties") or {}).items())
         out.write("tool      %s(%s)%s  %s\n" % (tool["name"], arguments,
                                                  " -> structured" if "outputSchema" in tool else "",
@@ -4306,6 +4364,9 @@ def _selftest(command: list, protocol: str, slow_tool: str, timeout: float, out)
     class Recorder(_ProcessClient):
         """Keeps every raw stdout line, to check nothing but JSON-RPC reaches it."""
         def _on_progress(self, params):
+            pass
+
+        def _on_log(self, params):
             pass
 
         def _start(self, reader, writer):
@@ -4462,6 +4523,28 @@ def _ignore_errors(function):
         pass
 
 
+_COMMANDS = ("inspect", "call", "read", "prompt", "complete", "selftest", "config", "serve")
+_VALUED_OPTIONS = ("--protocol", "--timeout", "--client", "--name", "--slow-tool", "--root")
+
+
+def _command_first(argv: list) -> list:
+    """``--protocol X inspect ...`` means ``inspect --protocol X ...``: options may come first."""
+    index = 0
+    while index < len(argv) and argv[index] in _VALUED_OPTIONS + ("--json",):
+        index += 2 if argv[index] in _VALUED_OPTIONS else 1
+    if 0 < index < len(argv) and argv[index] in _COMMANDS:
+        return [argv[index]] + argv[:index] + argv[index + 1:]
+    return argv
+
+
+def _program_name() -> str:
+    """How the user started us, for the usage text: ``minimcp`` when installed, else the file."""
+    name = os.path.basename(sys.argv[0] if sys.argv and sys.argv[0] else "")
+    if os.path.splitext(name)[0] == "minimcp" and not name.endswith(".py"):
+        return "minimcp"                         # the console script of an installed package
+    return "python3 minimcp.py"
+
+
 def _split_command_line(argv: list) -> tuple:
     """Split ``OPTIONS -- SERVER COMMAND`` into (options, command)."""
     if "--" in argv:
@@ -4472,9 +4555,11 @@ def _split_command_line(argv: list) -> tuple:
 
 def main(argv: list = None) -> int:
     """The command line; returns the exit status."""
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or argv[0] in ("-h", "--help", "help"):
-        (sys.stdout if argv else sys.stderr).write(_USAGE)
+    argv = _command_first(list(sys.argv[1:] if argv is None else argv))
+    usage = _USAGE.replace("python3 minimcp.py", _program_name())
+    before_server = argv[:argv.index("--")] if "--" in argv else argv
+    if not argv or argv[0] in ("-h", "--help", "help") or "-h" in before_server or "--help" in before_server:
+        (sys.stdout if argv else sys.stderr).write(usage)
         return 0 if argv else 2
     if argv[0] in ("--version", "-V"):
         sys.stdout.write("minimcp %s\n" % __version__)
@@ -4491,7 +4576,7 @@ def main(argv: list = None) -> int:
             roots.append(options[index + 1])
             index += 2
             continue
-        if option in ("--protocol", "--timeout", "--client", "--name", "--slow-tool") and index + 1 < len(options):
+        if option in _VALUED_OPTIONS and index + 1 < len(options):
             extra[option] = options[index + 1]
             index += 2
             continue
@@ -4516,12 +4601,12 @@ def main(argv: list = None) -> int:
         sys.stdout.write(json.dumps(snippet, indent=2) + "\n")
         return 0
     if command not in ("inspect", "call", "read", "prompt", "complete", "selftest"):
-        sys.stderr.write("minimcp: unknown command %r\n\n%s" % (command, _USAGE))
+        sys.stderr.write("minimcp: unknown command %r\n\n%s" % (command, usage))
         return 2
     if not server and command == "inspect" and words:
         server, words = words, []            # inspect python3 server.py (no "--")
     if not server:
-        sys.stderr.write("minimcp: give the server command after --\n\n%s" % _USAGE)
+        sys.stderr.write("minimcp: give the server command after --\n\n%s" % usage)
         return 2
     if command in ("call", "read", "prompt") and not words and len(server) > 1:
         tail = len(server)                    # call -- CMD... TOOL [ARGS]: arguments last
@@ -4544,7 +4629,8 @@ def main(argv: list = None) -> int:
                 call = words[position + 1:]
                 if not call:
                     raise SystemExit("minimcp: --call TOOL [ARGS...]")
-                result = _call_with_interrupt(client, call[0], _parse_arguments(call[1:]))
+                tool = next((t for t in report["tools"] if t.get("name") == call[0]), {})
+                result = _call_with_interrupt(client, call[0], _parse_arguments(call[1:], tool.get("inputSchema")))
                 output.write("\ncall %s -> %s\n" % (call[0], "isError" if result.get("isError") else "ok"))
                 report["call"] = result
                 status = 1 if result.get("isError") else 0
@@ -4555,7 +4641,8 @@ def main(argv: list = None) -> int:
                                                                   "prompt": "a prompt name",
                                                                   "complete": "REF ARGUMENT [VALUE]"}[command]))
         elif command == "call":
-            report = _call_with_interrupt(client, words[0], _parse_arguments(words[1:]))
+            schema = _tool_schema(client, words[0]) if any("=" in w for w in words[1:]) else None
+            report = _call_with_interrupt(client, words[0], _parse_arguments(words[1:], schema))
             status = 1 if report.get("isError") else 0
         elif command == "read":
             report = client.read_resource(words[0])

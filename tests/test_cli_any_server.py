@@ -91,3 +91,50 @@ def test_the_modern_protocol_against_a_handshake_only_server_gives_a_hint():
     assert "speaks only the handshake revisions: drop --protocol 2026-07-28" in done.err, done.err
     done = run("selftest", "--protocol", "2026-07-28", "--", *OTHER, timeout=120)
     assert "drop --protocol 2026-07-28" in done.out, done.out
+
+
+# -- item 8: smaller CLI problems ---------------------------------------------------------
+
+def test_help_after_a_command_prints_the_usage():
+    for args in (["inspect", "--help"], ["call", "-h"], ["selftest", "--help", "--", "x"]):
+        done = run(*args)
+        assert done.returncode == 0 and done.out.startswith("usage: "), (args, done.err)
+        assert "cannot start" not in done.err
+
+
+def test_options_may_come_before_the_command():
+    done = run("--protocol", "2025-06-18", "--json", "inspect", "--", *OTHER)
+    assert done.returncode == 0, done.err
+    assert json.loads(done.out)["protocolVersion"] == "2025-06-18"
+
+
+def test_key_value_text_for_a_string_parameter_stays_text():
+    done = run("call", "greet", "name=1", "--", *OTHER)
+    assert done.returncode == 0, done.err
+    assert done.out == "Hi 1!\n"
+    done = run("call", "add", "a=2", "b=3", "--", sys.executable, EVERYTHING)      # numbers stay numbers
+    assert done.out.splitlines()[0] == "5"
+
+
+def test_log_notifications_are_shown_on_stderr():
+    done = run("call", "greet", "name=Ada", "--", *OTHER)
+    assert "log [info] greeter: greeting Ada" in done.err
+    assert "greeting" not in done.out
+
+
+def test_the_installed_command_names_itself(tmp_path):
+    script = tmp_path / "bin" / "minimcp"                # what pip's console-script wrapper does
+    script.parent.mkdir()
+    script.write_text("import sys\nfrom minimcp import main\nsys.exit(main())\n")
+    done = subprocess.run([sys.executable, str(script), "--help"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          env=dict(os.environ, PYTHONPATH=ROOT), timeout=60)
+    text = done.stdout.decode()
+    assert done.returncode == 0 and "usage: minimcp COMMAND" in text and "python3 minimcp.py" not in text
+    assert "python3 minimcp.py" in run("--help").out
+
+
+def test_inspect_shows_optional_and_union_types():
+    done = run("inspect", "--", *OTHER)
+    assert "greet(name: string, formal?: boolean | null)" in done.out, done.out
+    done = run("inspect", "--", sys.executable, EVERYTHING)
+    assert ": any" not in done.out.replace("value?: any", ""), done.out
