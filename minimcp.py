@@ -4299,6 +4299,29 @@ def _config_snippet(client_kind: str, name: str, script: str, arguments: list) -
     raise SystemExit("minimcp: --client is claude, vscode or cursor")
 
 
+def _absolute_paths(arguments: list) -> list:
+    """Arguments that name existing files or directories (``notes.py``, ``notes.py:app``),
+    made absolute: a host starts the server from a directory of its own choosing."""
+    result = []
+    for argument in arguments:
+        path, colon, attribute = argument.rpartition(":") if ":" in argument[2:] else (argument, "", "")
+        if not argument.startswith("-") and os.path.exists(path):
+            argument = os.path.abspath(path) + colon + attribute
+        result.append(argument)
+    return result
+
+
+def _config_name(script: str, arguments: list) -> str:
+    """The server's name in the host: the script's, or for ``minimcp.py serve X`` X's."""
+    name = os.path.splitext(os.path.basename(script))[0]
+    if name == "minimcp" and arguments[:1] == ["serve"]:
+        served = [a for a in arguments[1:] if not a.startswith("-")]
+        if served:
+            name = os.path.splitext(os.path.basename(served[0].rpartition(":")[0] if ":" in served[0][2:]
+                                                     else served[0]))[0]
+    return name
+
+
 def _load_script(path: str):
     """Import a script as a module (its ``if __name__ == "__main__"`` block does not run)."""
     import importlib.util
@@ -4595,9 +4618,11 @@ def main(argv: list = None) -> int:
     if command == "config":
         if not words:
             raise SystemExit("minimcp: config --client claude|vscode|cursor [--name N] SCRIPT [ARGS...]")
-        script = words[0]
-        name = extra.get("--name") or os.path.splitext(os.path.basename(script))[0]
-        snippet = _config_snippet(extra.get("--client", "claude"), name, script, words[1:] + server)
+        script, arguments = words[0], _absolute_paths(words[1:] + server)
+        if not os.path.isfile(script):
+            raise SystemExit("minimcp: no such script: %s (the host would fail to start it)" % script)
+        name = extra.get("--name") or _config_name(script, arguments)
+        snippet = _config_snippet(extra.get("--client", "claude"), name, script, arguments)
         sys.stdout.write(json.dumps(snippet, indent=2) + "\n")
         return 0
     if command not in ("inspect", "call", "read", "prompt", "complete", "selftest"):

@@ -138,3 +138,32 @@ def test_inspect_shows_optional_and_union_types():
     assert "greet(name: string, formal?: boolean | null)" in done.out, done.out
     done = run("inspect", "--", sys.executable, EVERYTHING)
     assert ": any" not in done.out.replace("value?: any", ""), done.out
+
+
+# -- item 5: config writes what works in the host ------------------------------------------
+
+def test_config_for_minimcp_serve_uses_absolute_paths_and_the_served_script_name(tmp_path):
+    notes = tmp_path / "notes.py"
+    notes.write_text("from minimcp import MCPServer\napp = MCPServer('notes')\n")
+    done = subprocess.run([sys.executable, MINIMCP, "config", "--client", "claude", "minimcp.py", "serve",
+                           "notes.py:app"], cwd=str(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          env=dict(os.environ, PYTHONPATH=ROOT), timeout=60)
+    # minimcp.py is not in tmp_path: the script must exist, so copy it there first
+    assert done.returncode != 0 and b"no such script: minimcp.py" in done.stderr
+    (tmp_path / "minimcp.py").write_bytes(open(MINIMCP, "rb").read())
+    for served in (["notes.py:app"], ["--functions", "notes.py"]):
+        done = subprocess.run([sys.executable, "minimcp.py", "config", "--client", "claude", "minimcp.py", "serve"]
+                              + served, cwd=str(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        assert done.returncode == 0, done.stderr
+        servers = json.loads(done.stdout.decode())["mcpServers"]
+        assert list(servers) == ["notes"]
+        args = servers["notes"]["args"]
+        assert args[0] == str(tmp_path / "minimcp.py") and args[1] == "serve"
+        expected = [str(tmp_path / "notes.py") + ":app"] if served[0] != "--functions" else \
+            ["--functions", str(tmp_path / "notes.py")]
+        assert args[2:] == expected
+
+
+def test_config_for_a_missing_script_fails():
+    done = run("config", "--client", "claude", "examples/no_such_server.py")
+    assert done.returncode != 0 and "no such script" in done.err and done.out == ""
