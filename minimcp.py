@@ -789,7 +789,110 @@ class EmbeddedResource:
 
 
 def _to_json_text(value) -> str:
-    return json.dumps(value, ensure_ascii=False, allow_nan=False, default=_json_default)
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False, default=_json_default)
+    except (TypeError, ValueError) as exc:
+        where = _unsendable(value, "result")
+        if where is None:
+            raise
+        raise _UnsendableResult("the return value cannot be sent as JSON: %s" % where) from exc
+
+
+class _UnsendableResult(TypeError):
+    """A handler returned normally, but with a value JSON cannot carry (the message says where)."""
+
+
+def _unsendable(value, path: str, depth: int = 0):
+    """Where in ``value`` JSON fails (``result['when'] is a datetime``), or None."""
+    import math
+    if depth > 200:
+        return "%s nests too deeply" % path
+    if value is None or isinstance(value, (str, bool, int)):
+        return None
+    if isinstance(value, float):
+        return None if math.isfinite(value) else "%s is %r, which JSON cannot carry" % (path, value)
+    if _is_dataclass(type(value)):
+        items = [("%s.%s" % (path, k), getattr(value, k)) for k in value.__dataclass_fields__]
+    elif _is_enum(type(value)):
+        items = [(path + ".value", value.value)]
+    elif isinstance(value, dict):
+        items = []
+        for key, item in value.items():
+            if not isinstance(key, (str, int, float, bool)) and key is not None:
+                return "%s has a key of type %s" % (path, type(key).__name__)
+            items.append(("%s[%r]" % (path, key), item))
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        items = [("%s[%d]" % (path, i), item) for i, item in enumerate(value)]
+    else:
+        return "%s is a %s (convert it first, e.g. with str() or .isoformat())" % (path, type(value).__name__)
+    for where, item in items:
+        found = _unsendable(item, where, depth + 1)
+        if found:
+            return found
+    return None
+
+
+#: ToolAnnotations fields and their JSON types (schema.json, 2025-03-26 to 2026-07-28).
+_TOOL_ANNOTATIONS = {"title": str, "readOnlyHint": bool, "destructiveHint": bool, "idempotentHint": bool,
+                     "openWorldHint": bool}
+
+
+def _check_tool_annotations(name: str, annotations) -> None:
+    """Refuse misspelled or mistyped annotations at registration: a host would ignore them silently."""
+    if annotations is None:
+        return
+    if not isinstance(annotations, dict):
+        raise ValueError("tool %r: annotations must be a dict" % name)
+    import difflib
+    for key, value in annotations.items():
+        if key not in _TOOL_ANNOTATIONS:
+            close = difflib.get_close_matches(str(key), list(_TOOL_ANNOTATIONS), 1, 0.5)
+            raise ValueError("tool %r: unknown annotation %r%s (known: %s; put anything else in meta=)"
+                             % (name, key, "; did you mean %r?" % close[0] if close else "",
+                                ", ".join(_TOOL_ANNOTATIONS)))
+        if not isinstance(value, _TOOL_ANNOTATIONS[key]):
+            raise ValueError("tool %r: annotation %s must be a %s, not %r"
+                             % (name, key, _TOOL_ANNOTATIONS[key].__name__, value))
+
+
+def _log_tool_failure(name: str, exc: BaseException) -> None:
+    """Say on stderr why a tool call became an isError result."""
+    if isinstance(exc, _UnsendableResult):
+        _logger().error("minimcp: tool %s returned, but %s", name, exc)
+    else:
+        _logger().error("minimcp: tool %s raised", name, exc_info=True)
+
+
+def _require_uri(uri) -> None:
+    """``@app.resource`` without its URI would silently register nothing."""
+    if callable(uri) or not isinstance(uri, str):
+        raise TypeError("@app.resource needs the resource's URI: @app.resource(\"scheme://path\")"
+                        " or a template such as @app.resource(\"notes://{title}\")")
+
+
+class _ServingGuard:
+    """One ``serve()``/``run()`` per server at a time: a second one, from another thread,
+    would share (and tear down) the first one's connection state."""
+
+    _lock = threading.Lock()
+
+    def __init__(self, app) -> None:
+        self.app, self.owner = app, False
+
+    def __enter__(self):
+        with self._lock:
+            serving = getattr(self.app, "_serving_thread", None)
+            if serving is not None and serving != threading.get_ident():
+                raise RuntimeError("this MCPServer is already serving on another thread; one server object "
+                                   "serves one connection at a time (create another MCPServer for another)")
+            if serving is None:
+                self.app._serving_thread, self.owner = threading.get_ident(), True
+        return self
+
+    def __exit__(self, *exc_info):
+        if self.owner:
+            self.app._serving_thread = None
+        return False
 
 
 def _json_default(value):
@@ -856,6 +959,7 @@ class Tool:
             raise ValueError("invalid tool name %r: use 1-128 characters of A-Z a-z 0-9 _ - ." % name)
         if task_support not in ("forbidden", "optional", "required"):
             raise ValueError("task_support must be 'forbidden', 'optional' or 'required'")
+        _check_tool_annotations(name, annotations)
         self.fn, self.name, self.title, self.icons, self.meta = fn, name, title, icons, meta
         self.annotations, self.timeout, self.task_support = annotations, timeout, task_support
         self.signature = signature = _Signature(fn)
@@ -2059,6 +2163,8 @@ class MCPServer:
             ttl_ms, cache_scope: 2026-07-28 cache hints for reads of it.
             completions: {variable: list of values or function(prefix[, context])}.
         """
+        _require_uri(uri)
+
         def decorator(fn):
             self.add_resource(fn, uri, name=name, title=title, description=description, mime_type=mime_type,
                               size=size, annotations=annotations, icons=icons, meta=meta, ttl_ms=ttl_ms,
@@ -2840,7 +2946,7 @@ class MCPServer:
         except (MCPError, Cancelled, _NeedInput):
             raise
         except Exception as exc:
-            _logger().error("minimcp: tool %s raised", name, exc_info=True)
+            _log_tool_failure(name, exc)
             return _tool_error(str(exc) or type(exc).__name__)
         finally:
             if timer is not None:
@@ -3178,6 +3284,10 @@ class MCPServer:
 
         ``run()`` calls this with stdin/stdout; tests and embedders may pass pipes.
         """
+        with _ServingGuard(self):
+            self._serve(instream, outstream)
+
+    def _serve(self, instream, outstream) -> None:
         self._reset_connection()
         self._out = _LineWriter(outstream)
         reader = _LineReader(instream, self.max_message_size)
@@ -3219,7 +3329,7 @@ class MCPServer:
         """
         if transport != "stdio":
             raise ValueError("minimcp serves stdio only")
-        with _OwnedStdio(watch_parent) as (instream, outstream):
+        with _ServingGuard(self), _OwnedStdio(watch_parent) as (instream, outstream):
             try:
                 self.serve(instream, outstream)
             except (KeyboardInterrupt, _Terminated):
@@ -4343,8 +4453,15 @@ def _serve_command(words: list) -> int:
         if len(words) < 2:
             raise SystemExit("minimcp: serve --functions SCRIPT [FUNCTION ...]")
         module = _load_script(words[1])
+        # Without names: the script's own public functions, but not main(), the usual entry
+        # point (it parses sys.argv and exits, which is no tool).
         names = words[2:] or [n for n, v in vars(module).items() if callable(v) and not n.startswith("_")
-                              and getattr(v, "__module__", None) == module.__name__ and not isinstance(v, type)]
+                              and getattr(v, "__module__", None) == module.__name__ and not isinstance(v, type)
+                              and n != "main"]
+        if not names:
+            raise SystemExit("minimcp: %s defines no public function to serve (name them after the script)"
+                             % words[1])
+        sys.stderr.write("minimcp: serving %s from %s\n" % (", ".join(names), words[1]))
         app = MCPServer(module.__name__)
         for name in names:
             function = getattr(module, name, None)
