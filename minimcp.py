@@ -82,6 +82,8 @@ META_SERVER_INFO = "io.modelcontextprotocol/serverInfo"
 META_SUBSCRIPTION = "io.modelcontextprotocol/subscriptionId"
 
 DEFAULT_MAX_MESSAGE_SIZE = 16 * 1024 * 1024
+#: The longest line written: the TypeScript SDK clients drop the connection on a longer one.
+DEFAULT_MAX_OUTPUT_SIZE = 10 * 1024 * 1024
 
 
 # Errors ######################################################################
@@ -1653,6 +1655,38 @@ def encode_message(message) -> bytes:
         return text.encode("ascii") + b"\n"
 
 
+def _mib(size: int) -> str:
+    return "%.1f MiB" % (size / 1048576.0) if size >= 1048576 else "%d bytes" % size
+
+
+def _within_output_limit(message, data: bytes, limit, call=None):
+    """``data``, or what to write instead when it is longer than ``limit`` (None: drop it).
+
+    A client that closes the connection on an over-long line (the TypeScript SDK's do,
+    past 10 MiB) would end the whole session for one big result. So that response is
+    replaced: a tool call gets an ``isError`` result, any other request a JSON-RPC error,
+    both giving the size and the limit; a notification is dropped and logged.
+    """
+    if limit is None or len(data) <= limit:
+        return data
+    text = ("the response is %s, over the %s limit on one message (max_output_size): return less, page "
+            "it, or return a resource link to read it in parts" % (_mib(len(data)), _mib(limit)))
+    if not isinstance(message, dict) or "id" not in message or "method" in message:
+        _logger().error("minimcp: dropped a message of %s: over max_output_size (%s)", _mib(len(data)), _mib(limit))
+        return None
+    _logger().error("minimcp: %s %r: %s", getattr(call, "method", "request"), message.get("id"), text)
+    result = message.get("result")
+    if getattr(call, "method", None) == "tools/call" and isinstance(result, dict) and "content" in result:
+        replacement = {"content": [{"type": "text", "text": text}], "isError": True}
+        for key in ("resultType", "_meta"):         # the era's shape (2026-07-28) stays intact
+            if key in result:
+                replacement[key] = result[key]
+        data = encode_message({"jsonrpc": "2.0", "id": message["id"], "result": replacement})
+        if len(data) <= limit:
+            return data
+    return encode_message(_error(message["id"], INTERNAL_ERROR, text))
+
+
 def _decode_line(line: bytes):
     """Parse one input line. Returns (message, error_response_or_None)."""
     try:
@@ -2067,6 +2101,8 @@ class MCPServer:
         cache_ttl_ms, cache_scope: the 2026-07-28 cache hints on lists, reads and discover.
         state_ttl: seconds a 2026-07-28 ``requestState`` stays valid.
         task_ttl_ms: the longest a finished task and its result are kept (clients may ask for less).
+        max_output_size: the longest line written, in bytes (None: no limit); a longer response
+            becomes an error result that says so, and the session goes on.
     """
 
     def __init__(self, name: str = "minimcp", version: str = "0.0.0", instructions: str = None, *,
@@ -2075,7 +2111,7 @@ class MCPServer:
                  page_size: int = None, max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
                  request_timeout: float = 300.0, shutdown_grace: float = 1.0,
                  cache_ttl_ms: int = 0, cache_scope: str = "private", state_ttl: float = 600.0,
-                 task_ttl_ms: int = 3600000) -> None:
+                 task_ttl_ms: int = 3600000, max_output_size: int = DEFAULT_MAX_OUTPUT_SIZE) -> None:
         if cache_scope not in ("public", "private"):
             raise ValueError("cache_scope must be 'public' or 'private'")
         self.name, self.version, self.instructions = name, version, instructions
@@ -2084,6 +2120,7 @@ class MCPServer:
         self.max_message_size, self.request_timeout = max_message_size, request_timeout
         self.shutdown_grace, self.cache_ttl_ms, self.cache_scope = shutdown_grace, cache_ttl_ms, cache_scope
         self.state_ttl, self.task_ttl_ms = state_ttl, task_ttl_ms
+        self.max_output_size = max_output_size
         self._tools, self._resources, self._templates, self._prompts = {}, {}, {}, {}
         self._lock = threading.RLock()
         self._write_lock = threading.Lock()
@@ -2376,6 +2413,9 @@ class MCPServer:
                 return False
             data = encode_message(_error(message["id"], INTERNAL_ERROR,
                                          "the result could not be serialised as JSON: %s" % exc))
+        data = _within_output_limit(message, data, getattr(self, "max_output_size", DEFAULT_MAX_OUTPUT_SIZE), finish)
+        if data is None:
+            return False
         with self._write_lock:                    # decides, in order, what is sent
             if guard is not None and guard.done:
                 return False

@@ -45,7 +45,7 @@ BIG_TOOL = """
 import sys
 sys.path.insert(0, %(root)r)
 from minimcp import MCPServer
-app = MCPServer("big")
+app = MCPServer("big", max_output_size=None)     # the 64 MiB result is the point
 
 
 @app.tool()

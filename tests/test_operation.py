@@ -237,3 +237,64 @@ def test_the_watchdog_can_be_switched_off(tmp_path, how):
             os.kill(pid, signal.SIGKILL)
         to_server.close()
         from_server.close()
+
+
+# -- outgoing size: never write a line the client will choke on -----------------------------
+
+def big_app(**options):
+    from minimcp import MCPServer
+    app = MCPServer("big", **options)
+
+    @app.tool()
+    def blob(mib: float) -> str:
+        return "x" * int(mib * 1048576)
+
+    @app.resource("big://{mib}")
+    def page(mib: float) -> str:
+        return "y" * int(mib * 1048576)
+    return app
+
+
+def test_a_response_over_the_output_limit_becomes_an_error_result_and_the_session_goes_on():
+    from conftest import Wire
+    wire = Wire(big_app())                       # default: 10 MiB, the TypeScript clients' cap
+    try:
+        wire.initialize()
+        response = wire.call("tools/call", {"name": "blob", "arguments": {"mib": 20}}, timeout=60)
+        result = response["result"]
+        assert result["isError"] is True
+        text = result["content"][0]["text"]
+        assert "the response is 20.0 MiB, over the 10.0 MiB limit on one message (max_output_size)" in text
+        assert max(len(line) for line in wire.raw_lines) <= 10 * 1048576
+        error = wire.call("resources/read", {"uri": "big://11"}, timeout=60)["error"]
+        assert error["code"] == -32603 and "over the 10.0 MiB limit" in error["message"]
+        small = wire.call("tools/call", {"name": "blob", "arguments": {"mib": 9.9}}, timeout=60)["result"]
+        assert len(small["content"][0]["text"]) == int(9.9 * 1048576)          # under the limit: as is
+        assert wire.call("ping")["result"] == {}
+    finally:
+        wire.close()
+
+
+def test_the_output_limit_can_be_raised_or_lifted():
+    from conftest import Wire
+    for limit in (32 * 1048576, None):
+        wire = Wire(big_app(max_output_size=limit))
+        try:
+            wire.initialize()
+            result = wire.call("tools/call", {"name": "blob", "arguments": {"mib": 12}}, timeout=60)["result"]
+            assert "isError" not in result and len(result["content"][0]["text"]) == 12 * 1048576
+        finally:
+            wire.close()
+
+
+def test_the_output_limit_keeps_the_modern_result_shape():
+    from conftest import Wire, envelope
+    wire = Wire(big_app(max_output_size=1048576))
+    try:
+        response = wire.call("tools/call", {"name": "blob", "arguments": {"mib": 2},
+                                            "_meta": envelope()}, timeout=60)
+        result = response["result"]
+        assert result["isError"] is True and result["resultType"] == "complete"
+        assert "io.modelcontextprotocol/serverInfo" in result["_meta"]
+    finally:
+        wire.close()
