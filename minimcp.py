@@ -34,12 +34,21 @@ through the ``initialize`` handshake, and the stateless 2026-07-28) on the same 
 ``python3 minimcp.py --help`` lists the command-line tools (inspect, call, ...).
 """
 
-import io
-import json
-import os
 import sys
-import threading
-import time
+
+if sys.version_info < (3, 8):      # before anything else can fail on an older interpreter
+    raise SystemExit("minimcp needs Python 3.8 or newer (this is %d.%d)" % sys.version_info[:2])
+
+
+def _needs_python_3_8(*, message="minimcp needs Python 3.8 or newer"):  # Python 2 stops here, saying why
+    return message
+
+
+import io  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+import threading  # noqa: E402
+import time  # noqa: E402
 
 __version__ = "0.1.0"
 __all__ = [

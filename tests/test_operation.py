@@ -298,3 +298,47 @@ def test_the_output_limit_keeps_the_modern_result_shape():
         assert "io.modelcontextprotocol/serverInfo" in result["_meta"]
     finally:
         wire.close()
+
+
+# -- item 4: the version guard ------------------------------------------------------------------
+
+def old_python(version):
+    """An interpreter of that version from pyenv, or None."""
+    import glob
+    import shutil
+    roots = [os.environ.get("PYENV_ROOT"), os.path.expanduser("~/.pyenv")]
+    if shutil.which("pyenv"):
+        roots.insert(0, subprocess.run(["pyenv", "root"], stdout=subprocess.PIPE, universal_newlines=True).stdout.strip())
+    for root in filter(None, roots):
+        found = sorted(glob.glob(os.path.join(root, "versions", version + ".*", "bin", "python")))
+        if found:
+            return found[-1]
+    return shutil.which("python" + version)
+
+
+@pytest.mark.parametrize("version", ["3.6", "3.7"])
+@pytest.mark.parametrize("how", ["cli", "import", "server"])
+def test_old_python_3_is_told_the_version_needed_before_anything_fails(version, how, tmp_path):
+    python = old_python(version)
+    if python is None:
+        pytest.skip("no Python %s here (pyenv versions/%s.*)" % (version, version))
+    server = tmp_path / "server.py"
+    server.write_text("import sys\nsys.path.insert(0, %r)\nfrom minimcp import MCPServer\n"
+                      "MCPServer('x').run()\n" % ROOT)
+    command = {"cli": [python, os.path.join(ROOT, "minimcp.py"), "inspect", "--", "x"],
+               "import": [python, "-c", "import minimcp"], "server": [python, str(server)]}[how]
+    done = subprocess.run(command, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, timeout=60)
+    assert done.returncode == 1
+    assert done.stdout == b""
+    assert done.stderr.decode() == "minimcp needs Python 3.8 or newer (this is %s)\n" % version
+
+
+def test_python_2_stops_at_a_line_that_says_why():
+    python = old_python("2.7")
+    if python is None:
+        pytest.skip("no Python 2.7 here (pyenv versions/2.7.*)")
+    done = subprocess.run([python, os.path.join(ROOT, "minimcp.py"), "--version"], stdin=subprocess.DEVNULL,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    assert done.returncode == 1
+    assert b"SyntaxError" in done.stderr and b"minimcp needs Python 3.8 or newer" in done.stderr
