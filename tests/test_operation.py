@@ -342,3 +342,29 @@ def test_python_2_stops_at_a_line_that_says_why():
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
     assert done.returncode == 1
     assert b"SyntaxError" in done.stderr and b"minimcp needs Python 3.8 or newer" in done.stderr
+
+
+@posix
+def test_a_throwaway_probe_is_answered_at_once_and_the_probe_s_sigterm_ends_it_cleanly():
+    """The TypeScript SDK v2's auto mode: a second copy of the server gets server/discover,
+    then SIGTERM, then SIGKILL one second later. It must answer, then exit 0 within that second."""
+    process = subprocess.Popen([sys.executable, os.path.join(ROOT, "examples", "everything.py")],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        from conftest import envelope
+        process.stdin.write(encode({"jsonrpc": "2.0", "id": "probe", "method": "server/discover",
+                                    "params": {"_meta": envelope()}}))
+        process.stdin.flush()
+        answer = read_answer(process.stdout, "probe", time.monotonic() + 10)
+        assert "2026-07-28" in answer["result"]["supportedVersions"]
+        started = time.monotonic()
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(5) == 0
+        assert time.monotonic() - started < 1.0
+        assert b"Traceback" not in process.stderr.read()
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(5)
+        for stream in (process.stdin, process.stdout, process.stderr):
+            stream.close()
