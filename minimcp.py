@@ -60,11 +60,21 @@ One app serves any number of connections at once: each ``serve()`` (stdio, a
 ``TestClient``) is a session of its own, and sessions share nothing but the registry.
 """
 
-import json
-import os
 import sys
-import threading
-import time
+
+if sys.version_info < (3, 8):      # before anything else can fail on an older interpreter
+    raise SystemExit("minimcp needs Python 3.8 or newer (this is %d.%d)" % sys.version_info[:2])
+
+
+def _needs_python_3_8(*, message="minimcp needs Python 3.8 or newer"):  # Python 2 stops here, saying why
+    return message
+
+
+import io  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+import threading  # noqa: E402
+import time  # noqa: E402
 
 __version__ = "0.1.0"
 __all__ = [
@@ -107,6 +117,8 @@ META_SERVER_INFO = "io.modelcontextprotocol/serverInfo"
 META_SUBSCRIPTION = "io.modelcontextprotocol/subscriptionId"
 
 DEFAULT_MAX_MESSAGE_SIZE = 16 * 1024 * 1024
+#: The longest line written: the TypeScript SDK clients drop the connection on a longer one.
+DEFAULT_MAX_OUTPUT_SIZE = 10 * 1024 * 1024
 
 
 # Errors ######################################################################
@@ -814,7 +826,112 @@ class EmbeddedResource:
 
 
 def _to_json_text(value) -> str:
-    return json.dumps(value, ensure_ascii=False, allow_nan=False, default=_json_default)
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False, default=_json_default)
+    except (TypeError, ValueError) as exc:
+        where = _unsendable(value, "result")
+        if where is None:
+            raise
+        raise _UnsendableResult("the return value cannot be sent as JSON: %s" % where) from exc
+
+
+class _UnsendableResult(TypeError):
+    """A handler returned normally, but with a value JSON cannot carry (the message says where)."""
+
+
+def _unsendable(value, path: str, depth: int = 0):
+    """Where in ``value`` JSON fails (``result['when'] is a datetime``), or None."""
+    import math
+    if depth > 200:
+        return "%s nests too deeply" % path
+    if value is None or isinstance(value, (str, bool, int)):
+        return None
+    if isinstance(value, float):
+        return None if math.isfinite(value) else "%s is %r, which JSON cannot carry" % (path, value)
+    if _is_dataclass(type(value)):
+        items = [("%s.%s" % (path, k), getattr(value, k)) for k in value.__dataclass_fields__]
+    elif _is_enum(type(value)):
+        items = [(path + ".value", value.value)]
+    elif isinstance(value, dict):
+        items = []
+        for key, item in value.items():
+            if not isinstance(key, (str, int, float, bool)) and key is not None:
+                return "%s has a key of type %s" % (path, type(key).__name__)
+            items.append(("%s[%r]" % (path, key), item))
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        items = [("%s[%d]" % (path, i), item) for i, item in enumerate(value)]
+    else:
+        return "%s is a %s (convert it first, e.g. with str() or .isoformat())" % (path, type(value).__name__)
+    for where, item in items:
+        found = _unsendable(item, where, depth + 1)
+        if found:
+            return found
+    return None
+
+
+#: ToolAnnotations fields and their JSON types (schema.json, 2025-03-26 to 2026-07-28).
+_TOOL_ANNOTATIONS = {"title": str, "readOnlyHint": bool, "destructiveHint": bool, "idempotentHint": bool,
+                     "openWorldHint": bool}
+
+
+def _check_tool_annotations(name: str, annotations) -> None:
+    """Refuse misspelled or mistyped annotations at registration: a host would ignore them silently."""
+    if annotations is None:
+        return
+    if not isinstance(annotations, dict):
+        raise ValueError("tool %r: annotations must be a dict" % name)
+    import difflib
+    for key, value in annotations.items():
+        if key not in _TOOL_ANNOTATIONS:
+            close = difflib.get_close_matches(str(key), list(_TOOL_ANNOTATIONS), 1, 0.5)
+            raise ValueError("tool %r: unknown annotation %r%s (known: %s; put anything else in meta=)"
+                             % (name, key, "; did you mean %r?" % close[0] if close else "",
+                                ", ".join(_TOOL_ANNOTATIONS)))
+        if not isinstance(value, _TOOL_ANNOTATIONS[key]):
+            raise ValueError("tool %r: annotation %s must be a %s, not %r"
+                             % (name, key, _TOOL_ANNOTATIONS[key].__name__, value))
+
+
+def _log_tool_failure(name: str, exc: BaseException) -> None:
+    """Say on stderr why a tool call became an isError result."""
+    if isinstance(exc, _UnsendableResult):
+        _logger().error("minimcp: tool %s returned, but %s", name, exc)
+    else:
+        _logger().error("minimcp: tool %s raised", name, exc_info=True)
+
+
+def _require_uri(uri) -> None:
+    """``@app.resource`` without its URI would silently register nothing."""
+    if callable(uri) or not isinstance(uri, str):
+        raise TypeError("@app.resource needs the resource's URI: @app.resource(\"scheme://path\")"
+                        " or a template such as @app.resource(\"notes://{title}\")")
+
+
+class _ServingGuard:
+    """One ``run()`` per server at a time: the process has one stdin and one stdout.
+
+    (``serve()`` on other streams may run any number of times at once: each is a
+    session of its own.)"""
+
+    _lock = threading.Lock()
+
+    def __init__(self, app) -> None:
+        self.app, self.owner = app, False
+
+    def __enter__(self):
+        with self._lock:
+            serving = getattr(self.app, "_serving_thread", None)
+            if serving is not None and serving != threading.get_ident():
+                raise RuntimeError("this MCPServer is already serving stdio on another thread; the process has "
+                                   "one stdin (use serve(instream, outstream) or HTTP for more connections)")
+            if serving is None:
+                self.app._serving_thread, self.owner = threading.get_ident(), True
+        return self
+
+    def __exit__(self, *exc_info):
+        if self.owner:
+            self.app._serving_thread = None
+        return False
 
 
 def _json_default(value):
@@ -881,6 +998,7 @@ class Tool:
             raise ValueError("invalid tool name %r: use 1-128 characters of A-Z a-z 0-9 _ - ." % name)
         if task_support not in ("forbidden", "optional", "required"):
             raise ValueError("task_support must be 'forbidden', 'optional' or 'required'")
+        _check_tool_annotations(name, annotations)
         self.fn, self.name, self.title, self.icons, self.meta = fn, name, title, icons, meta
         self.annotations, self.timeout, self.task_support = annotations, timeout, task_support
         self.signature = signature = _Signature(fn)
@@ -1571,6 +1689,38 @@ def encode_message(message) -> bytes:
     except UnicodeEncodeError:            # lone surrogates: escape everything instead
         text = json.dumps(message, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
         return text.encode("ascii") + b"\n"
+
+
+def _mib(size: int) -> str:
+    return "%.1f MiB" % (size / 1048576.0) if size >= 1048576 else "%d bytes" % size
+
+
+def _within_output_limit(message, data: bytes, limit, call=None):
+    """``data``, or what to write instead when it is longer than ``limit`` (None: drop it).
+
+    A client that closes the connection on an over-long line (the TypeScript SDK's do,
+    past 10 MiB) would end the whole session for one big result. So that response is
+    replaced: a tool call gets an ``isError`` result, any other request a JSON-RPC error,
+    both giving the size and the limit; a notification is dropped and logged.
+    """
+    if limit is None or len(data) <= limit:
+        return data
+    text = ("the response is %s, over the %s limit on one message (max_output_size): return less, page "
+            "it, or return a resource link to read it in parts" % (_mib(len(data)), _mib(limit)))
+    if not isinstance(message, dict) or "id" not in message or "method" in message:
+        _logger().error("minimcp: dropped a message of %s: over max_output_size (%s)", _mib(len(data)), _mib(limit))
+        return None
+    _logger().error("minimcp: %s %r: %s", getattr(call, "method", "request"), message.get("id"), text)
+    result = message.get("result")
+    if getattr(call, "method", None) == "tools/call" and isinstance(result, dict) and "content" in result:
+        replacement = {"content": [{"type": "text", "text": text}], "isError": True}
+        for key in ("resultType", "_meta"):         # the era's shape (2026-07-28) stays intact
+            if key in result:
+                replacement[key] = result[key]
+        data = encode_message({"jsonrpc": "2.0", "id": message["id"], "result": replacement})
+        if len(data) <= limit:
+            return data
+    return encode_message(_error(message["id"], INTERNAL_ERROR, text))
 
 
 def _decode_line(line: bytes):
@@ -2362,6 +2512,9 @@ class _Session:
                 return False
             data = encode_message(_error(message["id"], INTERNAL_ERROR,
                                          "the result could not be serialised as JSON: %s" % exc))
+        data = _within_output_limit(message, data, self.server.max_output_size, finish)
+        if data is None:
+            return False
         with self.lock:                           # decides, in order, what is sent
             if guard is not None and guard.done:
                 return False
@@ -2845,8 +2998,8 @@ def _quote_path(relative: str) -> str:
     return quote(relative, safe="/")
 
 
-def _read_below(base: str, relative: str) -> bytes:
-    """Read a file below ``base`` without ever leaving it.
+def _read_below(base: str, relative: str):
+    """Read a file below ``base`` without ever leaving it: text as ``str``, the rest as ``bytes``.
 
     Raises:
         PermissionError: for paths that would leave the base or go through a link.
@@ -2884,14 +3037,38 @@ def _read_below(base: str, relative: str) -> bytes:
             os.close(file_fd)
             raise IsADirectoryError(21, "not a regular file", relative)
         with os.fdopen(file_fd, "rb") as handle:
-            return handle.read()
+            return _text_if_text(parts[-1], handle.read())
     full = os.path.realpath(os.path.join(base, *parts))
     if os.path.commonpath([full, base]) != base or os.path.islink(os.path.join(base, *parts)):
         raise PermissionError(13, "path escapes the served directory", relative)
     if not os.path.isfile(full):
         raise IsADirectoryError(21, "not a regular file", relative)
     with open(full, "rb") as handle:
-        return handle.read()
+        return _text_if_text(parts[-1], handle.read())
+
+
+#: Types that are text although their MIME type does not start with "text/".
+_TEXT_TYPES = ("application/json", "application/xml", "application/javascript", "application/x-sh",
+               "application/x-python-code", "application/toml", "application/yaml", "application/sql")
+_TEXT_SUFFIXES = (".toml", ".yaml", ".yml", ".ini", ".cfg", ".conf", ".rst", ".log", ".env", ".lock", ".ts")
+
+
+def _text_if_text(filename: str, data: bytes):
+    """A served file's content: ``str`` for text that is valid UTF-8 (a ``text`` entry that
+    clients and models can read), ``bytes`` (a base64 blob) for everything else.
+
+    Text is told by the MIME type guessed from the name, or, for names that give no
+    type (``README``, ``Makefile``), by the content: valid UTF-8 without NUL bytes.
+    """
+    mime = _guess_mime(filename, "")
+    textual = mime.startswith("text/") or mime in _TEXT_TYPES or mime.endswith(("+json", "+xml")) or \
+        filename.lower().endswith(_TEXT_SUFFIXES) or (not mime and b"\x00" not in data[:8192])
+    if not textual:
+        return data
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data
 
 
 
@@ -2916,6 +3093,8 @@ class MCPServer:
         task_ttl_ms: the longest a finished task and its result are kept (clients may ask for less).
         state_key: a secret shared by replicas, which sign 2026-07-28 ``requestState`` and
             HTTP session ids with it (default: $MINIMCP_STATE_KEY, else a random key per process).
+        max_output_size: the longest line written, in bytes (None: no limit); a longer response
+            becomes an error result that says so, and the session goes on.
     """
 
     def __init__(self, name: str = "minimcp", version: str = "0.0.0", instructions: str = None, *,
@@ -2924,7 +3103,8 @@ class MCPServer:
                  page_size: int = None, max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
                  request_timeout: float = 300.0, shutdown_grace: float = 1.0,
                  cache_ttl_ms: int = 0, cache_scope: str = "private", state_ttl: float = 600.0,
-                 task_ttl_ms: int = 3600000, state_key: str = None) -> None:
+                 task_ttl_ms: int = 3600000, state_key: str = None,
+                 max_output_size: int = DEFAULT_MAX_OUTPUT_SIZE) -> None:
         if cache_scope not in ("public", "private"):
             raise ValueError("cache_scope must be 'public' or 'private'")
         self.name, self.version, self.instructions = name, version, instructions
@@ -2933,6 +3113,7 @@ class MCPServer:
         self.max_message_size, self.request_timeout = max_message_size, request_timeout
         self.shutdown_grace, self.cache_ttl_ms, self.cache_scope = shutdown_grace, cache_ttl_ms, cache_scope
         self.state_ttl, self.task_ttl_ms = state_ttl, task_ttl_ms
+        self.max_output_size = max_output_size
         self._tools, self._resources, self._templates, self._prompts = {}, {}, {}, {}
         self._lock = threading.RLock()   # guards the tables, the sessions, the pool and the key
         self._sessions = set()           # the connections being served now
@@ -2998,6 +3179,8 @@ class MCPServer:
             ttl_ms, cache_scope: 2026-07-28 cache hints for reads of it.
             completions: {variable: list of values or function(prefix[, context])}.
         """
+        _require_uri(uri)
+
         def decorator(fn):
             self.add_resource(fn, uri, name=name, title=title, description=description, mime_type=mime_type,
                               size=size, annotations=annotations, icons=icons, meta=meta, ttl_ms=ttl_ms,
@@ -3277,7 +3460,7 @@ class MCPServer:
         except (MCPError, Cancelled, _NeedInput):
             raise
         except Exception as exc:
-            _logger().error("minimcp: tool %s raised", tool.name, exc_info=True)
+            _log_tool_failure(tool.name, exc)
             return _tool_error(str(exc) or type(exc).__name__)
         finally:
             if timer is not None:
@@ -3496,7 +3679,10 @@ class MCPServer:
         reading = _ReadLoop(session, instream, self.max_message_size, self._pool)
         try:
             reading.start()
-            reading.ended.wait()         # interruptible: SIGTERM/SIGINT reach this thread at once
+            # A signal delivered to another thread only sets a flag that this (main) thread
+            # must come back to Python to act on: so wait in short slices.
+            while not reading.ended.wait(0.1):
+                pass
         finally:
             with self._lock:
                 self._sessions.discard(session)
@@ -3529,12 +3715,14 @@ class MCPServer:
                 self._wsgi = _HTTPApp(self)
             return self._wsgi
 
-    def run(self, transport: str = "stdio", host: str = "127.0.0.1", port: int = 8000, **options) -> None:
+    def run(self, transport: str = "stdio", host: str = "127.0.0.1", port: int = 8000, *,
+            watch_parent: bool = True, **options) -> None:
         """Serve until stdin closes (stdio) or until interrupted (``transport="http"``).
 
         While serving stdio, file descriptor 1 and ``sys.stdout`` point at stderr, so stray
-        prints, logging and child processes cannot corrupt the protocol stream. Over
-        HTTP, the standard library's threading server runs ``wsgi_app(**options)``
+        prints, logging and child processes cannot corrupt the protocol stream.
+        ``watch_parent``: on POSIX, stop as on stdin EOF once the parent process is gone.
+        Over HTTP, the standard library's threading server runs ``wsgi_app(**options)``
         on ``host:port`` (loopback unless told otherwise).
         """
         if transport in ("http", "streamable-http"):
@@ -3551,7 +3739,7 @@ class MCPServer:
             return
         if transport != "stdio":
             raise ValueError("transport must be 'stdio' or 'http'")
-        with _OwnedStdio() as (instream, outstream):
+        with _ServingGuard(self), _OwnedStdio(watch_parent) as (instream, outstream):
             try:
                 self.serve(instream, outstream)
             except (KeyboardInterrupt, _Terminated):
@@ -3580,6 +3768,7 @@ class _LineReader:
 
     def __init__(self, stream, limit: int) -> None:
         self.read = getattr(stream, "read1", None) or stream.read
+        self.stream_terminated = lambda: getattr(stream, "terminated", False)
         self.limit = limit
         self.buffer = bytearray()
         self.start = 0                   # where the unread part of the buffer begins
@@ -3591,6 +3780,8 @@ class _LineReader:
 
     def readline(self):
         """Return the next line (bytes), an ``_Oversized``, or None at end of input."""
+        if self.stream_terminated():
+            return None                          # SIGTERM: lines still buffered are not served
         buffer = self.buffer
         while True:
             end = buffer.find(b"\n", max(self.start, self.scanned))
@@ -3772,6 +3963,134 @@ def _raise_terminated(signum, frame):
     raise _Terminated()
 
 
+class _WakeableRaw(io.RawIOBase):
+    """The main thread's stdin: a raw stream that waits in select(), never in read().
+
+    CPython runs a Python-level signal handler only on the main thread, between
+    bytecodes. A SIGTERM that the kernel hands to a worker thread only sets a flag,
+    and a main thread blocked in ``read()`` on stdin would never look at it: the
+    signal is lost and the server runs on. So the main thread waits on three file
+    descriptors at once: stdin, the signal wakeup pipe (``signal.set_wakeup_fd``,
+    written by the C-level handler whatever thread it ran on) and a stop pipe (the
+    parent watchdog's). A wakeup returns to Python, where the handler then runs; a
+    stop reads as end of input, so the server ends exactly as on stdin EOF.
+    """
+
+    def __init__(self, fd: int, wake_fd: int, stop_fd: int, stop_write: int) -> None:
+        super().__init__()
+        self.fd, self.wake_fd, self.stop_fd, self.stop_write = fd, wake_fd, stop_fd, stop_write
+        self.terminated = False
+
+    def on_sigterm(self, signum, frame) -> None:
+        """The SIGTERM handler while serving: end of input, not an exception.
+
+        An exception raised at whatever bytecode the main thread is at could land in
+        the middle of a write and leave the writer half done; a flag is seen at the
+        next line, and the server then stops exactly as on stdin EOF. The reader (a
+        pool thread, maybe waiting in select()) is woken through the stop pipe.
+        """
+        self.terminated = True
+        try:
+            os.write(self.stop_write, b"x")
+        except OSError:
+            pass
+
+    def readable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def close(self) -> None:
+        if not self.closed:
+            try:
+                os.close(self.fd)
+            except OSError:
+                pass
+        super().close()
+
+    def readinto(self, buffer) -> int:
+        """Fill ``buffer`` with what stdin has (0 at end of input or on a stop)."""
+        import select
+        while not self.terminated:
+            ready = select.select([self.fd, self.wake_fd, self.stop_fd], [], [])[0]
+            if self.wake_fd in ready:
+                try:
+                    os.read(self.wake_fd, 512)
+                except OSError:                     # drained already (non-blocking)
+                    pass
+                # Looping back is Python code again: a pending handler runs here and may raise.
+            if self.stop_fd in ready:
+                return 0
+            if self.fd in ready and not self.terminated:
+                return os.readv(self.fd, [buffer])
+        return 0
+
+
+def _wakeable_stdin(fd: int, watch_parent: bool):
+    """A buffered stdin on ``fd`` that signals and the parent watchdog can wake.
+
+    Returns ``(stream, undo)``; ``undo()`` restores the previous wakeup fd and stops
+    the watchdog. Where it can't work (not the main thread, no select() on pipes,
+    descriptors too high for select) the stream is a plain one and undo does nothing.
+    """
+    import signal
+    if os.name != "posix" or threading.current_thread() is not threading.main_thread():
+        return os.fdopen(fd, "rb", buffering=0), lambda: None
+    wake_read, wake_write = os.pipe()
+    stop_read, stop_write = os.pipe()
+    if max(fd, wake_read, wake_write, stop_read, stop_write) >= 1000:
+        for extra in (wake_read, wake_write, stop_read, stop_write):
+            os.close(extra)
+        return os.fdopen(fd, "rb", buffering=0), lambda: None
+    for end in (wake_read, wake_write):
+        os.set_blocking(end, False)
+    previous = signal.set_wakeup_fd(wake_write, warn_on_full_buffer=False)
+    # Unbuffered (_LineReader keeps its own buffer): closing it never waits for a lock
+    # held by a reader still blocked in a read.
+    stream = _WakeableRaw(fd, wake_read, stop_read, stop_write)
+    finished = threading.Event()
+    parent = os.getppid()
+    if watch_parent and parent > 1 and os.environ.get("MINIMCP_WATCH_PARENT", "1") != "0":
+        watchdog = threading.Thread(target=_watch_parent, args=(parent, stop_write, finished),
+                                    name="minimcp-parent-watchdog", daemon=True)
+        watchdog.start()
+
+    def undo():
+        finished.set()
+        try:
+            signal.set_wakeup_fd(previous)
+        except (ValueError, OSError):
+            pass
+        for extra in (wake_read, wake_write, stop_read, stop_write):
+            try:
+                os.close(extra)
+            except OSError:
+                pass
+    return stream, undo
+
+
+#: How often the parent watchdog looks whether the process that started us is still there.
+PARENT_POLL_SECONDS = 1.0
+
+
+def _watch_parent(parent: int, stop_fd: int, finished) -> None:
+    """End the server as on stdin EOF once the parent process is gone.
+
+    A parent that dies without closing our stdin (the pipe inherited by another
+    process) would otherwise leave us running forever. On POSIX an orphan is
+    re-parented, so ``getppid()`` changes; that is what is watched.
+    """
+    while not finished.wait(PARENT_POLL_SECONDS):
+        if os.getppid() != parent:
+            _logger().warning("minimcp: the parent process (pid %d) is gone; stopping as on end of input", parent)
+            try:
+                os.write(stop_fd, b"x")
+            except OSError:
+                pass
+            return
+
+
 class _OwnedStdio:
     """Take file descriptors 0 and 1 for the protocol while serving.
 
@@ -3780,6 +4099,9 @@ class _OwnedStdio:
     the null device, so user code, logging and child processes can neither corrupt
     the output stream nor steal input lines. Everything is restored on exit.
     """
+
+    def __init__(self, watch_parent: bool = True) -> None:
+        self.watch_parent = watch_parent
 
     def __enter__(self):
         for stream in (sys.stdout, sys.__stdout__):
@@ -3805,17 +4127,17 @@ class _OwnedStdio:
         sys.stdout = sys.stderr if sys.stderr is not None else open(os.devnull, "w")
         sys.stdin = open(os.devnull, "r")
         self.handlers = {}
+        self.instream, self.undo_wakeable = _wakeable_stdin(os.dup(self.in_fd), self.watch_parent)
         if threading.current_thread() is threading.main_thread():
             import signal
-            self.handlers[signal.SIGTERM] = signal.signal(signal.SIGTERM, _raise_terminated)
-        # Unbuffered: the reader (a pool thread) may still be blocked in read() when
-        # serving ends on a signal, and closing a buffered file would wait for its lock.
-        self.instream = os.fdopen(os.dup(self.in_fd), "rb", buffering=0)
+            handler = getattr(self.instream, "on_sigterm", _raise_terminated)
+            self.handlers[signal.SIGTERM] = signal.signal(signal.SIGTERM, handler)
         self.outstream = os.fdopen(os.dup(self.out_fd), "wb", buffering=1 << 16)
         return self.instream, self.outstream
 
     def __exit__(self, *exc_info):
         import signal
+        self.undo_wakeable()
         for signum, handler in self.handlers.items():
             signal.signal(signum, handler)
         for stream in (self.instream, self.outstream):
@@ -4487,6 +4809,9 @@ class _ClientBase:
         self._cond = threading.Condition()
         self._write_lock = threading.Lock()
         self._closed = False
+        self._answering = 0              # answers to the server's requests still being worked out
+        self._closing = False            # our end of its stdin is closing: no more answers
+        self.late_requests = []          # methods the server asked once we could no longer answer
 
     # -- plumbing ---------------------------------------------------------------------
     def _start(self, reader, writer) -> None:
@@ -4511,6 +4836,11 @@ class _ClientBase:
         if not isinstance(message, dict):
             return
         if "method" in message and "id" in message:
+            with self._cond:
+                if self._closing:        # too late to answer: say so in close()'s report
+                    self.late_requests.append(message["method"])
+                    return
+                self._answering += 1
             threading.Thread(target=self._answer_server, args=(message,), daemon=True).start()
             return
         with self._cond:
@@ -4522,12 +4852,16 @@ class _ClientBase:
                     self._on_progress(params)
                 elif message["method"] == "notifications/message":
                     self.logs.append(params)
+                    self._on_log(params)
             else:
                 self._answers[_id_key(message.get("id"))] = message
             self._cond.notify_all()
 
     def _on_progress(self, params: dict) -> None:
         """Hook for the command line, which shows progress as it arrives."""
+
+    def _on_log(self, params: dict) -> None:
+        """Hook for the command line, which shows log messages as they arrive."""
 
     def _answer_question(self, method: str, params: dict) -> dict:
         """Answer a sampling / roots / elicitation / ping question with the callbacks."""
@@ -4547,13 +4881,30 @@ class _ClientBase:
 
     def _answer_server(self, message: dict) -> None:
         try:
-            result = self._answer_question(message["method"], message.get("params") or {})
-            reply = _response(message["id"], result)
-        except MCPError as exc:
-            reply = {"jsonrpc": "2.0", "id": message["id"], "error": exc.to_error()}
-        except Exception as exc:
-            reply = _error(message["id"], INTERNAL_ERROR, "client callback failed: %s" % exc)
-        self._send(reply)
+            try:
+                result = self._answer_question(message["method"], message.get("params") or {})
+                reply = _response(message["id"], result)
+            except MCPError as exc:
+                reply = {"jsonrpc": "2.0", "id": message["id"], "error": exc.to_error()}
+            except Exception as exc:
+                reply = _error(message["id"], INTERNAL_ERROR, "client callback failed: %s" % exc)
+            try:
+                self._send(reply)
+            except MCPError:                 # the server's stdin is closed: nobody to tell
+                with self._cond:
+                    self.late_requests.append(message["method"])
+        finally:
+            with self._cond:
+                self._answering -= 1
+                self._cond.notify_all()
+
+    def _stop_answering(self, timeout: float) -> None:
+        """Let answers being worked out go out, then refuse new questions (before closing stdin)."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while self._answering and time.monotonic() < deadline:
+                self._cond.wait(max(0.0, deadline - time.monotonic()))
+            self._closing = True
 
     def _send(self, message) -> None:
         with self._write_lock:
@@ -4735,6 +5086,7 @@ class TestClient(_ClientBase):
 
     def close(self) -> None:
         """Close the server's input and wait for it to stop."""
+        self._stop_answering(5.0)
         try:
             self._writer_stream.close()
         except OSError:
@@ -4759,17 +5111,46 @@ class _ProcessClient(_ClientBase):
         sys.stderr.write("progress: %s/%s %s\n" % (params.get("progress"), params.get("total", "?"),
                                                    params.get("message", "")))
 
+    def _on_log(self, params: dict) -> None:
+        data = params.get("data")
+        sys.stderr.write("log [%s]%s %s\n" % (params.get("level", "?"),
+                                              " %s:" % params["logger"] if params.get("logger") else "",
+                                              data if isinstance(data, str) else json.dumps(data)))
+
+    #: How long a server gets to exit after its stdin closes, and again after SIGTERM.
+    EXIT_GRACE = 2.0
+
     def close(self) -> int:
-        """Close the server's stdin and return its exit status (killing it after 5 s)."""
+        """Close the server's stdin and return its exit status.
+
+        As the MCP stdio transport says: close stdin, wait; then SIGTERM, wait; then
+        SIGKILL. ``ended_by`` says which step ended it (None: it exited by itself).
+        """
+        import subprocess
+        self.ended_by = None
+        self._stop_answering(self.EXIT_GRACE)
         try:
             self._writer_stream.close()
         except OSError:
             pass
-        try:
-            return self.process.wait(5)
-        except Exception:
-            self.process.kill()
-            return self.process.wait()
+        for signal_name, stop in (("SIGTERM", self.process.terminate), ("SIGKILL", self.process.kill), (None, None)):
+            try:
+                return self.process.wait(self.EXIT_GRACE if stop is not None else None)
+            except subprocess.TimeoutExpired:
+                self.ended_by = signal_name
+                stop()
+
+    def exit_report(self, status: int) -> str:
+        """How the server ended, in words, for the command line."""
+        if self.ended_by is None:
+            text = "server exited with status %s after its stdin closed" % status
+        else:
+            text = ("server was still running %.0f s after its stdin closed; minimcp stopped it with %s"
+                    % (self.EXIT_GRACE, self.ended_by))
+        if self.late_requests:
+            text += " (it asked %s after minimcp had closed its stdin, and may have waited for the answer)" \
+                % ", ".join(sorted(set(self.late_requests)))
+        return text
 
 
 # Command line: python3 minimcp.py COMMAND ... -- SERVER COMMAND ##############
@@ -4785,6 +5166,7 @@ commands:
   prompt NAME [key=value ...] -- CMD...                get a prompt
   complete REF ARGUMENT [VALUE] -- CMD...              complete a prompt argument or template variable
   selftest [--slow-tool NAME] -- CMD...                the checks to run before shipping a server
+                                                       (NAME: a tool taking a duration, e.g. seconds=)
   config --client claude|vscode|cursor [--name N] SCRIPT [ARGS...]
                                                        the host configuration snippet, absolute paths
   serve SCRIPT[:OBJECT]                                run the MCPServer object defined in a file
@@ -4795,6 +5177,7 @@ commands:
 options:
   --protocol VERSION   speak this revision (default %s; 2026-07-28 uses server/discover)
   --timeout SECONDS    how long to wait for each answer (default 30)
+  --root DIR           offer DIR to the server as a root (roots/list); repeatable
 
 The server command comes last, after "--" (call/read/prompt also accept the tool,
 URI or prompt name after the command: call -- CMD... TOOL [ARGS]). Progress goes to
@@ -4816,8 +5199,13 @@ def _looks_like_argument(word: str) -> bool:
     return word.lstrip().startswith("{") or ("=" in word and word.split("=", 1)[0].isidentifier())
 
 
-def _parse_arguments(values: list) -> dict:
-    """Tool/prompt arguments given as one JSON object or as key=value words."""
+def _parse_arguments(values: list, schema: dict = None) -> dict:
+    """Tool/prompt arguments given as one JSON object or as key=value words.
+
+    A key=value value is read as JSON (``n=3`` is a number), except where the tool's
+    input ``schema`` says the parameter is a string and nothing else: then the text is
+    kept as typed (``zip=01234``, ``x=1``).
+    """
     if len(values) == 1 and values[0].lstrip().startswith("{"):
         try:
             arguments = json.loads(values[0])
@@ -4827,10 +5215,14 @@ def _parse_arguments(values: list) -> dict:
             raise SystemExit("minimcp: the JSON arguments must be an object")
         return arguments
     arguments = {}
+    properties = (schema or {}).get("properties") or {}
     for item in values:
         key, sep, value = item.partition("=")
         if not sep:
             raise SystemExit("minimcp: arguments are one JSON object or key=value words, not %r" % item)
+        if _schema_types(properties.get(key)) == {"string"}:
+            arguments[key] = value
+            continue
         try:
             arguments[key] = json.loads(value)
         except ValueError:
@@ -4838,7 +5230,47 @@ def _parse_arguments(values: list) -> dict:
     return arguments
 
 
-def _terminal_answers(client: _ClientBase) -> None:
+def _schema_types(schema) -> set:
+    """The JSON types a (property) schema allows: ``type``, lists of them, anyOf/oneOf, enum."""
+    if not isinstance(schema, dict):
+        return set()
+    kinds = schema.get("type")
+    if isinstance(kinds, str):
+        return {kinds}
+    if isinstance(kinds, list):
+        return {k for k in kinds if isinstance(k, str)}
+    found = set()
+    for branch in (schema.get("anyOf") or []) + (schema.get("oneOf") or []):
+        found |= _schema_types(branch)
+    if not found and "enum" in schema:
+        found = {{str: "string", bool: "boolean", int: "integer", float: "number"}.get(type(v), "any")
+                 for v in schema["enum"]} - {"any"}
+    if not found and ("properties" in schema or "$ref" in schema):
+        found = {"object"}
+    return found
+
+
+def _describe_type(schema) -> str:
+    """A parameter's type for ``inspect``: ``string``, ``boolean | null``, ``"m" | "km"``..."""
+    if isinstance(schema, dict) and isinstance(schema.get("enum"), list) and len(schema["enum"]) <= 6:
+        return " | ".join(json.dumps(v) for v in schema["enum"])
+    kinds = _schema_types(schema)
+    order = ["string", "integer", "number", "boolean", "array", "object", "null"]
+    return " | ".join(sorted(kinds, key=lambda k: order.index(k) if k in order else len(order))) or "any"
+
+
+def _tool_schema(client: "_ClientBase", name: str) -> dict:
+    """The input schema of one tool (empty when it can't be listed)."""
+    try:
+        for tool in client.list_tools():
+            if tool.get("name") == name:
+                return tool.get("inputSchema") or {}
+    except MCPError:
+        pass
+    return {}
+
+
+def _terminal_answers(client: _ClientBase, roots: list = ()) -> None:
     """Answer sampling and elicitation at the terminal if there is one; decline otherwise."""
     interactive = sys.stdin is not None and sys.stdin.isatty()
 
@@ -4876,8 +5308,12 @@ def _terminal_answers(client: _ClientBase) -> None:
 
     client.sampling, client.elicitation = sampling, elicitation
     client.capabilities.update({"sampling": {}, "elicitation": {"form": {}, "url": {}}})
-    client.roots = [{"uri": "file://" + os.path.abspath(os.getcwd()).replace(os.sep, "/"), "name": "cwd"}]
-    client.capabilities["roots"] = {} if client.modern else {"listChanged": True}
+    if roots:
+        # Only on request: a server told we have roots may ask for them at any time,
+        # even after our last request, and then wait for an answer that can't come.
+        client.roots = [{"uri": "file://" + os.path.abspath(root).replace(os.sep, "/"),
+                         "name": os.path.basename(os.path.abspath(root))} for root in roots]
+        client.capabilities["roots"] = {} if client.modern else {"listChanged": True}
 
 
 def _print_inspection(client: _ClientBase, opened: dict, out) -> dict:
@@ -4896,8 +5332,7 @@ def _print_inspection(client: _ClientBase, opened: dict, out) -> dict:
     for tool in report["tools"]:
         schema = tool.get("inputSchema", {})
         required = schema.get("required", [])
-        arguments = ", ".join("%s%s: %s" % (name, "" if name in required else "?",
-                                            prop.get("type", "any") if isinstance(prop, dict) else "any")
+        arguments = ", ".join("%s%s: %s" % (name, "" if name in required else "?", _describe_type(prop))
                               for name, prop in (schema.get("properties") or {}).items())
         out.write("tool      %s(%s)%s  %s\n" % (tool["name"], arguments,
                                                  " -> structured" if "outputSchema" in tool else "",
@@ -4943,6 +5378,29 @@ def _config_snippet(client_kind: str, name: str, script: str, arguments: list) -
     if client_kind in ("claude", "cursor"):
         return {"mcpServers": {name: entry}}
     raise SystemExit("minimcp: --client is claude, vscode or cursor")
+
+
+def _absolute_paths(arguments: list) -> list:
+    """Arguments that name existing files or directories (``notes.py``, ``notes.py:app``),
+    made absolute: a host starts the server from a directory of its own choosing."""
+    result = []
+    for argument in arguments:
+        path, colon, attribute = argument.rpartition(":") if ":" in argument[2:] else (argument, "", "")
+        if not argument.startswith("-") and os.path.exists(path):
+            argument = os.path.abspath(path) + colon + attribute
+        result.append(argument)
+    return result
+
+
+def _config_name(script: str, arguments: list) -> str:
+    """The server's name in the host: the script's, or for ``minimcp.py serve X`` X's."""
+    name = os.path.splitext(os.path.basename(script))[0]
+    if name == "minimcp" and arguments[:1] == ["serve"]:
+        served = [a for a in arguments[1:] if not a.startswith("-")]
+        if served:
+            name = os.path.splitext(os.path.basename(served[0].rpartition(":")[0] if ":" in served[0][2:]
+                                                     else served[0]))[0]
+    return name
 
 
 def _load_script(path: str):
@@ -4991,8 +5449,15 @@ def _serve_command(words: list) -> int:
         if len(words) < 2:
             raise SystemExit("minimcp: serve --functions SCRIPT [FUNCTION ...]")
         module = _load_script(words[1])
+        # Without names: the script's own public functions, but not main(), the usual entry
+        # point (it parses sys.argv and exits, which is no tool).
         names = words[2:] or [n for n, v in vars(module).items() if callable(v) and not n.startswith("_")
-                              and getattr(v, "__module__", None) == module.__name__ and not isinstance(v, type)]
+                              and getattr(v, "__module__", None) == module.__name__ and not isinstance(v, type)
+                              and n != "main"]
+        if not names:
+            raise SystemExit("minimcp: %s defines no public function to serve (name them after the script)"
+                             % words[1])
+        sys.stderr.write("minimcp: serving %s from %s\n" % (", ".join(names), words[1]))
         app = MCPServer(module.__name__)
         for name in names:
             function = getattr(module, name, None)
@@ -5037,6 +5502,9 @@ def _selftest(command: list, protocol: str, slow_tool: str, timeout: float, out)
         def _on_progress(self, params):
             pass
 
+        def _on_log(self, params):
+            pass
+
         def _start(self, reader, writer):
             self.raw = []
             original = reader
@@ -5072,39 +5540,49 @@ def _selftest(command: list, protocol: str, slow_tool: str, timeout: float, out)
         client.close()
         impure += pure(client)
     client = Recorder(command, LATEST_PROTOCOL_VERSION, timeout=timeout)
+    modern = False
     try:
         discovered = client.connect()
-        report("2026-07-28" in discovered.get("supportedVersions", []), "server/discover",
-               "supports %s" % ", ".join(discovered.get("supportedVersions", [])))
+        modern = "2026-07-28" in discovered.get("supportedVersions", [])
+        report(modern, "server/discover", "supports %s" % ", ".join(discovered.get("supportedVersions", [])))
     except MCPError as exc:
-        report(False, "server/discover", "%s (%s)" % (exc.message, exc.code))
+        if exc.code in (METHOD_NOT_FOUND, INVALID_REQUEST, INVALID_PARAMS):
+            # Most servers in the wild speak only the handshake revisions: not a failure.
+            report(None, "server/discover", "%s (%s): a handshake-only server, 2026-07-28 is not checked"
+                   % (exc.message, exc.code))
+        else:
+            report(False, "server/discover", "%s (%s)" % (exc.message, exc.code))
     client.close()
     impure += pure(client)
     client = Recorder(command, protocol, timeout=timeout)
     try:
         client.connect()
-        tools = {t["name"]: t for t in client.list_tools()} if True else {}
+        tools = {t["name"]: t for t in client.list_tools()}
         report(True, "tools/list", "%d tools" % len(tools))
         slow = slow_tool or ("slow" if "slow" in tools else None)
+        arguments = _duration_arguments(tools[slow], 1) if slow in tools else None
         if slow is None or slow not in tools:
-            report(None, "concurrency", "no slow tool (give --slow-tool NAME, taking 'seconds')")
+            report(None, "concurrency", "no slow tool (give --slow-tool NAME: a tool with a duration argument)"
+                   if slow is None else "the server has no tool %r" % slow)
             report(None, "cancellation", "no slow tool")
+        elif arguments is None:
+            report(None, "concurrency", "%s has no argument that looks like a duration in seconds or ms" % slow)
+            report(None, "cancellation", "no duration argument")
         else:
             results, threads = [], []
             started = time.monotonic()
             for _ in range(3):
-                thread = threading.Thread(target=lambda: results.append(
-                    client.call_tool(slow, {"seconds": 1})))
+                thread = threading.Thread(target=lambda: results.append(client.call_tool(slow, arguments)))
                 thread.start()
                 threads.append(thread)
             for thread in threads:
                 thread.join(timeout)
             elapsed = time.monotonic() - started
             report(len(results) == 3 and elapsed < 2.5, "concurrency",
-                   "3 calls of %s 1s each took %.2fs" % (slow, elapsed))
+                   "3 calls of %s %s took %.2fs" % (slow, json.dumps(arguments), elapsed))
             ids = []
             waiter = threading.Thread(target=lambda: _ignore_errors(
-                lambda: client.call_tool(slow, {"seconds": 3}, on_id=ids.append)))
+                lambda: client.call_tool(slow, _duration_arguments(tools[slow], 3), on_id=ids.append)))
             waiter.daemon = True
             waiter.start()
             time.sleep(0.3)
@@ -5115,21 +5593,63 @@ def _selftest(command: list, protocol: str, slow_tool: str, timeout: float, out)
             report(not answered and alive, "cancellation",
                    "no response after the cancel, server still answers" if not answered else "it answered anyway")
     except MCPError as exc:
-        report(False, "tools", "%s (%s)" % (exc.message, exc.code))
-    started = time.monotonic()
-    try:
-        client._writer_stream.close()
-        status = client.process.wait(5)
-        elapsed = time.monotonic() - started
-        report(status == 0 and elapsed < 2, "exit on stdin EOF", "status %s after %.0f ms" % (status, elapsed * 1000))
-    except subprocess.TimeoutExpired:
-        client.process.kill()
-        report(False, "exit on stdin EOF", "still running 5 s after stdin closed")
+        hint = ""
+        if client.modern and exc.code == METHOD_NOT_FOUND and not modern:
+            hint = "; the server speaks only the handshake revisions: drop --protocol %s" % protocol
+        report(False, "tools", "%s (%s)%s" % (exc.message, exc.code, hint))
+    client.close()
     impure += pure(client)
+    for how in ("stdin EOF", "SIGTERM") if os.name == "posix" else ("stdin EOF",):
+        # On a fresh, idle server: the one above may still be finishing a cancelled call.
+        client = Recorder(command, LATEST_HANDSHAKE_VERSION, timeout=timeout)
+        try:
+            client.connect()
+            client.request("ping")
+        except MCPError as exc:
+            report(False, "exit on " + how, "the server did not open a session: %s" % exc.message)
+            client.close()
+            continue
+        started = time.monotonic()
+        try:
+            if how == "SIGTERM":
+                client.process.terminate()       # what hosts and probing clients send
+            else:
+                client._writer_stream.close()
+            status = client.process.wait(5)
+            elapsed = time.monotonic() - started
+            report(status in (0, -15) if how == "SIGTERM" else status == 0 and elapsed < 2,
+                   "exit on " + how, "status %s after %.0f ms" % (status, elapsed * 1000))
+        except subprocess.TimeoutExpired:
+            report(False, "exit on " + how, "still running 5 s after %s" % how)
+        client.close()
+        impure += pure(client)
     report(not impure, "stdout holds only JSON-RPC", "%d bad lines, first: %r" % (len(impure), impure[0][:80])
            if impure else "every line was one JSON-RPC message")
     out.write("%d passed, %d failed\n" % (outcome["passed"], outcome["failed"]))
     return 0 if outcome["failed"] == 0 else 1
+
+
+def _duration_arguments(tool: dict, seconds: float):
+    """Arguments that make ``tool`` take about ``seconds``, read from its input schema.
+
+    Third-party servers name it as they like (``seconds``, ``duration``, ``delay``,
+    ``durationMs``...); None when no numeric argument looks like a duration.
+    """
+    import re
+    properties = (tool.get("inputSchema") or {}).get("properties") or {}
+    for name, schema in properties.items():
+        if not isinstance(schema, dict):
+            continue
+        kinds = schema.get("type") if isinstance(schema.get("type"), list) else [schema.get("type")]
+        words = re.sub(r"([a-z])([A-Z])", r"\1 \2", name).lower().replace("_", " ").split()
+        if not {"number", "integer"} & set(kinds) or not {"seconds", "secs", "sec", "duration", "delay", "sleep",
+                                                          "wait", "time", "ms", "millis", "milliseconds"} & set(words):
+            continue
+        description = (schema.get("description") or "").lower()
+        millis = {"ms", "millis", "milliseconds"} & set(words) or "millisecond" in description
+        value = seconds * 1000 if millis else seconds
+        return {name: int(value) if "integer" in kinds else value}
+    return None
 
 
 def _ignore_errors(function):
@@ -5137,6 +5657,28 @@ def _ignore_errors(function):
         function()
     except MCPError:
         pass
+
+
+_COMMANDS = ("inspect", "call", "read", "prompt", "complete", "selftest", "config", "serve")
+_VALUED_OPTIONS = ("--protocol", "--timeout", "--client", "--name", "--slow-tool", "--root")
+
+
+def _command_first(argv: list) -> list:
+    """``--protocol X inspect ...`` means ``inspect --protocol X ...``: options may come first."""
+    index = 0
+    while index < len(argv) and argv[index] in _VALUED_OPTIONS + ("--json",):
+        index += 2 if argv[index] in _VALUED_OPTIONS else 1
+    if 0 < index < len(argv) and argv[index] in _COMMANDS:
+        return [argv[index]] + argv[:index] + argv[index + 1:]
+    return argv
+
+
+def _program_name() -> str:
+    """How the user started us, for the usage text: ``minimcp`` when installed, else the file."""
+    name = os.path.basename(sys.argv[0] if sys.argv and sys.argv[0] else "")
+    if os.path.splitext(name)[0] == "minimcp" and not name.endswith(".py"):
+        return "minimcp"                         # the console script of an installed package
+    return "python3 minimcp.py"
 
 
 def _split_command_line(argv: list) -> tuple:
@@ -5149,9 +5691,11 @@ def _split_command_line(argv: list) -> tuple:
 
 def main(argv: list = None) -> int:
     """The command line; returns the exit status."""
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or argv[0] in ("-h", "--help", "help"):
-        (sys.stdout if argv else sys.stderr).write(_USAGE)
+    argv = _command_first(list(sys.argv[1:] if argv is None else argv))
+    usage = _USAGE.replace("python3 minimcp.py", _program_name())
+    before_server = argv[:argv.index("--")] if "--" in argv else argv
+    if not argv or argv[0] in ("-h", "--help", "help") or "-h" in before_server or "--help" in before_server:
+        (sys.stdout if argv else sys.stderr).write(usage)
         return 0 if argv else 2
     if argv[0] in ("--version", "-V"):
         sys.stdout.write("minimcp %s\n" % __version__)
@@ -5160,11 +5704,15 @@ def main(argv: list = None) -> int:
     if command == "serve":
         return _serve_command(rest)
     options, server = _split_command_line(rest)
-    protocol, timeout, as_json, words, extra = LATEST_HANDSHAKE_VERSION, 30.0, False, [], {}
+    protocol, timeout, as_json, words, extra, roots = LATEST_HANDSHAKE_VERSION, 30.0, False, [], {}, []
     index = 0
     while index < len(options):
         option = options[index]
-        if option in ("--protocol", "--timeout", "--client", "--name", "--slow-tool") and index + 1 < len(options):
+        if option == "--root" and index + 1 < len(options):
+            roots.append(options[index + 1])
+            index += 2
+            continue
+        if option in _VALUED_OPTIONS and index + 1 < len(options):
             extra[option] = options[index + 1]
             index += 2
             continue
@@ -5183,18 +5731,20 @@ def main(argv: list = None) -> int:
     if command == "config":
         if not words:
             raise SystemExit("minimcp: config --client claude|vscode|cursor [--name N] SCRIPT [ARGS...]")
-        script = words[0]
-        name = extra.get("--name") or os.path.splitext(os.path.basename(script))[0]
-        snippet = _config_snippet(extra.get("--client", "claude"), name, script, words[1:] + server)
+        script, arguments = words[0], _absolute_paths(words[1:] + server)
+        if not os.path.isfile(script):
+            raise SystemExit("minimcp: no such script: %s (the host would fail to start it)" % script)
+        name = extra.get("--name") or _config_name(script, arguments)
+        snippet = _config_snippet(extra.get("--client", "claude"), name, script, arguments)
         sys.stdout.write(json.dumps(snippet, indent=2) + "\n")
         return 0
     if command not in ("inspect", "call", "read", "prompt", "complete", "selftest"):
-        sys.stderr.write("minimcp: unknown command %r\n\n%s" % (command, _USAGE))
+        sys.stderr.write("minimcp: unknown command %r\n\n%s" % (command, usage))
         return 2
     if not server and command == "inspect" and words:
         server, words = words, []            # inspect python3 server.py (no "--")
     if not server:
-        sys.stderr.write("minimcp: give the server command after --\n\n%s" % _USAGE)
+        sys.stderr.write("minimcp: give the server command after --\n\n%s" % usage)
         return 2
     if command in ("call", "read", "prompt") and not words and len(server) > 1:
         tail = len(server)                    # call -- CMD... TOOL [ARGS]: arguments last
@@ -5204,7 +5754,7 @@ def main(argv: list = None) -> int:
     if command == "selftest":
         return _selftest(server, protocol, extra.get("--slow-tool"), timeout, sys.stdout)
     client = _ProcessClient(server, protocol, timeout=timeout)
-    _terminal_answers(client)
+    _terminal_answers(client, roots)
     status = 0
     try:
         opened = client.connect()
@@ -5217,7 +5767,8 @@ def main(argv: list = None) -> int:
                 call = words[position + 1:]
                 if not call:
                     raise SystemExit("minimcp: --call TOOL [ARGS...]")
-                result = _call_with_interrupt(client, call[0], _parse_arguments(call[1:]))
+                tool = next((t for t in report["tools"] if t.get("name") == call[0]), {})
+                result = _call_with_interrupt(client, call[0], _parse_arguments(call[1:], tool.get("inputSchema")))
                 output.write("\ncall %s -> %s\n" % (call[0], "isError" if result.get("isError") else "ok"))
                 report["call"] = result
                 status = 1 if result.get("isError") else 0
@@ -5228,7 +5779,8 @@ def main(argv: list = None) -> int:
                                                                   "prompt": "a prompt name",
                                                                   "complete": "REF ARGUMENT [VALUE]"}[command]))
         elif command == "call":
-            report = _call_with_interrupt(client, words[0], _parse_arguments(words[1:]))
+            schema = _tool_schema(client, words[0]) if any("=" in w for w in words[1:]) else None
+            report = _call_with_interrupt(client, words[0], _parse_arguments(words[1:], schema))
             status = 1 if report.get("isError") else 0
         elif command == "read":
             report = client.read_resource(words[0])
@@ -5246,11 +5798,17 @@ def main(argv: list = None) -> int:
             _print_result(report, sys.stdout)
     except MCPError as exc:
         sys.stderr.write("minimcp: error %s: %s\n" % (exc.code, exc.message))
+        if client.modern and exc.code == METHOD_NOT_FOUND and not client.server_info:
+            sys.stderr.write("minimcp: the server does not answer server/discover, so it speaks only the "
+                             "handshake revisions: drop --protocol %s (or use --protocol %s)\n"
+                             % (protocol, LATEST_HANDSHAKE_VERSION))
         status = 1
     finally:
         code = client.close()
     if command == "inspect" and not as_json:
-        sys.stdout.write("server exited with status %s after its stdin closed\n" % code)
+        sys.stdout.write(client.exit_report(code) + "\n")
+    elif client.ended_by is not None or client.late_requests:
+        sys.stderr.write("minimcp: %s\n" % client.exit_report(code))
     return status
 
 

@@ -17,6 +17,8 @@ a cancel, a clean exit):
              (and cancels queued behind them), then resumes.
 * exit     - seconds to exit after stdin EOF (idle, busy), SIGTERM (idle, busy),
              stdout closed by the client.
+* sigterm  - SIGTERM the moment an answer arrives, 300 fresh servers
+             (``tests/sigterm_storm.py``); any survivor fails.
 * fuzz     - many random iterations of ``tests/fuzz.py``.
 
 It prints a table of the figures and exits non-zero if any case failed.
@@ -43,7 +45,7 @@ BIG_TOOL = """
 import sys
 sys.path.insert(0, %(root)r)
 from minimcp import MCPServer
-app = MCPServer("big")
+app = MCPServer("big", max_output_size=None)     # the 64 MiB result is the point
 
 
 @app.tool()
@@ -327,6 +329,19 @@ def case_exit(report, options, folder):
             report.fail("exit", "%s took %.2fs (> %.1fs)" % (label, max(times), limit))
 
 
+def case_sigterm(report, options, folder):
+    """SIGTERM the moment an answer arrives (issue 18): no server may survive it."""
+    if not POSIX:
+        report.add("sigterm", "skipped", "needs POSIX signals")
+        return
+    import sigterm_storm
+    rounds = 60 if options.quick else 300
+    failures = sigterm_storm.storm(rounds)
+    report.add("sigterm", "SIGTERM right after an answer", "%d rounds, %d survivors" % (rounds, len(failures)))
+    for failure in failures[:5]:
+        report.fail("sigterm", failure)
+
+
 def case_fuzz(report, options, folder):
     iterations = options.fuzz_iterations or (800 if options.quick else 8000)
 
@@ -345,7 +360,7 @@ def case_fuzz(report, options, folder):
 
 
 CASES = [("bigline", case_bigline), ("flood", case_flood), ("stall", case_stall), ("exit", case_exit),
-         ("fuzz", case_fuzz)]
+         ("sigterm", case_sigterm), ("fuzz", case_fuzz)]
 
 
 def main(argv=None):

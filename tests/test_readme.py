@@ -14,7 +14,9 @@ from minimcp import MCPServer, TestClient
 
 README = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
 BLOCKS = re.findall(r"^```(\w+)\n(.*?)^```", README, flags=re.S | re.M)
-TEST_COMMAND = "python3 -m pip install -r tests/requirements.txt && python3 -m pytest"
+TEST_COMMAND = ("python3 -m venv --clear .venv && .venv/bin/python -m pip install -r tests/requirements.txt"
+                " && .venv/bin/python -m pytest")
+COMPILE_COMMAND = 'PYTHONPYCACHEPREFIX="$HOME/.cache/pycache" python3 -m compileall minimcp.py'
 
 
 def blocks(language):
@@ -24,6 +26,7 @@ def blocks(language):
 def test_the_readme_has_the_blocks_this_file_checks():
     assert {lang for lang, _ in BLOCKS} == {"sh", "python", "json"}
     assert len(blocks("python")) == 6 and len(blocks("json")) == 1
+    assert COMPILE_COMMAND in blocks("sh")[-1]
 
 
 def test_the_test_command_is_the_one_ci_runs():
@@ -31,13 +34,25 @@ def test_the_test_command_is_the_one_ci_runs():
     # (with each Python as python3), so check that .ci/run still does.
     assert TEST_COMMAND in blocks("sh")[1]
     ci = open(os.path.join(ROOT, ".ci", "run"), encoding="utf-8").read()
-    assert '"$py" -m pip install -q -r tests/requirements.txt && "$py" -m pytest' in ci
+    assert "TEST_COMMAND='%s'" % TEST_COMMAND in ci         # run with each Python as python3
+    try_command = blocks("sh")[0].strip()
+    assert "TRY_COMMAND='%s'" % try_command.replace("'", "'\"'\"'") in ci
+    assert ci.count('as_python3 "$py" "$TEST_COMMAND"') == 1
+    assert 'as_python3 /usr/bin/python3 "$TRY_COMMAND" && as_python3 /usr/bin/python3 "$TEST_COMMAND"' in ci
+
+
+def test_the_test_command_needs_no_pip_outside_a_venv():
+    """PEP 668: Debian's and Ubuntu's system python3 refuses a bare pip install."""
+    for part in TEST_COMMAND.split("&&"):
+        words = part.split()
+        if "pip" in words:
+            assert words[0].startswith(".venv/"), part
 
 
 def shell_lines():
     for body in blocks("sh"):
         for line in body.strip().splitlines():
-            if line.strip() and line.strip() != TEST_COMMAND:
+            if line.strip() and line.strip() not in (TEST_COMMAND, COMPILE_COMMAND):
                 yield line.strip()
 
 
@@ -65,9 +80,12 @@ def test_shell_commands_run(line):
 
 
 def run_block(body):
-    namespace = {"__name__": "readme_block"}
+    # As a host runs a server: from a working directory of its own (not the clone), the
+    # file itself in the clone. A block must not depend on the working directory.
+    import tempfile
+    namespace = {"__name__": "readme_block", "__file__": os.path.join(ROOT, "readme_block.py")}
     cwd = os.getcwd()
-    os.chdir(ROOT)
+    os.chdir(tempfile.gettempdir())
     try:
         exec(compile(body, "README.md", "exec"), namespace)
     finally:
@@ -103,8 +121,12 @@ def _safe_list(client):
 
 
 def check_notes(client, tools):
+    from minimcp import MCPError
     assert client.call_tool("save", {"title": "t", "text": "x"})["content"][0]["text"] == "saved t"
     assert client.read_resource("notes://t")["contents"][0]["text"] == "x"
+    with pytest.raises(MCPError) as info:                   # a missing note: not found, not -32603
+        client.read_resource("notes://nothing")
+    assert info.value.code == -32002 and "no note titled 'nothing'" in info.value.message
     assert tools["save"]["inputSchema"]["properties"]["title"]["description"] == "the note's title"
 
 
@@ -138,3 +160,84 @@ def check_weather(client, tools):
 
 CHECKS = {"notes": check_notes, "tools-demo": check_tools, "resources-demo": check_resources,
           "prompts-demo": check_prompts, "weather": check_weather}
+
+
+# -- issue 18, item 9: the README says what is true --------------------------------------------
+
+def test_the_line_count_in_the_heading_is_the_block_s():
+    heading = re.search(r"^## A server in (\d+) lines\n\n```python\n(.*?)^```", README, flags=re.S | re.M)
+    assert heading, "the heading 'A server in N lines' and its block"
+    assert int(heading.group(1)) == len(heading.group(2).splitlines())
+
+
+def tries():
+    """Each python block and the "Try it: save this as F ... then `COMMAND`" after it."""
+    pattern = re.compile(r"^```python\n(.*?)^```\n\nTry it: save this as `([\w.]+)`.*?then\s+`([^`]+)`\.", re.S | re.M)
+    return pattern.findall(README)
+
+
+def test_the_tools_resources_and_prompts_blocks_say_how_to_try_them():
+    names = [name for _, name, _ in tries()]
+    assert names == ["notes.py", "tools_demo.py", "resources_demo.py", "prompts_demo.py"]
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_each_try_it_command_works_as_written(index, tmp_path):
+    import shutil
+    body, name, command = tries()[index]
+    (tmp_path / name).write_text(body, encoding="utf-8")
+    shutil.copy(os.path.join(ROOT, "minimcp.py"), str(tmp_path / "minimcp.py"))
+    shutil.copytree(os.path.join(ROOT, "examples"), str(tmp_path / "examples"))   # "in a clone"
+    words = [sys.executable if w == "python3" else w for w in shlex.split(command)]
+    done = subprocess.run(words, cwd=str(tmp_path), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, timeout=60)
+    assert done.returncode == 0, (command, done.stdout.decode()[-2000:], done.stderr.decode()[-2000:])
+    assert done.stdout.strip(), command
+
+
+def test_the_stdout_guarantee_says_it_holds_only_while_serving():
+    assert "a `print()` at import time or anywhere before `app.run()` still goes to\n    the real stdout" in README
+
+
+def test_the_distribution_name_is_free_and_the_readme_says_it():
+    pyproject = open(os.path.join(ROOT, "pyproject.toml"), encoding="utf-8").read()
+    name = re.search(r'^name = "([^"]+)"', pyproject, flags=re.M).group(1)
+    assert name == "minimcp-stdio"                         # "minimcp" on PyPI is another project
+    assert "distribution is named **`%s`** (the module stays `minimcp`)" % name in README
+    assert 'py-modules = ["minimcp"]' in pyproject
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0 or not os.path.exists("/usr/bin/setpriv")
+                    or not os.path.exists("/usr/bin/python3"),
+                    reason="needs root to run the advice as an unprivileged user in a read-only directory")
+def test_the_read_only_directory_advice_works_as_written(request):
+    """Item 3: 'python3 -m compileall minimcp.py' fails in a read-only directory; the README's
+    command, with PYTHONPYCACHEPREFIX, works, and the server then starts from that cache."""
+    import pathlib
+    import shutil
+    import tempfile
+    tmp_path = pathlib.Path(tempfile.mkdtemp(prefix="minimcp-ro-"))     # pytest's own is private to root
+    request.addfinalizer(lambda: shutil.rmtree(str(tmp_path), ignore_errors=True))
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    shutil.copy(os.path.join(ROOT, "minimcp.py"), str(folder / "minimcp.py"))
+    home = tmp_path / "home"
+    home.mkdir()
+    os.chown(str(home), 65534, 65534)
+    os.chmod(str(folder), 0o555)
+    os.chmod(str(tmp_path), 0o755)
+    as_nobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sh", "-c"]
+    env = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
+
+    def run(line):
+        return subprocess.run(as_nobody + [line], cwd=str(folder), env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, timeout=120)
+    plain = run("python3 -m compileall minimcp.py")
+    assert plain.returncode != 0 or b"PermissionError" in plain.stdout + plain.stderr
+    advice = run(COMPILE_COMMAND)
+    assert advice.returncode == 0, advice.stdout + advice.stderr
+    check = run('PYTHONPYCACHEPREFIX="$HOME/.cache/pycache" python3 -c '
+                '"import minimcp, os; print(minimcp.__cached__); print(os.path.exists(minimcp.__cached__))"')
+    cached, exists = check.stdout.decode().split()
+    assert cached.startswith(str(home)) and exists == "True", check.stdout + check.stderr
+    assert not (folder / "__pycache__").exists()

@@ -420,7 +420,7 @@ def test_directory_lists_and_reads(tree):
     uris = [r["uri"] for r in wire.result("resources/list")["resources"]]
     assert uris == [prefix + "/a.txt", prefix + "/sub/b.md"]
     content = wire.result("resources/read", {"uri": prefix + "/sub/b.md"})["contents"][0]
-    assert base64.b64decode(content["blob"]) == b"beta"
+    assert content["text"] == "beta" and "blob" not in content        # text files are text (issue 18)
 
 
 @pytest.mark.parametrize("path", ["../secret.txt", "sub/../../secret.txt", "%2e%2e/secret.txt",
@@ -452,3 +452,27 @@ def test_files_example_serves_its_directory():
     first = wire.result("resources/read", {"uri": resources[0]["uri"]})["contents"][0]
     assert "blob" in first or "text" in first
     wire.close()
+
+
+def test_directory_serves_source_as_text_and_binaries_as_blobs(tmp_path):
+    """Issue 18: add_directory served a .py file as base64, which no model reads."""
+    (tmp_path / "tool.py").write_text("print('h\u00e9')\n", encoding="utf-8")
+    (tmp_path / "Makefile").write_text("all:\n\techo hi\n")
+    (tmp_path / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    (tmp_path / "latin1.txt").write_bytes(b"caf\xe9")
+    app = MCPServer("files")
+    app.add_directory(str(tmp_path))
+    wire = Wire(app)
+    wire.initialize()
+    prefix = "file://" + os.path.realpath(str(tmp_path)).replace(os.sep, "/")
+    try:
+        read = {name: wire.result("resources/read", {"uri": prefix + "/" + name})["contents"][0]
+                for name in ("tool.py", "Makefile", "logo.png", "latin1.txt")}
+        assert read["tool.py"]["text"] == "print('h\u00e9')\n"
+        assert read["Makefile"]["text"].startswith("all:")
+        assert base64.b64decode(read["logo.png"]["blob"]).startswith(b"\x89PNG")
+        assert base64.b64decode(read["latin1.txt"]["blob"]) == b"caf\xe9"         # not UTF-8: kept exact
+        listed = {r["uri"].rsplit("/", 1)[1]: r for r in wire.result("resources/list")["resources"]}
+        assert listed["tool.py"]["mimeType"] == "text/x-python"
+    finally:
+        wire.close()

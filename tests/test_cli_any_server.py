@@ -1,0 +1,169 @@
+"""The command line against servers nobody here wrote (issue 18), as real processes.
+
+``handshake_only_server.py`` stands in for the third-party servers: no server/discover,
+its own argument names, requests of its own at awkward moments.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import EVERYTHING, ROOT
+
+MINIMCP = os.path.join(ROOT, "minimcp.py")
+OTHER = [sys.executable, os.path.join(ROOT, "tests", "handshake_only_server.py")]
+
+
+def run(*args, timeout=60, argv0=None):
+    command = [sys.executable, MINIMCP] + list(args)
+    started = time.monotonic()
+    done = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          timeout=timeout, cwd=ROOT)
+    done.seconds = time.monotonic() - started
+    done.out, done.err = done.stdout.decode(), done.stderr.decode()
+    return done
+
+
+# -- item 1: a server that asks us something late ---------------------------------------
+
+def test_inspect_is_quick_and_clean_against_a_server_that_asks_for_roots_late():
+    """The everything server asks roots/list 0.3 s after initialized and won't exit unanswered."""
+    done = run("inspect", "--", *OTHER, "--late-roots")
+    assert done.returncode == 0, done.err
+    assert "server exited with status 0 after its stdin closed" in done.out
+    assert "Exception in thread" not in done.err and "Traceback" not in done.err
+    assert done.seconds < 2.5, "inspect took %.1fs" % done.seconds
+
+
+def test_roots_are_offered_only_when_asked_for_and_then_answered(tmp_path):
+    done = run("call", "roots", "--root", str(tmp_path), "--", *OTHER)
+    assert done.returncode == 0, done.err
+    assert done.out.strip() == "file://" + str(tmp_path).replace(os.sep, "/")
+
+
+def test_a_server_that_waits_for_an_answer_after_stdin_closed_is_stopped_and_the_report_says_why():
+    done = run("inspect", "--", *OTHER, "--ask-at-eof")
+    assert "Traceback" not in done.err and "Exception in thread" not in done.err, done.err
+    assert "-9" not in done.out
+    assert ("server was still running 2 s after its stdin closed; minimcp stopped it with SIGTERM "
+            "(it asked ping after minimcp had closed its stdin" in done.out), done.out
+    assert done.seconds < 4.5
+
+
+# -- item 7: selftest on third-party servers --------------------------------------------
+
+def test_selftest_passes_on_a_handshake_only_server_with_its_own_duration_argument():
+    done = run("selftest", "--slow-tool", "long-op", "--", *OTHER, timeout=120)
+    assert done.returncode == 0, done.out + done.err
+    assert "SKIP  server/discover: Method not found (-32601): a handshake-only server" in done.out
+    assert 'PASS  concurrency: 3 calls of long-op {"duration": 1} took 1.' in done.out, done.out
+    for check in ("cancellation", "exit on stdin EOF", "stdout holds only JSON-RPC"):
+        assert "PASS  " + check in done.out, done.out
+    if os.name == "posix":
+        assert "PASS  exit on SIGTERM" in done.out
+    assert done.out.strip().endswith("passed, 0 failed")
+
+
+def test_selftest_says_why_a_slow_tool_cannot_be_used(tmp_path):
+    done = run("selftest", "--slow-tool", "greet", "--", *OTHER, timeout=120)
+    assert "SKIP  concurrency: greet has no argument that looks like a duration" in done.out, done.out
+
+
+def test_duration_arguments_are_read_from_the_schema():
+    import minimcp
+
+    def tool(**properties):
+        return {"inputSchema": {"type": "object", "properties": properties}}
+    assert minimcp._duration_arguments(tool(seconds={"type": "number"}), 1) == {"seconds": 1}
+    assert minimcp._duration_arguments(tool(durationMs={"type": "integer"}), 1) == {"durationMs": 1000}
+    assert minimcp._duration_arguments(tool(delay={"type": "number", "description": "in milliseconds"}), 3) == \
+        {"delay": 3000}
+    assert minimcp._duration_arguments(tool(text={"type": "string"}), 1) is None
+
+
+def test_the_modern_protocol_against_a_handshake_only_server_gives_a_hint():
+    done = run("inspect", "--protocol", "2026-07-28", "--", *OTHER)
+    assert done.returncode == 1
+    assert "speaks only the handshake revisions: drop --protocol 2026-07-28" in done.err, done.err
+    done = run("selftest", "--protocol", "2026-07-28", "--", *OTHER, timeout=120)
+    assert "drop --protocol 2026-07-28" in done.out, done.out
+
+
+# -- item 8: smaller CLI problems ---------------------------------------------------------
+
+def test_help_after_a_command_prints_the_usage():
+    for args in (["inspect", "--help"], ["call", "-h"], ["selftest", "--help", "--", "x"]):
+        done = run(*args)
+        assert done.returncode == 0 and done.out.startswith("usage: "), (args, done.err)
+        assert "cannot start" not in done.err
+
+
+def test_options_may_come_before_the_command():
+    done = run("--protocol", "2025-06-18", "--json", "inspect", "--", *OTHER)
+    assert done.returncode == 0, done.err
+    assert json.loads(done.out)["protocolVersion"] == "2025-06-18"
+
+
+def test_key_value_text_for_a_string_parameter_stays_text():
+    done = run("call", "greet", "name=1", "--", *OTHER)
+    assert done.returncode == 0, done.err
+    assert done.out == "Hi 1!\n"
+    done = run("call", "add", "a=2", "b=3", "--", sys.executable, EVERYTHING)      # numbers stay numbers
+    assert done.out.splitlines()[0] == "5"
+
+
+def test_log_notifications_are_shown_on_stderr():
+    done = run("call", "greet", "name=Ada", "--", *OTHER)
+    assert "log [info] greeter: greeting Ada" in done.err
+    assert "greeting" not in done.out
+
+
+def test_the_installed_command_names_itself(tmp_path):
+    script = tmp_path / "bin" / "minimcp"                # what pip's console-script wrapper does
+    script.parent.mkdir()
+    script.write_text("import sys\nfrom minimcp import main\nsys.exit(main())\n")
+    done = subprocess.run([sys.executable, str(script), "--help"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          env=dict(os.environ, PYTHONPATH=ROOT), timeout=60)
+    text = done.stdout.decode()
+    assert done.returncode == 0 and "usage: minimcp COMMAND" in text and "python3 minimcp.py" not in text
+    assert "python3 minimcp.py" in run("--help").out
+
+
+def test_inspect_shows_optional_and_union_types():
+    done = run("inspect", "--", *OTHER)
+    assert "greet(name: string, formal?: boolean | null)" in done.out, done.out
+    done = run("inspect", "--", sys.executable, EVERYTHING)
+    assert ": any" not in done.out.replace("value?: any", ""), done.out
+
+
+# -- item 5: config writes what works in the host ------------------------------------------
+
+def test_config_for_minimcp_serve_uses_absolute_paths_and_the_served_script_name(tmp_path):
+    notes = tmp_path / "notes.py"
+    notes.write_text("from minimcp import MCPServer\napp = MCPServer('notes')\n")
+    done = subprocess.run([sys.executable, MINIMCP, "config", "--client", "claude", "minimcp.py", "serve",
+                           "notes.py:app"], cwd=str(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          env=dict(os.environ, PYTHONPATH=ROOT), timeout=60)
+    # minimcp.py is not in tmp_path: the script must exist, so copy it there first
+    assert done.returncode != 0 and b"no such script: minimcp.py" in done.stderr
+    (tmp_path / "minimcp.py").write_bytes(open(MINIMCP, "rb").read())
+    for served in (["notes.py:app"], ["--functions", "notes.py"]):
+        done = subprocess.run([sys.executable, "minimcp.py", "config", "--client", "claude", "minimcp.py", "serve"]
+                              + served, cwd=str(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        assert done.returncode == 0, done.stderr
+        servers = json.loads(done.stdout.decode())["mcpServers"]
+        assert list(servers) == ["notes"]
+        args = servers["notes"]["args"]
+        assert args[0] == str(tmp_path / "minimcp.py") and args[1] == "serve"
+        expected = [str(tmp_path / "notes.py") + ":app"] if served[0] != "--functions" else \
+            ["--functions", str(tmp_path / "notes.py")]
+        assert args[2:] == expected
+
+
+def test_config_for_a_missing_script_fails():
+    done = run("config", "--client", "claude", "examples/no_such_server.py")
+    assert done.returncode != 0 and "no such script" in done.err and done.out == ""

@@ -1,0 +1,370 @@
+"""Operation as hosts really run us (issue 18): signals that land on any thread, parents
+that die without closing our stdin, responses too big for the client, old interpreters.
+
+Every case is a real process over real pipes; every wait has a deadline.
+"""
+
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from conftest import ROOT
+
+import sigterm_storm
+
+posix = pytest.mark.skipif(os.name != "posix", reason="POSIX signals and re-parenting")
+
+INIT = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+
+
+def encode(*messages):
+    return b"".join(json.dumps(m).encode("utf-8") + b"\n" for m in messages)
+
+
+def call(request_id, name, arguments=None):
+    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
+            "params": {"name": name, "arguments": arguments or {}}}
+
+
+def server_script(tmp_path, body, name="server.py"):
+    path = tmp_path / name
+    path.write_text("import sys\nsys.path.insert(0, %r)\n" % ROOT + textwrap.dedent(body))
+    return str(path)
+
+
+_buffers = {}
+
+
+def read_answer(stream, request_id, deadline):
+    """The parsed response carrying ``request_id``, read before ``deadline`` (monotonic).
+
+    Reads the file descriptor itself: select() can't see lines already sitting in a
+    Python buffer, so none is used.
+    """
+    fd = stream.fileno()
+    while True:
+        pending = _buffers.get(stream, b"")
+        while b"\n" not in pending:
+            left = deadline - time.monotonic()
+            assert left > 0 and select.select([fd], [], [], left)[0], "no answer to %r in time" % request_id
+            chunk = os.read(fd, 65536)
+            assert chunk, "stdout closed before the answer to %r" % request_id
+            pending += chunk
+        line, _, _buffers[stream] = pending.partition(b"\n")
+        message = json.loads(line)
+        if message.get("id") == request_id and "method" not in message:
+            return message
+
+
+# -- item 10: SIGTERM while the main thread sits in read() ---------------------------------
+
+@posix
+def test_sigterm_delivered_to_a_worker_thread_still_ends_the_server(tmp_path):
+    """The deterministic form of the lost SIGTERM: the signal lands on a worker thread.
+
+    Before the fix the C handler ran there, set its flag, and the main thread, blocked
+    in read() on stdin, never ran the Python handler: the server ran on forever.
+    """
+    script = server_script(tmp_path, """
+        import signal, threading
+        from minimcp import MCPServer
+        app = MCPServer("hit")
+
+        @app.tool()
+        def hit() -> str:
+            signal.pthread_kill(threading.get_ident(), signal.SIGTERM)   # this worker, not main
+            return "sent"
+
+        app.run()
+    """)
+    process = subprocess.Popen([sys.executable, script], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    try:
+        process.stdin.write(encode(INIT, INITIALIZED, call(1, "hit")))
+        process.stdin.flush()               # stdin stays open: only the signal can end it
+        read_answer(process.stdout, 1, time.monotonic() + 10)
+        try:
+            status = process.wait(5)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("the SIGTERM was lost: still running 5 s later")
+        assert status == 0
+        assert b"Traceback" not in process.stderr.read()
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(5)
+        process.stdin.close()
+        process.stdout.close()
+        process.stderr.close()
+
+
+@posix
+def test_sigterm_the_moment_an_answer_arrives_never_leaves_a_survivor():
+    """The shape the AI SDK's close() has; 300 rounds live in tests/longrun.py (sigterm)."""
+    failures = sigterm_storm.storm(40)
+    assert not failures, failures
+
+
+@posix
+def test_sigterm_right_after_an_answer_ends_the_server_at_once_every_time():
+    """The handler used to raise wherever the main thread was, even inside the writer just
+    after it wrote the answer: the writer stayed 'flushing' and the exit waited 1 s for it."""
+    slow = []
+    for _ in range(20):
+        process = subprocess.Popen([sys.executable, "-c", sigterm_storm.SERVER], stdin=subprocess.PIPE,
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        try:
+            process.stdin.write(encode(INIT, INITIALIZED, {"jsonrpc": "2.0", "id": 1, "method": "ping"}))
+            process.stdin.flush()
+            read_answer(process.stdout, 1, time.monotonic() + 10)
+            started = time.monotonic()
+            process.send_signal(signal.SIGTERM)
+            assert process.wait(5) == 0
+            if time.monotonic() - started > 0.5:
+                slow.append(round(time.monotonic() - started, 2))
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait(5)
+            process.stdin.close()
+            process.stdout.close()
+    assert not slow, "exits that took more than 0.5 s after SIGTERM: %r" % slow
+
+
+# -- parent-death watchdog ----------------------------------------------------------------
+
+MIDDLE = """
+import os, subprocess, sys
+# Start the server with stdin/stdout on pipes the test also holds, print its pid, then die
+# without closing anything: the server's stdin never reaches EOF.
+server = subprocess.Popen([sys.executable] + sys.argv[1:], stdin=int(os.environ["IN_FD"]),
+                          stdout=int(os.environ["OUT_FD"]), pass_fds=())
+sys.stdout.write("%d\\n" % server.pid)
+sys.stdout.flush()
+sys.stdin.readline()
+os._exit(0)
+"""
+
+
+def orphan(tmp_path, watch_parent=True, env=None):
+    """(server pid, the test's end of the server's stdin, of its stdout, the middle process)."""
+    script = server_script(tmp_path, """
+        import time
+        from minimcp import MCPServer
+        app = MCPServer("orphan")
+        app.run(%s)
+    """ % ("" if watch_parent else "watch_parent=False"))
+    in_read, in_write = os.pipe()
+    out_read, out_write = os.pipe()
+    environment = dict(os.environ, IN_FD=str(in_read), OUT_FD=str(out_write), **(env or {}))
+    middle = subprocess.Popen([sys.executable, "-c", MIDDLE, script], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, env=environment, pass_fds=(in_read, out_write))
+    os.close(in_read)
+    os.close(out_write)
+    pid = int(middle.stdout.readline())
+    return pid, os.fdopen(in_write, "wb", buffering=0), os.fdopen(out_read, "rb"), middle
+
+
+def alive(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to see an orphan's state")
+def test_the_server_exits_as_on_eof_once_its_parent_is_gone(tmp_path):
+    pid, to_server, from_server, middle = orphan(tmp_path)
+    try:
+        to_server.write(encode(INIT))
+        assert read_answer(from_server, 0, time.monotonic() + 10)["result"]["serverInfo"]["name"] == "orphan"
+        middle.stdin.write(b"die\n")
+        middle.stdin.flush()
+        middle.wait(10)
+        # Our copy of the server's stdin is still open, so only the watchdog can end it:
+        # its exit closes its stdout, which we see as EOF.
+        deadline = time.monotonic() + 10
+        while select.select([from_server], [], [], max(0, deadline - time.monotonic()))[0]:
+            if not os.read(from_server.fileno(), 65536):
+                break
+        else:
+            raise AssertionError("the orphaned server still runs 10 s after its parent died")
+        while alive(pid) and time.monotonic() < deadline:
+            select.select([], [], [], 0.02)       # the last moments of its exit
+        assert not alive(pid)
+    finally:
+        if alive(pid):
+            os.kill(pid, signal.SIGKILL)
+        to_server.close()
+        from_server.close()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to see an orphan's state")
+@pytest.mark.parametrize("how", ["run(watch_parent=False)", "MINIMCP_WATCH_PARENT=0"])
+def test_the_watchdog_can_be_switched_off(tmp_path, how):
+    if how.startswith("run"):
+        pid, to_server, from_server, middle = orphan(tmp_path, watch_parent=False)
+    else:
+        pid, to_server, from_server, middle = orphan(tmp_path, env={"MINIMCP_WATCH_PARENT": "0"})
+    try:
+        middle.stdin.write(b"die\n")
+        middle.stdin.flush()
+        middle.wait(10)
+        # Orphaned for longer than the watchdog's poll (1 s): the server must still answer.
+        to_server.write(encode(INIT))
+        read_answer(from_server, 0, time.monotonic() + 10)
+        to_server.write(encode({"jsonrpc": "2.0", "id": 1, "method": "ping"}))
+        started = time.monotonic()
+        read_answer(from_server, 1, started + 10)
+        # No event can show that something did not happen: stay orphaned for longer than
+        # the watchdog's poll (1 s), then the server must still answer.
+        assert not select.select([from_server], [], [], 1.5)[0]
+        to_server.write(encode({"jsonrpc": "2.0", "id": 2, "method": "ping"}))
+        read_answer(from_server, 2, time.monotonic() + 10)
+        assert alive(pid)
+    finally:
+        if alive(pid):
+            os.kill(pid, signal.SIGKILL)
+        to_server.close()
+        from_server.close()
+
+
+# -- outgoing size: never write a line the client will choke on -----------------------------
+
+def big_app(**options):
+    from minimcp import MCPServer
+    app = MCPServer("big", **options)
+
+    @app.tool()
+    def blob(mib: float) -> str:
+        return "x" * int(mib * 1048576)
+
+    @app.resource("big://{mib}")
+    def page(mib: float) -> str:
+        return "y" * int(mib * 1048576)
+    return app
+
+
+def test_a_response_over_the_output_limit_becomes_an_error_result_and_the_session_goes_on():
+    from conftest import Wire
+    wire = Wire(big_app())                       # default: 10 MiB, the TypeScript clients' cap
+    try:
+        wire.initialize()
+        response = wire.call("tools/call", {"name": "blob", "arguments": {"mib": 20}}, timeout=60)
+        result = response["result"]
+        assert result["isError"] is True
+        text = result["content"][0]["text"]
+        assert "the response is 20.0 MiB, over the 10.0 MiB limit on one message (max_output_size)" in text
+        assert max(len(line) for line in wire.raw_lines) <= 10 * 1048576
+        error = wire.call("resources/read", {"uri": "big://11"}, timeout=60)["error"]
+        assert error["code"] == -32603 and "over the 10.0 MiB limit" in error["message"]
+        small = wire.call("tools/call", {"name": "blob", "arguments": {"mib": 9.9}}, timeout=60)["result"]
+        assert len(small["content"][0]["text"]) == int(9.9 * 1048576)          # under the limit: as is
+        assert wire.call("ping")["result"] == {}
+    finally:
+        wire.close()
+
+
+def test_the_output_limit_can_be_raised_or_lifted():
+    from conftest import Wire
+    for limit in (32 * 1048576, None):
+        wire = Wire(big_app(max_output_size=limit))
+        try:
+            wire.initialize()
+            result = wire.call("tools/call", {"name": "blob", "arguments": {"mib": 12}}, timeout=60)["result"]
+            assert "isError" not in result and len(result["content"][0]["text"]) == 12 * 1048576
+        finally:
+            wire.close()
+
+
+def test_the_output_limit_keeps_the_modern_result_shape():
+    from conftest import Wire, envelope
+    wire = Wire(big_app(max_output_size=1048576))
+    try:
+        response = wire.call("tools/call", {"name": "blob", "arguments": {"mib": 2},
+                                            "_meta": envelope()}, timeout=60)
+        result = response["result"]
+        assert result["isError"] is True and result["resultType"] == "complete"
+        assert "io.modelcontextprotocol/serverInfo" in result["_meta"]
+    finally:
+        wire.close()
+
+
+# -- item 4: the version guard ------------------------------------------------------------------
+
+def old_python(version):
+    """An interpreter of that version from pyenv, or None."""
+    import glob
+    import shutil
+    roots = [os.environ.get("PYENV_ROOT"), os.path.expanduser("~/.pyenv")]
+    if shutil.which("pyenv"):
+        roots.insert(0, subprocess.run(["pyenv", "root"], stdout=subprocess.PIPE, universal_newlines=True).stdout.strip())
+    for root in filter(None, roots):
+        found = sorted(glob.glob(os.path.join(root, "versions", version + ".*", "bin", "python")))
+        if found:
+            return found[-1]
+    return shutil.which("python" + version)
+
+
+@pytest.mark.parametrize("version", ["3.6", "3.7"])
+@pytest.mark.parametrize("how", ["cli", "import", "server"])
+def test_old_python_3_is_told_the_version_needed_before_anything_fails(version, how, tmp_path):
+    python = old_python(version)
+    if python is None:
+        pytest.skip("no Python %s here (pyenv versions/%s.*)" % (version, version))
+    server = tmp_path / "server.py"
+    server.write_text("import sys\nsys.path.insert(0, %r)\nfrom minimcp import MCPServer\n"
+                      "MCPServer('x').run()\n" % ROOT)
+    command = {"cli": [python, os.path.join(ROOT, "minimcp.py"), "inspect", "--", "x"],
+               "import": [python, "-c", "import minimcp"], "server": [python, str(server)]}[how]
+    done = subprocess.run(command, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, timeout=60)
+    assert done.returncode == 1
+    assert done.stdout == b""
+    assert done.stderr.decode() == "minimcp needs Python 3.8 or newer (this is %s)\n" % version
+
+
+def test_python_2_stops_at_a_line_that_says_why():
+    python = old_python("2.7")
+    if python is None:
+        pytest.skip("no Python 2.7 here (pyenv versions/2.7.*)")
+    done = subprocess.run([python, os.path.join(ROOT, "minimcp.py"), "--version"], stdin=subprocess.DEVNULL,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    assert done.returncode == 1
+    assert b"SyntaxError" in done.stderr and b"minimcp needs Python 3.8 or newer" in done.stderr
+
+
+@posix
+def test_a_throwaway_probe_is_answered_at_once_and_the_probe_s_sigterm_ends_it_cleanly():
+    """The TypeScript SDK v2's auto mode: a second copy of the server gets server/discover,
+    then SIGTERM, then SIGKILL one second later. It must answer, then exit 0 within that second."""
+    process = subprocess.Popen([sys.executable, os.path.join(ROOT, "examples", "everything.py")],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        from conftest import envelope
+        process.stdin.write(encode({"jsonrpc": "2.0", "id": "probe", "method": "server/discover",
+                                    "params": {"_meta": envelope()}}))
+        process.stdin.flush()
+        answer = read_answer(process.stdout, "probe", time.monotonic() + 10)
+        assert "2026-07-28" in answer["result"]["supportedVersions"]
+        started = time.monotonic()
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(5) == 0
+        assert time.monotonic() - started < 1.0
+        assert b"Traceback" not in process.stderr.read()
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(5)
+        for stream in (process.stdin, process.stdout, process.stderr):
+            stream.close()
