@@ -4139,9 +4139,10 @@ class _HTTPApp:
                 held.used = time.monotonic()
         if held is None:
             held = self._revive(session_id)
-        if version is not None and version != held.session.peer.rev.version:
-            raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: MCP-Protocol-Version %s is not this "
-                             "session's protocol %s" % (version, held.session.peer.rev.version))
+        # The client SHOULD send the negotiated version; only an unsupported one MUST be refused.
+        if version is not None and version not in HANDSHAKE:
+            raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: MCP-Protocol-Version %s is not a "
+                             "revision of this session's era (it speaks %s)" % (version, held.session.peer.rev.version))
         return held
 
     def _revive(self, session_id: str) -> _HTTPSession:

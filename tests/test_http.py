@@ -150,8 +150,24 @@ def test_missing_unknown_and_deleted_sessions(endpoint):
     status, _, _ = ep.post({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, {"Mcp-Session-Id": session})
     assert status == 404
     status, _, body = ep.post({"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
-                              {"Mcp-Session-Id": handshake(ep), "MCP-Protocol-Version": "2025-06-18"})
-    assert status == 400 and "2025-11-25" in body["error"]["message"]
+                              {"Mcp-Session-Id": handshake(ep), "MCP-Protocol-Version": "2099-01-01"})
+    assert status == 400 and "2099-01-01" in body["error"]["message"]
+
+
+def test_a_session_takes_any_supported_protocol_version_header(endpoint):
+    # The client SHOULD send the negotiated version; only an invalid or unsupported one MUST get 400
+    # (2025-11-25 transports, Protocol Version Header). The conformance suite sends 2025-03-26 here.
+    ep = endpoint()
+    session = handshake(ep)
+    for version in ("2025-03-26", "2025-06-18", "2025-11-25"):
+        status, _, body = ep.post({"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                                  {"Mcp-Session-Id": session, "MCP-Protocol-Version": version})
+        assert status == 200 and "tools" in body["result"], (version, status, body)
+    connection = ep.connect()
+    connection.request("GET", "/mcp", headers={"Mcp-Session-Id": session, "Accept": "text/event-stream",
+                                               "MCP-Protocol-Version": "2026-07-28"})
+    assert connection.getresponse().status == 400      # not a handshake revision: no session speaks it
+    connection.close()
 
 
 def test_sampling_question_travels_on_the_post_stream_and_the_answer_comes_back_by_post(endpoint):
