@@ -438,3 +438,16 @@ def test_a_slow_client_is_cut_off_and_others_are_served(endpoint):
     slow.settimeout(10)
     assert slow.recv(65536) == b""                                        # closed after the read timeout
     slow.close()
+
+
+@pytest.mark.parametrize("method", ["tasks/get", "tasks/update", "tasks/cancel"])
+def test_task_methods_carry_the_task_id_in_mcp_name(endpoint, method):
+    # SEP-2663 Routing Headers: the client MUST set Mcp-Name to params.taskId, so a load balancer
+    # can route on it; a server that reads the body MUST refuse a mismatch with 400 and -32020.
+    ep = endpoint()
+    params = {"taskId": "t-1", "inputResponses": {}} if method == "tasks/update" else {"taskId": "t-1"}
+    for name in ("t-2", None):
+        status, _, body = ep.modern(method, params, headers={"Mcp-Name": name})
+        assert (status, body["error"]["code"]) == (400, -32020), (name, body)
+    status, _, body = ep.modern(method, params, headers={"Mcp-Name": "=?base64?dC0x?="})
+    assert body["error"]["code"] != -32020, body       # the header matches: the task itself is unknown
