@@ -4001,9 +4001,9 @@ class _HTTPApp:
                                                                      "requested": version})
         if META_VERSION in meta and meta[META_VERSION] != version:
             raise mismatch("MCP-Protocol-Version %r does not match _meta %r" % (version, meta[META_VERSION]))
-        if "id" in message and message.get("method") != "server/discover":
+        if "id" in message:                          # server/discover too: RequestParams requires _meta
             try:
-                _envelope_peer(meta)                 # a malformed envelope is a bad request, not a result
+                _envelope_peer(params.get("_meta"))  # a malformed envelope is a bad request, not a result
             except MCPError as exc:
                 raise _HTTPError("400 Bad Request", exc.code, exc.message, request_id=request_id, data=exc.data)
         if "id" not in message:

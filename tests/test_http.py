@@ -451,3 +451,16 @@ def test_task_methods_carry_the_task_id_in_mcp_name(endpoint, method):
         assert (status, body["error"]["code"]) == (400, -32020), (name, body)
     status, _, body = ep.modern(method, params, headers={"Mcp-Name": "=?base64?dC0x?="})
     assert body["error"]["code"] != -32020, body       # the header matches: the task itself is unknown
+
+
+@pytest.mark.parametrize("meta", [None, {"io.modelcontextprotocol/clientCapabilities": {}},
+                                  {"io.modelcontextprotocol/protocolVersion": MODERN}])
+def test_a_discover_without_a_whole_envelope_is_a_bad_request(endpoint, meta):
+    # RequestParams requires _meta on server/discover as on every request; SEP-2575 answers a
+    # missing or incomplete envelope on HTTP with 400 and -32602 (conformance: server-stateless).
+    ep = endpoint()
+    message = {"jsonrpc": "2.0", "id": 7, "method": "server/discover", "params": {} if meta is None else {"_meta": meta}}
+    status, _, body = ep.post(message, {"MCP-Protocol-Version": MODERN, "Mcp-Method": "server/discover"})
+    assert (status, body["id"], body["error"]["code"]) == (400, 7, -32602), body
+    if meta is None:
+        assert "_meta is required" in body["error"]["message"]
