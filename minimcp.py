@@ -4011,6 +4011,10 @@ class _HTTPApp:
         method = _header_value(environ.get("HTTP_MCP_METHOD"))
         if method != message.get("method"):
             raise mismatch("Mcp-Method %r does not match the body's method %r" % (method, message.get("method")))
+        if method == "initialize":                   # the header chose 2026-07-28, which has no initialize
+            raise _HTTPError("404 Not Found", METHOD_NOT_FOUND, "Method not found: initialize is not part of protocol "
+                             "2026-07-28; to open a 2025-11-25 session, send it without the 2026-07-28 "
+                             "MCP-Protocol-Version header and _meta envelope", request_id=request_id)
         field = _NAMED_BY.get(method)
         if field is not None:
             name = _header_value(environ.get("HTTP_MCP_NAME"))

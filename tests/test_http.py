@@ -464,3 +464,14 @@ def test_a_discover_without_a_whole_envelope_is_a_bad_request(endpoint, meta):
     assert (status, body["id"], body["error"]["code"]) == (400, 7, -32602), body
     if meta is None:
         assert "_meta is required" in body["error"]["message"]
+
+
+def test_initialize_under_the_2026_header_is_a_method_that_does_not_exist(endpoint):
+    # 2026-07-28 removed initialize; on HTTP a method the revision does not implement MUST be
+    # 404 Not Found with -32601 (SEP-2575; conformance: sep-2575-http-server-method-not-found-404-initialize).
+    ep = endpoint()
+    status, headers, body = ep.modern("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                                                     "clientInfo": {"name": "http-test", "version": "1"}})
+    assert (status, body["id"], body["error"]["code"]) == (404, 1, -32601), body
+    assert "mcp-session-id" not in headers and ep.app._live_sessions() == []
+    handshake(ep)                                  # without the header, initialize still opens a session
