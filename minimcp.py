@@ -3852,6 +3852,7 @@ class _HTTPApp:
         self.keepalive = keepalive
         self.sessions = {}               # session id -> _HTTPSession (this process's)
         self.ended = {}                  # session id -> when it was deleted here (refused, not revived)
+        self.tasks = {}                  # 2026-07-28 task id -> _Task, shared by this process's requests
         self.lock = threading.Lock()
 
     # -- the WSGI callable ----------------------------------------------------------
@@ -3973,8 +3974,9 @@ class _HTTPApp:
                                   start_response)
         if version in MODERN or (version is None and isinstance(meta, dict) and META_VERSION in meta):
             self._check_modern_headers(environ, message, request_id)
-            return self._exchange(_Session(self.server, _HTTPOut()), None, message, request_id, environ,
-                                  start_response)
+            session = _Session(self.server, _HTTPOut())
+            session.tasks = self.tasks               # a task outlives the POST that created it (SEP-2663)
+            return self._exchange(session, None, message, request_id, environ, start_response)
         if version is not None and version not in ALL_VERSIONS:
             raise _HTTPError("400 Bad Request", UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version %s"
                              % version, request_id=request_id, data={"supported": list(PROTOCOL_VERSIONS),
@@ -4117,6 +4119,8 @@ class _HTTPApp:
     def _end(self, session: _Session) -> None:
         with self.server._lock:
             self.server._sessions.discard(session)
+        if session.tasks is self.tasks:
+            session.tasks = {}                       # stop() cancels its session's tasks; these are the app's
         session.stop()
 
     # -- handshake-era sessions ----------------------------------------------------------

@@ -475,3 +475,52 @@ def test_initialize_under_the_2026_header_is_a_method_that_does_not_exist(endpoi
     assert (status, body["id"], body["error"]["code"]) == (404, 1, -32601), body
     assert "mcp-session-id" not in headers and ep.app._live_sessions() == []
     handshake(ep)                                  # without the header, initialize still opens a session
+
+
+def test_a_2026_task_outlives_the_request_that_created_it(endpoint):
+    # Every 2026-07-28 POST stands alone, yet SEP-2663 says a tasks/get for the taskId of a
+    # CreateTaskResult must resolve; the task must keep running after its creating request ends.
+    app = MCPServer("tasks-over-http")
+    started, release = threading.Event(), threading.Event()
+
+    @app.tool(task_support="optional")
+    def gated() -> str:
+        started.set()
+        release.wait(10)
+        return "released"
+
+    @app.tool(task_support="optional")
+    def forever(ctx: Context) -> str:
+        while not ctx.cancelled:
+            ctx.sleep(0.01)
+        return "stopped"
+
+    ep = endpoint(app)
+    caps = {"_meta": {"io.modelcontextprotocol/clientCapabilities": {
+        "extensions": {"io.modelcontextprotocol/tasks": {}}}}}
+
+    def task_call(name):
+        status, _, body = ep.modern("tools/call", dict(caps, name=name, arguments={}))
+        assert status == 200 and body["result"]["resultType"] == "task", body
+        return body["result"]["taskId"]
+
+    def get(task_id):
+        status, _, body = ep.modern("tasks/get", dict(caps, taskId=task_id), headers={"Mcp-Name": task_id})
+        assert status == 200 and "result" in body, body
+        return body["result"]
+
+    task_id = task_call("gated")
+    assert started.wait(10)
+    assert get(task_id)["status"] == "working"          # found, and not cancelled with its request
+    release.set()
+    deadline = time.monotonic() + 10
+    while get(task_id)["status"] == "working":           # the worker finishes on its own time
+        assert time.monotonic() < deadline, "the task never completed"
+        time.sleep(0.01)
+    done = get(task_id)
+    assert done["status"] == "completed" and done["result"]["content"][0]["text"] == "released"
+
+    other = task_call("forever")
+    status, _, body = ep.modern("tasks/cancel", dict(caps, taskId=other), headers={"Mcp-Name": other})
+    assert status == 200 and "result" in body, body
+    assert get(other)["status"] == "cancelled"
