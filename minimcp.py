@@ -3827,6 +3827,17 @@ class _HTTPSession:
         self.streams = 0                 # responses still streaming (a busy session never expires)
 
 
+class _StatelessSession(_Session):
+    """The session of one 2026-07-28 POST: its tasks are the app's, and so are their listeners."""
+
+    def _announce_task(self, task: _Task) -> None:
+        # The subscriptions/listen stream naming this task is another POST, so another session.
+        for session in self.server._live_sessions():
+            for call, wanted in list(session.listens.values()):
+                if task.id in (wanted.get("taskIds") or ()):
+                    session.notify_listener(call, "notifications/tasks", task.detailed())
+
+
 class _HTTPApp:
     """The MCP endpoint as a PEP 3333 WSGI application (see ``MCPServer.wsgi_app``).
 
@@ -3974,7 +3985,7 @@ class _HTTPApp:
                                   start_response)
         if version in MODERN or (version is None and isinstance(meta, dict) and META_VERSION in meta):
             self._check_modern_headers(environ, message, request_id)
-            session = _Session(self.server, _HTTPOut())
+            session = _StatelessSession(self.server, _HTTPOut())
             session.tasks = self.tasks               # a task outlives the POST that created it (SEP-2663)
             return self._exchange(session, None, message, request_id, environ, start_response)
         if version is not None and version not in ALL_VERSIONS:

@@ -524,3 +524,46 @@ def test_a_2026_task_outlives_the_request_that_created_it(endpoint):
     status, _, body = ep.modern("tasks/cancel", dict(caps, taskId=other), headers={"Mcp-Name": other})
     assert status == 200 and "result" in body, body
     assert get(other)["status"] == "cancelled"
+
+
+def test_a_listen_stream_hears_a_task_made_by_another_request(endpoint):
+    # SEP-2663 delivers notifications/tasks on the subscriptions/listen stream; over HTTP the
+    # listen is one POST and the task was made by another, so the task must find that stream.
+    app = MCPServer("task-listeners")
+    release = threading.Event()
+
+    @app.tool(task_support="optional")
+    def gated() -> str:
+        release.wait(10)
+        return "released"
+
+    ep = endpoint(app, keepalive=0.2)
+    meta = dict(ENVELOPE, **{"io.modelcontextprotocol/clientCapabilities": {
+        "extensions": {"io.modelcontextprotocol/tasks": {}}}})
+    status, _, body = ep.modern("tools/call", {"name": "gated", "arguments": {}, "_meta": meta})
+    task_id = body["result"]["taskId"]
+    connection = ep.connect()
+    connection.request("POST", "/mcp", body=json.dumps({"jsonrpc": "2.0", "id": 9, "method": "subscriptions/listen",
+                                                        "params": {"notifications": {"taskIds": [task_id]},
+                                                                   "_meta": meta}}),
+                       headers={"Content-Type": "application/json", "Accept": ACCEPT, "MCP-Protocol-Version": MODERN,
+                                "Mcp-Method": "subscriptions/listen"})
+    response = connection.getresponse()
+
+    def next_event():
+        deadline = time.monotonic() + 10                 # keep-alives arrive every 0.2 s meanwhile
+        while time.monotonic() < deadline:
+            line = response.fp.readline()
+            assert line, "the stream ended"
+            if line.startswith(b"data:"):
+                return json.loads(line[5:])
+        raise AssertionError("no event on the listen stream")
+    acknowledged = next_event()
+    assert acknowledged["method"] == "notifications/subscriptions/acknowledged"
+    assert acknowledged["params"]["notifications"]["taskIds"] == [task_id]
+    release.set()
+    event = next_event()
+    assert event["method"] == "notifications/tasks" and event["params"]["taskId"] == task_id
+    assert event["params"]["status"] == "completed", event
+    response.close()
+    connection.close()
