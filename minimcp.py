@@ -4235,7 +4235,8 @@ _LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]", "::1")
 _MODERN_ERROR_STATUS = {METHOD_NOT_FOUND: "404 Not Found", UNSUPPORTED_PROTOCOL_VERSION: "400 Bad Request",
                         MISSING_CLIENT_CAPABILITY: "400 Bad Request", HEADER_MISMATCH: "400 Bad Request",
                         INVALID_REQUEST: "400 Bad Request", PARSE_ERROR: "400 Bad Request"}
-_NAMED_BY = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}     # Mcp-Name's source
+_NAMED_BY = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri",      # Mcp-Name's source
+             "tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId"}   # (SEP-2663 routing)
 
 
 def _header_value(raw):
@@ -4268,6 +4269,17 @@ class _HTTPSession:
         self.streams = 0                 # responses still streaming (a busy session never expires)
 
 
+class _StatelessSession(_Session):
+    """The session of one 2026-07-28 POST: its tasks are the app's, and so are their listeners."""
+
+    def _announce_task(self, task: _Task) -> None:
+        # The subscriptions/listen stream naming this task is another POST, so another session.
+        for session in self.server._live_sessions():
+            for call, wanted in list(session.listens.values()):
+                if task.id in (wanted.get("taskIds") or ()):
+                    session.notify_listener(call, "notifications/tasks", task.detailed())
+
+
 class _HTTPApp:
     """The MCP endpoint as a PEP 3333 WSGI application (see ``MCPServer.wsgi_app``).
 
@@ -4295,6 +4307,7 @@ class _HTTPApp:
         self.keepalive = keepalive
         self.sessions = {}               # session id -> _HTTPSession (this process's)
         self.ended = {}                  # session id -> when it was deleted here (refused, not revived)
+        self.tasks = {}                  # 2026-07-28 task id -> _Task, shared by this process's requests
         self.lock = threading.Lock()
 
     # -- the WSGI callable ----------------------------------------------------------
@@ -4416,8 +4429,9 @@ class _HTTPApp:
                                   start_response)
         if version in MODERN or (version is None and isinstance(meta, dict) and META_VERSION in meta):
             self._check_modern_headers(environ, message, request_id)
-            return self._exchange(_Session(self.server, _HTTPOut()), None, message, request_id, environ,
-                                  start_response)
+            session = _StatelessSession(self.server, _HTTPOut())
+            session.tasks = self.tasks               # a task outlives the POST that created it (SEP-2663)
+            return self._exchange(session, None, message, request_id, environ, start_response)
         if version is not None and version not in ALL_VERSIONS:
             raise _HTTPError("400 Bad Request", UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version %s"
                              % version, request_id=request_id, data={"supported": list(PROTOCOL_VERSIONS),
@@ -4444,9 +4458,9 @@ class _HTTPApp:
                                                                      "requested": version})
         if META_VERSION in meta and meta[META_VERSION] != version:
             raise mismatch("MCP-Protocol-Version %r does not match _meta %r" % (version, meta[META_VERSION]))
-        if "id" in message and message.get("method") != "server/discover":
+        if "id" in message:                          # server/discover too: RequestParams requires _meta
             try:
-                _envelope_peer(meta)                 # a malformed envelope is a bad request, not a result
+                _envelope_peer(params.get("_meta"))  # a malformed envelope is a bad request, not a result
             except MCPError as exc:
                 raise _HTTPError("400 Bad Request", exc.code, exc.message, request_id=request_id, data=exc.data)
         if "id" not in message:
@@ -4454,6 +4468,10 @@ class _HTTPApp:
         method = _header_value(environ.get("HTTP_MCP_METHOD"))
         if method != message.get("method"):
             raise mismatch("Mcp-Method %r does not match the body's method %r" % (method, message.get("method")))
+        if method == "initialize":                   # the header chose 2026-07-28, which has no initialize
+            raise _HTTPError("404 Not Found", METHOD_NOT_FOUND, "Method not found: initialize is not part of protocol "
+                             "2026-07-28; to open a 2025-11-25 session, send it without the 2026-07-28 "
+                             "MCP-Protocol-Version header and _meta envelope", request_id=request_id)
         field = _NAMED_BY.get(method)
         if field is not None:
             name = _header_value(environ.get("HTTP_MCP_NAME"))
@@ -4568,6 +4586,8 @@ class _HTTPApp:
     def _end(self, session: _Session) -> None:
         with self.server._lock:
             self.server._sessions.discard(session)
+        if session.tasks is self.tasks:
+            session.tasks = {}                       # stop() cancels its session's tasks; these are the app's
         session.stop()
 
     # -- handshake-era sessions ----------------------------------------------------------
@@ -4595,9 +4615,10 @@ class _HTTPApp:
                 held.used = time.monotonic()
         if held is None:
             held = self._revive(session_id)
-        if version is not None and version != held.session.peer.rev.version:
-            raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: MCP-Protocol-Version %s is not this "
-                             "session's protocol %s" % (version, held.session.peer.rev.version))
+        # The client SHOULD send the negotiated version; only an unsupported one MUST be refused.
+        if version is not None and version not in HANDSHAKE:
+            raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: MCP-Protocol-Version %s is not a "
+                             "revision of this session's era (it speaks %s)" % (version, held.session.peer.rev.version))
         return held
 
     def _revive(self, session_id: str) -> _HTTPSession:

@@ -150,8 +150,24 @@ def test_missing_unknown_and_deleted_sessions(endpoint):
     status, _, _ = ep.post({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, {"Mcp-Session-Id": session})
     assert status == 404
     status, _, body = ep.post({"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
-                              {"Mcp-Session-Id": handshake(ep), "MCP-Protocol-Version": "2025-06-18"})
-    assert status == 400 and "2025-11-25" in body["error"]["message"]
+                              {"Mcp-Session-Id": handshake(ep), "MCP-Protocol-Version": "2099-01-01"})
+    assert status == 400 and "2099-01-01" in body["error"]["message"]
+
+
+def test_a_session_takes_any_supported_protocol_version_header(endpoint):
+    # The client SHOULD send the negotiated version; only an invalid or unsupported one MUST get 400
+    # (2025-11-25 transports, Protocol Version Header). The conformance suite sends 2025-03-26 here.
+    ep = endpoint()
+    session = handshake(ep)
+    for version in ("2025-03-26", "2025-06-18", "2025-11-25"):
+        status, _, body = ep.post({"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                                  {"Mcp-Session-Id": session, "MCP-Protocol-Version": version})
+        assert status == 200 and "tools" in body["result"], (version, status, body)
+    connection = ep.connect()
+    connection.request("GET", "/mcp", headers={"Mcp-Session-Id": session, "Accept": "text/event-stream",
+                                               "MCP-Protocol-Version": "2026-07-28"})
+    assert connection.getresponse().status == 400      # not a handshake revision: no session speaks it
+    connection.close()
 
 
 def test_sampling_question_travels_on_the_post_stream_and_the_answer_comes_back_by_post(endpoint):
@@ -475,3 +491,132 @@ def test_the_command_line_serves_a_script_over_http():
         status = process.wait(10)
     assert status == 0                                        # SIGTERM ends it cleanly
     assert process.stdout.read() == b""                       # HTTP mode writes nothing on stdout
+
+
+@pytest.mark.parametrize("method", ["tasks/get", "tasks/update", "tasks/cancel"])
+def test_task_methods_carry_the_task_id_in_mcp_name(endpoint, method):
+    # SEP-2663 Routing Headers: the client MUST set Mcp-Name to params.taskId, so a load balancer
+    # can route on it; a server that reads the body MUST refuse a mismatch with 400 and -32020.
+    ep = endpoint()
+    params = {"taskId": "t-1", "inputResponses": {}} if method == "tasks/update" else {"taskId": "t-1"}
+    for name in ("t-2", None):
+        status, _, body = ep.modern(method, params, headers={"Mcp-Name": name})
+        assert (status, body["error"]["code"]) == (400, -32020), (name, body)
+    status, _, body = ep.modern(method, params, headers={"Mcp-Name": "=?base64?dC0x?="})
+    assert body["error"]["code"] != -32020, body       # the header matches: the task itself is unknown
+
+
+@pytest.mark.parametrize("meta", [None, {"io.modelcontextprotocol/clientCapabilities": {}},
+                                  {"io.modelcontextprotocol/protocolVersion": MODERN}])
+def test_a_discover_without_a_whole_envelope_is_a_bad_request(endpoint, meta):
+    # RequestParams requires _meta on server/discover as on every request; SEP-2575 answers a
+    # missing or incomplete envelope on HTTP with 400 and -32602 (conformance: server-stateless).
+    ep = endpoint()
+    message = {"jsonrpc": "2.0", "id": 7, "method": "server/discover", "params": {} if meta is None else {"_meta": meta}}
+    status, _, body = ep.post(message, {"MCP-Protocol-Version": MODERN, "Mcp-Method": "server/discover"})
+    assert (status, body["id"], body["error"]["code"]) == (400, 7, -32602), body
+    if meta is None:
+        assert "_meta is required" in body["error"]["message"]
+
+
+def test_initialize_under_the_2026_header_is_a_method_that_does_not_exist(endpoint):
+    # 2026-07-28 removed initialize; on HTTP a method the revision does not implement MUST be
+    # 404 Not Found with -32601 (SEP-2575; conformance: sep-2575-http-server-method-not-found-404-initialize).
+    ep = endpoint()
+    status, headers, body = ep.modern("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                                                     "clientInfo": {"name": "http-test", "version": "1"}})
+    assert (status, body["id"], body["error"]["code"]) == (404, 1, -32601), body
+    assert "mcp-session-id" not in headers and ep.app._live_sessions() == []
+    handshake(ep)                                  # without the header, initialize still opens a session
+
+
+def test_a_2026_task_outlives_the_request_that_created_it(endpoint):
+    # Every 2026-07-28 POST stands alone, yet SEP-2663 says a tasks/get for the taskId of a
+    # CreateTaskResult must resolve; the task must keep running after its creating request ends.
+    app = MCPServer("tasks-over-http")
+    started, release = threading.Event(), threading.Event()
+
+    @app.tool(task_support="optional")
+    def gated() -> str:
+        started.set()
+        release.wait(10)
+        return "released"
+
+    @app.tool(task_support="optional")
+    def forever(ctx: Context) -> str:
+        while not ctx.cancelled:
+            ctx.sleep(0.01)
+        return "stopped"
+
+    ep = endpoint(app)
+    caps = {"_meta": {"io.modelcontextprotocol/clientCapabilities": {
+        "extensions": {"io.modelcontextprotocol/tasks": {}}}}}
+
+    def task_call(name):
+        status, _, body = ep.modern("tools/call", dict(caps, name=name, arguments={}))
+        assert status == 200 and body["result"]["resultType"] == "task", body
+        return body["result"]["taskId"]
+
+    def get(task_id):
+        status, _, body = ep.modern("tasks/get", dict(caps, taskId=task_id), headers={"Mcp-Name": task_id})
+        assert status == 200 and "result" in body, body
+        return body["result"]
+
+    task_id = task_call("gated")
+    assert started.wait(10)
+    assert get(task_id)["status"] == "working"          # found, and not cancelled with its request
+    release.set()
+    deadline = time.monotonic() + 10
+    while get(task_id)["status"] == "working":           # the worker finishes on its own time
+        assert time.monotonic() < deadline, "the task never completed"
+        time.sleep(0.01)
+    done = get(task_id)
+    assert done["status"] == "completed" and done["result"]["content"][0]["text"] == "released"
+
+    other = task_call("forever")
+    status, _, body = ep.modern("tasks/cancel", dict(caps, taskId=other), headers={"Mcp-Name": other})
+    assert status == 200 and "result" in body, body
+    assert get(other)["status"] == "cancelled"
+
+
+def test_a_listen_stream_hears_a_task_made_by_another_request(endpoint):
+    # SEP-2663 delivers notifications/tasks on the subscriptions/listen stream; over HTTP the
+    # listen is one POST and the task was made by another, so the task must find that stream.
+    app = MCPServer("task-listeners")
+    release = threading.Event()
+
+    @app.tool(task_support="optional")
+    def gated() -> str:
+        release.wait(10)
+        return "released"
+
+    ep = endpoint(app, keepalive=0.2)
+    meta = dict(ENVELOPE, **{"io.modelcontextprotocol/clientCapabilities": {
+        "extensions": {"io.modelcontextprotocol/tasks": {}}}})
+    status, _, body = ep.modern("tools/call", {"name": "gated", "arguments": {}, "_meta": meta})
+    task_id = body["result"]["taskId"]
+    connection = ep.connect()
+    connection.request("POST", "/mcp", body=json.dumps({"jsonrpc": "2.0", "id": 9, "method": "subscriptions/listen",
+                                                        "params": {"notifications": {"taskIds": [task_id]},
+                                                                   "_meta": meta}}),
+                       headers={"Content-Type": "application/json", "Accept": ACCEPT, "MCP-Protocol-Version": MODERN,
+                                "Mcp-Method": "subscriptions/listen"})
+    response = connection.getresponse()
+
+    def next_event():
+        deadline = time.monotonic() + 10                 # keep-alives arrive every 0.2 s meanwhile
+        while time.monotonic() < deadline:
+            line = response.fp.readline()
+            assert line, "the stream ended"
+            if line.startswith(b"data:"):
+                return json.loads(line[5:])
+        raise AssertionError("no event on the listen stream")
+    acknowledged = next_event()
+    assert acknowledged["method"] == "notifications/subscriptions/acknowledged"
+    assert acknowledged["params"]["notifications"]["taskIds"] == [task_id]
+    release.set()
+    event = next_event()
+    assert event["method"] == "notifications/tasks" and event["params"]["taskId"] == task_id
+    assert event["params"]["status"] == "completed", event
+    response.close()
+    connection.close()

