@@ -408,11 +408,14 @@ def check_kill(proxy: Client, replicas: dict, processes: Processes) -> None:
     # Handshake sessions opened before the crash: the ones homed on the dead replica must be
     # served by a survivor afterwards (the shared key lets any replica revive a signed id).
     sessions = []
-    for _ in range(6):
+    homes = {}
+    while min(homes.get(addr, 0) for addr in replicas) < 2:   # so that some are homed on the victim
+        expect(len(sessions) < 60, "60 sessions and still not 2 on every replica: %s" % homes)
         headers, _ = open_session(proxy)
         status, got, _ = proxy.post({"jsonrpc": "2.0", "id": 2, "method": "ping"}, headers)
         expect(status == 200, "ping in a session: %s" % status)
         sessions.append((headers, served_by(got)))
+        homes[served_by(got)] = homes.get(served_by(got), 0) + 1
 
     outcomes = {}                        # key -> (kind, detail, upstream, finished at)
     streaming = {}                       # key -> the replica whose progress events it is receiving
@@ -509,6 +512,7 @@ def check_kill(proxy: Client, replicas: dict, processes: Processes) -> None:
                "a session homed on %s, after the kill: %s %s" % (home, status, body))
         expect(served_by(got) in survivors, "a session was served by %s" % served_by(got))
         moved += home == victim_addr
+    expect(moved >= 2, "only %d sessions were homed on the killed replica" % moved)
     log("ok: after the kill: 30 calls served by %s; %d handshake sessions (%d of them homed on the dead "
         "replica) go on" % (", ".join(sorted(used)), len(sessions), moved))
 
