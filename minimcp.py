@@ -3715,6 +3715,13 @@ class MCPServer:
                 self._wsgi = _HTTPApp(self)
             return self._wsgi
 
+    def __call__(self, environ: dict, start_response):
+        """The app is itself its WSGI callable, because gunicorn takes only ``module:name``.
+
+        ``gunicorn 'server:app'`` works; ``'server:app.wsgi'`` is refused by gunicorn's parser.
+        """
+        return self.wsgi(environ, start_response)
+
     def run(self, transport: str = "stdio", host: str = "127.0.0.1", port: int = 8000, *,
             watch_parent: bool = True, **options) -> None:
         """Serve until stdin closes (stdio) or until interrupted (``transport="http"``).

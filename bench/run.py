@@ -82,8 +82,11 @@ def ensure_venv(cache, base_python, pyver, label, packages, check):
         log("pip install %s" % " ".join(packages))
         _run_logged([py, "-m", "pip", "install", "--disable-pip-version-check", "-q"] + packages,
                     logfile)
-    code = ("import importlib.metadata as m, json, sys; "
-            "print(json.dumps({n: m.version(n) for n in sys.argv[1:]}))")
+    code = ("import importlib.metadata as m, json, sys\n"   # a venv without mcp (gunicorn's) says null
+            "def v(n):\n"
+            "    try:\n        return m.version(n)\n"
+            "    except m.PackageNotFoundError:\n        return None\n"
+            "print(json.dumps({n: v(n) for n in sys.argv[1:]}))")
     names = sorted(set(check) | ({"mcp"} if packages else set()))
     out = subprocess.run([py, "-c", code] + names, capture_output=True, text=True)
     if out.returncode != 0:

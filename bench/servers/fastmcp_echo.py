@@ -6,7 +6,8 @@ wrapped structured result so the reply is one text block.  The banner (and its
 update check, which would reach the network) is off: ``show_banner=False`` and
 FASTMCP_CHECK_FOR_UPDATES=off.
 
-Environment: MCPBENCH_TOOLS=N (filler tools), MCPBENCH_EXTRA=1 (``slow``:
+Environment: MCPBENCH_HTTP_PORT=N (Streamable HTTP with JSON answers on 127.0.0.1:N,
+under uvicorn), MCPBENCH_TOOLS=N (filler tools), MCPBENCH_EXTRA=1 (``slow``:
 blocking sleep on FastMCP's worker threads; ``spin``: async, polls every 10 ms,
 writes the "MCPBENCH <event> <monotonic ns>" markers to stderr when it leaves).
 """
@@ -69,4 +70,9 @@ if os.environ.get("MCPBENCH_EXTRA"):
 
 
 if __name__ == "__main__":
-    app.run(show_banner=False)
+    if os.environ.get("MCPBENCH_HTTP_PORT"):        # bench/http_bench.py: Streamable HTTP under uvicorn
+        import uvicorn
+        uvicorn.run(app.http_app(json_response=True), host="127.0.0.1",
+                    port=int(os.environ["MCPBENCH_HTTP_PORT"]), log_level="warning", access_log=False)
+    else:
+        app.run(show_banner=False)

@@ -5,6 +5,7 @@ Same user code as every other Python server here: a plain synchronous
 single text block (no outputSchema / structuredContent), like the bare loop.
 
 Environment:
+  MCPBENCH_HTTP_PORT=N  serve Streamable HTTP (JSON answers) on 127.0.0.1:N under uvicorn
   MCPBENCH_TOOLS=N  register N extra filler tools (tools/list sweep)
   MCPBENCH_EXTRA=1  register ``slow`` (blocking sleep, runs on the SDK's worker
                     threads) and ``spin`` (async, polls every 10 ms; the SDK
@@ -67,4 +68,9 @@ if os.environ.get("MCPBENCH_EXTRA"):
 
 
 if __name__ == "__main__":
-    app.run()
+    if os.environ.get("MCPBENCH_HTTP_PORT"):        # bench/http_bench.py: Streamable HTTP under uvicorn
+        import uvicorn
+        uvicorn.run(app.streamable_http_app(json_response=True), host="127.0.0.1",
+                    port=int(os.environ["MCPBENCH_HTTP_PORT"]), log_level="warning", access_log=False)
+    else:
+        app.run()

@@ -4,7 +4,8 @@ Same user code as the other Python servers: ``def echo(text: str) -> str``.
 MINIMCP_PATH overrides where minimcp.py is looked for (default: two levels up
 from this file, i.e. the repository root).
 
-Environment: MCPBENCH_MAXMSG=bytes raises ``max_message_size`` (run.py sets it
+Environment: MCPBENCH_HTTP_PORT=N serves Streamable HTTP on 127.0.0.1:N instead of
+stdio (bench/http_bench.py; under gunicorn the module's ``app`` is the WSGI app), MCPBENCH_MAXMSG=bytes raises ``max_message_size`` (run.py sets it
 only for the payload sweep, whose 16 and 64 MiB lines exceed the 16 MiB
 default), MCPBENCH_TOOLS=N (filler tools), MCPBENCH_EXTRA=1 (``slow``:
 blocking sleep on minimcp's worker pool; ``spin``: polls ``ctx.cancelled``
@@ -78,4 +79,7 @@ if os.environ.get("MCPBENCH_EXTRA"):
 
 
 if __name__ == "__main__":
-    app.run()
+    if os.environ.get("MCPBENCH_HTTP_PORT"):        # bench/http_bench.py: the stdlib HTTP server
+        app.run(transport="http", host="127.0.0.1", port=int(os.environ["MCPBENCH_HTTP_PORT"]))
+    else:
+        app.run()
