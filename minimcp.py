@@ -201,6 +201,9 @@ def _schema_for(hint, namespace: dict, seen: tuple = ()) -> dict:
     hint = _resolve_annotation(hint, namespace)
     if hint is None:
         return {"type": "null"}
+    special = _special_schema(hint)
+    if special is not None:
+        return special
     schema = _PRIMITIVE_SCHEMAS.get(hint) if isinstance(hint, type) else None
     if schema is not None:
         return dict(schema)
@@ -507,6 +510,9 @@ def _coerce(value, hint, namespace: dict):
     hint = _resolve_annotation(hint, namespace)
     if hint is None or value is None:
         return value
+    converted = _coerce_special(value, hint)
+    if converted is not _EMPTY:
+        return converted
     if _is_enum(hint):
         return hint(value)
     if _is_dataclass(hint) and isinstance(value, dict):
@@ -676,6 +682,8 @@ def _input_schema(signature: _Signature, skip: set, arg_docs: dict, owner: str) 
         if name in skip:
             continue
         try:
+            if _is_field_info(default):               # name: str = Field(description=...)
+                annotation, default = _field_annotation(annotation, default), _field_default(default)
             prop = {} if annotation is _EMPTY else _schema_for(annotation, signature.namespace)
         except SchemaError as exc:
             raise SchemaError("%s, parameter %r: %s" % (owner, name, exc)) from None
@@ -689,7 +697,196 @@ def _input_schema(signature: _Signature, skip: set, arg_docs: dict, owner: str) 
     schema = {"type": "object", "properties": properties}
     if required:
         schema["required"] = required
+    return _hoist_defs(schema)
+
+
+# Types the official SDK accepts: pydantic models and Field(), and standard
+# library value types. minimcp never imports pydantic: a model is recognised by
+# its methods, and pydantic's own machinery is used only through the module the
+# user's code has already imported (sys.modules), so servers without pydantic
+# pay nothing. Standard types get the JSON Schema formats pydantic gives them
+# and are converted both ways the way pydantic does, so results read the same.
+
+_FORMATS = {("datetime", "datetime"): "date-time", ("datetime", "date"): "date",
+            ("datetime", "time"): "time", ("datetime", "timedelta"): "duration",
+            ("uuid", "UUID"): "uuid", ("pathlib", "PurePath"): "path", ("builtins", "bytes"): "binary"}
+
+
+def _pydantic():
+    """The pydantic module if the server has imported it, else None."""
+    module = sys.modules.get("pydantic")
+    return module if module is not None and hasattr(module, "TypeAdapter") else None
+
+
+def _is_pydantic_model(hint) -> bool:
+    return isinstance(hint, type) and all(hasattr(hint, a) for a in (
+        "model_json_schema", "model_validate", "model_dump", "model_fields"))
+
+
+def _is_field_info(value) -> bool:
+    return type(value).__name__ == "FieldInfo" and hasattr(value, "metadata") and \
+        hasattr(value, "default") and _pydantic() is not None
+
+
+def _field_default(field):
+    """A FieldInfo's default, or _EMPTY when the field is required."""
+    if type(field.default).__name__ != "PydanticUndefinedType":
+        return field.default
+    factory = getattr(field, "default_factory", None)
+    return factory() if factory is not None else _EMPTY
+
+
+def _field_annotation(annotation, field):
+    """``x: T = Field(...)`` means what ``x: Annotated[T, Field(...)]`` means."""
+    import typing
+    return typing.Annotated[typing.Any if annotation is _EMPTY else annotation, field]
+
+
+def _value_format(hint):
+    """The JSON Schema format pydantic gives a standard value type (or None)."""
+    for klass in getattr(hint, "__mro__", ()):
+        found = _FORMATS.get((klass.__module__, klass.__name__))
+        if found is not None:
+            return found
+    return None
+
+
+def _special_schema(hint):
+    """The schema of a pydantic model, a pydantic-annotated hint or a standard value type; None otherwise."""
+    if not isinstance(hint, type):
+        metadata = getattr(hint, "__metadata__", None)
+        if metadata and any(not isinstance(m, (str, dict)) for m in metadata) and _pydantic() is not None:
+            # Annotated[int, Field(ge=0)] and friends: pydantic itself knows their constraints.
+            try:
+                return _pydantic().TypeAdapter(hint).json_schema()
+            except Exception as exc:
+                raise SchemaError("pydantic cannot describe %r: %s" % (hint, exc))
+        return None
+    if _is_pydantic_model(hint):
+        schema = dict(hint.model_json_schema())
+        defs = schema.pop("$defs", {})
+        name = hint.__name__
+        return {"$ref": "#/$defs/" + name, "$defs": dict(defs, **{name: schema})}
+    if issubclass(hint, (str, int, float, bool, list, dict)) and hint is not bytes:
+        return None
+    if hint.__module__ == "decimal" and hint.__name__ == "Decimal":
+        return {"anyOf": [{"type": "number"}, {"type": "string"}]}
+    found = _value_format(hint)
+    return None if found is None else {"type": "string", "format": found}
+
+
+def _hoist_defs(schema: dict) -> dict:
+    """Move every nested ``$defs`` to the root, where ``#/$defs/...`` references point."""
+    found = {}
+
+    def walk(node, top):
+        if isinstance(node, dict):
+            if not top and "$defs" in node:
+                found.update(node.pop("$defs"))
+            for value in node.values():
+                walk(value, False)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value, False)
+    walk(schema, True)
+    while found:                       # definitions may hold definitions of their own
+        pending, found = found, {}
+        walk(pending, False)
+        schema.setdefault("$defs", {}).update(pending)
     return schema
+
+
+def _inline_root(schema: dict) -> dict:
+    """An outputSchema must have an object at its root, not a bare ``$ref``."""
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        defs = dict(schema.get("$defs", {}))
+        root = dict(defs.pop(ref[len("#/$defs/"):]))
+        if defs:
+            root["$defs"] = defs
+        return root
+    return schema
+
+
+def _parse_duration(text: str):
+    """ISO 8601 durations (PnDTnHnMnS, as pydantic writes them) or seconds, as a timedelta."""
+    import datetime
+    import re
+    if isinstance(text, (int, float)):
+        return datetime.timedelta(seconds=text)
+    match = re.match(r"^(-)?P(?:(\d+(?:\.\d+)?)W)?(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?"
+                     r"(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$", text)
+    if not match or text.endswith(("P", "T")):
+        raise ValueError("%r is not an ISO 8601 duration" % text)
+    weeks, days, hours, minutes, seconds = (float(g or 0) for g in match.groups()[1:])
+    value = datetime.timedelta(weeks=weeks, days=days, hours=hours, minutes=minutes, seconds=seconds)
+    return -value if match.group(1) else value
+
+
+def _format_duration(value) -> str:
+    seconds = value.total_seconds()
+    sign, seconds = ("-", -seconds) if seconds < 0 else ("", seconds)
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, rest = divmod(rest, 60)
+    text = "P%dD" % days if days else "P"
+    clock = "".join("%d%s" % (n, u) for n, u in ((hours, "H"), (minutes, "M")) if n)
+    if rest:
+        clock += ("%d" % rest if float(rest).is_integer() else ("%.6f" % rest).rstrip("0")) + "S"
+    if clock or text == "P":
+        text += "T" + (clock or "0S")
+    return sign + text
+
+
+def _from_iso(klass, value: str):
+    """datetime/date/time from ISO 8601, accepting the trailing Z that fromisoformat refuses before 3.11."""
+    if value.endswith(("Z", "z")):
+        value = value[:-1] + "+00:00"
+    return klass.fromisoformat(value)
+
+
+def _coerce_special(value, hint):
+    """Convert validated JSON to a pydantic model or a standard value type; _EMPTY if hint is neither."""
+    if not isinstance(hint, type):
+        metadata = getattr(hint, "__metadata__", None)
+        if metadata and any(_is_field_info(m) for m in metadata):
+            return _pydantic().TypeAdapter(hint).validate_python(value)    # constraints and conversion
+        return _EMPTY
+    if _is_pydantic_model(hint):
+        return value if isinstance(value, hint) else hint.model_validate(value)
+    if issubclass(hint, (str, bool, int, float, list, dict)) and hint is not bytes:
+        return _EMPTY
+    if hint is bytes:
+        return value.encode("utf-8") if isinstance(value, str) else value   # pydantic's reading of bytes
+    found = _value_format(hint)
+    if found in ("date-time", "date", "time"):
+        return _from_iso(hint, value)
+    if found == "duration":
+        return _parse_duration(value)
+    if found in ("uuid", "path"):
+        return hint(value)
+    if hint.__module__ == "decimal" and hint.__name__ == "Decimal":
+        return hint(str(value))
+    return _EMPTY
+
+
+def _json_special(value):
+    """JSON for the values pydantic serialises that the json module does not; _EMPTY otherwise."""
+    if _is_pydantic_model(type(value)):
+        return value.model_dump(mode="json", by_alias=True)
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value).decode("utf-8")           # pydantic refuses bytes that are not UTF-8 too
+    kind = _value_format(type(value))
+    if kind in ("date-time", "time"):
+        text = value.isoformat()
+        return text[:-6] + "Z" if text.endswith("+00:00") else text
+    if kind == "date":
+        return value.isoformat()
+    if kind == "duration":
+        return _format_duration(value)
+    if kind in ("uuid", "path") or type(value).__name__ == "Decimal":
+        return str(value)
+    return _EMPTY
 
 
 # Registry: content helpers, tools, resources, templates, prompts #############
@@ -712,7 +909,11 @@ class _Media:
     kind = ""
 
     def __init__(self, data: bytes = None, mime_type: str = None, path: str = None,
-                 annotations: dict = None) -> None:
+                 annotations: dict = None, format: str = None) -> None:
+        if isinstance(data, str) or (data is not None and hasattr(data, "__fspath__")):
+            data, path = None, data              # the SDK's Image("chart.png"): a path comes first there
+        if format and not mime_type:             # the SDK's Image(data=..., format="png")
+            mime_type = "%s/%s" % (self.kind, {"jpg": "jpeg"}.get(format.lower(), format.lower()))
         if data is None and path is None:
             raise ValueError("%s needs data or path" % type(self).__name__)
         if data is None:
@@ -736,7 +937,8 @@ class _Media:
 
 
 class Image(_Media):
-    """An image returned by a tool or prompt: ``Image(png_bytes, "image/png")`` or ``Image(path=...)``."""
+    """An image returned by a tool or prompt: ``Image(png_bytes, "image/png")``, ``Image(path=...)``
+    or the SDK's ``Image(data=png_bytes, format="png")``."""
     kind = "image"
 
 
@@ -792,6 +994,9 @@ def _to_json_text(value) -> str:
 
 
 def _json_default(value):
+    special = _json_special(value)
+    if special is not _EMPTY:
+        return special
     if _is_dataclass(type(value)):
         return {k: getattr(value, k) for k in value.__dataclass_fields__}
     if _is_enum(type(value)):
@@ -844,6 +1049,81 @@ def _plain_return(annotation) -> bool:
     return repr(annotation) in ("typing.Any", "<class 'object'>")
 
 
+def _result_content(value) -> list:
+    """A tool result's content blocks, as the official SDK writes them.
+
+    Strings are text; media and content blocks are themselves; lists and tuples
+    are unrolled item by item; anything else is JSON indented by two spaces.
+    """
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [{"type": "text", "text": value}]
+    if hasattr(value, "to_content") and not isinstance(value, type):
+        return [value.to_content()]
+    if _is_content_block(value):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [block for item in value for block in _result_content(item)]
+    text = json.dumps(value, ensure_ascii=False, allow_nan=False, indent=2, default=_json_default)
+    return [{"type": "text", "text": text}]
+
+
+def _is_content_class(hint) -> bool:
+    """Whether a return annotation names content (media, links, blocks), bare, in a list or in a union."""
+    if isinstance(hint, type):
+        return issubclass(hint, (_Media, ResourceLink, EmbeddedResource)) or hasattr(hint, "to_content")
+    origin, args, _ = _typing_parts(hint)
+    if origin == "annotated":
+        return _is_content_class(args[0])
+    name = getattr(hint, "_name", None) or ""
+    if origin in (list, tuple) or origin == "union" or name in ("List", "Tuple", "Sequence", "Union", "Optional") \
+            or repr(origin) in ("typing.Union", "<class 'collections.abc.Sequence'>"):
+        return any(_is_content_class(arg) for arg in args)
+    return False
+
+
+def _output_policy(hint, namespace: dict) -> tuple:
+    """The official SDK's rule for a return annotation: (outputSchema or None, wrap in "result", attributes).
+
+    Scalars, None, generics and unions are wrapped in ``{"result": ...}``; models,
+    TypedDicts, dataclasses, annotated classes and builtin ``dict[str, X]`` are the
+    structured content themselves; no annotation, content, and classes without
+    annotations (``dict``, ``datetime``, an Enum) give no structured output.
+    """
+    if hint is _EMPTY or _is_content_class(hint):
+        return None, False, None
+    if hint is None or hint is type(None) or hint in (str, int, float, bool, bytes):
+        return _schema_for(hint, namespace), True, None
+    bare = hint
+    while getattr(bare, "__metadata__", None) is not None:        # Annotated[X, ...] is X here
+        bare = bare.__origin__
+    if not isinstance(bare, type) or type(bare).__name__ == "GenericAlias":
+        if repr(bare) in ("typing.Any", "typing_extensions.Any") or type(bare).__name__ == "TypeVar":
+            return None, False, None
+        origin, args, _ = _typing_parts(bare)
+        if type(bare).__name__ == "GenericAlias" and origin is dict and len(args) == 2 and args[0] is str:
+            return _schema_for(hint, namespace), False, None      # dict[str, X] (not typing.Dict: wrapped)
+        return _schema_for(hint, namespace), True, None
+    if _is_pydantic_model(bare) or _is_typeddict(bare) or _is_dataclass(bare):
+        return _schema_for(hint, namespace), False, None
+    hints = {k: v for k, v in _class_hints(bare).items() if not k.startswith("_")}
+    if not hints or bare.__module__ == "builtins" or _special_schema(bare) is not None:
+        return None, False, None
+    properties, required = {}, []
+    for name, annotation in hints.items():
+        prop = _schema_for(annotation, _class_namespace(bare))
+        if name in vars(bare):
+            _add_default(prop, vars(bare)[name])
+        else:
+            required.append(name)
+        properties[name] = prop
+    schema = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = required
+    return schema, False, list(hints)
+
+
 class Tool:
     """A registered tool. Built by ``MCPServer.tool``; read its fields, don't build it yourself."""
 
@@ -870,20 +1150,24 @@ class Tool:
         self.wrap_result = False
         self.output_schema = output_schema
         returns = signature.returns
+        self.attributes = None           # a plain annotated class: structuredContent from its attributes
         if output_schema is None and structured_output is not False:
             try:
                 resolved = signature.resolve(returns) if returns is not _EMPTY else _EMPTY
             except SchemaError:
                 resolved = _EMPTY
-            if structured_output or not _plain_return(resolved):
-                try:
+            try:
+                if structured_output:
                     schema = _schema_for(resolved, signature.namespace) if resolved is not _EMPTY else {}
-                except SchemaError as exc:
-                    raise SchemaError("%s, return annotation: %s" % (owner, exc)) from None
-                if schema.get("type") != "object":          # structuredContent must be an object
-                    self.wrap_result = True
+                    self.wrap_result = schema.get("type") != "object"   # structuredContent must be an object
+                else:
+                    schema, self.wrap_result, self.attributes = _output_policy(resolved, signature.namespace)
+            except SchemaError as exc:
+                raise SchemaError("%s, return annotation: %s" % (owner, exc)) from None
+            if schema is not None:
+                if self.wrap_result:
                     schema = {"type": "object", "properties": {"result": schema}, "required": ["result"]}
-                self.output_schema = schema
+                self.output_schema = _inline_root(_hoist_defs(schema))
 
     def describe(self) -> dict:
         """The MCP Tool object (newest shape)."""
@@ -908,15 +1192,26 @@ class Tool:
     def bind(self, arguments: dict) -> dict:
         """Convert validated JSON arguments to the function's keyword arguments."""
         namespace = self.signature.namespace
-        return {k: _coerce(v, self.hints[k], namespace) for k, v in arguments.items() if k in self.hints}
+        bound = {k: _coerce(v, self.hints[k], namespace) for k, v in arguments.items() if k in self.hints}
+        for name, _, default in self.signature.params:
+            if name not in bound and _is_field_info(default):       # x: int = Field(3): pass 3, not the Field
+                value = _field_default(default)
+                if value is not _EMPTY:
+                    bound[name] = value
+        return bound
 
     def to_result(self, value) -> dict:
         """Turn the function's return value into a CallToolResult (newest shape)."""
         if isinstance(value, dict) and isinstance(value.get("content"), list) and \
                 set(value) <= {"content", "structuredContent", "isError", "_meta"}:
             return value                                   # an explicit CallToolResult
+        if hasattr(value, "to_result") and not isinstance(value, type):
+            return value.to_result()                       # mcp.types.CallToolResult (SDK aliases)
+        content = _result_content(value)
         if self.output_schema is None:
-            return {"content": _to_content(value)}
+            return {"content": content}
+        if self.attributes is not None and not isinstance(value, dict):
+            value = {k: getattr(value, k) for k in self.attributes if hasattr(value, k)}
         plain = _to_plain_json(value)
         structured = {"result": plain} if self.wrap_result else plain
         try:
@@ -924,8 +1219,7 @@ class Tool:
         except ValueError as exc:
             raise ValueError("tool %r returned a value that does not match its outputSchema: %s"
                              % (self.name, exc)) from None
-        text = value if isinstance(value, str) else _to_json_text(plain)
-        return {"content": [{"type": "text", "text": text}], "structuredContent": structured}
+        return {"content": content, "structuredContent": structured}
 
 
 def _check_name(kind: str, name) -> str:
@@ -4001,8 +4295,10 @@ def _print_inspection(client: _ClientBase, opened: dict, out) -> dict:
 def _print_result(result: dict, out) -> None:
     for block in result.get("content", []):
         out.write((block["text"] if block.get("type") == "text" else json.dumps(block)) + "\n")
-    if "structuredContent" in result:
-        out.write("structuredContent: %s\n" % json.dumps(result["structuredContent"], ensure_ascii=False))
+    structured = result.get("structuredContent")
+    texts = [b.get("text") for b in result.get("content", [])]
+    if "structuredContent" in result and structured != {"result": texts[0] if len(texts) == 1 else texts}:
+        out.write("structuredContent: %s\n" % json.dumps(structured, ensure_ascii=False))
     for content in result.get("contents", []):
         out.write(content["text"] + "\n" if "text" in content else json.dumps(content) + "\n")
     for message in result.get("messages", []):
