@@ -4153,6 +4153,268 @@ class _ProcessClient(_ClientBase):
             return self.process.wait()
 
 
+# The official SDK's names: servers written for it run unchanged ##############
+#
+# ``python3 minimcp.py serve server.py`` (or install_sdk_aliases() in a script
+# that starts itself) lets a file that imports ``mcp.server.fastmcp`` (mcp 1.x),
+# ``mcp.server.mcpserver`` (mcp 2.x) or ``fastmcp`` run on minimcp when those
+# packages are not installed. The alias modules hold only the names such
+# servers use, backed by minimcp; the finder sits at the end of sys.meta_path,
+# so an installed package is always found first. Nothing here is built until
+# it is asked for: ``import minimcp`` costs what it did.
+
+_SDK_SERVER_OPTIONS = {
+    "tool": ("name", "title", "description", "annotations", "icons", "meta", "output_schema",
+             "structured_output", "timeout"),
+    "resource": ("name", "title", "description", "mime_type", "size", "annotations", "icons", "meta"),
+    "prompt": ("name", "title", "description", "icons", "meta"),
+}
+_SDK_PUBLIC = ("ToolError", "ResourceError", "UserMessage", "AssistantMessage", "Message")
+_SDK_CACHE = {}
+
+
+def _sdk_json(value):
+    """An alias object (or a list/dict of them) as the JSON the protocol carries."""
+    if isinstance(value, _SDK_CACHE.get("base", ())):
+        return value.to_json()
+    if isinstance(value, (list, tuple)):
+        return [_sdk_json(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _sdk_json(v) for k, v in value.items()}
+    if hasattr(value, "to_content") and not isinstance(value, type):
+        return value.to_content()
+    return value
+
+
+def _camel(name: str) -> str:
+    """mcp 2.x spells fields in snake_case (mime_type), the wire in camelCase (mimeType)."""
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest) if name != "_meta" else name
+
+
+def _sdk_names() -> dict:
+    """Build (once) the classes the alias modules export."""
+    if "names" in _SDK_CACHE:
+        return _SDK_CACHE["names"]
+
+    class _Model:
+        """A protocol object built with keyword fields, like the SDK's pydantic types."""
+        kind = None
+
+        def __init__(self, **fields) -> None:
+            if self.kind is not None:
+                fields.setdefault("type", self.kind)
+            self.__dict__["_fields"] = {_camel(k): v for k, v in fields.items() if v is not None}
+
+        def __getattr__(self, name):
+            fields = self.__dict__.get("_fields", {})
+            if name in fields or _camel(name) in fields:
+                return fields.get(name, fields.get(_camel(name)))
+            raise AttributeError(name)
+
+        def to_json(self) -> dict:
+            return {k: _sdk_json(v) for k, v in self._fields.items()}
+
+        model_dump = to_json
+
+        def __repr__(self) -> str:
+            return "%s(%s)" % (type(self).__name__, ", ".join("%s=%r" % i for i in self._fields.items()))
+
+    class _Block(_Model):
+        def to_content(self) -> dict:
+            return self.to_json()
+
+    def block(name, kind):
+        return type(name, (_Block,), {"kind": kind, "__doc__": "The %s content block." % kind})
+
+    def model(name, doc):
+        return type(name, (_Model,), {"__doc__": doc})
+
+    class CallToolResult(_Model):
+        """A complete tools/call result, passed through as it is."""
+
+        def to_result(self) -> dict:
+            result = self.to_json()
+            result.setdefault("content", [])
+            return result
+
+    class ToolAnnotations(dict):
+        """Tool annotations (readOnlyHint, ...), as the dict minimcp takes."""
+
+        def __init__(self, **fields) -> None:
+            super().__init__((_camel(k), v) for k, v in fields.items() if v is not None)
+
+    class PromptMessage(dict):
+        """A prompt message: ``PromptMessage(role="user", content=TextContent(...))``."""
+
+        def __init__(self, role: str = "user", content=None, **_ignored) -> None:
+            super().__init__(role=role, content=_sdk_json(content))
+
+    class Message(PromptMessage):
+        """A prompt message: ``Message("text")`` or ``Message(content, role="assistant")``."""
+
+        def __init__(self, content=None, role: str = "user", **_ignored) -> None:
+            if not isinstance(content, (str, dict)) and not hasattr(content, "to_content") and \
+                    not isinstance(content, _Model):
+                content = json.dumps(content, ensure_ascii=False, default=_json_default)
+            super().__init__(role=role, content=content)
+
+    class UserMessage(Message):
+        """A user message of a prompt."""
+
+        def __init__(self, content=None, **fields) -> None:
+            super().__init__(content, role="user")
+
+    class AssistantMessage(Message):
+        """An assistant message of a prompt."""
+
+        def __init__(self, content=None, **fields) -> None:
+            super().__init__(content, role="assistant")
+
+    class ToolError(Exception):
+        """Raise it in a tool: the model reads its message in an ``isError`` result."""
+
+    class ResourceError(Exception):
+        """Raise it in a resource: the client gets an error with its message."""
+
+    class FastMCP(MCPServer):
+        """minimcp's MCPServer with the SDK's constructor and decorator keywords.
+
+        Keywords minimcp has no use for (host, port, lifespan, tags, ...) are accepted and ignored.
+        """
+
+        def __init__(self, name: str = None, instructions: str = None, *args, **settings) -> None:
+            keep = {k: settings[k] for k in ("version", "title", "description", "icons", "website_url")
+                    if settings.get(k) is not None}
+            if keep.get("icons"):
+                keep["icons"] = _sdk_json(keep["icons"])
+            super().__init__(name or "minimcp", instructions=instructions, **keep)
+
+        def _options(self, kind: str, options: dict) -> dict:
+            kept = {k: _sdk_json(v) for k, v in options.items() if k in _SDK_SERVER_OPTIONS[kind]}
+            return {k: v for k, v in kept.items() if v is not None}
+
+        def tool(self, name=None, **options):
+            if callable(name) and not isinstance(name, str):
+                return super().tool(**self._options("tool", options))(name)
+            return super().tool(name, **self._options("tool", options))
+
+        def resource(self, uri: str, **options):
+            return super().resource(uri, **self._options("resource", options))
+
+        def prompt(self, name=None, **options):
+            if callable(name) and not isinstance(name, str):
+                return super().prompt(**self._options("prompt", options))(name)
+            return super().prompt(name, **self._options("prompt", options))
+
+        def run(self, transport: str = None, **_ignored) -> None:
+            if transport not in (None, "stdio"):
+                raise SystemExit("minimcp serves stdio only, not %r: run it with transport='stdio'" % transport)
+            super().run()
+
+    names = {
+        "FastMCP": FastMCP, "MCPServer": FastMCP, "Context": Context, "Image": Image, "Audio": Audio,
+        "ToolError": ToolError, "ResourceError": ResourceError, "Message": Message,
+        "UserMessage": UserMessage, "AssistantMessage": AssistantMessage, "PromptMessage": PromptMessage,
+        "CallToolResult": CallToolResult, "ToolAnnotations": ToolAnnotations,
+        "TextContent": block("TextContent", "text"), "ImageContent": block("ImageContent", "image"),
+        "AudioContent": block("AudioContent", "audio"),
+        "EmbeddedResource": block("EmbeddedResource", "resource"),
+        "ResourceLink": block("ResourceLink", "resource_link"),
+        "TextResourceContents": model("TextResourceContents", "Text contents of a resource."),
+        "BlobResourceContents": model("BlobResourceContents", "Binary contents of a resource (base64)."),
+        "Icon": model("Icon", "An icon: src, mimeType, sizes, theme."),
+        "Annotations": model("Annotations", "Content annotations: audience, priority, lastModified."),
+        "GetPromptResult": model("GetPromptResult", "A prompts/get result."),
+    }
+    _SDK_CACHE["base"] = _Model
+    _SDK_CACHE["names"] = names
+    return names
+
+
+def _sdk_modules() -> dict:
+    """Each alias module and the names it exports."""
+    server = ("FastMCP", "Context", "Image", "Audio")
+    mcp_types = ("TextContent", "ImageContent", "AudioContent", "EmbeddedResource", "ResourceLink",
+                 "TextResourceContents", "BlobResourceContents", "CallToolResult", "ToolAnnotations",
+                 "PromptMessage", "GetPromptResult", "Icon", "Annotations")
+    modules = {"mcp": (), "mcp.server": (), "mcp.types": mcp_types, "fastmcp": server,
+               "fastmcp.exceptions": ("ToolError", "ResourceError"), "fastmcp.utilities": (),
+               "fastmcp.utilities.types": ("Image", "Audio"), "fastmcp.server": server,
+               "fastmcp.server.context": ("Context",),
+               "fastmcp.prompts": ("Message", "PromptMessage"), "fastmcp.prompts.prompt": ("Message", "PromptMessage")}
+    for base in ("mcp.server.fastmcp", "mcp.server.mcpserver"):
+        modules.update({
+            base: server + (("MCPServer",) if base.endswith("mcpserver") else ()),
+            base + ".server": server + ("MCPServer",), base + ".exceptions": ("ToolError", "ResourceError"),
+            base + ".prompts": (), base + ".prompts.base": ("UserMessage", "AssistantMessage", "Message"),
+            base + ".utilities": (), base + ".utilities.types": ("Image", "Audio"),
+            base + ".context": ("Context",)})
+    return modules
+
+
+def _sdk_refusal(module: str, name: str = None) -> ImportError:
+    covered = _sdk_modules()
+    root = module.split(".")[0]
+    listing = "; ".join("%s: %s" % (m, ", ".join(n)) for m, n in sorted(covered.items())
+                        if n and m.split(".")[0] == root)
+    what = "%s.%s" % (module, name) if name else module
+    return ImportError("minimcp stands in for the %r package, which is not installed, and does not cover %s. "
+                       "It covers %s. Install the real package (pip install %s), or import that name from "
+                       "minimcp or write it without the SDK." % (root, what, listing, root), name=module)
+
+
+class _SDKFinder:
+    """Finds the alias modules; at the end of sys.meta_path, after every real package."""
+
+    def find_spec(self, fullname: str, path=None, target=None):
+        if fullname.split(".")[0] not in ("mcp", "fastmcp"):
+            return None
+        if fullname not in _sdk_modules():
+            raise _sdk_refusal(fullname)
+        import importlib.machinery
+        return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module) -> None:
+        names = _sdk_names()
+        exported = _sdk_modules()[module.__name__]
+        module.__dict__.update({n: names[n] for n in exported})
+        module.__all__ = list(exported)
+        module.__path__ = []
+        module.__doc__ = "minimcp's stand-in for %s (%s)." % (module.__name__, ", ".join(exported) or "a package")
+
+        def missing(name):
+            if name.startswith("__"):
+                raise AttributeError(name)
+            raise _sdk_refusal(module.__name__, name)
+        module.__getattr__ = missing
+
+
+def install_sdk_aliases() -> None:
+    """Let code written for the official SDK or FastMCP import its names from minimcp.
+
+    After this call, ``from mcp.server.fastmcp import FastMCP, Context`` (mcp 1.x),
+    ``from mcp.server.mcpserver import MCPServer`` (mcp 2.x), ``from fastmcp import FastMCP``
+    and the other names such servers use (``Image``, ``ToolError``, prompt messages,
+    ``mcp.types`` content) resolve to minimcp, unless the real package is installed:
+    an installed package always wins. ``python3 minimcp.py serve server.py`` calls it for
+    you; a script that starts itself calls it before its SDK imports. Any other name fails
+    with an ImportError that lists what is covered.
+    """
+    if not any(isinstance(finder, _SDKFinder) for finder in sys.meta_path):
+        sys.meta_path.append(_SDKFinder())
+
+
+def __getattr__(name: str):
+    # ToolError, UserMessage, ... are built on first use, so ``import minimcp`` stays cheap.
+    if name in _SDK_PUBLIC:
+        return _sdk_names()[name]
+    raise AttributeError("module 'minimcp' has no attribute %r" % name)
+
+
 # Command line: python3 minimcp.py COMMAND ... -- SERVER COMMAND ##############
 
 _USAGE = """usage: python3 minimcp.py COMMAND [options] [-- SERVER COMMAND...]
@@ -4363,6 +4625,7 @@ def _serve_command(words: list) -> int:
     script, _, attribute = words[0].partition(":")
     if len(script) == 1 and attribute and os.name == "nt":        # C:\path\x.py
         script, _, attribute = words[0].rpartition(":") if words[0].count(":") > 1 else (words[0], "", "")
+    install_sdk_aliases()                     # a server written for the official SDK runs unchanged
     module = _load_script(script)
     if attribute:
         app = getattr(module, attribute, None)
