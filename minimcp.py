@@ -1105,7 +1105,19 @@ def _output_policy(hint, namespace: dict) -> tuple:
         if type(bare).__name__ == "GenericAlias" and origin is dict and len(args) == 2 and args[0] is str:
             return _schema_for(hint, namespace), False, None      # dict[str, X] (not typing.Dict: wrapped)
         return _schema_for(hint, namespace), True, None
-    if _is_pydantic_model(bare) or _is_typeddict(bare) or _is_dataclass(bare):
+    if _is_pydantic_model(bare):
+        schema = _inline_root(_hoist_defs(_schema_for(hint, namespace)))
+        # A RootModel over a list is not an object: wrapped, where mcp 2.3.0 fails tools/list.
+        return schema, schema.get("type") != "object", None
+    if _is_dataclass(bare):
+        schema = _schema_for(hint, namespace)
+        # Fields with a default_factory are always in the result: the SDK lists them as required.
+        always = [n for n, f in bare.__dataclass_fields__.items() if n in schema["properties"]
+                  and type(f.default).__name__ == "_MISSING_TYPE"]
+        if always:
+            schema["required"] = always
+        return schema, False, None
+    if _is_typeddict(bare):
         return _schema_for(hint, namespace), False, None
     hints = {k: v for k, v in _class_hints(bare).items() if not k.startswith("_")}
     if not hints or bare.__module__ == "builtins" or _special_schema(bare) is not None:
@@ -1374,9 +1386,10 @@ class Resource:
                          "blob": _b64(bytes(item))}
             elif isinstance(item, str):
                 entry = {"uri": uri, "mimeType": self.mime_type or _guess_mime(uri, "text/plain"), "text": item}
-            else:
+            else:                                              # data: JSON, indented as the SDK does
                 entry = {"uri": uri, "mimeType": self.mime_type or "application/json",
-                         "text": _to_json_text(item)}
+                         "text": json.dumps(item, ensure_ascii=False, allow_nan=False, indent=2,
+                                            default=_json_default)}
             contents.append(entry)
         return contents
 
@@ -4410,7 +4423,7 @@ def install_sdk_aliases() -> None:
 
 def __getattr__(name: str):
     # ToolError, UserMessage, ... are built on first use, so ``import minimcp`` stays cheap.
-    if name in _SDK_PUBLIC:
+    if name in _SDK_PUBLIC or (name[:1].isupper() and name in _sdk_names()):
         return _sdk_names()[name]
     raise AttributeError("module 'minimcp' has no attribute %r" % name)
 
