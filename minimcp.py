@@ -739,7 +739,8 @@ def _field_default(field):
 def _field_annotation(annotation, field):
     """``x: T = Field(...)`` means what ``x: Annotated[T, Field(...)]`` means."""
     import typing
-    return typing.Annotated[typing.Any if annotation is _EMPTY else annotation, field]
+    annotated = getattr(typing, "Annotated", None) or sys.modules["typing_extensions"].Annotated  # 3.8: pydantic's
+    return annotated[typing.Any if annotation is _EMPTY else annotation, field]
 
 
 def _value_format(hint):
@@ -1219,11 +1220,11 @@ class Tool:
             return value                                   # an explicit CallToolResult
         if hasattr(value, "to_result") and not isinstance(value, type):
             return value.to_result()                       # mcp.types.CallToolResult (SDK aliases)
+        if self.attributes is not None and not isinstance(value, dict):
+            value = {k: getattr(value, k) for k in self.attributes if hasattr(value, k)}
         content = _result_content(value)
         if self.output_schema is None:
             return {"content": content}
-        if self.attributes is not None and not isinstance(value, dict):
-            value = {k: getattr(value, k) for k in self.attributes if hasattr(value, k)}
         plain = _to_plain_json(value)
         structured = {"result": plain} if self.wrap_result else plain
         try:

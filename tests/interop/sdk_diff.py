@@ -402,9 +402,25 @@ def rule_resource_lists(real, mini, dialect):
     return real, mini
 
 
+_REPR = re.compile(r'^"<[\w.]+ object at 0x[0-9a-f]+>"$')
+
+
+def rule_object_text(real, mini, dialect):
+    """D8: an annotated class's result is written as JSON of its fields, not as its repr."""
+    real, mini = dict(real), dict(mini)
+    for key, value in real.items():
+        other = mini.get(key)
+        if isinstance(value, dict) and isinstance(other, dict) and "structuredContent" in value \
+                and value.get("structuredContent") == other.get("structuredContent") \
+                and len(value.get("content", [])) == 1 and _REPR.match(value["content"][0].get("text", "")):
+            real[key] = {k: v for k, v in value.items() if k != "content"}
+            mini[key] = {k: v for k, v in other.items() if k != "content"}
+    return real, mini
+
+
 RULES = {"D1": rule_shortest_schemas, "D2": rule_docstrings, "D3": rule_error_text,
          "D4": rule_undeclared_lists, "D5": rule_fastmcp_extras, "D6": rule_mime_types,
-         "D7": rule_resource_lists}
+         "D7": rule_resource_lists, "D8": rule_object_text}
 
 
 def readme_rules(readme: Path) -> list[str]:

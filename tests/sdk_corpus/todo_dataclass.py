@@ -27,6 +27,16 @@ class Board:
     todos: List[Todo]
 
 
+class Counts:
+    """Totals of the board (a plain class with annotations, not a dataclass)."""
+
+    open: int
+    done: int = 0
+
+    def __init__(self, open: int, done: int = 0) -> None:
+        self.open, self.done = open, done
+
+
 BOARD = Board("main", [])
 
 
@@ -52,6 +62,13 @@ def rename(old: str, new: Optional[str] = None) -> Optional[str]:
             todo.title = new
             return new
     return None
+
+
+@mcp.tool()
+def counts() -> Counts:
+    """How many todos are open and done."""
+    done = sum(t.status == Status.DONE for t in BOARD.todos)
+    return Counts(len(BOARD.todos) - done, done)
 
 
 @mcp.tool()
