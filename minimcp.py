@@ -34,11 +34,22 @@ through the ``initialize`` handshake, and the stateless 2026-07-28) on the same 
 ``python3 minimcp.py --help`` lists the command-line tools (inspect, call, ...).
 """
 
-import json
 import os
 import sys
 import threading
 import time
+
+
+class _LazyJSON:
+    """``json``, imported on first use: ``import minimcp`` alone does not pay for it."""
+
+    def __getattr__(self, name: str):
+        import json as module
+        globals()["json"] = module          # later lookups find the real module directly
+        return getattr(module, name)
+
+
+json = _LazyJSON()
 
 __version__ = "0.1.0"
 __all__ = [
@@ -1835,7 +1846,18 @@ def _id_key(value):
 # Characters that JSON may carry raw but that some clients split lines on
 # (str.splitlines treats them as line ends). They only occur inside strings.
 _LINE_BREAKERS = ("\u2028", "\u2029", "\x85")
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+class _LazyEncoder:
+    """The encoder of encode_message, built on first use (json is imported lazily)."""
+
+    def encode(self, message) -> str:
+        global _ENCODER
+        _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        return _ENCODER.encode(message)
+
+
+_ENCODER = _LazyEncoder()
 
 
 def encode_message(message) -> bytes:
@@ -4300,6 +4322,9 @@ def _sdk_names() -> dict:
         def __init__(self, name: str = None, instructions: str = None, *args, **settings) -> None:
             keep = {k: settings[k] for k in ("version", "title", "description", "icons", "website_url")
                     if settings.get(k) is not None}
+            if settings.get("lifespan") is not None:
+                sys.stderr.write("minimcp: lifespan= is accepted but never run; open resources at import "
+                                 "time or in the tools instead\n")
             if keep.get("icons"):
                 keep["icons"] = _sdk_json(keep["icons"])
             super().__init__(name or "minimcp", instructions=instructions, **keep)
