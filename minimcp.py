@@ -1046,21 +1046,6 @@ def _to_content(value) -> list:
     return [{"type": "text", "text": _to_json_text(value)}]
 
 
-def _plain_return(annotation) -> bool:
-    """Whether a return annotation means 'plain content' rather than structured output."""
-    if annotation is _EMPTY or annotation is None or annotation is str:
-        return True
-    if isinstance(annotation, type) and (issubclass(annotation, (_Media, ResourceLink, EmbeddedResource))):
-        return True
-    if annotation is type(None):
-        return True
-    origin, args, _ = _typing_parts(annotation)
-    if origin in (list, tuple) and args:
-        inner = args[0]
-        return isinstance(inner, type) and issubclass(inner, (_Media, ResourceLink, EmbeddedResource, str))
-    return repr(annotation) in ("typing.Any", "<class 'object'>")
-
-
 def _result_content(value) -> list:
     """A tool result's content blocks, as the official SDK writes them.
 
