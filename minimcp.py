@@ -71,10 +71,21 @@ def _needs_python_3_8(*, message="minimcp needs Python 3.8 or newer"):  # Python
 
 
 import io  # noqa: E402
-import json  # noqa: E402
 import os  # noqa: E402
 import threading  # noqa: E402
 import time  # noqa: E402
+
+
+class _LazyJSON:
+    """``json``, imported on first use: ``import minimcp`` alone does not pay for it."""
+
+    def __getattr__(self, name: str):
+        import json as module
+        globals()["json"] = module          # later lookups find the real module directly
+        return getattr(module, name)
+
+
+json = _LazyJSON()
 
 __version__ = "0.1.0"
 __all__ = [
@@ -239,6 +250,9 @@ def _schema_for(hint, namespace: dict, seen: tuple = ()) -> dict:
     hint = _resolve_annotation(hint, namespace)
     if hint is None:
         return {"type": "null"}
+    special = _special_schema(hint)
+    if special is not None:
+        return special
     schema = _PRIMITIVE_SCHEMAS.get(hint) if isinstance(hint, type) else None
     if schema is not None:
         return dict(schema)
@@ -545,6 +559,9 @@ def _coerce(value, hint, namespace: dict):
     hint = _resolve_annotation(hint, namespace)
     if hint is None or value is None:
         return value
+    converted = _coerce_special(value, hint)
+    if converted is not _EMPTY:
+        return converted
     if _is_enum(hint):
         return hint(value)
     if _is_dataclass(hint) and isinstance(value, dict):
@@ -714,6 +731,8 @@ def _input_schema(signature: _Signature, skip: set, arg_docs: dict, owner: str) 
         if name in skip:
             continue
         try:
+            if _is_field_info(default):               # name: str = Field(description=...)
+                annotation, default = _field_annotation(annotation, default), _field_default(default)
             prop = {} if annotation is _EMPTY else _schema_for(annotation, signature.namespace)
         except SchemaError as exc:
             raise SchemaError("%s, parameter %r: %s" % (owner, name, exc)) from None
@@ -727,7 +746,197 @@ def _input_schema(signature: _Signature, skip: set, arg_docs: dict, owner: str) 
     schema = {"type": "object", "properties": properties}
     if required:
         schema["required"] = required
+    return _hoist_defs(schema)
+
+
+# Types the official SDK accepts: pydantic models and Field(), and standard
+# library value types. minimcp never imports pydantic: a model is recognised by
+# its methods, and pydantic's own machinery is used only through the module the
+# user's code has already imported (sys.modules), so servers without pydantic
+# pay nothing. Standard types get the JSON Schema formats pydantic gives them
+# and are converted both ways the way pydantic does, so results read the same.
+
+_FORMATS = {("datetime", "datetime"): "date-time", ("datetime", "date"): "date",
+            ("datetime", "time"): "time", ("datetime", "timedelta"): "duration",
+            ("uuid", "UUID"): "uuid", ("pathlib", "PurePath"): "path", ("builtins", "bytes"): "binary"}
+
+
+def _pydantic():
+    """The pydantic module if the server has imported it, else None."""
+    module = sys.modules.get("pydantic")
+    return module if module is not None and hasattr(module, "TypeAdapter") else None
+
+
+def _is_pydantic_model(hint) -> bool:
+    return isinstance(hint, type) and all(hasattr(hint, a) for a in (
+        "model_json_schema", "model_validate", "model_dump", "model_fields"))
+
+
+def _is_field_info(value) -> bool:
+    return type(value).__name__ == "FieldInfo" and hasattr(value, "metadata") and \
+        hasattr(value, "default") and _pydantic() is not None
+
+
+def _field_default(field):
+    """A FieldInfo's default, or _EMPTY when the field is required."""
+    if type(field.default).__name__ != "PydanticUndefinedType":
+        return field.default
+    factory = getattr(field, "default_factory", None)
+    return factory() if factory is not None else _EMPTY
+
+
+def _field_annotation(annotation, field):
+    """``x: T = Field(...)`` means what ``x: Annotated[T, Field(...)]`` means."""
+    import typing
+    annotated = getattr(typing, "Annotated", None) or sys.modules["typing_extensions"].Annotated  # 3.8: pydantic's
+    return annotated[typing.Any if annotation is _EMPTY else annotation, field]
+
+
+def _value_format(hint):
+    """The JSON Schema format pydantic gives a standard value type (or None)."""
+    for klass in getattr(hint, "__mro__", ()):
+        found = _FORMATS.get((klass.__module__, klass.__name__))
+        if found is not None:
+            return found
+    return None
+
+
+def _special_schema(hint):
+    """The schema of a pydantic model, a pydantic-annotated hint or a standard value type; None otherwise."""
+    if not isinstance(hint, type):
+        metadata = getattr(hint, "__metadata__", None)
+        if metadata and any(not isinstance(m, (str, dict)) for m in metadata) and _pydantic() is not None:
+            # Annotated[int, Field(ge=0)] and friends: pydantic itself knows their constraints.
+            try:
+                return _pydantic().TypeAdapter(hint).json_schema()
+            except Exception as exc:
+                raise SchemaError("pydantic cannot describe %r: %s" % (hint, exc))
+        return None
+    if _is_pydantic_model(hint):
+        schema = dict(hint.model_json_schema())
+        defs = schema.pop("$defs", {})
+        name = hint.__name__
+        return {"$ref": "#/$defs/" + name, "$defs": dict(defs, **{name: schema})}
+    if issubclass(hint, (str, int, float, bool, list, dict)) and hint is not bytes:
+        return None
+    if hint.__module__ == "decimal" and hint.__name__ == "Decimal":
+        return {"anyOf": [{"type": "number"}, {"type": "string"}]}
+    found = _value_format(hint)
+    return None if found is None else {"type": "string", "format": found}
+
+
+def _hoist_defs(schema: dict) -> dict:
+    """Move every nested ``$defs`` to the root, where ``#/$defs/...`` references point."""
+    found = {}
+
+    def walk(node, top):
+        if isinstance(node, dict):
+            if not top and "$defs" in node:
+                found.update(node.pop("$defs"))
+            for value in node.values():
+                walk(value, False)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value, False)
+    walk(schema, True)
+    while found:                       # definitions may hold definitions of their own
+        pending, found = found, {}
+        walk(pending, False)
+        schema.setdefault("$defs", {}).update(pending)
     return schema
+
+
+def _inline_root(schema: dict) -> dict:
+    """An outputSchema must have an object at its root, not a bare ``$ref``."""
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        defs = dict(schema.get("$defs", {}))
+        root = dict(defs.pop(ref[len("#/$defs/"):]))
+        if defs:
+            root["$defs"] = defs
+        return root
+    return schema
+
+
+def _parse_duration(text: str):
+    """ISO 8601 durations (PnDTnHnMnS, as pydantic writes them) or seconds, as a timedelta."""
+    import datetime
+    import re
+    if isinstance(text, (int, float)):
+        return datetime.timedelta(seconds=text)
+    match = re.match(r"^(-)?P(?:(\d+(?:\.\d+)?)W)?(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?"
+                     r"(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$", text)
+    if not match or text.endswith(("P", "T")):
+        raise ValueError("%r is not an ISO 8601 duration" % text)
+    weeks, days, hours, minutes, seconds = (float(g or 0) for g in match.groups()[1:])
+    value = datetime.timedelta(weeks=weeks, days=days, hours=hours, minutes=minutes, seconds=seconds)
+    return -value if match.group(1) else value
+
+
+def _format_duration(value) -> str:
+    seconds = value.total_seconds()
+    sign, seconds = ("-", -seconds) if seconds < 0 else ("", seconds)
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, rest = divmod(rest, 60)
+    text = "P%dD" % days if days else "P"
+    clock = "".join("%d%s" % (n, u) for n, u in ((hours, "H"), (minutes, "M")) if n)
+    if rest:
+        clock += ("%d" % rest if float(rest).is_integer() else ("%.6f" % rest).rstrip("0")) + "S"
+    if clock or text == "P":
+        text += "T" + (clock or "0S")
+    return sign + text
+
+
+def _from_iso(klass, value: str):
+    """datetime/date/time from ISO 8601, accepting the trailing Z that fromisoformat refuses before 3.11."""
+    if value.endswith(("Z", "z")):
+        value = value[:-1] + "+00:00"
+    return klass.fromisoformat(value)
+
+
+def _coerce_special(value, hint):
+    """Convert validated JSON to a pydantic model or a standard value type; _EMPTY if hint is neither."""
+    if not isinstance(hint, type):
+        metadata = getattr(hint, "__metadata__", None)
+        if metadata and any(_is_field_info(m) for m in metadata):
+            return _pydantic().TypeAdapter(hint).validate_python(value)    # constraints and conversion
+        return _EMPTY
+    if _is_pydantic_model(hint):
+        return value if isinstance(value, hint) else hint.model_validate(value)
+    if issubclass(hint, (str, bool, int, float, list, dict)) and hint is not bytes:
+        return _EMPTY
+    if hint is bytes:
+        return value.encode("utf-8") if isinstance(value, str) else value   # pydantic's reading of bytes
+    found = _value_format(hint)
+    if found in ("date-time", "date", "time"):
+        return _from_iso(hint, value)
+    if found == "duration":
+        return _parse_duration(value)
+    if found in ("uuid", "path"):
+        return hint(value)
+    if hint.__module__ == "decimal" and hint.__name__ == "Decimal":
+        return hint(str(value))
+    return _EMPTY
+
+
+def _json_special(value):
+    """JSON for the values pydantic serialises that the json module does not; _EMPTY otherwise."""
+    if _is_pydantic_model(type(value)):
+        return value.model_dump(mode="json", by_alias=True)
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value).decode("utf-8")           # pydantic refuses bytes that are not UTF-8 too
+    kind = _value_format(type(value))
+    if kind in ("date-time", "time"):
+        text = value.isoformat()
+        return text[:-6] + "Z" if text.endswith("+00:00") else text
+    if kind == "date":
+        return value.isoformat()
+    if kind == "duration":
+        return _format_duration(value)
+    if kind in ("uuid", "path") or type(value).__name__ == "Decimal":
+        return str(value)
+    return _EMPTY
 
 
 # Registry: content helpers, tools, resources, templates, prompts #############
@@ -750,7 +959,11 @@ class _Media:
     kind = ""
 
     def __init__(self, data: bytes = None, mime_type: str = None, path: str = None,
-                 annotations: dict = None) -> None:
+                 annotations: dict = None, format: str = None) -> None:
+        if isinstance(data, str) or (data is not None and hasattr(data, "__fspath__")):
+            data, path = None, data              # the SDK's Image("chart.png"): a path comes first there
+        if format and not mime_type:             # the SDK's Image(data=..., format="png")
+            mime_type = "%s/%s" % (self.kind, {"jpg": "jpeg"}.get(format.lower(), format.lower()))
         if data is None and path is None:
             raise ValueError("%s needs data or path" % type(self).__name__)
         if data is None:
@@ -774,7 +987,8 @@ class _Media:
 
 
 class Image(_Media):
-    """An image returned by a tool or prompt: ``Image(png_bytes, "image/png")`` or ``Image(path=...)``."""
+    """An image returned by a tool or prompt: ``Image(png_bytes, "image/png")``, ``Image(path=...)``
+    or the SDK's ``Image(data=png_bytes, format="png")``."""
     kind = "image"
 
 
@@ -825,9 +1039,9 @@ class EmbeddedResource:
         return json.loads(json.dumps(self.block))
 
 
-def _to_json_text(value) -> str:
+def _to_json_text(value, indent: int = None) -> str:
     try:
-        return json.dumps(value, ensure_ascii=False, allow_nan=False, default=_json_default)
+        return json.dumps(value, ensure_ascii=False, allow_nan=False, indent=indent, default=_json_default)
     except (TypeError, ValueError) as exc:
         where = _unsendable(value, "result")
         if where is None:
@@ -935,6 +1149,9 @@ class _ServingGuard:
 
 
 def _json_default(value):
+    special = _json_special(value)
+    if special is not _EMPTY:
+        return special
     if _is_dataclass(type(value)):
         return {k: getattr(value, k) for k in value.__dataclass_fields__}
     if _is_enum(type(value)):
@@ -972,19 +1189,90 @@ def _to_content(value) -> list:
     return [{"type": "text", "text": _to_json_text(value)}]
 
 
-def _plain_return(annotation) -> bool:
-    """Whether a return annotation means 'plain content' rather than structured output."""
-    if annotation is _EMPTY or annotation is None or annotation is str:
-        return True
-    if isinstance(annotation, type) and (issubclass(annotation, (_Media, ResourceLink, EmbeddedResource))):
-        return True
-    if annotation is type(None):
-        return True
-    origin, args, _ = _typing_parts(annotation)
-    if origin in (list, tuple) and args:
-        inner = args[0]
-        return isinstance(inner, type) and issubclass(inner, (_Media, ResourceLink, EmbeddedResource, str))
-    return repr(annotation) in ("typing.Any", "<class 'object'>")
+def _result_content(value) -> list:
+    """A tool result's content blocks, as the official SDK writes them.
+
+    Strings are text; media and content blocks are themselves; lists and tuples
+    are unrolled item by item; anything else is JSON indented by two spaces.
+    """
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [{"type": "text", "text": value}]
+    if hasattr(value, "to_content") and not isinstance(value, type):
+        return [value.to_content()]
+    if _is_content_block(value):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [block for item in value for block in _result_content(item)]
+    return [{"type": "text", "text": _to_json_text(value, indent=2)}]
+
+
+def _is_content_class(hint) -> bool:
+    """Whether a return annotation names content (media, links, blocks), bare, in a list or in a union."""
+    if isinstance(hint, type):
+        return issubclass(hint, (_Media, ResourceLink, EmbeddedResource)) or hasattr(hint, "to_content")
+    origin, args, _ = _typing_parts(hint)
+    if origin == "annotated":
+        return _is_content_class(args[0])
+    name = getattr(hint, "_name", None) or ""
+    if origin in (list, tuple) or origin == "union" or name in ("List", "Tuple", "Sequence", "Union", "Optional") \
+            or repr(origin) in ("typing.Union", "<class 'collections.abc.Sequence'>"):
+        return any(_is_content_class(arg) for arg in args)
+    return False
+
+
+def _output_policy(hint, namespace: dict) -> tuple:
+    """The official SDK's rule for a return annotation: (outputSchema or None, wrap in "result", attributes).
+
+    Scalars, None, generics and unions are wrapped in ``{"result": ...}``; models,
+    TypedDicts, dataclasses, annotated classes and builtin ``dict[str, X]`` are the
+    structured content themselves; no annotation, content, and classes without
+    annotations (``dict``, ``datetime``, an Enum) give no structured output.
+    """
+    if hint is _EMPTY or _is_content_class(hint):
+        return None, False, None
+    if hint is None or hint is type(None) or hint in (str, int, float, bool, bytes):
+        return _schema_for(hint, namespace), True, None
+    bare = hint
+    while getattr(bare, "__metadata__", None) is not None:        # Annotated[X, ...] is X here
+        bare = bare.__origin__
+    if not isinstance(bare, type) or type(bare).__name__ == "GenericAlias":
+        if repr(bare) in ("typing.Any", "typing_extensions.Any") or type(bare).__name__ == "TypeVar":
+            return None, False, None
+        origin, args, _ = _typing_parts(bare)
+        if type(bare).__name__ == "GenericAlias" and origin is dict and len(args) == 2 and args[0] is str:
+            return _schema_for(hint, namespace), False, None      # dict[str, X] (not typing.Dict: wrapped)
+        return _schema_for(hint, namespace), True, None
+    if _is_pydantic_model(bare):
+        schema = _inline_root(_hoist_defs(_schema_for(hint, namespace)))
+        # A RootModel over a list is not an object: wrapped, where mcp 2.3.0 fails tools/list.
+        return schema, schema.get("type") != "object", None
+    if _is_dataclass(bare):
+        schema = _schema_for(hint, namespace)
+        # Fields with a default_factory are always in the result: the SDK lists them as required.
+        always = [n for n, f in bare.__dataclass_fields__.items() if n in schema["properties"]
+                  and type(f.default).__name__ == "_MISSING_TYPE"]
+        if always:
+            schema["required"] = always
+        return schema, False, None
+    if _is_typeddict(bare):
+        return _schema_for(hint, namespace), False, None
+    hints = {k: v for k, v in _class_hints(bare).items() if not k.startswith("_")}
+    if not hints or bare.__module__ == "builtins" or _special_schema(bare) is not None:
+        return None, False, None
+    properties, required = {}, []
+    for name, annotation in hints.items():
+        prop = _schema_for(annotation, _class_namespace(bare))
+        if name in vars(bare):
+            _add_default(prop, vars(bare)[name])
+        else:
+            required.append(name)
+        properties[name] = prop
+    schema = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = required
+    return schema, False, list(hints)
 
 
 class Tool:
@@ -1014,20 +1302,24 @@ class Tool:
         self.wrap_result = False
         self.output_schema = output_schema
         returns = signature.returns
+        self.attributes = None           # a plain annotated class: structuredContent from its attributes
         if output_schema is None and structured_output is not False:
             try:
                 resolved = signature.resolve(returns) if returns is not _EMPTY else _EMPTY
             except SchemaError:
                 resolved = _EMPTY
-            if structured_output or not _plain_return(resolved):
-                try:
+            try:
+                if structured_output:
                     schema = _schema_for(resolved, signature.namespace) if resolved is not _EMPTY else {}
-                except SchemaError as exc:
-                    raise SchemaError("%s, return annotation: %s" % (owner, exc)) from None
-                if schema.get("type") != "object":          # structuredContent must be an object
-                    self.wrap_result = True
+                    self.wrap_result = schema.get("type") != "object"   # structuredContent must be an object
+                else:
+                    schema, self.wrap_result, self.attributes = _output_policy(resolved, signature.namespace)
+            except SchemaError as exc:
+                raise SchemaError("%s, return annotation: %s" % (owner, exc)) from None
+            if schema is not None:
+                if self.wrap_result:
                     schema = {"type": "object", "properties": {"result": schema}, "required": ["result"]}
-                self.output_schema = schema
+                self.output_schema = _inline_root(_hoist_defs(schema))
 
     def describe(self) -> dict:
         """The MCP Tool object (newest shape)."""
@@ -1052,15 +1344,26 @@ class Tool:
     def bind(self, arguments: dict) -> dict:
         """Convert validated JSON arguments to the function's keyword arguments."""
         namespace = self.signature.namespace
-        return {k: _coerce(v, self.hints[k], namespace) for k, v in arguments.items() if k in self.hints}
+        bound = {k: _coerce(v, self.hints[k], namespace) for k, v in arguments.items() if k in self.hints}
+        for name, _, default in self.signature.params:
+            if name not in bound and _is_field_info(default):       # x: int = Field(3): pass 3, not the Field
+                value = _field_default(default)
+                if value is not _EMPTY:
+                    bound[name] = value
+        return bound
 
     def to_result(self, value) -> dict:
         """Turn the function's return value into a CallToolResult (newest shape)."""
         if isinstance(value, dict) and isinstance(value.get("content"), list) and \
                 set(value) <= {"content", "structuredContent", "isError", "_meta"}:
             return value                                   # an explicit CallToolResult
+        if hasattr(value, "to_result") and not isinstance(value, type):
+            return value.to_result()                       # mcp.types.CallToolResult (SDK aliases)
+        if self.attributes is not None and not isinstance(value, dict):
+            value = {k: getattr(value, k) for k in self.attributes if hasattr(value, k)}
+        content = _result_content(value)
         if self.output_schema is None:
-            return {"content": _to_content(value)}
+            return {"content": content}
         plain = _to_plain_json(value)
         structured = {"result": plain} if self.wrap_result else plain
         try:
@@ -1068,8 +1371,7 @@ class Tool:
         except ValueError as exc:
             raise ValueError("tool %r returned a value that does not match its outputSchema: %s"
                              % (self.name, exc)) from None
-        text = value if isinstance(value, str) else _to_json_text(plain)
-        return {"content": [{"type": "text", "text": text}], "structuredContent": structured}
+        return {"content": content, "structuredContent": structured}
 
 
 def _check_name(kind: str, name) -> str:
@@ -1224,9 +1526,10 @@ class Resource:
                          "blob": _b64(bytes(item))}
             elif isinstance(item, str):
                 entry = {"uri": uri, "mimeType": self.mime_type or _guess_mime(uri, "text/plain"), "text": item}
-            else:
+            else:                                              # data: JSON, indented as the SDK does
                 entry = {"uri": uri, "mimeType": self.mime_type or "application/json",
-                         "text": _to_json_text(item)}
+                         "text": json.dumps(item, ensure_ascii=False, allow_nan=False, indent=2,
+                                            default=_json_default)}
             contents.append(entry)
         return contents
 
@@ -1670,7 +1973,18 @@ def _id_key(value):
 # Characters that JSON may carry raw but that some clients split lines on
 # (str.splitlines treats them as line ends). They only occur inside strings.
 _LINE_BREAKERS = ("\u2028", "\u2029", "\x85")
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+class _LazyEncoder:
+    """The encoder of encode_message, built on first use (json is imported lazily)."""
+
+    def encode(self, message) -> str:
+        global _ENCODER
+        _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        return _ENCODER.encode(message)
+
+
+_ENCODER = _LazyEncoder()
 
 
 def encode_message(message) -> bytes:
@@ -5181,6 +5495,271 @@ class _ProcessClient(_ClientBase):
         return text
 
 
+# The official SDK's names: servers written for it run unchanged ##############
+#
+# ``python3 minimcp.py serve server.py`` (or install_sdk_aliases() in a script
+# that starts itself) lets a file that imports ``mcp.server.fastmcp`` (mcp 1.x),
+# ``mcp.server.mcpserver`` (mcp 2.x) or ``fastmcp`` run on minimcp when those
+# packages are not installed. The alias modules hold only the names such
+# servers use, backed by minimcp; the finder sits at the end of sys.meta_path,
+# so an installed package is always found first. Nothing here is built until
+# it is asked for: ``import minimcp`` costs what it did.
+
+_SDK_SERVER_OPTIONS = {
+    "tool": ("name", "title", "description", "annotations", "icons", "meta", "output_schema",
+             "structured_output", "timeout"),
+    "resource": ("name", "title", "description", "mime_type", "size", "annotations", "icons", "meta"),
+    "prompt": ("name", "title", "description", "icons", "meta"),
+}
+_SDK_PUBLIC = ("ToolError", "ResourceError", "UserMessage", "AssistantMessage", "Message")
+_SDK_CACHE = {}
+
+
+def _sdk_json(value):
+    """An alias object (or a list/dict of them) as the JSON the protocol carries."""
+    if isinstance(value, _SDK_CACHE.get("base", ())):
+        return value.to_json()
+    if isinstance(value, (list, tuple)):
+        return [_sdk_json(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _sdk_json(v) for k, v in value.items()}
+    if hasattr(value, "to_content") and not isinstance(value, type):
+        return value.to_content()
+    return value
+
+
+def _camel(name: str) -> str:
+    """mcp 2.x spells fields in snake_case (mime_type), the wire in camelCase (mimeType)."""
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest) if name != "_meta" else name
+
+
+def _sdk_names() -> dict:
+    """Build (once) the classes the alias modules export."""
+    if "names" in _SDK_CACHE:
+        return _SDK_CACHE["names"]
+
+    class _Model:
+        """A protocol object built with keyword fields, like the SDK's pydantic types."""
+        kind = None
+
+        def __init__(self, **fields) -> None:
+            if self.kind is not None:
+                fields.setdefault("type", self.kind)
+            self.__dict__["_fields"] = {_camel(k): v for k, v in fields.items() if v is not None}
+
+        def __getattr__(self, name):
+            fields = self.__dict__.get("_fields", {})
+            if name in fields or _camel(name) in fields:
+                return fields.get(name, fields.get(_camel(name)))
+            raise AttributeError(name)
+
+        def to_json(self) -> dict:
+            return {k: _sdk_json(v) for k, v in self._fields.items()}
+
+        model_dump = to_json
+
+        def __repr__(self) -> str:
+            return "%s(%s)" % (type(self).__name__, ", ".join("%s=%r" % i for i in self._fields.items()))
+
+    class _Block(_Model):
+        def to_content(self) -> dict:
+            return self.to_json()
+
+    def block(name, kind):
+        return type(name, (_Block,), {"kind": kind, "__doc__": "The %s content block." % kind})
+
+    def model(name, doc):
+        return type(name, (_Model,), {"__doc__": doc})
+
+    class CallToolResult(_Model):
+        """A complete tools/call result, passed through as it is."""
+
+        def to_result(self) -> dict:
+            result = self.to_json()
+            result.setdefault("content", [])
+            return result
+
+    class ToolAnnotations(dict):
+        """Tool annotations (readOnlyHint, ...), as the dict minimcp takes."""
+
+        def __init__(self, **fields) -> None:
+            super().__init__((_camel(k), v) for k, v in fields.items() if v is not None)
+
+    class PromptMessage(dict):
+        """A prompt message: ``PromptMessage(role="user", content=TextContent(...))``."""
+
+        def __init__(self, role: str = "user", content=None, **_ignored) -> None:
+            super().__init__(role=role, content=_sdk_json(content))
+
+    class Message(PromptMessage):
+        """A prompt message: ``Message("text")`` or ``Message(content, role="assistant")``."""
+
+        def __init__(self, content=None, role: str = "user", **_ignored) -> None:
+            if not isinstance(content, (str, dict)) and not hasattr(content, "to_content") and \
+                    not isinstance(content, _Model):
+                content = json.dumps(content, ensure_ascii=False, default=_json_default)
+            super().__init__(role=role, content=content)
+
+    class UserMessage(Message):
+        """A user message of a prompt."""
+
+        def __init__(self, content=None, **fields) -> None:
+            super().__init__(content, role="user")
+
+    class AssistantMessage(Message):
+        """An assistant message of a prompt."""
+
+        def __init__(self, content=None, **fields) -> None:
+            super().__init__(content, role="assistant")
+
+    class ToolError(Exception):
+        """Raise it in a tool: the model reads its message in an ``isError`` result."""
+
+    class ResourceError(Exception):
+        """Raise it in a resource: the client gets an error with its message."""
+
+    class FastMCP(MCPServer):
+        """minimcp's MCPServer with the SDK's constructor and decorator keywords.
+
+        Keywords minimcp has no use for (host, port, lifespan, tags, ...) are accepted and ignored.
+        """
+
+        def __init__(self, name: str = None, instructions: str = None, *args, **settings) -> None:
+            keep = {k: settings[k] for k in ("version", "title", "description", "icons", "website_url")
+                    if settings.get(k) is not None}
+            if settings.get("lifespan") is not None:
+                sys.stderr.write("minimcp: lifespan= is accepted but never run; open resources at import "
+                                 "time or in the tools instead\n")
+            if keep.get("icons"):
+                keep["icons"] = _sdk_json(keep["icons"])
+            super().__init__(name or "minimcp", instructions=instructions, **keep)
+
+        def _options(self, kind: str, options: dict) -> dict:
+            kept = {k: _sdk_json(v) for k, v in options.items() if k in _SDK_SERVER_OPTIONS[kind]}
+            return {k: v for k, v in kept.items() if v is not None}
+
+        def tool(self, name=None, **options):
+            if callable(name) and not isinstance(name, str):
+                return super().tool(**self._options("tool", options))(name)
+            return super().tool(name, **self._options("tool", options))
+
+        def resource(self, uri: str, **options):
+            return super().resource(uri, **self._options("resource", options))
+
+        def prompt(self, name=None, **options):
+            if callable(name) and not isinstance(name, str):
+                return super().prompt(**self._options("prompt", options))(name)
+            return super().prompt(name, **self._options("prompt", options))
+
+        def run(self, transport: str = None, **_ignored) -> None:
+            if transport not in (None, "stdio"):
+                raise SystemExit("minimcp serves stdio only, not %r: run it with transport='stdio'" % transport)
+            super().run()
+
+    names = {
+        "FastMCP": FastMCP, "MCPServer": FastMCP, "Context": Context, "Image": Image, "Audio": Audio,
+        "ToolError": ToolError, "ResourceError": ResourceError, "Message": Message,
+        "UserMessage": UserMessage, "AssistantMessage": AssistantMessage, "PromptMessage": PromptMessage,
+        "CallToolResult": CallToolResult, "ToolAnnotations": ToolAnnotations,
+        "TextContent": block("TextContent", "text"), "ImageContent": block("ImageContent", "image"),
+        "AudioContent": block("AudioContent", "audio"),
+        "EmbeddedResource": block("EmbeddedResource", "resource"),
+        "ResourceLink": block("ResourceLink", "resource_link"),
+        "TextResourceContents": model("TextResourceContents", "Text contents of a resource."),
+        "BlobResourceContents": model("BlobResourceContents", "Binary contents of a resource (base64)."),
+        "Icon": model("Icon", "An icon: src, mimeType, sizes, theme."),
+        "Annotations": model("Annotations", "Content annotations: audience, priority, lastModified."),
+        "GetPromptResult": model("GetPromptResult", "A prompts/get result."),
+    }
+    _SDK_CACHE["base"] = _Model
+    _SDK_CACHE["names"] = names
+    return names
+
+
+def _sdk_modules() -> dict:
+    """Each alias module and the names it exports."""
+    server = ("FastMCP", "Context", "Image", "Audio")
+    mcp_types = ("TextContent", "ImageContent", "AudioContent", "EmbeddedResource", "ResourceLink",
+                 "TextResourceContents", "BlobResourceContents", "CallToolResult", "ToolAnnotations",
+                 "PromptMessage", "GetPromptResult", "Icon", "Annotations")
+    modules = {"mcp": (), "mcp.server": (), "mcp.types": mcp_types, "fastmcp": server,
+               "fastmcp.exceptions": ("ToolError", "ResourceError"), "fastmcp.utilities": (),
+               "fastmcp.utilities.types": ("Image", "Audio"), "fastmcp.server": server,
+               "fastmcp.server.context": ("Context",),
+               "fastmcp.prompts": ("Message", "PromptMessage"), "fastmcp.prompts.prompt": ("Message", "PromptMessage")}
+    for base in ("mcp.server.fastmcp", "mcp.server.mcpserver"):
+        modules.update({
+            base: server + (("MCPServer",) if base.endswith("mcpserver") else ()),
+            base + ".server": server + ("MCPServer",), base + ".exceptions": ("ToolError", "ResourceError"),
+            base + ".prompts": (), base + ".prompts.base": ("UserMessage", "AssistantMessage", "Message"),
+            base + ".utilities": (), base + ".utilities.types": ("Image", "Audio"),
+            base + ".context": ("Context",)})
+    return modules
+
+
+def _sdk_refusal(module: str, name: str = None) -> ImportError:
+    covered = _sdk_modules()
+    root = module.split(".")[0]
+    listing = "; ".join("%s: %s" % (m, ", ".join(n)) for m, n in sorted(covered.items())
+                        if n and m.split(".")[0] == root)
+    what = "%s.%s" % (module, name) if name else module
+    return ImportError("minimcp stands in for the %r package, which is not installed, and does not cover %s. "
+                       "It covers %s. Install the real package (pip install %s), or import that name from "
+                       "minimcp or write it without the SDK." % (root, what, listing, root), name=module)
+
+
+class _SDKFinder:
+    """Finds the alias modules; at the end of sys.meta_path, after every real package."""
+
+    def find_spec(self, fullname: str, path=None, target=None):
+        if fullname.split(".")[0] not in ("mcp", "fastmcp"):
+            return None
+        if fullname not in _sdk_modules():
+            raise _sdk_refusal(fullname)
+        import importlib.machinery
+        return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module) -> None:
+        names = _sdk_names()
+        exported = _sdk_modules()[module.__name__]
+        module.__dict__.update({n: names[n] for n in exported})
+        module.__all__ = list(exported)
+        module.__path__ = []
+        module.__doc__ = "minimcp's stand-in for %s (%s)." % (module.__name__, ", ".join(exported) or "a package")
+
+        def missing(name):
+            if name.startswith("__"):
+                raise AttributeError(name)
+            raise _sdk_refusal(module.__name__, name)
+        module.__getattr__ = missing
+
+
+def install_sdk_aliases() -> None:
+    """Let code written for the official SDK or FastMCP import its names from minimcp.
+
+    After this call, ``from mcp.server.fastmcp import FastMCP, Context`` (mcp 1.x),
+    ``from mcp.server.mcpserver import MCPServer`` (mcp 2.x), ``from fastmcp import FastMCP``
+    and the other names such servers use (``Image``, ``ToolError``, prompt messages,
+    ``mcp.types`` content) resolve to minimcp, unless the real package is installed:
+    an installed package always wins. ``python3 minimcp.py serve server.py`` calls it for
+    you; a script that starts itself calls it before its SDK imports. Any other name fails
+    with an ImportError that lists what is covered.
+    """
+    if not any(isinstance(finder, _SDKFinder) for finder in sys.meta_path):
+        sys.meta_path.append(_SDKFinder())
+
+
+def __getattr__(name: str):
+    # ToolError, UserMessage, ... are built on first use, so ``import minimcp`` stays cheap.
+    if name in _SDK_PUBLIC or (name[:1].isupper() and name in _sdk_names()):
+        return _sdk_names()[name]
+    raise AttributeError("module 'minimcp' has no attribute %r" % name)
+
+
 # Command line: python3 minimcp.py COMMAND ... -- SERVER COMMAND ##############
 
 _USAGE = """usage: python3 minimcp.py COMMAND [options] [-- SERVER COMMAND...]
@@ -5378,8 +5957,10 @@ def _print_inspection(client: _ClientBase, opened: dict, out) -> dict:
 def _print_result(result: dict, out) -> None:
     for block in result.get("content", []):
         out.write((block["text"] if block.get("type") == "text" else json.dumps(block)) + "\n")
-    if "structuredContent" in result:
-        out.write("structuredContent: %s\n" % json.dumps(result["structuredContent"], ensure_ascii=False))
+    structured = result.get("structuredContent")
+    texts = [b.get("text") for b in result.get("content", [])]
+    if "structuredContent" in result and structured != {"result": texts[0] if len(texts) == 1 else texts}:
+        out.write("structuredContent: %s\n" % json.dumps(structured, ensure_ascii=False))
     for content in result.get("contents", []):
         out.write(content["text"] + "\n" if "text" in content else json.dumps(content) + "\n")
     for message in result.get("messages", []):
@@ -5499,6 +6080,7 @@ def _serve_command(words: list) -> int:
     script, _, attribute = words[0].partition(":")
     if len(script) == 1 and attribute and os.name == "nt":        # C:\path\x.py
         script, _, attribute = words[0].rpartition(":") if words[0].count(":") > 1 else (words[0], "", "")
+    install_sdk_aliases()                     # a server written for the official SDK runs unchanged
     module = _load_script(script)
     if attribute:
         app = getattr(module, attribute, None)

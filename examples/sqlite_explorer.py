@@ -13,12 +13,20 @@ import os
 import sqlite3
 import sys
 import threading
+from typing import List, TypedDict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from minimcp import Context, MCPServer  # noqa: E402
 
 DEMO_ROWS = 5000
+
+
+class QueryResult(TypedDict):
+    """Rows of a query: its structured result (a TypedDict gives the tool an outputSchema)."""
+    columns: List[str]
+    rows: List[list]
+    truncated: bool
 
 
 def demo_database() -> str:
@@ -77,7 +85,7 @@ def schema(name: str) -> str:
 
 
 @app.tool(annotations={"readOnlyHint": True, "idempotentHint": True, "openWorldHint": False})
-def query(sql: str, ctx: Context, max_rows: int = 100) -> dict:
+def query(sql: str, ctx: Context, max_rows: int = 100) -> QueryResult:
     """Run a read-only SQL query and return its rows.
 
     Args:

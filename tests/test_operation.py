@@ -245,7 +245,7 @@ def big_app(**options):
     from minimcp import MCPServer
     app = MCPServer("big", **options)
 
-    @app.tool()
+    @app.tool(structured_output=False)          # text only: the line is about the text's size
     def blob(mib: float) -> str:
         return "x" * int(mib * 1048576)
 

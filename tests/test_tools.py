@@ -13,6 +13,7 @@ import enum
 import json
 import logging
 import os
+import sys
 from typing import Dict, List, Optional, Set, Tuple
 
 import pytest
@@ -128,6 +129,18 @@ def text(value):
     return {"content": [{"type": "text", "text": value}]}
 
 
+# "-> str" tools, as in the official SDK: the text block, plus {"result": ...} as structured
+# content (from 2025-06-18, the first revision with structuredContent) and as outputSchema.
+STR_OUTPUT = {"type": "object", "properties": {"result": {"type": "string"}}, "required": ["result"]}
+
+
+def str_result(value, revision="2025-11-25"):
+    result = text(value)
+    if revision >= "2025-06-18":
+        result["structuredContent"] = {"result": value}
+    return result
+
+
 # --- the official schemas ------------------------------------------------------------
 
 def spec_defs(revision):
@@ -222,15 +235,16 @@ def test_decorator_forms_and_add_tool(connect):
     conn = connect(app)
     schema = {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}
     assert conn.tools() == [
-        {"name": "called", "description": "With parentheses.", "inputSchema": schema},
-        {"name": "bare", "description": "Without parentheses.", "inputSchema": schema},
-        {"name": "renamed.tool-1", "description": "With a name.", "inputSchema": schema},
-        {"name": "plain_tool", "title": "Plain", "description": "Explicit.", "inputSchema": schema},
+        {"name": "called", "description": "With parentheses.", "inputSchema": schema, "outputSchema": STR_OUTPUT},
+        {"name": "bare", "description": "Without parentheses.", "inputSchema": schema, "outputSchema": STR_OUTPUT},
+        {"name": "renamed.tool-1", "description": "With a name.", "inputSchema": schema, "outputSchema": STR_OUTPUT},
+        {"name": "plain_tool", "title": "Plain", "description": "Explicit.", "inputSchema": schema,
+         "outputSchema": STR_OUTPUT},
     ]
-    assert conn.tool_result("called", {"a": 1}) == text("called 1")
-    assert conn.tool_result("bare", {"a": 2}) == text("bare 2")
-    assert conn.tool_result("renamed.tool-1", {"a": 3}) == text("renamed 3")
-    assert conn.tool_result("plain_tool", {"a": 4}) == text("plain 4")
+    assert conn.tool_result("called", {"a": 1}) == str_result("called 1")
+    assert conn.tool_result("bare", {"a": 2}) == str_result("bare 2")
+    assert conn.tool_result("renamed.tool-1", {"a": 3}) == str_result("renamed 3")
+    assert conn.tool_result("plain_tool", {"a": 4}) == str_result("plain 4")
     assert conn.tool_call("original_name", {"a": 3})["error"]["code"] == -32602
 
 
@@ -245,7 +259,7 @@ def full_app():
     app = MCPServer("full")
 
     @app.tool(title="Full tool", annotations=ANNOTATIONS, icons=ICONS, meta=META, task_support="optional")
-    def full(a: int) -> dict:
+    def full(a: int) -> Dict[str, int]:
         """Has every field."""
         return {"a": a}
 
@@ -259,7 +273,8 @@ def full_app():
 FULL_TOOL = {
     "name": "full", "title": "Full tool", "description": "Has every field.",
     "inputSchema": {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]},
-    "outputSchema": {"type": "object"},
+    "outputSchema": {"type": "object", "properties": {"result": {
+        "type": "object", "additionalProperties": {"type": "integer"}}}, "required": ["result"]},
     "annotations": ANNOTATIONS, "icons": ICONS, "execution": {"taskSupport": "optional"}, "_meta": META,
 }
 
@@ -268,7 +283,8 @@ def test_title_annotations_icons_meta_listed(connect):
     conn = connect(full_app(), "2025-11-25")
     assert conn.tools() == [FULL_TOOL, {
         "name": "bare", "description": "Has no optional field.",
-        "inputSchema": {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}}]
+        "inputSchema": {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]},
+        "outputSchema": STR_OUTPUT}]
 
 
 @pytest.mark.parametrize("revision", ALL_REVISIONS)
@@ -313,7 +329,7 @@ def test_valid_tool_names(connect, name):
         return "fine"
     conn = connect(server(fine, name=name))
     assert [t["name"] for t in conn.tools()] == [name]
-    assert conn.tool_result(name) == text("fine")
+    assert conn.tool_result(name) == str_result("fine")
 
 
 def test_duplicate_name_fails_and_keeps_the_first(connect):
@@ -336,7 +352,7 @@ def test_duplicate_name_fails_and_keeps_the_first(connect):
             return "third"
     conn = connect(app)
     assert [t["description"] for t in conn.tools()] == ["First."]
-    assert conn.tool_result("thing") == text("first")
+    assert conn.tool_result("thing") == str_result("first")
 
 
 def test_tools_list_keeps_registration_order(connect):
@@ -405,8 +421,8 @@ def test_arguments_may_be_omitted_for_a_tool_without_parameters(connect):
     def nothing() -> str:
         return "nothing needed"
     conn = connect(server(nothing))
-    assert conn.tool_result("nothing") == text("nothing needed")
-    assert conn.tool_result("nothing", {}) == text("nothing needed")
+    assert conn.tool_result("nothing") == str_result("nothing needed")
+    assert conn.tool_result("nothing", {}) == str_result("nothing needed")
 
 
 def test_arguments_arrive_converted(connect):
@@ -421,7 +437,7 @@ def test_arguments_arrive_converted(connect):
     arguments = {"color": "green", "point": {"x": 3}, "pair": [1, "a"], "many": [1, 2, 3], "unique": ["a", "b"],
                  "points": [{"x": 1, "y": 2}], "palette": {"sky": "red"}, "maybe": "red", "whole": 4.0,
                  "real": 2}
-    assert conn.tool_result("convert", arguments) == text("ok")
+    assert conn.tool_result("convert", arguments) == str_result("ok")
     assert received["color"] is Color.GREEN
     assert received["point"] == Point(3, 0) and type(received["point"]) is Point
     assert received["pair"] == (1, "a") and type(received["pair"]) is tuple
@@ -440,10 +456,14 @@ def test_arguments_arrive_converted(connect):
 def test_str_is_one_text_block(connect, revision):
     def greet(name: str) -> str:
         return "h\u00e9llo %s \u2713" % name
-    conn = connect(server(greet), revision)
+
+    def shout(name: str):
+        return name.upper()
+    conn = connect(server(greet, shout), revision)
     result = conn.tool_result("greet", {"name": "\u4e16\u754c"})
-    assert result == text("h\u00e9llo \u4e16\u754c \u2713")
-    assert "outputSchema" not in conn.tool("greet")
+    assert result == str_result("h\u00e9llo \u4e16\u754c \u2713", revision)
+    assert conn.tool_result("shout", {"name": "a"}) == text("A")      # no annotation: no structure
+    assert "outputSchema" not in conn.tool("shout")
 
 
 @pytest.mark.parametrize("revision", ALL_REVISIONS)
@@ -532,9 +552,12 @@ def test_none_is_empty_content(connect):
     def quieter():
         pass
     conn = connect(server(quiet, quieter))
-    assert conn.tool_result("quiet") == {"content": []}
+    # "-> None" is structured as {"result": null}, as in the official SDK; no annotation is not.
+    assert conn.tool_result("quiet") == {"content": [], "structuredContent": {"result": None}}
+    assert conn.tool("quiet")["outputSchema"] == {"type": "object", "properties": {"result": {"type": "null"}},
+                                                  "required": ["result"]}
     assert conn.tool_result("quieter") == {"content": []}
-    assert "outputSchema" not in conn.tool("quiet")
+    assert "outputSchema" not in conn.tool("quieter")
 
 
 @pytest.mark.parametrize("revision", ALL_REVISIONS)
@@ -585,7 +608,7 @@ def structured_app():
 
 
 OUTPUT_SCHEMAS = {
-    "as_dict": {"type": "object"},
+    "as_dict": None,                      # a bare dict is not structured (official SDK policy)
     "as_list": {"type": "object", "properties": {"result": {"type": "array", "items": {"type": "integer"}}},
                 "required": ["result"]},
     "as_dataclass": {"type": "object", "properties": {"x": {"type": "integer"},
@@ -597,7 +620,6 @@ OUTPUT_SCHEMAS = {
 }
 
 STRUCTURED = [
-    ("as_dict", {"n": 3}, {"n": 3, "half": 1.5, "name": "\u00e9"}),
     ("as_list", {"n": 3}, {"result": [0, 1, 2]}),
     ("as_dataclass", {"x": 4}, {"x": 4, "y": 0}),
     ("as_typeddict", {"year": 1979}, {"title": "Alien", "year": 1979}),
@@ -611,18 +633,24 @@ def test_structured_output_per_revision(connect, revision):
     tools = {t["name"]: t for t in conn.tools()}
     with_structure = revision >= "2025-06-18"
     for name, schema in OUTPUT_SCHEMAS.items():
-        if with_structure:
+        if with_structure and schema is not None:
             assert tools[name]["outputSchema"] == schema, name
         else:
             assert "outputSchema" not in tools[name], name
+    result = conn.tool_result("as_dict", {"n": 3})
+    assert result == {"content": [{"type": "text", "text": json.dumps(
+        {"n": 3, "half": 1.5, "name": "\u00e9"}, indent=2, ensure_ascii=False)}]}
     for name, arguments, structured in STRUCTURED:
         result = conn.tool_result(name, arguments)
         assert_result_defined(result, revision)
-        plain = structured["result"] if set(structured) == {"result"} and name in ("as_list", "as_int") \
-            else structured
-        # The JSON text block is always there, for clients that ignore structuredContent.
-        assert len(result["content"]) == 1 and result["content"][0]["type"] == "text"
-        assert json.loads(result["content"][0]["text"]) == plain, name
+        # The text blocks are always there, for clients that ignore structuredContent: one per
+        # item of a list, JSON indented by two spaces for anything else.
+        if name == "as_list":
+            assert result["content"] == [{"type": "text", "text": str(i)} for i in range(3)]
+        else:
+            plain = structured.get("result", structured) if name == "as_int" else structured
+            assert len(result["content"]) == 1 and result["content"][0]["type"] == "text"
+            assert result["content"][0]["text"] == json.dumps(plain, indent=2), name
         if with_structure:
             assert result == {"content": result["content"], "structuredContent": structured}, name
         else:
@@ -630,13 +658,21 @@ def test_structured_output_per_revision(connect, revision):
 
 
 def test_dict_of_str_keys_is_object_shaped_and_not_wrapped(connect):
-    # Issue 2: "object-shaped, non-object values wrapped as {"result": ...}". A
-    # Dict[str, int] is always a JSON object, so it is structuredContent as it is.
+    # The official SDK (mcp 2.3.0) takes a builtin dict[str, X] as structuredContent as it is,
+    # and wraps typing.Dict[str, X] as {"result": ...}: minimcp does the same.
     conn = connect(structured_app())
     schema = conn.tool("as_mapping")["outputSchema"]
-    assert schema == {"type": "object", "additionalProperties": {"type": "integer"}}
+    mapping = {"type": "object", "additionalProperties": {"type": "integer"}}
+    assert schema == {"type": "object", "properties": {"result": mapping}, "required": ["result"]}
     assert conn.tool_result("as_mapping", {"n": 5}) == {
-        "content": [{"type": "text", "text": json.dumps({"n": 5})}], "structuredContent": {"n": 5}}
+        "content": [{"type": "text", "text": json.dumps({"n": 5}, indent=2)}],
+        "structuredContent": {"result": {"n": 5}}}
+    if sys.version_info >= (3, 9):
+        def builtin_mapping(n: int) -> "dict[str, int]":
+            return {"n": n}
+        conn = connect(server(builtin_mapping))
+        assert conn.tool("builtin_mapping")["outputSchema"] == mapping
+        assert conn.tool_result("builtin_mapping", {"n": 5})["structuredContent"] == {"n": 5}
 
 
 def test_structured_output_false(connect):
@@ -657,7 +693,7 @@ def test_hand_written_output_schema(connect):
     conn = connect(server(count, output_schema=schema))
     assert conn.tool("count")["outputSchema"] == schema
     assert conn.tool_result("count", {"value": 2}) == {
-        "content": [{"type": "text", "text": json.dumps({"n": 2})}], "structuredContent": {"n": 2}}
+        "content": [{"type": "text", "text": json.dumps({"n": 2}, indent=2)}], "structuredContent": {"n": 2}}
     result = conn.tool_result("count", {"value": -1})
     assert result["isError"] is True and "structuredContent" not in result
     assert "n" in result["content"][0]["text"]
@@ -765,7 +801,7 @@ def test_values_that_are_not_json_fail_clearly_and_the_server_lives(connect):
     for name in ("an_object", "not_a_number", "nan_structured", "object_inside", "bad_block", "nan_in_block"):
         message = conn.tool_call(name)
         assert_clear_serialisation_failure(message)
-        assert conn.tool_result("fine") == text("still here"), name
+        assert conn.tool_result("fine") == str_result("still here"), name
     assert b"NaN" not in b"".join(conn.wire.raw_lines) and b"Infinity" not in b"".join(conn.wire.raw_lines)
 
 
@@ -791,17 +827,17 @@ def test_async_tools(connect, revision):
         raise RuntimeError("async kaput")
 
     @app.tool()
-    async def async_structured(n: int) -> dict:
-        return {"n": n}
+    async def async_structured(n: int) -> Movie:
+        return {"title": "n", "year": n}
     conn = connect(app, revision)
     names = [t["name"] for t in conn.tools()]
     assert names == ["slow_add", "async_version", "async_fail", "async_structured"]
     assert conn.tool("async_version")["inputSchema"] == {"type": "object", "properties": {}}
-    assert conn.tool_result("slow_add", {"a": 2, "b": 3}) == text("5")
-    assert conn.tool_result("async_version") == text(revision)
+    assert conn.tool_result("slow_add", {"a": 2, "b": 3}) == str_result("5", revision)
+    assert conn.tool_result("async_version") == str_result(revision, revision)
     assert conn.tool_result("async_fail") == {"content": [{"type": "text", "text": "async kaput"}], "isError": True}
     result = conn.tool_result("async_structured", {"n": 1})
-    assert json.loads(result["content"][0]["text"]) == {"n": 1}
+    assert json.loads(result["content"][0]["text"]) == {"title": "n", "year": 1}
     assert ("structuredContent" in result) == (revision >= "2025-06-18")
 
 
@@ -810,7 +846,7 @@ def test_async_tools(connect, revision):
 EVERYTHING_TOOLS = {
     "echo": {"name": "echo", "description": "Return the text unchanged.", "inputSchema": {
         "type": "object", "properties": {"text": {"type": "string", "description": "the text to send back"}},
-        "required": ["text"]}},
+        "required": ["text"]}, "outputSchema": STR_OUTPUT},
     "add": {"name": "add", "description": "Add two numbers.", "inputSchema": {
         "type": "object", "properties": {"a": {"type": "number", "description": "first addend"},
                                          "b": {"type": "number", "description": "second addend"}},
@@ -818,13 +854,14 @@ EVERYTHING_TOOLS = {
         "outputSchema": {"type": "object", "properties": {"result": {"type": "number"}}, "required": ["result"]}},
     "fail": {"name": "fail", "description": "Always fail, with the given message.", "inputSchema": {
         "type": "object", "properties": {"message": {"type": "string", "default": "boom",
-                                                     "description": "the error message"}}}},
+                                                     "description": "the error message"}}},
+        "outputSchema": STR_OUTPUT},
     "log": {"name": "log", "description": "Send a log notification at the given level.", "inputSchema": {
         "type": "object", "properties": {
             "message": {"type": "string", "description": "the text to log"},
             "level": {"type": "string", "default": "info",
                       "description": "debug, info, notice, warning, error, critical, alert or emergency"}},
-        "required": ["message"]}},
+        "required": ["message"]}, "outputSchema": STR_OUTPUT},
 }
 
 
@@ -837,7 +874,7 @@ def test_everything_lists_its_tools(legacy):
 
 def test_everything_echo(legacy):
     for value in ("hi", "", "multi\nline \u00e9 \U0001f600", " spaced "):
-        assert legacy.result("tools/call", {"name": "echo", "arguments": {"text": value}}) == text(value)
+        assert legacy.result("tools/call", {"name": "echo", "arguments": {"text": value}}) == str_result(value)
 
 
 def test_everything_add(legacy):
@@ -867,7 +904,7 @@ def test_everything_fail(legacy):
 def test_everything_log(legacy):
     request_id = legacy.request("tools/call", {"name": "log", "arguments": {"message": "hello", "level": "warning"}})
     response = legacy.response(request_id)
-    assert response == {"jsonrpc": "2.0", "id": request_id, "result": text("logged")}
+    assert response == {"jsonrpc": "2.0", "id": request_id, "result": str_result("logged")}
     notification = {"jsonrpc": "2.0", "method": "notifications/message",
                     "params": {"level": "warning", "data": "hello"}}
     assert legacy.notifications == [notification]
@@ -875,15 +912,15 @@ def test_everything_log(legacy):
     assert lines.index(notification) < lines.index(response)     # the log comes before the answer
 
     legacy.notifications.clear()
-    assert legacy.result("tools/call", {"name": "log", "arguments": {"message": "plain"}}) == text("logged")
+    assert legacy.result("tools/call", {"name": "log", "arguments": {"message": "plain"}}) == str_result("logged")
     assert legacy.notifications == [{"jsonrpc": "2.0", "method": "notifications/message",
                                      "params": {"level": "info", "data": "plain"}}]
 
     legacy.notifications.clear()
     assert legacy.result("logging/setLevel", {"level": "error"}) == {}
-    assert legacy.result("tools/call", {"name": "log", "arguments": {"message": "hidden"}}) == text("logged")
+    assert legacy.result("tools/call", {"name": "log", "arguments": {"message": "hidden"}}) == str_result("logged")
     assert legacy.notifications == []
     assert legacy.result("tools/call", {"name": "log", "arguments": {"message": "loud", "level": "critical"}}) \
-        == text("logged")
+        == str_result("logged")
     assert legacy.notifications == [{"jsonrpc": "2.0", "method": "notifications/message",
                                      "params": {"level": "critical", "data": "loud"}}]

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Differential check: servers written for the official SDK, on the SDK and on minimcp.
+#
+# Creates throwaway venvs with a Python >= 3.10 (the SDKs need it) and installs, pinned:
+#   mcp2     mcp 2.3.0          (the reference: servers importing mcp.server.mcpserver)
+#   mcp1     mcp 1.30.0         (the last 1.x: servers importing mcp.server.fastmcp)
+#   fastmcp  fastmcp 4.2.3      (servers importing fastmcp)
+#   mini     pydantic only      (minimcp itself is stdlib-only; the corpus servers use pydantic)
+# then runs tests/interop/sdk_diff.py, which drives every server of tests/sdk_corpus/ with the
+# official Python SDK client over stdio, under its real SDK and twice under minimcp (imports
+# changed; unchanged through `python3 minimcp.py serve`), and compares the answers field by
+# field. Only the differences in the README's table of deliberate differences are allowed.
+#
+# Usage: tests/interop/run_sdk_diff.sh [--only NAME]... [-v] [--keep DIR]
+set -euo pipefail
+
+MCP2_VERSION="2.3.0"
+MCP1_VERSION="1.30.0"
+FASTMCP_VERSION="4.2.3"
+PYDANTIC_VERSION="2.14.4"
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+cd "$repo"
+
+die() { echo "run_sdk_diff.sh: $*" >&2; exit 1; }
+
+py_ok() {  # $1: interpreter; true if it exists and is >= 3.10
+  [ -x "$1" ] && "$1" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)' 2>/dev/null
+}
+
+find_python() {
+  local cand root
+  if command -v pyenv >/dev/null 2>&1; then
+    root="$(pyenv root)"
+    for minor in 12 13 11 10; do
+      for cand in $(ls -d "$root"/versions/3."$minor".*/bin/python 2>/dev/null | sort -V -r); do
+        if py_ok "$cand"; then echo "$cand"; return 0; fi
+      done
+    done
+  fi
+  for cand in python3.12 python3.13 python3.11 python3.10 python3; do
+    cand="$(command -v "$cand" 2>/dev/null || true)"
+    if [ -n "$cand" ] && py_ok "$cand"; then echo "$cand"; return 0; fi
+  done
+  return 1
+}
+
+PY="$(find_python)" || die "no Python >= 3.10 found (looked in \$(pyenv root)/versions/3.1[0-3].* and on PATH); the SDKs need one"
+echo "# python: $PY ($("$PY" -c 'import sys; print(sys.version.split()[0])'))"
+
+[ -f tests/sdk_corpus/cases.json ] || die "tests/sdk_corpus/cases.json not found in $repo"
+
+workdir="$(mktemp -d "${TMPDIR:-/tmp}/minimcp-sdk-diff.XXXXXX")"
+trap 'rm -rf "$workdir"' EXIT
+
+install() {  # VENV PACKAGE...
+  local venv="$workdir/$1"
+  shift
+  "$PY" -m venv "$venv" || die "could not create a venv with $PY"
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$@" \
+    || die "pip install $* failed"
+}
+
+install mcp2 "mcp==$MCP2_VERSION" &
+install mcp1 "mcp==$MCP1_VERSION" &
+install fastmcp "fastmcp==$FASTMCP_VERSION" &
+install mini "pydantic==$PYDANTIC_VERSION" &
+for job in $(jobs -p); do wait "$job" || die "a venv could not be installed (see above)"; done
+
+"$workdir/mcp2/bin/python" -c "import importlib.metadata as m; assert m.version('mcp') == '$MCP2_VERSION'" \
+  || die "the mcp2 venv does not have mcp $MCP2_VERSION"
+"$workdir/mcp1/bin/python" -c "import importlib.metadata as m; assert m.version('mcp') == '$MCP1_VERSION'" \
+  || die "the mcp1 venv does not have mcp $MCP1_VERSION"
+"$workdir/fastmcp/bin/python" -c "import importlib.metadata as m; assert m.version('fastmcp') == '$FASTMCP_VERSION'" \
+  || die "the fastmcp venv does not have fastmcp $FASTMCP_VERSION"
+# minimcp must run these servers with no SDK installed: serve's aliases stand in for it.
+"$workdir/mini/bin/python" -c "
+import importlib.util, sys
+found = [n for n in ('mcp', 'fastmcp') if importlib.util.find_spec(n)]
+sys.exit('the mini venv has %s installed' % found if found else 0)" || die "the mini venv must not have an SDK"
+
+"$workdir/mcp2/bin/python" "$here/sdk_diff.py" --corpus tests/sdk_corpus --readme README.md --repo "$repo" \
+  --sdk "mcp2=$workdir/mcp2/bin/python" --sdk "mcp1=$workdir/mcp1/bin/python" \
+  --sdk "fastmcp=$workdir/fastmcp/bin/python" --mini-python "$workdir/mini/bin/python" "$@"
