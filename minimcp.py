@@ -5634,6 +5634,7 @@ def _sdk_names() -> dict:
             if keep.get("icons"):
                 keep["icons"] = _sdk_json(keep["icons"])
             super().__init__(name or "minimcp", instructions=instructions, **keep)
+            self._http_address = (settings.get("host") or "127.0.0.1", int(settings.get("port") or 8000))
 
         def _options(self, kind: str, options: dict) -> dict:
             kept = {k: _sdk_json(v) for k, v in options.items() if k in _SDK_SERVER_OPTIONS[kind]}
@@ -5652,10 +5653,15 @@ def _sdk_names() -> dict:
                 return super().prompt(**self._options("prompt", options))(name)
             return super().prompt(name, **self._options("prompt", options))
 
-        def run(self, transport: str = None, **_ignored) -> None:
-            if transport not in (None, "stdio"):
-                raise SystemExit("minimcp serves stdio only, not %r: run it with transport='stdio'" % transport)
-            super().run()
+        def run(self, transport: str = None, **options) -> None:
+            if transport in (None, "stdio"):
+                super().run()
+            elif transport in ("streamable-http", "http"):      # the SDK's host/port, as it defaults them
+                host, port = options.get("host") or self._http_address[0], options.get("port") or self._http_address[1]
+                super().run("http", host, int(port), **({"ready": options["ready"]} if "ready" in options else {}))
+            else:
+                raise SystemExit("minimcp serves stdio and Streamable HTTP, not %r (the HTTP+SSE transport of "
+                                 "2024-11-05 is deprecated): use transport='streamable-http'" % transport)
 
     names = {
         "FastMCP": FastMCP, "MCPServer": FastMCP, "Context": Context, "Image": Image, "Audio": Audio,

@@ -620,3 +620,32 @@ def test_a_listen_stream_hears_a_task_made_by_another_request(endpoint):
     assert event["params"]["status"] == "completed", event
     response.close()
     connection.close()
+
+
+def test_an_sdk_style_server_runs_streamable_http_through_the_alias(tmp_path):
+    import subprocess
+    import sys
+    from conftest import ROOT
+    script = tmp_path / "sdk_http_server.py"
+    script.write_text("from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('sdk-http', port=0)\n\n"
+                      "@mcp.tool()\ndef shout(text: str) -> str:\n    return text.upper()\n\n"
+                      "if __name__ == '__main__':\n    mcp.run(transport='streamable-http')\n")
+    process = subprocess.Popen([sys.executable, "minimcp.py", "serve", "--http", "127.0.0.1:0", str(script)],
+                               cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        line = ""
+        while "serving" not in line:
+            line = process.stderr.readline().decode()
+            assert line, "the server exited before serving"
+        port = int(line.rsplit(":", 1)[1].split("/")[0])
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "shout", "arguments": {"text": "sdk"}, "_meta": ENVELOPE}})
+        connection.request("POST", "/mcp", body=body, headers={
+            "Content-Type": "application/json", "Accept": ACCEPT, "MCP-Protocol-Version": MODERN,
+            "Mcp-Method": "tools/call", "Mcp-Name": "shout"})
+        status, _, answer = read(connection.getresponse(), connection)
+        assert status == 200 and answer["result"]["content"][0]["text"] == "SDK"
+    finally:
+        process.terminate()
+        assert process.wait(10) == 0
