@@ -262,35 +262,9 @@ def _schema_for(hint, namespace: dict, seen: tuple = ()) -> dict:
     if hint in seen:
         raise SchemaError("recursive type %r is not supported" % (hint,))
     if _is_typeddict(hint):
-        hints = _class_hints(hint)
-        required = getattr(hint, "__required_keys__", None)
-        if required is None:
-            required = set(hints) if hint.__total__ else set()
-        properties = {k: _schema_for(v, _class_namespace(hint), seen + (hint,)) for k, v in hints.items()}
-        schema = {"type": "object", "properties": properties}
-        ordered = [k for k in hints if k in required]
-        if ordered:
-            schema["required"] = ordered
-        return schema
+        return _typeddict_schema(hint, seen + (hint,))
     if _is_dataclass(hint):
-        properties, required = {}, []
-        hints = _class_hints(hint)
-        for name, field in hint.__dataclass_fields__.items():
-            if getattr(field, "_field_type", None) is not None and \
-                    getattr(field._field_type, "name", "") != "_FIELD":
-                continue                            # ClassVar / InitVar pseudo-fields
-            prop = _schema_for(hints.get(name, field.type), _class_namespace(hint), seen + (hint,))
-            missing = type(field.default).__name__ == "_MISSING_TYPE" and \
-                type(field.default_factory).__name__ == "_MISSING_TYPE"
-            if missing:
-                required.append(name)
-            elif type(field.default).__name__ != "_MISSING_TYPE":
-                _add_default(prop, field.default)
-            properties[name] = prop
-        schema = {"type": "object", "properties": properties}
-        if required:
-            schema["required"] = required
-        return schema
+        return _dataclass_schema(hint, seen + (hint,))
     origin, args, metadata = _typing_parts(hint)
     if origin == "annotated":
         schema = _schema_for(args[0], namespace, seen)
@@ -310,6 +284,20 @@ def _schema_for(hint, namespace: dict, seen: tuple = ()) -> dict:
         return {"anyOf": options}
     if name == "Literal" or repr(origin) == "typing.Literal":
         return _enum_schema(list(args))
+    container = _container_schema(origin, name, args, namespace, seen)
+    if container is not None:
+        return container
+    if origin is not None and isinstance(origin, type) and origin in _PRIMITIVE_SCHEMAS:
+        return dict(_PRIMITIVE_SCHEMAS[origin])
+    if type(hint).__name__ == "TypeVar" or repr(hint) in ("typing.Any", "<class 'object'>"):
+        return {}
+    if hint is object:
+        return {}
+    raise SchemaError("unsupported annotation %r" % (hint,))
+
+
+def _container_schema(origin, name: str, args: tuple, namespace: dict, seen: tuple):
+    """The schema of a list, set, tuple or dict hint (None for anything else)."""
     if origin in (list, set, frozenset) or name in ("List", "Set", "FrozenSet", "Sequence",
                                                    "MutableSequence", "Iterable", "Collection"):
         schema = {"type": "array"}
@@ -332,13 +320,41 @@ def _schema_for(hint, namespace: dict, seen: tuple = ()) -> dict:
                 raise SchemaError("dictionary keys must be str in JSON, not %r" % (args[0],))
             schema["additionalProperties"] = _schema_for(args[1], namespace, seen)
         return schema
-    if origin is not None and isinstance(origin, type) and origin in _PRIMITIVE_SCHEMAS:
-        return dict(_PRIMITIVE_SCHEMAS[origin])
-    if type(hint).__name__ == "TypeVar" or repr(hint) in ("typing.Any", "<class 'object'>"):
-        return {}
-    if hint is object:
-        return {}
-    raise SchemaError("unsupported annotation %r" % (hint,))
+    return None
+
+
+def _typeddict_schema(hint, seen: tuple) -> dict:
+    hints = _class_hints(hint)
+    required = getattr(hint, "__required_keys__", None)
+    if required is None:
+        required = set(hints) if hint.__total__ else set()
+    properties = {k: _schema_for(v, _class_namespace(hint), seen) for k, v in hints.items()}
+    schema = {"type": "object", "properties": properties}
+    ordered = [k for k in hints if k in required]
+    if ordered:
+        schema["required"] = ordered
+    return schema
+
+
+def _dataclass_schema(hint, seen: tuple) -> dict:
+    properties, required = {}, []
+    hints = _class_hints(hint)
+    for name, field in hint.__dataclass_fields__.items():
+        if getattr(field, "_field_type", None) is not None and \
+                getattr(field._field_type, "name", "") != "_FIELD":
+            continue                            # ClassVar / InitVar pseudo-fields
+        prop = _schema_for(hints.get(name, field.type), _class_namespace(hint), seen)
+        missing = type(field.default).__name__ == "_MISSING_TYPE" and \
+            type(field.default_factory).__name__ == "_MISSING_TYPE"
+        if missing:
+            required.append(name)
+        elif type(field.default).__name__ != "_MISSING_TYPE":
+            _add_default(prop, field.default)
+        properties[name] = prop
+    schema = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = required
+    return schema
 
 
 def _class_namespace(cls) -> dict:
@@ -442,37 +458,12 @@ def validate(value, schema, path: str = "arguments", root=None) -> None:
     elif isinstance(value, list):
         _validate_array(value, schema, path, root)
     elif isinstance(value, str):
-        if len(value) < schema.get("minLength", 0):
-            raise ValueError("%s: shorter than %d characters" % (path, schema["minLength"]))
-        if "maxLength" in schema and len(value) > schema["maxLength"]:
-            raise ValueError("%s: longer than %d characters" % (path, schema["maxLength"]))
-        if "pattern" in schema:
-            import re
-            if not re.search(schema["pattern"], value):
-                raise ValueError("%s: does not match pattern %s" % (path, schema["pattern"]))
+        _validate_string(value, schema, path)
     elif isinstance(value, (int, float)) and not isinstance(value, bool):
         _validate_number(value, schema, path)
     for keyword in ("allOf", "anyOf", "oneOf"):
-        options = schema.get(keyword)
-        if not options:
-            continue
-        passed, closest = [], None
-        for option in options:
-            try:
-                validate(value, option, path, root)
-                passed.append(option)
-            except ValueError as exc:
-                # Report the branch of the value's own type: "point.x: expected integer"
-                # helps a model more than "expected null".
-                kind = option.get("type") if isinstance(option, dict) else None
-                if closest is None or (isinstance(kind, str) and _type_matches(value, kind)):
-                    closest = exc
-        if keyword == "allOf" and len(passed) != len(options):
-            raise closest
-        if keyword == "anyOf" and not passed:
-            raise ValueError("%s: matches none of the allowed forms (%s)" % (path, closest))
-        if keyword == "oneOf" and len(passed) != 1:
-            raise ValueError("%s: must match exactly one allowed form, matched %d" % (path, len(passed)))
+        if schema.get(keyword):
+            _validate_combination(value, keyword, schema[keyword], path, root)
     if "not" in schema:
         try:
             validate(value, schema["not"], path, root)
@@ -480,6 +471,38 @@ def validate(value, schema, path: str = "arguments", root=None) -> None:
             pass
         else:
             raise ValueError("%s: matches a form that is not allowed" % path)
+
+
+def _validate_string(value: str, schema: dict, path: str) -> None:
+    if len(value) < schema.get("minLength", 0):
+        raise ValueError("%s: shorter than %d characters" % (path, schema["minLength"]))
+    if "maxLength" in schema and len(value) > schema["maxLength"]:
+        raise ValueError("%s: longer than %d characters" % (path, schema["maxLength"]))
+    if "pattern" in schema:
+        import re
+        if not re.search(schema["pattern"], value):
+            raise ValueError("%s: does not match pattern %s" % (path, schema["pattern"]))
+
+
+def _validate_combination(value, keyword: str, options: list, path: str, root) -> None:
+    """allOf / anyOf / oneOf."""
+    passed, closest = [], None
+    for option in options:
+        try:
+            validate(value, option, path, root)
+            passed.append(option)
+        except ValueError as exc:
+            # Report the branch of the value's own type: "point.x: expected integer"
+            # helps a model more than "expected null".
+            kind = option.get("type") if isinstance(option, dict) else None
+            if closest is None or (isinstance(kind, str) and _type_matches(value, kind)):
+                closest = exc
+    if keyword == "allOf" and len(passed) != len(options):
+        raise closest
+    if keyword == "anyOf" and not passed:
+        raise ValueError("%s: matches none of the allowed forms (%s)" % (path, closest))
+    if keyword == "oneOf" and len(passed) != 1:
+        raise ValueError("%s: must match exactly one allowed form, matched %d" % (path, len(passed)))
 
 
 def _same_json(a, b) -> bool:
@@ -4478,7 +4501,7 @@ class _OwnedStdio:
         return False
 
 
-# Transport: Streamable HTTP as a WSGI app (its modules imported only when used) #
+# Transport: Streamable HTTP as a WSGI app (its modules imported only when used) ####
 
 class _Exchange:
     """The messages one HTTP request is waiting for: its answer, and what comes before it."""
@@ -5517,7 +5540,7 @@ _SDK_CACHE = {}
 
 def _sdk_json(value):
     """An alias object (or a list/dict of them) as the JSON the protocol carries."""
-    if isinstance(value, _SDK_CACHE.get("base", ())):
+    if isinstance(value, _SDKModel):
         return value.to_json()
     if isinstance(value, (list, tuple)):
         return [_sdk_json(v) for v in value]
@@ -5534,153 +5557,153 @@ def _camel(name: str) -> str:
     return head + "".join(part[:1].upper() + part[1:] for part in rest) if name != "_meta" else name
 
 
+class _SDKModel:
+    """A protocol object built with keyword fields, like the SDK's pydantic types."""
+    kind = None
+
+    def __init__(self, **fields) -> None:
+        if self.kind is not None:
+            fields.setdefault("type", self.kind)
+        self.__dict__["_fields"] = {_camel(k): v for k, v in fields.items() if v is not None}
+
+    def __getattr__(self, name):
+        fields = self.__dict__.get("_fields", {})
+        if name in fields or _camel(name) in fields:
+            return fields.get(name, fields.get(_camel(name)))
+        raise AttributeError(name)
+
+    def to_json(self) -> dict:
+        return {k: _sdk_json(v) for k, v in self._fields.items()}
+
+    model_dump = to_json
+
+    def __repr__(self) -> str:
+        return "%s(%s)" % (type(self).__name__, ", ".join("%s=%r" % i for i in self._fields.items()))
+
+class _SDKBlock(_SDKModel):
+    def to_content(self) -> dict:
+        return self.to_json()
+
+def _sdk_block(name, kind):
+    return type(name, (_SDKBlock,), {"kind": kind, "__doc__": "The %s content block." % kind})
+
+def _sdk_model(name, doc):
+    return type(name, (_SDKModel,), {"__doc__": doc})
+
+class _SDKCallToolResult(_SDKModel):
+    """A complete tools/call result, passed through as it is."""
+
+    def to_result(self) -> dict:
+        result = self.to_json()
+        result.setdefault("content", [])
+        return result
+
+class _SDKToolAnnotations(dict):
+    """Tool annotations (readOnlyHint, ...), as the dict minimcp takes."""
+
+    def __init__(self, **fields) -> None:
+        super().__init__((_camel(k), v) for k, v in fields.items() if v is not None)
+
+class _SDKPromptMessage(dict):
+    """A prompt message: ``PromptMessage(role="user", content=TextContent(...))``."""
+
+    def __init__(self, role: str = "user", content=None, **_ignored) -> None:
+        super().__init__(role=role, content=_sdk_json(content))
+
+class _SDKMessage(_SDKPromptMessage):
+    """A prompt message: ``Message("text")`` or ``Message(content, role="assistant")``."""
+
+    def __init__(self, content=None, role: str = "user", **_ignored) -> None:
+        if not isinstance(content, (str, dict)) and not hasattr(content, "to_content") and \
+                not isinstance(content, _SDKModel):
+            content = json.dumps(content, ensure_ascii=False, default=_json_default)
+        super().__init__(role=role, content=content)
+
+class _SDKUserMessage(_SDKMessage):
+    """A user message of a prompt."""
+
+    def __init__(self, content=None, **fields) -> None:
+        super().__init__(content, role="user")
+
+class _SDKAssistantMessage(_SDKMessage):
+    """An assistant message of a prompt."""
+
+    def __init__(self, content=None, **fields) -> None:
+        super().__init__(content, role="assistant")
+
+class _SDKToolError(Exception):
+    """Raise it in a tool: the model reads its message in an ``isError`` result."""
+
+class _SDKResourceError(Exception):
+    """Raise it in a resource: the client gets an error with its message."""
+
+class _SDKFastMCP(MCPServer):
+    """minimcp's MCPServer with the SDK's constructor and decorator keywords.
+
+    Keywords minimcp has no use for (host, port, lifespan, tags, ...) are accepted and ignored.
+    """
+
+    def __init__(self, name: str = None, instructions: str = None, *args, **settings) -> None:
+        keep = {k: settings[k] for k in ("version", "title", "description", "icons", "website_url")
+                if settings.get(k) is not None}
+        if settings.get("lifespan") is not None:
+            sys.stderr.write("minimcp: lifespan= is accepted but never run; open resources at import "
+                             "time or in the tools instead\n")
+        if keep.get("icons"):
+            keep["icons"] = _sdk_json(keep["icons"])
+        super().__init__(name or "minimcp", instructions=instructions, **keep)
+        self._http_address = (settings.get("host") or "127.0.0.1", int(settings.get("port") or 8000))
+
+    def _options(self, kind: str, options: dict) -> dict:
+        kept = {k: _sdk_json(v) for k, v in options.items() if k in _SDK_SERVER_OPTIONS[kind]}
+        return {k: v for k, v in kept.items() if v is not None}
+
+    def tool(self, name=None, **options):
+        if callable(name) and not isinstance(name, str):
+            return super().tool(**self._options("tool", options))(name)
+        return super().tool(name, **self._options("tool", options))
+
+    def resource(self, uri: str, **options):
+        return super().resource(uri, **self._options("resource", options))
+
+    def prompt(self, name=None, **options):
+        if callable(name) and not isinstance(name, str):
+            return super().prompt(**self._options("prompt", options))(name)
+        return super().prompt(name, **self._options("prompt", options))
+
+    def run(self, transport: str = None, **options) -> None:
+        if transport in (None, "stdio"):
+            super().run()
+        elif transport in ("streamable-http", "http"):      # the SDK's host/port, as it defaults them
+            host, port = options.get("host") or self._http_address[0], options.get("port") or self._http_address[1]
+            super().run("http", host, int(port), **({"ready": options["ready"]} if "ready" in options else {}))
+        else:
+            raise SystemExit("minimcp serves stdio and Streamable HTTP, not %r (the HTTP+SSE transport of "
+                             "2024-11-05 is deprecated): use transport='streamable-http'" % transport)
+
+
 def _sdk_names() -> dict:
-    """Build (once) the classes the alias modules export."""
-    if "names" in _SDK_CACHE:
-        return _SDK_CACHE["names"]
-
-    class _Model:
-        """A protocol object built with keyword fields, like the SDK's pydantic types."""
-        kind = None
-
-        def __init__(self, **fields) -> None:
-            if self.kind is not None:
-                fields.setdefault("type", self.kind)
-            self.__dict__["_fields"] = {_camel(k): v for k, v in fields.items() if v is not None}
-
-        def __getattr__(self, name):
-            fields = self.__dict__.get("_fields", {})
-            if name in fields or _camel(name) in fields:
-                return fields.get(name, fields.get(_camel(name)))
-            raise AttributeError(name)
-
-        def to_json(self) -> dict:
-            return {k: _sdk_json(v) for k, v in self._fields.items()}
-
-        model_dump = to_json
-
-        def __repr__(self) -> str:
-            return "%s(%s)" % (type(self).__name__, ", ".join("%s=%r" % i for i in self._fields.items()))
-
-    class _Block(_Model):
-        def to_content(self) -> dict:
-            return self.to_json()
-
-    def block(name, kind):
-        return type(name, (_Block,), {"kind": kind, "__doc__": "The %s content block." % kind})
-
-    def model(name, doc):
-        return type(name, (_Model,), {"__doc__": doc})
-
-    class CallToolResult(_Model):
-        """A complete tools/call result, passed through as it is."""
-
-        def to_result(self) -> dict:
-            result = self.to_json()
-            result.setdefault("content", [])
-            return result
-
-    class ToolAnnotations(dict):
-        """Tool annotations (readOnlyHint, ...), as the dict minimcp takes."""
-
-        def __init__(self, **fields) -> None:
-            super().__init__((_camel(k), v) for k, v in fields.items() if v is not None)
-
-    class PromptMessage(dict):
-        """A prompt message: ``PromptMessage(role="user", content=TextContent(...))``."""
-
-        def __init__(self, role: str = "user", content=None, **_ignored) -> None:
-            super().__init__(role=role, content=_sdk_json(content))
-
-    class Message(PromptMessage):
-        """A prompt message: ``Message("text")`` or ``Message(content, role="assistant")``."""
-
-        def __init__(self, content=None, role: str = "user", **_ignored) -> None:
-            if not isinstance(content, (str, dict)) and not hasattr(content, "to_content") and \
-                    not isinstance(content, _Model):
-                content = json.dumps(content, ensure_ascii=False, default=_json_default)
-            super().__init__(role=role, content=content)
-
-    class UserMessage(Message):
-        """A user message of a prompt."""
-
-        def __init__(self, content=None, **fields) -> None:
-            super().__init__(content, role="user")
-
-    class AssistantMessage(Message):
-        """An assistant message of a prompt."""
-
-        def __init__(self, content=None, **fields) -> None:
-            super().__init__(content, role="assistant")
-
-    class ToolError(Exception):
-        """Raise it in a tool: the model reads its message in an ``isError`` result."""
-
-    class ResourceError(Exception):
-        """Raise it in a resource: the client gets an error with its message."""
-
-    class FastMCP(MCPServer):
-        """minimcp's MCPServer with the SDK's constructor and decorator keywords.
-
-        Keywords minimcp has no use for (host, port, lifespan, tags, ...) are accepted and ignored.
-        """
-
-        def __init__(self, name: str = None, instructions: str = None, *args, **settings) -> None:
-            keep = {k: settings[k] for k in ("version", "title", "description", "icons", "website_url")
-                    if settings.get(k) is not None}
-            if settings.get("lifespan") is not None:
-                sys.stderr.write("minimcp: lifespan= is accepted but never run; open resources at import "
-                                 "time or in the tools instead\n")
-            if keep.get("icons"):
-                keep["icons"] = _sdk_json(keep["icons"])
-            super().__init__(name or "minimcp", instructions=instructions, **keep)
-            self._http_address = (settings.get("host") or "127.0.0.1", int(settings.get("port") or 8000))
-
-        def _options(self, kind: str, options: dict) -> dict:
-            kept = {k: _sdk_json(v) for k, v in options.items() if k in _SDK_SERVER_OPTIONS[kind]}
-            return {k: v for k, v in kept.items() if v is not None}
-
-        def tool(self, name=None, **options):
-            if callable(name) and not isinstance(name, str):
-                return super().tool(**self._options("tool", options))(name)
-            return super().tool(name, **self._options("tool", options))
-
-        def resource(self, uri: str, **options):
-            return super().resource(uri, **self._options("resource", options))
-
-        def prompt(self, name=None, **options):
-            if callable(name) and not isinstance(name, str):
-                return super().prompt(**self._options("prompt", options))(name)
-            return super().prompt(name, **self._options("prompt", options))
-
-        def run(self, transport: str = None, **options) -> None:
-            if transport in (None, "stdio"):
-                super().run()
-            elif transport in ("streamable-http", "http"):      # the SDK's host/port, as it defaults them
-                host, port = options.get("host") or self._http_address[0], options.get("port") or self._http_address[1]
-                super().run("http", host, int(port), **({"ready": options["ready"]} if "ready" in options else {}))
-            else:
-                raise SystemExit("minimcp serves stdio and Streamable HTTP, not %r (the HTTP+SSE transport of "
-                                 "2024-11-05 is deprecated): use transport='streamable-http'" % transport)
-
-    names = {
-        "FastMCP": FastMCP, "MCPServer": FastMCP, "Context": Context, "Image": Image, "Audio": Audio,
-        "ToolError": ToolError, "ResourceError": ResourceError, "Message": Message,
-        "UserMessage": UserMessage, "AssistantMessage": AssistantMessage, "PromptMessage": PromptMessage,
-        "CallToolResult": CallToolResult, "ToolAnnotations": ToolAnnotations,
-        "TextContent": block("TextContent", "text"), "ImageContent": block("ImageContent", "image"),
-        "AudioContent": block("AudioContent", "audio"),
-        "EmbeddedResource": block("EmbeddedResource", "resource"),
-        "ResourceLink": block("ResourceLink", "resource_link"),
-        "TextResourceContents": model("TextResourceContents", "Text contents of a resource."),
-        "BlobResourceContents": model("BlobResourceContents", "Binary contents of a resource (base64)."),
-        "Icon": model("Icon", "An icon: src, mimeType, sizes, theme."),
-        "Annotations": model("Annotations", "Content annotations: audience, priority, lastModified."),
-        "GetPromptResult": model("GetPromptResult", "A prompts/get result."),
-    }
-    _SDK_CACHE["base"] = _Model
-    _SDK_CACHE["names"] = names
-    return names
+    """The names the alias modules export, with the SDK's spellings (made once)."""
+    if "names" not in _SDK_CACHE:
+        _SDK_CACHE["names"] = {
+            "FastMCP": _SDKFastMCP, "MCPServer": _SDKFastMCP, "Context": Context, "Image": Image, "Audio": Audio,
+            "ToolError": _SDKToolError, "ResourceError": _SDKResourceError, "Message": _SDKMessage,
+            "UserMessage": _SDKUserMessage, "AssistantMessage": _SDKAssistantMessage, "PromptMessage": _SDKPromptMessage,
+            "CallToolResult": _SDKCallToolResult, "ToolAnnotations": _SDKToolAnnotations,
+            "TextContent": _sdk_block("TextContent", "text"), "ImageContent": _sdk_block("ImageContent", "image"),
+            "AudioContent": _sdk_block("AudioContent", "audio"),
+            "EmbeddedResource": _sdk_block("EmbeddedResource", "resource"),
+            "ResourceLink": _sdk_block("ResourceLink", "resource_link"),
+            "TextResourceContents": _sdk_model("TextResourceContents", "Text contents of a resource."),
+            "BlobResourceContents": _sdk_model("BlobResourceContents", "Binary contents of a resource (base64)."),
+            "Icon": _sdk_model("Icon", "An icon: src, mimeType, sizes, theme."),
+            "Annotations": _sdk_model("Annotations", "Content annotations: audience, priority, lastModified."),
+            "GetPromptResult": _sdk_model("GetPromptResult", "A prompts/get result."),
+        }
+        for name, value in _SDK_CACHE["names"].items():
+            if isinstance(value, type) and value.__name__.startswith("_SDK"):
+                value.__name__ = value.__qualname__ = name        # tracebacks say ToolError, as the SDK's
+    return _SDK_CACHE["names"]
 
 
 def _sdk_modules() -> dict:
@@ -6305,22 +6328,9 @@ def _split_command_line(argv: list) -> tuple:
     return argv, []
 
 
-def main(argv: list = None) -> int:
-    """The command line; returns the exit status."""
-    argv = _command_first(list(sys.argv[1:] if argv is None else argv))
-    usage = _USAGE.replace("python3 minimcp.py", _program_name())
-    before_server = argv[:argv.index("--")] if "--" in argv else argv
-    if not argv or argv[0] in ("-h", "--help", "help") or "-h" in before_server or "--help" in before_server:
-        (sys.stdout if argv else sys.stderr).write(usage)
-        return 0 if argv else 2
-    if argv[0] in ("--version", "-V"):
-        sys.stdout.write("minimcp %s\n" % __version__)
-        return 0
-    command, rest = argv[0], argv[1:]
-    if command == "serve":
-        return _serve_command(rest)
-    options, server = _split_command_line(rest)
-    protocol, timeout, as_json, words, extra, roots = LATEST_HANDSHAKE_VERSION, 30.0, False, [], {}, []
+def _parse_options(options: list) -> tuple:
+    """(as_json, words, valued options, roots) from the words before the server command."""
+    as_json, words, extra, roots = False, [], {}, []
     index = 0
     while index < len(options):
         option = options[index]
@@ -6337,23 +6347,87 @@ def main(argv: list = None) -> int:
         else:
             words.append(option)
         index += 1
-    protocol = extra.get("--protocol", protocol)
+    return as_json, words, extra, roots
+
+
+def _config_command(words: list, server: list, extra: dict) -> int:
+    if not words:
+        raise SystemExit("minimcp: config --client claude|vscode|cursor [--name N] SCRIPT [ARGS...]")
+    script, arguments = words[0], _absolute_paths(words[1:] + server)
+    if not os.path.isfile(script):
+        raise SystemExit("minimcp: no such script: %s (the host would fail to start it)" % script)
+    name = extra.get("--name") or _config_name(script, arguments)
+    snippet = _config_snippet(extra.get("--client", "claude"), name, script, arguments)
+    sys.stdout.write(json.dumps(snippet, indent=2) + "\n")
+    return 0
+
+
+def _client_command(client: "_ProcessClient", command: str, words: list, as_json: bool) -> tuple:
+    """Run inspect/call/read/prompt/complete against a connected server: (report, exit status)."""
+    status = 0
+    opened = client.connect()
+    output = sys.stderr if as_json else sys.stdout
+    report = {}
+    if command == "inspect":
+        report = _print_inspection(client, opened, output)
+        if "--call" in words:
+            position = words.index("--call")
+            call = words[position + 1:]
+            if not call:
+                raise SystemExit("minimcp: --call TOOL [ARGS...]")
+            tool = next((t for t in report["tools"] if t.get("name") == call[0]), {})
+            result = _call_with_interrupt(client, call[0], _parse_arguments(call[1:], tool.get("inputSchema")))
+            output.write("\ncall %s -> %s\n" % (call[0], "isError" if result.get("isError") else "ok"))
+            report["call"] = result
+            status = 1 if result.get("isError") else 0
+            if not as_json:
+                _print_result(result, output)
+    elif not words:
+        raise SystemExit("minimcp: %s needs %s" % (command, {"call": "a tool name", "read": "a URI",
+                                                              "prompt": "a prompt name",
+                                                              "complete": "REF ARGUMENT [VALUE]"}[command]))
+    elif command == "call":
+        schema = _tool_schema(client, words[0]) if any("=" in w for w in words[1:]) else None
+        report = _call_with_interrupt(client, words[0], _parse_arguments(words[1:], schema))
+        status = 1 if report.get("isError") else 0
+    elif command == "read":
+        report = client.read_resource(words[0])
+    elif command == "prompt":
+        report = client.get_prompt(words[0], {k: str(v) for k, v in _parse_arguments(words[1:]).items()})
+    elif command == "complete":
+        if len(words) < 2:
+            raise SystemExit("minimcp: complete REF ARGUMENT [VALUE]")
+        report = client.complete(words[0], words[1], words[2] if len(words) > 2 else "")
+        if not as_json:
+            sys.stdout.write("\n".join(report.get("values", [])) + "\n")
+    return report, status
+
+
+def main(argv: list = None) -> int:
+    """The command line; returns the exit status."""
+    argv = _command_first(list(sys.argv[1:] if argv is None else argv))
+    usage = _USAGE.replace("python3 minimcp.py", _program_name())
+    before_server = argv[:argv.index("--")] if "--" in argv else argv
+    if not argv or argv[0] in ("-h", "--help", "help") or "-h" in before_server or "--help" in before_server:
+        (sys.stdout if argv else sys.stderr).write(usage)
+        return 0 if argv else 2
+    if argv[0] in ("--version", "-V"):
+        sys.stdout.write("minimcp %s\n" % __version__)
+        return 0
+    command, rest = argv[0], argv[1:]
+    if command == "serve":
+        return _serve_command(rest)
+    options, server = _split_command_line(rest)
+    as_json, words, extra, roots = _parse_options(options)
+    protocol = extra.get("--protocol", LATEST_HANDSHAKE_VERSION)
     try:
-        timeout = float(extra.get("--timeout", timeout))
+        timeout = float(extra.get("--timeout", 30.0))
     except ValueError:
         raise SystemExit("minimcp: --timeout takes seconds")
     if protocol not in PROTOCOL_VERSIONS:
         raise SystemExit("minimcp: unknown protocol %s (one of %s)" % (protocol, ", ".join(PROTOCOL_VERSIONS)))
     if command == "config":
-        if not words:
-            raise SystemExit("minimcp: config --client claude|vscode|cursor [--name N] SCRIPT [ARGS...]")
-        script, arguments = words[0], _absolute_paths(words[1:] + server)
-        if not os.path.isfile(script):
-            raise SystemExit("minimcp: no such script: %s (the host would fail to start it)" % script)
-        name = extra.get("--name") or _config_name(script, arguments)
-        snippet = _config_snippet(extra.get("--client", "claude"), name, script, arguments)
-        sys.stdout.write(json.dumps(snippet, indent=2) + "\n")
-        return 0
+        return _config_command(words, server, extra)
     if command not in ("inspect", "call", "read", "prompt", "complete", "selftest"):
         sys.stderr.write("minimcp: unknown command %r\n\n%s" % (command, usage))
         return 2
@@ -6373,41 +6447,7 @@ def main(argv: list = None) -> int:
     _terminal_answers(client, roots)
     status = 0
     try:
-        opened = client.connect()
-        output = sys.stderr if as_json else sys.stdout
-        report = {}
-        if command == "inspect":
-            report = _print_inspection(client, opened, output)
-            if "--call" in words:
-                position = words.index("--call")
-                call = words[position + 1:]
-                if not call:
-                    raise SystemExit("minimcp: --call TOOL [ARGS...]")
-                tool = next((t for t in report["tools"] if t.get("name") == call[0]), {})
-                result = _call_with_interrupt(client, call[0], _parse_arguments(call[1:], tool.get("inputSchema")))
-                output.write("\ncall %s -> %s\n" % (call[0], "isError" if result.get("isError") else "ok"))
-                report["call"] = result
-                status = 1 if result.get("isError") else 0
-                if not as_json:
-                    _print_result(result, output)
-        elif not words:
-            raise SystemExit("minimcp: %s needs %s" % (command, {"call": "a tool name", "read": "a URI",
-                                                                  "prompt": "a prompt name",
-                                                                  "complete": "REF ARGUMENT [VALUE]"}[command]))
-        elif command == "call":
-            schema = _tool_schema(client, words[0]) if any("=" in w for w in words[1:]) else None
-            report = _call_with_interrupt(client, words[0], _parse_arguments(words[1:], schema))
-            status = 1 if report.get("isError") else 0
-        elif command == "read":
-            report = client.read_resource(words[0])
-        elif command == "prompt":
-            report = client.get_prompt(words[0], {k: str(v) for k, v in _parse_arguments(words[1:]).items()})
-        elif command == "complete":
-            if len(words) < 2:
-                raise SystemExit("minimcp: complete REF ARGUMENT [VALUE]")
-            report = client.complete(words[0], words[1], words[2] if len(words) > 2 else "")
-            if not as_json:
-                sys.stdout.write("\n".join(report.get("values", [])) + "\n")
+        report, status = _client_command(client, command, words, as_json)
         if as_json:
             sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
         elif command in ("call", "read", "prompt"):

@@ -24,7 +24,9 @@ def blocks(language):
 
 
 def test_the_readme_has_the_blocks_this_file_checks():
-    assert {lang for lang, _ in BLOCKS} == {"sh", "python", "json"}
+    # console and nginx blocks are deployment recipes (gunicorn, nginx): the scale-out stage
+    # (tests/interop/run_scaleout.sh) runs them, and the test below keeps the two in step.
+    assert {lang for lang, _ in BLOCKS} == {"sh", "python", "json", "console", "nginx"}
     assert len(blocks("python")) == 6 and len(blocks("json")) == 1
     assert COMPILE_COMMAND in blocks("sh")[-1]
 
@@ -97,6 +99,21 @@ def server_of(namespace):
     servers = [v for v in namespace.values() if isinstance(v, MCPServer)]
     assert len(servers) == 1
     return servers[0]
+
+
+def test_the_replica_recipe_is_the_one_the_scale_out_stage_runs():
+    sys.path.insert(0, os.path.join(ROOT, "tests", "interop"))
+    import scaleout
+    stage = " ".join((scaleout.UPSTREAMS + scaleout.LOCATION).split())
+    recipe = blocks("nginx")[-1]
+    for line in recipe.splitlines():
+        directive = line.split("#")[0].strip()
+        if directive and not directive.startswith(("server 127", "listen", "upstream", "map", "server {", "}")) \
+                and not directive.startswith(('""', "default", "location")):
+            assert directive in stage, directive
+    assert "gunicorn 'server:app' --bind 127.0.0.1:$port --workers 1 --threads 8" in blocks("console")[-1]
+    assert "--workers 1 --threads 8" in open(os.path.join(ROOT, "tests", "interop", "run_scaleout.sh")).read() \
+        or "--threads" in open(os.path.join(ROOT, "tests", "interop", "scaleout.py")).read()
 
 
 @pytest.mark.parametrize("index", range(6))
