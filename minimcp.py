@@ -3091,6 +3091,18 @@ class _Session:
         task.finished.set()
         self._announce_task(task)
 
+    def task_result(self, task: _Task, call: _Call) -> dict:
+        """Wait for the task to end (or ``call`` to be cancelled); its result, as the call would have had."""
+        while not task.finished.wait(0.1):
+            if call.cancelled:
+                raise Cancelled(call.cancel_reason or "cancelled")
+        if task.result is not None:              # completed, or failed through isError
+            result = dict(task.result)
+            result["_meta"] = dict(result.get("_meta") or {}, **{META_RELATED_TASK: {"taskId": task.id}})
+            return result
+        error = task.error or {"code": INTERNAL_ERROR, "message": "the task was cancelled"}
+        raise MCPError(error["code"], error["message"], error.get("data"))
+
     def answer_task(self, task: _Task, responses: dict) -> None:
         """2026-07-28 tasks/update: hand the answers to the questions the task is waiting on."""
         with task.answered:
@@ -3276,6 +3288,47 @@ def _task_ttl(call: _Call, tool: Tool, ttl_cap):
     if not isinstance(ttl, int) or isinstance(ttl, bool) or ttl < 0:
         return ttl_cap
     return ttl if ttl_cap is None else min(ttl, ttl_cap)
+
+
+def _agreed_notifications(server: "MCPServer", call: _Call) -> dict:
+    """What a ``subscriptions/listen`` request asked for that this server can send."""
+    wanted = call.params.get("notifications")
+    if not isinstance(wanted, dict):
+        raise _invalid_params("Invalid params: notifications must be an object")
+    agreed = {}
+    for kind in ("tools", "prompts", "resources"):
+        flag = "%sListChanged" % kind
+        if wanted.get(flag) is True and server._offers(kind):
+            agreed[flag] = True
+    uris = wanted.get("resourceSubscriptions")
+    if uris is not None:
+        if not isinstance(uris, list) or not all(isinstance(u, str) for u in uris):
+            raise _invalid_params("Invalid params: resourceSubscriptions must be a list of URIs")
+        if server._offers("resources"):
+            agreed["resourceSubscriptions"] = list(uris)
+    task_ids = wanted.get("taskIds")
+    if task_ids is not None:
+        if not isinstance(task_ids, list) or not all(isinstance(t, str) for t in task_ids):
+            raise _invalid_params("Invalid params: taskIds must be a list of task ids")
+        if not _declares_extension(call.peer.capabilities, TASKS_EXTENSION):
+            raise MCPError(MISSING_CLIENT_CAPABILITY, "taskIds needs the %s extension" % TASKS_EXTENSION,
+                           {"requiredCapabilities": {"extensions": {TASKS_EXTENSION: {}}}})
+        agreed["taskIds"] = [t for t in task_ids if t in call.session.tasks]
+    return agreed
+
+
+def _completion_target(prompts: dict, templates: dict, ref: dict) -> tuple:
+    """The prompt or template a completion ref names (or None), and its argument names."""
+    key = ref.get("name") if ref.get("type") == "ref/prompt" else ref.get("uri")
+    if not isinstance(key, str):
+        raise _invalid_params("Invalid params: ref needs a string name (ref/prompt) or uri (ref/resource)")
+    if ref.get("type") == "ref/prompt":
+        record = prompts.get(key)
+        return record, [a["name"] for a in record.arguments] if record else []
+    if ref.get("type") == "ref/resource":
+        record = templates.get(key)
+        return record, record.template.variables if record else []
+    raise _invalid_params("Invalid params: ref.type must be ref/prompt or ref/resource")
 
 
 def _required_uri(params: dict) -> str:
@@ -3893,17 +3946,7 @@ class MCPServer:
         if not isinstance(ref, dict) or not isinstance(argument, dict) or \
                 not isinstance(argument.get("name"), str) or not isinstance(argument.get("value"), str):
             raise _invalid_params("Invalid params: completion needs ref {type, name|uri} and argument {name, value}")
-        key = ref.get("name") if ref.get("type") == "ref/prompt" else ref.get("uri")
-        if not isinstance(key, str):
-            raise _invalid_params("Invalid params: ref needs a string name (ref/prompt) or uri (ref/resource)")
-        if ref.get("type") == "ref/prompt":
-            record = self._prompts.get(key)
-            names = [a["name"] for a in record.arguments] if record else []
-        elif ref.get("type") == "ref/resource":
-            record = self._templates.get(key)
-            names = record.template.variables if record else []
-        else:
-            raise _invalid_params("Invalid params: ref.type must be ref/prompt or ref/resource")
+        record, names = _completion_target(self._prompts, self._templates, ref)
         if record is None:
             raise _invalid_params("Invalid params: nothing to complete for %s" % json.dumps(ref))
         if argument["name"] not in names:
@@ -3924,29 +3967,7 @@ class MCPServer:
 
     def _on_listen(self, call: _Call):
         """``subscriptions/listen``: acknowledge, then stream the requested notifications."""
-        wanted = call.params.get("notifications")
-        if not isinstance(wanted, dict):
-            raise _invalid_params("Invalid params: notifications must be an object")
-        agreed = {}
-        for kind in ("tools", "prompts", "resources"):
-            flag = "%sListChanged" % kind
-            if wanted.get(flag) is True and self._offers(kind):
-                agreed[flag] = True
-        uris = wanted.get("resourceSubscriptions")
-        if uris is not None:
-            if not isinstance(uris, list) or not all(isinstance(u, str) for u in uris):
-                raise _invalid_params("Invalid params: resourceSubscriptions must be a list of URIs")
-            if self._offers("resources"):
-                agreed["resourceSubscriptions"] = list(uris)
-        task_ids = wanted.get("taskIds")
-        if task_ids is not None:
-            if not isinstance(task_ids, list) or not all(isinstance(t, str) for t in task_ids):
-                raise _invalid_params("Invalid params: taskIds must be a list of task ids")
-            if not _declares_extension(call.peer.capabilities, TASKS_EXTENSION):
-                raise MCPError(MISSING_CLIENT_CAPABILITY, "taskIds needs the %s extension" % TASKS_EXTENSION,
-                               {"requiredCapabilities": {"extensions": {TASKS_EXTENSION: {}}}})
-            agreed["taskIds"] = [t for t in task_ids if t in call.session.tasks]
-        call.session.open_listen(call, agreed)
+        call.session.open_listen(call, _agreed_notifications(self, call))
         return None                                # answered only when the connection ends
 
     # -- handlers: tasks --------------------------------------------------------------
@@ -3956,16 +3977,7 @@ class MCPServer:
 
     def _on_tasks_result(self, call: _Call) -> dict:
         """Block (on a thread of its own) until the task ends, then answer as the call would have."""
-        task = call.session.find_task(call)
-        while not task.finished.wait(0.1):
-            if call.cancelled:
-                raise Cancelled(call.cancel_reason or "cancelled")
-        if task.result is not None:              # completed, or failed through isError
-            result = dict(task.result)
-            result["_meta"] = dict(result.get("_meta") or {}, **{META_RELATED_TASK: {"taskId": task.id}})
-            return result
-        error = task.error or {"code": INTERNAL_ERROR, "message": "the task was cancelled"}
-        raise MCPError(error["code"], error["message"], error.get("data"))
+        return call.session.task_result(call.session.find_task(call), call)
 
     def _on_tasks_list(self, call: _Call) -> dict:
         tasks = [t for t in call.session.live_tasks() if not t.modern]
@@ -4028,19 +4040,10 @@ class MCPServer:
     def wsgi_app(self, **options) -> "_HTTPApp":
         """The Streamable HTTP endpoint as a WSGI application, for gunicorn, waitress, uWSGI, ...
 
-        Args:
-            path: the endpoint's path (default ``/mcp``).
-            allowed_hosts: Host names served (default: $MINIMCP_ALLOWED_HOSTS, else loopback
-                names only); ``["*"]`` for any. Others get 421 (DNS rebinding).
-            allowed_origins: browser origins allowed (default: $MINIMCP_ALLOWED_ORIGINS, else
-                loopback ones); others get 403.
-            auth: ``fn(headers: dict) -> bool`` deciding each request (lower-case header names);
-                without it, $MINIMCP_HTTP_TOKEN, if set, is the one bearer token accepted.
-            max_body: the largest request body in bytes (default 4 MiB); larger get 413.
-            max_sessions, session_idle, session_lifetime: bounds on handshake-era sessions.
-            keepalive: seconds between SSE comments on quiet streams.
-            disconnect_probe: seconds between SSE comments on a quiet 2026-07-28 stream, whose
-                closing cancels the request (a WSGI server sees a disconnect only when it writes).
+        Options (README, "Serving over HTTP"): ``path`` ("/mcp"), ``allowed_hosts`` and
+        ``allowed_origins`` (loopback; 421 and 403 otherwise), ``auth`` (``fn(headers) -> bool``;
+        else $MINIMCP_HTTP_TOKEN), ``max_body`` (4 MiB), ``max_sessions``, ``session_idle``,
+        ``session_lifetime``, ``keepalive`` and ``disconnect_probe`` (seconds).
         """
         return _HTTPApp(self, **options)
 
@@ -4070,16 +4073,7 @@ class MCPServer:
         on ``host:port`` (loopback unless told otherwise).
         """
         if transport in ("http", "streamable-http"):
-            import signal
-            on_main = threading.current_thread() is threading.main_thread()
-            previous = signal.signal(signal.SIGTERM, _raise_terminated) if on_main else None
-            try:
-                _serve_http(self, host, port, **options)
-            except (KeyboardInterrupt, _Terminated):
-                pass                     # SIGTERM or Ctrl-C: the server closes its socket and returns
-            finally:
-                if on_main:
-                    signal.signal(signal.SIGTERM, previous)
+            _run_http(self, host, port, options)
             return
         if transport != "stdio":
             raise ValueError("transport must be 'stdio' or 'http'")
@@ -5093,6 +5087,20 @@ def _same_header_value(sent, value) -> bool:
         except ValueError:
             return False
     return sent == value
+
+
+def _run_http(app: "MCPServer", host: str, port: int, options: dict) -> None:
+    """``app.run(transport="http")``: serve until SIGTERM or Ctrl-C, then close the socket."""
+    import signal
+    on_main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _raise_terminated) if on_main else None
+    try:
+        _serve_http(app, host, port, **options)
+    except (KeyboardInterrupt, _Terminated):
+        pass
+    finally:
+        if on_main:
+            signal.signal(signal.SIGTERM, previous)
 
 
 def _serve_http(app: "MCPServer", host: str, port: int, ready=None, **options) -> None:
