@@ -818,7 +818,7 @@ def _field_annotation(annotation, field):
 def _value_format(hint):
     """The JSON Schema format pydantic gives a standard value type (or None)."""
     for klass in getattr(hint, "__mro__", ()):
-        found = _FORMATS.get((klass.__module__, klass.__name__))
+        found = _FORMATS.get((klass.__module__.split(".")[0], klass.__name__))   # 3.13: pathlib._local
         if found is not None:
             return found
     return None
