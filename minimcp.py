@@ -4351,7 +4351,12 @@ class _WakeableRaw(io.RawIOBase):
         """Fill ``buffer`` with what stdin has (0 at end of input or on a stop)."""
         import select
         while not self.terminated:
-            ready = select.select([self.fd, self.wake_fd, self.stop_fd], [], [])[0]
+            try:
+                ready = select.select([self.fd, self.wake_fd, self.stop_fd], [], [])[0]
+            except (OSError, ValueError):
+                if self.terminated or self.closed:      # closed under us as serving ended
+                    return 0
+                raise
             if self.wake_fd in ready:
                 try:
                     os.read(self.wake_fd, 512)
@@ -4361,7 +4366,12 @@ class _WakeableRaw(io.RawIOBase):
             if self.stop_fd in ready:
                 return 0
             if self.fd in ready and not self.terminated:
-                return os.readv(self.fd, [buffer])
+                try:
+                    return os.readv(self.fd, [buffer])
+                except OSError:
+                    if self.terminated or self.closed:
+                        return 0
+                    raise
         return 0
 
 
@@ -4475,6 +4485,8 @@ class _OwnedStdio:
 
     def __exit__(self, *exc_info):
         import signal
+        if isinstance(self.instream, _WakeableRaw):   # a reader still waiting in select() sees an end,
+            self.instream.terminated = True           # not a closed descriptor (Ctrl-C ends serve())
         self.undo_wakeable()
         for signum, handler in self.handlers.items():
             signal.signal(signum, handler)

@@ -368,3 +368,20 @@ def test_a_throwaway_probe_is_answered_at_once_and_the_probe_s_sigterm_ends_it_c
             process.wait(5)
         for stream in (process.stdin, process.stdout, process.stderr):
             stream.close()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the wakeable stdin is POSIX only")
+def test_a_reader_whose_stdin_is_closed_as_serving_ends_sees_an_end_not_an_error():
+    """Ctrl-C ends serve() while the reader (a pool thread) may still wait in select():
+    closing the descriptors under it must read as end of input, never a traceback."""
+    import minimcp
+    data_r, data_w = os.pipe()
+    wake_r, wake_w = os.pipe()
+    stop_r, stop_w = os.pipe()
+    raw = minimcp._WakeableRaw(data_r, wake_r, stop_r, stop_w)
+    raw.terminated = True                     # what _OwnedStdio.__exit__ does first
+    raw.close()                               # then the descriptors go
+    for fd in (wake_r, wake_w, stop_r, stop_w, data_w):
+        os.close(fd)
+    raw.terminated = False                    # even a reader that looked before the flag was set
+    assert raw.readinto(bytearray(16)) == 0
