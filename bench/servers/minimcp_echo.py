@@ -24,8 +24,10 @@ from minimcp import MCPServer  # noqa: E402
 _kw = {}
 if os.environ.get("MCPBENCH_MAXMSG"):      # payload sweep only: the default limit is 16 MiB
     _kw["max_message_size"] = int(os.environ["MCPBENCH_MAXMSG"])
-# The other servers measured have no limit on what they write: neither has this one.
-_kw["max_output_size"] = None
+# The other servers measured have no limit on what they write: neither has this one
+# (an older minimcp.py, measured with --baseline, has no such option at all).
+if "max_output_size" in MCPServer.__init__.__code__.co_varnames:
+    _kw["max_output_size"] = None
 app = MCPServer("minimcp-echo", **_kw)
 
 
