@@ -649,3 +649,23 @@ def test_an_sdk_style_server_runs_streamable_http_through_the_alias(tmp_path):
     finally:
         process.terminate()
         assert process.wait(10) == 0
+
+
+def test_a_thousand_abandoned_sessions_leak_nothing(endpoint):
+    import gc
+    app = load_example("everything").app
+    ep = endpoint(app, max_sessions=100)
+    handshake(ep)                                              # warm up: the pool, the first session
+    threads_before = threading.active_count()
+    for _ in range(1000):                                      # initialize, then never come back
+        status, headers, _ = ep.post({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "gone", "version": "1"}}})
+        assert status == 200 and headers["mcp-session-id"]
+    table = ep.httpd.get_app().sessions
+    assert len(table) <= 100                                   # the table is bounded ...
+    assert len(app._live_sessions()) <= 101                    # ... and so is the registry's list
+    gc.collect()
+    sessions = sum(1 for o in gc.get_objects() if type(o).__name__ == "_Session")
+    assert sessions <= 110, sessions                           # the evicted ones are gone from memory
+    assert threading.active_count() <= threads_before + 2      # no thread per abandoned session
+    assert ep.modern("tools/list")[0] == 200                   # and the server goes on
