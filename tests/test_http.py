@@ -8,6 +8,7 @@ talks to it with ``http.client``.
 import http.client
 import json
 import socket
+import sys
 import threading
 import time
 
@@ -467,30 +468,41 @@ def test_a_slow_client_is_cut_off_and_others_are_served(endpoint):
     slow.close()
 
 
-def test_the_command_line_serves_a_script_over_http():
+def serve_over_http_and_call(script, tool, arguments):
+    """``minimcp.py serve --http 127.0.0.1:0 SCRIPT``, one 2026-07-28 call, then SIGTERM.
+
+    Returns (the "serving" line, the call's result, the exit status, what stdout held).
+    """
     import subprocess
-    import sys
     from conftest import ROOT
-    process = subprocess.Popen([sys.executable, "minimcp.py", "serve", "--http", "127.0.0.1:0",
-                                "examples/everything.py"], cwd=ROOT, stdin=subprocess.DEVNULL,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = subprocess.Popen([sys.executable, "minimcp.py", "serve", "--http", "127.0.0.1:0", str(script)],
+                               cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        line = process.stderr.readline().decode()             # printed once the socket is bound
-        assert "serving everything at http://127.0.0.1:" in line, line
+        line = ""
+        while "serving" not in line:                      # printed once the socket is bound
+            line = process.stderr.readline().decode()
+            assert line, "the server exited before serving"
         port = int(line.rsplit(":", 1)[1].split("/")[0])
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
         body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
-            "name": "echo", "arguments": {"text": "cli"}, "_meta": ENVELOPE}})
+            "name": tool, "arguments": arguments, "_meta": ENVELOPE}})
         connection.request("POST", "/mcp", body=body, headers={
             "Content-Type": "application/json", "Accept": ACCEPT, "MCP-Protocol-Version": MODERN,
-            "Mcp-Method": "tools/call", "Mcp-Name": "echo"})
+            "Mcp-Method": "tools/call", "Mcp-Name": tool})
         status, _, answer = read(connection.getresponse(), connection)
-        assert status == 200 and answer["result"]["content"][0]["text"] == "cli"
+        assert status == 200, answer
     finally:
         process.terminate()
-        status = process.wait(10)
-    assert status == 0                                        # SIGTERM ends it cleanly
-    assert process.stdout.read() == b""                       # HTTP mode writes nothing on stdout
+        code = process.wait(10)
+    return line, answer["result"], code, process.stdout.read()
+
+
+def test_the_command_line_serves_a_script_over_http():
+    line, result, code, stdout = serve_over_http_and_call("examples/everything.py", "echo", {"text": "cli"})
+    assert "serving everything at http://127.0.0.1:" in line, line
+    assert result["content"][0]["text"] == "cli"
+    assert code == 0                                          # SIGTERM ends it cleanly
+    assert stdout == b""                                      # HTTP mode writes nothing on stdout
 
 
 @pytest.mark.parametrize("method", ["tasks/get", "tasks/update", "tasks/cancel"])
@@ -623,32 +635,12 @@ def test_a_listen_stream_hears_a_task_made_by_another_request(endpoint):
 
 
 def test_an_sdk_style_server_runs_streamable_http_through_the_alias(tmp_path):
-    import subprocess
-    import sys
-    from conftest import ROOT
     script = tmp_path / "sdk_http_server.py"
     script.write_text("from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('sdk-http', port=0)\n\n"
                       "@mcp.tool()\ndef shout(text: str) -> str:\n    return text.upper()\n\n"
                       "if __name__ == '__main__':\n    mcp.run(transport='streamable-http')\n")
-    process = subprocess.Popen([sys.executable, "minimcp.py", "serve", "--http", "127.0.0.1:0", str(script)],
-                               cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        line = ""
-        while "serving" not in line:
-            line = process.stderr.readline().decode()
-            assert line, "the server exited before serving"
-        port = int(line.rsplit(":", 1)[1].split("/")[0])
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
-            "name": "shout", "arguments": {"text": "sdk"}, "_meta": ENVELOPE}})
-        connection.request("POST", "/mcp", body=body, headers={
-            "Content-Type": "application/json", "Accept": ACCEPT, "MCP-Protocol-Version": MODERN,
-            "Mcp-Method": "tools/call", "Mcp-Name": "shout"})
-        status, _, answer = read(connection.getresponse(), connection)
-        assert status == 200 and answer["result"]["content"][0]["text"] == "SDK"
-    finally:
-        process.terminate()
-        assert process.wait(10) == 0
+    _, result, code, _ = serve_over_http_and_call(script, "shout", {"text": "sdk"})
+    assert result["content"][0]["text"] == "SDK" and code == 0
 
 
 def test_a_thousand_abandoned_sessions_leak_nothing(endpoint):
