@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""minimcp: turn any Python script into a Model Context Protocol server over stdio.
+"""minimcp: turn any Python script into a Model Context Protocol server (stdio or HTTP).
 
 One file, standard library only, Python 3.8 and newer. Copy ``minimcp.py`` next to
 your script::
@@ -53,11 +53,17 @@ only those above it::
                                from METHODS and the registry, the _on_* handlers in METHODS order
                                (each takes a _Call and reaches its connection via call.session),
                                the worker pool shared by all sessions, the requestState key.
-    Transport                  bytes <-> lines over a pair of streams (stdio by default); serve()
+    Transport: stdio           bytes <-> lines over a pair of streams (stdio by default): the
+                               leader/follower _ReadLoop, _LineReader, _LineWriter, _OwnedStdio
+    Transport: HTTP            _HTTPApp, the Streamable HTTP endpoint as a WSGI app: a POST is
+                               given to a session, and _HTTPOut puts each message on the stream
+                               of the request it belongs to; _serve_http runs it on the stdlib
+    SDK names                  alias modules so servers written for mcp/fastmcp run unchanged
     Clients, Command line      TestClient and the CLI's client; python3 minimcp.py COMMAND
 
 One app serves any number of connections at once: each ``serve()`` (stdio, a
-``TestClient``) is a session of its own, and sessions share nothing but the registry.
+``TestClient``), each handshake-era HTTP session and each 2026-07-28 POST is a session
+of its own, and sessions share nothing but the registry and the worker pool.
 """
 
 import sys
