@@ -451,16 +451,31 @@ def check_kill(proxy: Client, replicas: dict, processes: Processes) -> None:
             outcomes[key] = outcome + (time.monotonic(),)
 
     def plain(key: str) -> None:
-        """A slow call without progress: nothing comes back until the answer, so a crash is a 502."""
+        """A slow call without progress. minimcp answers a quiet 2026-07-28 call over SSE after
+        0.5 s (its disconnect probe), so a crash is a 502 before that and a cut stream after;
+        the response's headers say which replica it is on, before any body."""
+        connection = proxy.connect()
+        upstream = None
         try:
             message, headers = modern("slow", {"seconds": 6, "steps": 2}, key)
-            status, got, body = proxy.post(message, headers)
-            if status == 200:
-                outcome = ("ok", text_of(body), served_by(got))
+            response = proxy.send(connection, message, headers)
+            got = {k.lower(): v for k, v in response.getheaders()}
+            upstream = served_by(got)
+            if response.status != 200:
+                outcome = ("status", response.status, upstream)
+            elif got.get("content-type", "").startswith("text/event-stream"):
+                last = read_event(response)
+                while last is not None and "result" not in last and "error" not in last:
+                    last = read_event(response)
+                outcome = ("ok", text_of(last), upstream) if last else ("cut", "stream ended early", upstream)
             else:
-                outcome = ("status", status, served_by(got))
-        except (OSError, http.client.HTTPException) as e:
-            outcome = ("cut", repr(e), None)
+                outcome = ("ok", text_of(json.loads(response.read())), upstream)
+        except (OSError, http.client.HTTPException, ValueError) as e:
+            outcome = ("cut", repr(e), upstream)
+        except Exception as e:                             # a broken check must fail the stage, not vanish
+            outcome = ("crash", repr(e), upstream)
+        finally:
+            connection.close()
         with lock:
             outcomes[key] = outcome + (time.monotonic(),)
 
@@ -480,6 +495,8 @@ def check_kill(proxy: Client, replicas: dict, processes: Processes) -> None:
     for t in threads:
         t.join(TIMEOUT + 5)
     expect(not any(t.is_alive() for t in threads), "a client request hung after the kill")
+    expect(len(outcomes) == len(threads), "only %d of %d requests recorded an outcome" % (len(outcomes), len(threads)))
+    expect(not any(o[0] == "crash" for o in outcomes.values()), "a check crashed: %s" % outcomes)
 
     lost = []
     for key, (kind, detail, upstream, finished) in sorted(outcomes.items()):
