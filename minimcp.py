@@ -4520,12 +4520,11 @@ class _OwnedStdio:
 
 class _Exchange:
     """The messages one HTTP request is waiting for: its answer, and what comes before it."""
-    __slots__ = ("queue", "finished")
+    __slots__ = ("queue",)
 
     def __init__(self) -> None:
         import queue
         self.queue = queue.SimpleQueue()
-        self.finished = False            # the final message has been queued
 
     LIMIT = 1024                         # notifications queued for a client that does not read
 
@@ -4554,8 +4553,7 @@ class _HTTPOut:
             target = self.exchanges.get(route) if route is not None else None
             if target is None:
                 target = self.standalone
-            elif final:
-                target.finished = True
+            elif final:                  # the answer closes the exchange: nothing more is routed to it
                 del self.exchanges[route]
         if target is not None:
             target.push(data, final)
@@ -4620,10 +4618,10 @@ def _host_name(host: str) -> str:
 
 class _HTTPSession:
     """A handshake-era HTTP session: one _Session of the app, its streams, and when it was last used."""
-    __slots__ = ("id", "session", "out", "used", "streams")
+    __slots__ = ("id", "session", "used", "streams")
 
-    def __init__(self, session_id: str, session: _Session, out: _HTTPOut) -> None:
-        self.id, self.session, self.out = session_id, session, out
+    def __init__(self, session_id: str, session: _Session) -> None:
+        self.id, self.session = session_id, session
         self.used = time.monotonic()
         self.streams = 0                 # responses still streaming (a busy session never expires)
 
@@ -4959,7 +4957,7 @@ class _HTTPApp:
         import hmac
         import hashlib
         mac = hmac.new(self.server._signing_key(), b"session:" + token, hashlib.sha256).digest()
-        held = _HTTPSession(_b64url(token) + "." + _b64url(mac), session, session.out)
+        held = _HTTPSession(_b64url(token) + "." + _b64url(mac), session)
         self._sweep(room_for=1)
         with self.lock:
             self.sessions[held.id] = held
@@ -5000,7 +4998,7 @@ class _HTTPApp:
         session = _Session(self.server, out)
         session.era, session.initialized = "handshake", True
         session.peer = _Peer(REVISIONS[data["v"]], data.get("c"), data.get("i"), "debug")
-        held = _HTTPSession(session_id, session, out)
+        held = _HTTPSession(session_id, session)
         self._sweep(room_for=1)
         with self.lock:
             held = self.sessions.setdefault(session_id, held)
@@ -5034,8 +5032,8 @@ class _HTTPApp:
                              "stream (send Mcp-Session-Id); protocol 2026-07-28 has none", [("Allow", "POST")])
         held = self._find_session(session_id, environ.get("HTTP_MCP_PROTOCOL_VERSION"))
         exchange = _Exchange()
-        with held.out.lock:
-            held.out.standalone = exchange           # a newer GET stream replaces an older one
+        with held.session.out.lock:
+            held.session.out.standalone = exchange           # a newer GET stream replaces an older one
         with self.lock:
             held.streams += 1
         start_response("200 OK", self._cors(environ) + [("Content-Type", "text/event-stream"),
@@ -5054,9 +5052,9 @@ class _HTTPApp:
                     continue
                 yield b"event: message\ndata: " + data.rstrip(b"\n") + b"\n\n"
         finally:
-            with held.out.lock:
-                if held.out.standalone is exchange:
-                    held.out.standalone = None
+            with held.session.out.lock:
+                if held.session.out.standalone is exchange:
+                    held.session.out.standalone = None
             with self.lock:
                 held.streams -= 1
                 held.used = time.monotonic()

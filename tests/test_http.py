@@ -318,27 +318,38 @@ def test_mrtr_rounds_on_two_replicas_sharing_a_key(endpoint):
     assert body["error"]["code"] == -32602 and "not issued by this server" in body["error"]["message"]
 
 
-def test_closing_the_stream_cancels_a_modern_request(endpoint):
-    app = MCPServer("cancel")
+def waiting_app(name, progress):
+    """An app whose ``wait`` tool sleeps until cancelled; events say it started and stopped."""
+    app = MCPServer(name)
     started, stopped = threading.Event(), threading.Event()
 
     @app.tool()
     def wait(ctx: Context) -> str:
-        ctx.progress(1, 2)
+        if progress:
+            ctx.progress(1, 2)
         started.set()
         try:
             ctx.sleep(30)
         finally:
             stopped.set()
         return "late"
-    ep = endpoint(app, keepalive=0.1)
+    return app, started, stopped
+
+
+def post_wait_call(ep, meta):
+    """Send a 2026-07-28 ``wait`` call on a connection of its own; returns (connection, its socket)."""
     connection = ep.connect()
-    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
-        "name": "wait", "_meta": dict(ENVELOPE, progressToken="t")}})
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "wait", "_meta": meta}})
     connection.request("POST", "/mcp", body=body, headers={
         "Content-Type": "application/json", "Accept": ACCEPT, "MCP-Protocol-Version": MODERN,
         "Mcp-Method": "tools/call", "Mcp-Name": "wait"})
-    sock = connection.sock
+    return connection, connection.sock
+
+
+def test_closing_the_stream_cancels_a_modern_request(endpoint):
+    app, started, stopped = waiting_app("cancel", progress=True)
+    ep = endpoint(app, keepalive=0.1)
+    connection, sock = post_wait_call(ep, dict(ENVELOPE, progressToken="t"))
     response = connection.getresponse()
     assert response.getheader("Content-Type") == "text/event-stream"
     assert response.fp.readline().startswith(b"event:")       # the progress event: it runs
@@ -352,26 +363,11 @@ def test_closing_the_stream_cancels_a_modern_request(endpoint):
 def test_a_client_that_goes_away_before_any_event_cancels_a_modern_request(endpoint):
     # No progress token and the default keepalive: nothing is written until the answer, so the
     # server must probe the connection to see the disconnect (the SDKs cancel this way).
-    app = MCPServer("cancel-quiet")
-    started, stopped = threading.Event(), threading.Event()
-
-    @app.tool()
-    def wait(ctx: Context) -> str:
-        started.set()
-        try:
-            ctx.sleep(30)
-        finally:
-            stopped.set()
-        return "late"
+    app, started, stopped = waiting_app("cancel-quiet", progress=False)
     ep = endpoint(app)
-    connection = ep.connect()
-    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
-        "name": "wait", "_meta": ENVELOPE}})
-    connection.request("POST", "/mcp", body=body, headers={
-        "Content-Type": "application/json", "Accept": ACCEPT, "MCP-Protocol-Version": MODERN,
-        "Mcp-Method": "tools/call", "Mcp-Name": "wait"})
+    connection, sock = post_wait_call(ep, ENVELOPE)
     assert started.wait(10)
-    connection.sock.shutdown(socket.SHUT_RDWR)
+    sock.shutdown(socket.SHUT_RDWR)
     connection.close()
     assert stopped.wait(5), "a disconnect before the first event did not cancel the tool"
 
