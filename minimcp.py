@@ -171,13 +171,22 @@ class Cancelled(BaseException):
     """
 
 
+class _Question:
+    """One question to the client: its key, the request it becomes, and what to make of the answer."""
+    __slots__ = ("key", "method", "params", "needs", "finish", "answer")
+
+    def __init__(self, key, method: str, params, needs: dict, finish=None, answer=None) -> None:
+        self.key, self.method, self.params, self.needs = key, method, params, needs
+        self.finish = finish          # answer -> what the handler gets (None: the answer itself)
+        self.answer = answer          # already known (cached roots): nothing to ask
+
+
 class _NeedInput(BaseException):
     """Unwinds a 2026-07-28 handler that asked the client something not yet answered."""
 
-    def __init__(self, method: str, params: dict) -> None:
-        super().__init__(method)
-        self.method = method
-        self.params = params
+    def __init__(self, questions: list) -> None:
+        super().__init__(questions[0].method)
+        self.questions = questions
 
 
 def _invalid_params(message: str, data: object = None) -> MCPError:
@@ -1309,7 +1318,7 @@ class Tool:
 
     def __init__(self, fn, name=None, title=None, description=None, annotations=None, icons=None,
                  meta=None, input_schema=None, output_schema=None, structured_output=None,
-                 timeout=None, task_support="forbidden") -> None:
+                 timeout=None, task_support="forbidden", ask_first=False) -> None:
         name = fn.__name__ if name is None else name
         if not isinstance(name, str) or not (1 <= len(name) <= 128) or not set(name) <= _TOOL_NAME_CHARS:
             raise ValueError("invalid tool name %r: use 1-128 characters of A-Z a-z 0-9 _ - ." % name)
@@ -1318,6 +1327,7 @@ class Tool:
         _check_tool_annotations(name, annotations)
         self.fn, self.name, self.title, self.icons, self.meta = fn, name, title, icons, meta
         self.annotations, self.timeout, self.task_support = annotations, timeout, task_support
+        self.ask_first = ask_first
         self.signature = signature = _Signature(fn)
         summary, arg_docs = _parse_docstring(getattr(fn, "__doc__", None))
         self.description = description if description is not None else summary
@@ -1683,12 +1693,16 @@ class Context:
     In the 2026-07-28 revision ``sample``, ``list_roots`` and ``elicit`` become
     input-required round trips: the handler is run again with the client's answers,
     so code before the last question must not have side effects it cannot repeat.
+    Each question has a key (``key=``, or ``q0``, ``q1``... in asking order), and a
+    retry's answers are matched to questions by key: a handler that names no keys
+    must ask its questions in the same order on every run.
     """
 
     def __init__(self, call) -> None:
         self._call = call
         self._session = call.session
         self._last_progress = None
+        self._gathering = None        # a list while ctx.questions() collects instead of asking
 
     # -- facts about the request ------------------------------------------
     @property
@@ -1795,7 +1809,7 @@ class Context:
     def sample(self, messages, max_tokens: int = 512, system_prompt: str = None,
                temperature: float = None, stop_sequences: list = None, model_preferences: dict = None,
                include_context: str = None, tools: list = None, tool_choice: dict = None,
-               metadata: dict = None, timeout: float = None) -> dict:
+               metadata: dict = None, timeout: float = None, key: str = None) -> dict:
         """Ask the client's LLM for a completion (``sampling/createMessage``).
 
         Args:
@@ -1806,6 +1820,7 @@ class Context:
             tools, tool_choice: tools the model may call (2025-11-25 on; the client must
                 declare ``sampling.tools``).
             timeout: seconds to wait (default: the server's ``request_timeout``).
+            key: the question's name in a 2026-07-28 ``inputRequests`` map (default ``q<n>``).
 
         Returns:
             The client's CreateMessageResult: role, content, model, stopReason.
@@ -1815,11 +1830,11 @@ class Context:
         params = {"messages": [
             {"role": "user", "content": {"type": "text", "text": m}} if isinstance(m, str) else m
             for m in messages], "maxTokens": max_tokens}
-        for key, value in (("systemPrompt", system_prompt), ("temperature", temperature),
-                           ("stopSequences", stop_sequences), ("modelPreferences", model_preferences),
-                           ("includeContext", include_context), ("metadata", metadata)):
+        for field, value in (("systemPrompt", system_prompt), ("temperature", temperature),
+                             ("stopSequences", stop_sequences), ("modelPreferences", model_preferences),
+                             ("includeContext", include_context), ("metadata", metadata)):
             if value is not None:
-                params[key] = value
+                params[field] = value
         needs = {"sampling": {}}
         if tools is not None or tool_choice is not None:
             if not self._call.rev.sampling_tools:
@@ -1828,26 +1843,27 @@ class Context:
             if tool_choice is not None:
                 params["toolChoice"] = tool_choice
             needs = {"sampling": {"tools": {}}}
-        return self._session.ask(self._call, "sampling/createMessage", params, needs, timeout)
+        return self._ask(_Question(key, "sampling/createMessage", params, needs), timeout)
 
-    def list_roots(self, timeout: float = None) -> list:
+    def list_roots(self, timeout: float = None, key: str = None) -> list:
         """Ask the client for its roots (``roots/list``); cached until it says they changed.
 
         Returns:
             A list of Root dicts (``uri``, optional ``name``).
         """
         cached = self._session.roots if not self._call.rev.modern else None
-        if cached is not None:
-            return list(cached)
-        result = self._session.ask(self._call, "roots/list", {}, {"roots": {}}, timeout)
+        return self._ask(_Question(key, "roots/list", {}, {"roots": {}}, self._roots_of,
+                                   None if cached is None else {"roots": cached}), timeout)
+
+    def _roots_of(self, result) -> list:
         roots = result.get("roots") if isinstance(result, dict) else None
         if not isinstance(roots, list):
             raise MCPError(INVALID_PARAMS, "the client's roots/list answer has no roots list")
         if not self._call.rev.modern:
             self._session.roots = list(roots)
-        return roots
+        return list(roots)
 
-    def elicit(self, message: str, schema, timeout: float = None) -> dict:
+    def elicit(self, message: str, schema, timeout: float = None, key: str = None) -> dict:
         """Ask the user for input through the client (form-mode ``elicitation/create``).
 
         Args:
@@ -1868,10 +1884,10 @@ class Context:
         needs = {"elicitation": {"form": {}}}
         if self._call.rev.elicitation_modes:
             params = dict(params, mode="form")
-        return self._session.ask(self._call, "elicitation/create", params, needs, timeout)
+        return self._ask(_Question(key, "elicitation/create", params, needs), timeout)
 
     def elicit_url(self, message: str, url: str, elicitation_id: str = None,
-                   timeout: float = None) -> dict:
+                   timeout: float = None, key: str = None) -> dict:
         """Send the user to a URL (URL-mode elicitation, 2025-11-25 and later).
 
         Returns:
@@ -1879,21 +1895,89 @@ class Context:
             ``ctx.server.elicitation_complete(elicitation_id)`` when the flow ends.
         """
         params = {"mode": "url", "message": message, "url": url}
+        finish = None
         if not self._call.rev.modern:
             import secrets
             params["elicitationId"] = elicitation_id or secrets.token_hex(16)
-        result = self._session.ask(self._call, "elicitation/create", params, {"elicitation": {"url": {}}}, timeout)
-        if isinstance(result, dict) and "elicitationId" in params:
-            result = dict(result, elicitationId=params["elicitationId"])
-        return result
+            finish = lambda result: dict(result, elicitationId=params["elicitationId"]) \
+                if isinstance(result, dict) else result
+        return self._ask(_Question(key, "elicitation/create", params, {"elicitation": {"url": {}}}, finish),
+                         timeout)
 
     def ping(self, timeout: float = None) -> dict:
         """Ping the client (handshake era only)."""
-        return self._session.ask(self._call, "ping", None, {}, timeout)
+        return self._ask(_Question(None, "ping", None, {}), timeout)
+
+    def start_task(self) -> None:
+        """Become a task now: the client gets its CreateTaskResult, and this handler goes on as the task.
+
+        For tools registered with ``ask_first=True`` under 2026-07-28, where the questions
+        asked before this call were input-required rounds on the request itself (SEP-2663
+        resolves those before the task exists). Anywhere else it does nothing.
+        """
+        if self._call.task_ttl is not None:
+            self._call = self._session.open_task(self._call, self._call.task_ttl)
+
+    def questions(self) -> "_Questions":
+        """Collect several questions and ask them in one round (the 2026-07-28 ``inputRequests``).
+
+        The collector has ``elicit``, ``elicit_url``, ``sample`` and ``list_roots`` with the
+        signatures above; ``ask()`` sends them together (in the handshake era as concurrent
+        requests) and returns ``{key: answer}``, each answer as the single call returns it::
+
+            asked = ctx.questions()
+            asked.elicit("What is your name?", {"name": str}, key="user_name")
+            asked.sample("Write a greeting", key="greeting")
+            answers = asked.ask()
+        """
+        return _Questions(self)
+
+    def _ask(self, question: _Question, timeout):
+        if self._gathering is not None:
+            self._gathering.append(question)
+            return None
+        return self._session.ask(self._call, [question], timeout)[0]
 
     def read_resource(self, uri: str) -> list:
         """Read one of this server's own resources; returns its ``contents`` list."""
         return self._session.server._read_resource(uri, self._call)["contents"]
+
+
+class _Questions:
+    """What ``ctx.questions()`` returns: questions collected to be asked in one round."""
+
+    def __init__(self, ctx: Context) -> None:
+        self._ctx = ctx
+        self._asked = []
+
+    def _collect(self, ask, args, kwargs) -> None:
+        self._ctx._gathering = self._asked
+        try:
+            ask(*args, **kwargs)
+        finally:
+            self._ctx._gathering = None
+
+    def elicit(self, *args, **kwargs) -> None:
+        """Add a form elicitation (``Context.elicit``'s arguments)."""
+        self._collect(self._ctx.elicit, args, kwargs)
+
+    def elicit_url(self, *args, **kwargs) -> None:
+        """Add a URL elicitation (``Context.elicit_url``'s arguments)."""
+        self._collect(self._ctx.elicit_url, args, kwargs)
+
+    def sample(self, *args, **kwargs) -> None:
+        """Add a sampling request (``Context.sample``'s arguments)."""
+        self._collect(self._ctx.sample, args, kwargs)
+
+    def list_roots(self, *args, **kwargs) -> None:
+        """Add a roots request (``Context.list_roots``'s arguments)."""
+        self._collect(self._ctx.list_roots, args, kwargs)
+
+    def ask(self, timeout: float = None) -> dict:
+        """Ask everything collected at once; ``{key: answer}`` in the order they were added."""
+        ctx = self._ctx
+        answers = ctx._session.ask(ctx._call, self._asked, timeout)
+        return dict(zip([q.key for q in self._asked], answers))
 
 
 class _AwaitableNone:
@@ -2381,17 +2465,17 @@ def _unb64url(text: str) -> bytes:
         raise ValueError("bad base64") from None
 
 
-def _seal_state(signing_key: bytes, method: str, params: dict, ttl: float, key: str, answers: list) -> str:
-    """Pack earlier answers into a requestState that only a holder of ``signing_key`` can have made."""
+def _seal_state(signing_key: bytes, method: str, params: dict, ttl: float, keys: list, answers: dict) -> str:
+    """Pack earlier answers (and the keys now asked) into a requestState only ``signing_key`` can make."""
     import hmac
     import hashlib
-    payload = json.dumps({"m": method, "d": _params_digest(params), "x": int(time.time() + ttl), "k": key,
+    payload = json.dumps({"m": method, "d": _params_digest(params), "x": int(time.time() + ttl), "k": keys,
                           "a": answers}, separators=(",", ":"), sort_keys=True).encode("utf-8")
     return _b64url(payload) + "." + _b64url(hmac.new(signing_key, payload, hashlib.sha256).digest())
 
 
-def _open_state(signing_key: bytes, method: str, params: dict) -> list:
-    """The answers a retry carries (its requestState checked, plus the new inputResponses)."""
+def _open_state(signing_key: bytes, method: str, params: dict) -> dict:
+    """The answers a retry carries, by key: its requestState checked, plus the new inputResponses."""
     state = params.get("requestState")
     responses = params.get("inputResponses")
     if responses is not None and not isinstance(responses, dict):
@@ -2400,7 +2484,7 @@ def _open_state(signing_key: bytes, method: str, params: dict) -> list:
         if not isinstance(answer, dict):
             raise _invalid_params("Invalid params: inputResponses[%r] must be an object" % name)
     if state is None:
-        return []                              # answers to questions never asked are ignored
+        return {}                              # answers to questions never asked are ignored
     if not isinstance(state, str) or state.count(".") != 1:
         raise _invalid_params("Invalid params: requestState is malformed")
     import hmac                                # only now: most requests carry no state
@@ -2417,10 +2501,10 @@ def _open_state(signing_key: bytes, method: str, params: dict) -> list:
         raise _invalid_params("Invalid params: requestState belongs to a different request")
     if data.get("x", 0) < time.time():
         raise _invalid_params("Invalid params: requestState has expired; send the request again")
-    answers = list(data.get("a") or [])
-    answer = (responses or {}).get(data.get("k"))
-    if answer is not None:
-        answers.append(answer)
+    answers, asked = data.get("a"), data.get("k")
+    if not isinstance(answers, dict) or not isinstance(asked, list):
+        raise _invalid_params("Invalid params: requestState is malformed")
+    answers.update((key, responses[key]) for key in asked if key in (responses or {}))
     return answers
 
 
@@ -2441,6 +2525,21 @@ class _Peer:
 _BEFORE_INITIALIZE = _Peer(REVISIONS[LATEST_HANDSHAKE_VERSION])      # serves ping before the handshake
 
 
+def _version_refusal(requested, supported=PROTOCOL_VERSIONS) -> MCPError:
+    """-32022 for a revision this request cannot be served under, saying how to reach one that can."""
+    data = {"supported": list(supported)}
+    if isinstance(requested, str):
+        data["requested"] = requested           # never the string "None" for a missing version
+    if not isinstance(requested, str):
+        message = "Unsupported protocol version: none was given"
+    elif requested in HANDSHAKE:
+        message = ("Protocol %s is a handshake revision: reach it through initialize, without the "
+                   "2026-07-28 _meta envelope" % requested)
+    else:
+        message = "Unsupported protocol version %s" % requested
+    return MCPError(UNSUPPORTED_PROTOCOL_VERSION, message, data)
+
+
 def _envelope_peer(meta) -> _Peer:
     """The peer a 2026-07-28 request describes in its ``_meta`` envelope (nothing is remembered)."""
     if not isinstance(meta, dict):
@@ -2453,8 +2552,7 @@ def _envelope_peer(meta) -> _Peer:
                            % (key, "a string" if kind is str else "an object"))
     requested = meta[META_VERSION]
     if requested not in MODERN:
-        raise MCPError(UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version %s" % requested,
-                       {"supported": list(PROTOCOL_VERSIONS), "requested": requested})
+        raise _version_refusal(requested)
     level = meta.get(META_LOG_LEVEL)
     if level is not None and (not isinstance(level, str) or level not in _LOG_RANK):
         raise MCPError(INVALID_PARAMS, "Invalid params: unknown log level %r" % (level,))
@@ -2464,9 +2562,10 @@ def _envelope_peer(meta) -> _Peer:
 
 class _Waiter:
     """One of our own requests to the client, waiting for its answer."""
-    __slots__ = ("event", "answered", "result", "error")
+    __slots__ = ("request_id", "event", "answered", "result", "error")
 
-    def __init__(self) -> None:
+    def __init__(self, request_id=None) -> None:
+        self.request_id = request_id
         self.event = threading.Event()      # set by the answer, or by the call's cancellation
         self.answered = False
         self.result = None
@@ -2492,11 +2591,13 @@ class _Call:
         self._event = None
         self.done = False            # a response was sent, or will never be (cancelled)
         self.batch = batch
-        self.answers = []            # 2026-07-28: answers to earlier questions, in order
+        self.answers = {}            # 2026-07-28: answers to earlier questions, by key
         self.asked = 0               # questions the handler has asked so far in this run
         self.waiters = set()
         self.on_cancel = []
         self.task = None             # the _Task this call runs for, if any
+        self.task_ttl = None         # set while ctx.start_task() may still make this call a task
+        self.promoted = None         # the inner call of the task this call became
 
     @property
     def cancel_event(self) -> threading.Event:
@@ -2735,10 +2836,9 @@ class _Session:
                 self.era = "modern"
         elif method == "initialize":
             if self.era == "modern":
-                raise MCPError(UNSUPPORTED_PROTOCOL_VERSION,
-                               "this connection uses protocol 2026-07-28 (stateless); initialize is not part "
-                               "of it", {"supported": list(MODERN_VERSIONS[::-1]),
-                                         "requested": str(params.get("protocolVersion"))})
+                refusal = _version_refusal(params.get("protocolVersion"), MODERN_VERSIONS[::-1])
+                raise MCPError(refusal.code, "this connection uses protocol 2026-07-28 (stateless); "
+                               "initialize is not part of it", refusal.data)
             requested = params.get("protocolVersion")
             peer = _Peer(REVISIONS[requested if isinstance(requested, str) and requested in HANDSHAKE
                                    else LATEST_HANDSHAKE_VERSION])
@@ -2948,99 +3048,127 @@ class _Session:
         self.notify_listener(call, "notifications/subscriptions/acknowledged", {"notifications": agreed})
 
     # -- questions to the client --------------------------------------------------
-    def ask(self, call: _Call, method: str, params, needs: dict, timeout):
-        """Ask the client something on behalf of ``call`` and return its answer.
+    def ask(self, call: _Call, questions: list, timeout) -> list:
+        """Ask the client the questions of one round on behalf of ``call``; their answers, in order.
 
-        Handshake era: a request on the connection, waited for on this thread. 2026-07-28:
-        an answer the retry already carries, or ``_NeedInput`` to unwind the handler.
+        Handshake era: concurrent requests on the connection, waited for on this thread.
+        2026-07-28: the answers the retry already carries, or ``_NeedInput`` naming every
+        question still open, to unwind the handler (in a task: published on the task).
         """
-        if call.rev.modern:
-            return self._ask_modern(call, method, params, needs, timeout)
-        missing = _missing_capability(call.peer.capabilities, needs)
+        rev = call.rev
+        for question in questions:
+            if question.key is None:            # numbered in asking order (the determinism rule)
+                question.key = "q%d" % call.asked
+            call.asked += 1
+        if len({q.key for q in questions}) != len(questions):
+            raise ValueError("two questions of one round share a key: %s" % [q.key for q in questions])
+        answers = dict(call.answers) if rev.modern else {}
+        answers.update((q.key, q.answer) for q in questions if q.answer is not None)
+        missing = [q for q in questions if q.key not in answers]
+        for question in missing:
+            if question.method == "ping" and rev.modern:
+                raise MCPError(METHOD_NOT_FOUND, "ping does not exist in protocol %s" % rev.version)
+            lacking = _missing_capability(call.peer.capabilities, question.needs)
+            if lacking:
+                raise MCPError(MISSING_CLIENT_CAPABILITY, "the client did not declare the %s capability, so the "
+                               "server cannot send %s" % (lacking, question.method),
+                               {"requiredCapabilities": question.needs})
+        if missing and rev.modern and call.task is None:
+            raise _NeedInput(missing)
         if missing:
-            raise MCPError(MISSING_CLIENT_CAPABILITY, "the client did not declare the %s capability, so "
-                           "the server cannot send %s" % (missing, method), {"requiredCapabilities": needs})
-        if call.cancelled:
-            raise Cancelled(call.cancel_reason or "cancelled")
+            if call.cancelled:
+                raise Cancelled(call.cancel_reason or "cancelled")
+            ask = self._ask_in_task if rev.modern else self._ask_on_connection
+            answers.update(ask(call, missing, timeout))
+        return [q.finish(answers[q.key]) if q.finish else answers[q.key] for q in questions]
+
+    def _ask_on_connection(self, call: _Call, questions: list, timeout) -> dict:
+        """Handshake era: one request per question, all in flight at once; their answers by key."""
         task = call.task
-        if task is not None:                    # 2025-11-25: mark the task and tag the request
-            params = dict(params or {})
-            params["_meta"] = dict(params.get("_meta") or {}, **{META_RELATED_TASK: {"taskId": task.id}})
+        if task is not None:                    # before the requests: a client may poll as soon as it sees one
             self.set_task_status(task, "input_required")
-        with self.lock:
-            self.next_id += 1
-            request_id = self.next_id
-        waiter = _Waiter()
-        self.pending[_id_key(request_id)] = waiter
-        call.waiters.add(waiter.event)
+        waiters = {}
+        for question in questions:
+            params = question.params
+            if task is not None:                # 2025-11-25: tag the request with its task
+                params = dict(params or {})
+                params["_meta"] = dict(params.get("_meta") or {}, **{META_RELATED_TASK: {"taskId": task.id}})
+            with self.lock:
+                self.next_id += 1
+                request_id = self.next_id
+            waiter = waiters[question.key] = _Waiter(request_id)
+            self.pending[_id_key(request_id)] = waiter
+            call.waiters.add(waiter.event)
+            self.write(_request(request_id, question.method, params), via=call)
+        deadline = time.monotonic() + (self.server.request_timeout if timeout is None else timeout)
         try:
-            self.write(_request(request_id, method, params), via=call)
-            waiter.event.wait(self.server.request_timeout if timeout is None else timeout)
-            if not waiter.answered:             # cancelled, or timed out: withdraw our request
-                cancelled = call.cancelled
+            for waiter in waiters.values():
+                waiter.event.wait(max(0.0, deadline - time.monotonic()))
+                if not waiter.answered:
+                    break
+            unanswered = [w for w in waiters.values() if not w.answered]
+            for waiter in unanswered:           # cancelled, or timed out: withdraw what is still open
                 self.write(_notification("notifications/cancelled", {
-                    "requestId": request_id, "reason": "the request was cancelled" if cancelled else "timed out"}),
-                    via=call)
-                if cancelled:
-                    raise Cancelled(call.cancel_reason or "cancelled")
-                raise MCPError(INTERNAL_ERROR, "the client did not answer %s in time" % method)
+                    "requestId": waiter.request_id,
+                    "reason": "the request was cancelled" if call.cancelled else "timed out"}), via=call)
+            if unanswered and call.cancelled:
+                raise Cancelled(call.cancel_reason or "cancelled")
+            if unanswered:
+                raise MCPError(INTERNAL_ERROR, "the client did not answer %s in time" % ", ".join(
+                    q.method for q in questions if not waiters[q.key].answered))
         finally:
-            call.waiters.discard(waiter.event)
-            self.pending.pop(_id_key(request_id), None)
+            for waiter in waiters.values():
+                call.waiters.discard(waiter.event)
+                self.pending.pop(_id_key(waiter.request_id), None)
             if task is not None and task.status == "input_required":
                 self.set_task_status(task, "working")
-        if waiter.error is not None:
-            raise waiter.error
-        return waiter.result if waiter.result is not None else {}
+        for waiter in waiters.values():
+            if waiter.error is not None:
+                raise waiter.error
+        return {key: w.result if w.result is not None else {} for key, w in waiters.items()}
 
-    def _ask_modern(self, call: _Call, method: str, params, needs: dict, timeout):
-        if method == "ping":
-            raise MCPError(METHOD_NOT_FOUND, "ping does not exist in protocol %s" % call.rev.version)
-        index = call.asked
-        call.asked += 1
-        if index < len(call.answers):
-            return call.answers[index]
-        missing = _missing_capability(call.peer.capabilities, needs)
-        if missing:
-            raise MCPError(MISSING_CLIENT_CAPABILITY, "this request needs the client capability %s" % missing,
-                           {"requiredCapabilities": needs})
-        if call.task is not None:
-            return self._ask_in_task(call, method, params, timeout)
-        raise _NeedInput(method, params)
-
-    def _input_required(self, call: _Call, question: _NeedInput) -> dict:
-        key = "q%d" % len(call.answers)
+    def _input_required(self, call: _Call, need: _NeedInput) -> dict:
+        keys = [q.key for q in need.questions]
         state = _seal_state(self.server._signing_key(), call.method, call.params, self.server.state_ttl,
-                            key, call.answers)
+                            keys, call.answers)
         return {"resultType": "input_required",
-                "inputRequests": {key: {"method": question.method, "params": question.params}},
+                "inputRequests": {q.key: {"method": q.method, "params": q.params} for q in need.questions},
                 "requestState": state}
 
-    def _ask_in_task(self, call: _Call, method: str, params, timeout):
-        """2026-07-28 task: publish the question on the task and wait for tasks/update."""
+    def _ask_in_task(self, call: _Call, questions: list, timeout) -> dict:
+        """2026-07-28 task: publish the questions on the task, and wait until tasks/update answers all."""
         task = call.task
+        minted = {}
         with task.answered:
-            task.input_count += 1
-            key = "%s-%d" % (method.split("/")[0], task.input_count)
-            task.input_requests[key] = {"method": method, "params": params}
+            for question in questions:          # keys are unique for the task's lifetime
+                task.input_count += 1
+                minted[question.key] = "%s-%d" % (question.key, task.input_count)
+                task.input_requests[minted[question.key]] = {"method": question.method, "params": question.params}
         self.set_task_status(task, "input_required")
         deadline = time.monotonic() + (self.server.request_timeout if timeout is None else timeout)
         with task.answered:
-            while key not in task.input_answers:
+            while not all(key in task.input_answers for key in minted.values()):
                 left = deadline - time.monotonic()
                 if call.cancelled:
                     raise Cancelled(call.cancel_reason or "cancelled")
                 if left <= 0:
-                    raise MCPError(INTERNAL_ERROR, "no answer to %s arrived in time" % method)
+                    for key in minted.values():
+                        task.input_requests.pop(key, None)
+                    raise MCPError(INTERNAL_ERROR, "no answer to %s arrived in time"
+                                   % ", ".join(q.method for q in questions))
                 task.answered.wait(min(left, 0.25))
-            answer = task.input_answers.pop(key)
-            task.input_requests.pop(key, None)
-        self.set_task_status(task, "working")
-        return answer
+            return {asked: task.input_answers.pop(key) for asked, key in minted.items()}
 
     # -- tasks ----------------------------------------------------------------------
     def find_task(self, call: _Call) -> _Task:
-        """The task ``call.params.taskId`` names, if this connection made it in this era."""
+        """The task ``call.params.taskId`` names, if this connection made it in this era.
+
+        Where tasks are an extension, a client that did not declare it is refused first (-32021).
+        """
+        if call.rev.tasks == "extension" and not _declares_extension(call.peer.capabilities, TASKS_EXTENSION):
+            raise MCPError(MISSING_CLIENT_CAPABILITY, "%s needs the %s extension in the request's client "
+                           "capabilities" % (call.method, TASKS_EXTENSION),
+                           {"requiredCapabilities": {"extensions": {TASKS_EXTENSION: {}}}})
         task_id = call.params.get("taskId")
         if not isinstance(task_id, str):
             raise _invalid_params("Invalid params: taskId must be a string")
@@ -3057,8 +3185,8 @@ class _Session:
             self.tasks.pop(stale.id, None)
         return list(self.tasks.values())
 
-    def run_task(self, call: _Call, ttl, execute) -> None:
-        """Answer ``call`` with a new task at once, then run ``execute(inner call)`` for it here."""
+    def open_task(self, call: _Call, ttl) -> _Call:
+        """Answer ``call`` with a new task now; the inner call the task runs as from here on."""
         inner = _Call(self, call.id, call.method, call.params,
                       _Peer(call.rev, call.peer.capabilities, call.peer.info,
                             None if call.rev.modern else call.peer.log_level))
@@ -3066,17 +3194,35 @@ class _Session:
             inner.progress_token = None
         task = inner.task = _Task(inner, ttl, 500)
         self.tasks[task.id] = task
+        call.task_ttl, call.promoted = None, inner
         self.respond(call, dict(task.describe(), resultType="task") if call.rev.modern
                      else {"task": task.describe()})
+        return inner
+
+    def run_task(self, call: _Call, ttl, execute, deferred: bool = False) -> None:
+        """Run ``execute(call)`` as a task of ``call``, answering ``call`` with the task first.
+
+        ``deferred``: the task is made only when the handler calls ``ctx.start_task()``, so
+        it can ask its questions through input-required rounds before (SEP-2663); a
+        handler that never calls it answers ``call`` as a plain call would.
+        """
+        if deferred:
+            call.task_ttl = ttl
+        target = call if deferred else self.open_task(call, ttl)
         try:
-            result = execute(inner)
-        except MCPError as exc:
-            self.finish_task(task, "failed", error=exc.to_error())
-        except Cancelled:
-            self.finish_task(task, "cancelled")
-        else:
-            failed = result.get("isError") and not task.modern    # 2025-11-25: isError fails a task
-            self.finish_task(task, "failed" if failed else "completed", result=result)
+            result = execute(target)
+        except (MCPError, Cancelled) as exc:
+            if call.promoted is None:
+                raise
+            error = exc.to_error() if isinstance(exc, MCPError) else None
+            self.finish_task(call.promoted.task, "failed" if error else "cancelled", error=error)
+            return
+        if call.promoted is None:
+            self.respond(call, result)
+            return
+        task = call.promoted.task
+        failed = result.get("isError") and not task.modern    # 2025-11-25: isError fails a task
+        self.finish_task(task, "failed" if failed else "completed", result=result)
 
     def set_task_status(self, task: _Task, status: str, message: str = None) -> None:
         with self.lock:
@@ -3110,12 +3256,18 @@ class _Session:
         raise MCPError(error["code"], error["message"], error.get("data"))
 
     def answer_task(self, task: _Task, responses: dict) -> None:
-        """2026-07-28 tasks/update: hand the answers to the questions the task is waiting on."""
+        """2026-07-28 tasks/update: hand the answers to the questions the task is waiting on.
+
+        The task stays ``input_required`` while any question is open; ``tasks/get`` lists those.
+        """
         with task.answered:
             for key, answer in responses.items():
-                if key in task.input_requests:     # unknown or already answered keys are ignored
+                if task.input_requests.pop(key, None) is not None:   # unknown or answered keys: ignored
                     task.input_answers[key] = answer
+            settled = not task.input_requests
             task.answered.notify_all()
+        if settled and task.status == "input_required":
+            self.set_task_status(task, "working")
 
     def cancel_task(self, task: _Task) -> bool:
         """Cancel a running task; False if it had already ended."""
@@ -3525,7 +3677,8 @@ class MCPServer:
     # -- registration ---------------------------------------------------------
     def tool(self, name=None, *, title: str = None, description: str = None, annotations: dict = None,
              icons: list = None, meta: dict = None, input_schema: dict = None, output_schema: dict = None,
-             structured_output: bool = None, timeout: float = None, task_support: str = "forbidden"):
+             structured_output: bool = None, timeout: float = None, task_support: str = "forbidden",
+             ask_first: bool = False):
         """Register a function as a tool: ``@app.tool()``, ``@app.tool`` or ``@app.tool("name")``.
 
         Args:
@@ -3540,6 +3693,8 @@ class MCPServer:
             structured_output: force (True) or forbid (False) structured output.
             timeout: seconds after which the call is answered with an error and cancelled.
             task_support: "forbidden", "optional" or "required" (2025-11-25 tasks).
+            ask_first: under 2026-07-28, the call becomes a task only when the handler calls
+                ``ctx.start_task()``; its questions before that are input-required rounds.
         """
         if callable(name) and not isinstance(name, str):
             return self.add_tool(name)
@@ -3547,7 +3702,8 @@ class MCPServer:
         def decorator(fn):
             self.add_tool(fn, name=name, title=title, description=description, annotations=annotations,
                           icons=icons, meta=meta, input_schema=input_schema, output_schema=output_schema,
-                          structured_output=structured_output, timeout=timeout, task_support=task_support)
+                          structured_output=structured_output, timeout=timeout, task_support=task_support,
+                          ask_first=ask_first)
             return fn
         return decorator
 
@@ -3783,15 +3939,19 @@ class MCPServer:
     # -- handlers: lifecycle (in METHODS order) -------------------------------------
     def _on_initialize(self, call: _Call) -> dict:
         session, params = call.session, call.params
-        if session.peer is not None:
-            raise MCPError(INVALID_REQUEST, "Invalid Request: initialize was already received on this connection")
+        earlier = session.peer
+        if earlier is not None and call.rev is not earlier.rev:   # the same revision again: answer it again
+            raise MCPError(INVALID_REQUEST, "Invalid Request: this connection was initialized with protocol %s; "
+                           "open a new connection for another revision" % earlier.rev.version,
+                           {"negotiated": earlier.rev.version})
         if not isinstance(params.get("protocolVersion"), str):
             raise _invalid_params("Invalid params: protocolVersion must be a string")
         capabilities = params.get("capabilities", {})
         if not isinstance(capabilities, dict):
             raise _invalid_params("Invalid params: capabilities must be an object")
         info = params.get("clientInfo")
-        session.peer = _Peer(call.rev, capabilities, info if isinstance(info, dict) else None, "debug")
+        session.peer = _Peer(call.rev, capabilities, info if isinstance(info, dict) else None,
+                             "debug" if earlier is None else earlier.log_level)
         session.era = "handshake"
         result = {"protocolVersion": call.rev.version, "capabilities": self._capabilities(call.rev),
                   "serverInfo": self._server_info(call.rev.version)}
@@ -3844,7 +4004,8 @@ class MCPServer:
             return _tool_error("Invalid arguments for tool %s: %s" % (name, exc))
         if ttl is False:
             return self._execute_tool(call, tool, arguments)
-        call.session.run_task(call, ttl, lambda inner: self._execute_tool(inner, tool, arguments))
+        call.session.run_task(call, ttl, lambda target: self._execute_tool(target, tool, arguments),
+                              deferred=tool.ask_first and call.rev.modern)
         return None
 
     def _execute_tool(self, call: _Call, tool: Tool, arguments: dict) -> dict:
@@ -4790,9 +4951,9 @@ class _HTTPApp:
             session.tasks = self.tasks               # a task outlives the POST that created it (SEP-2663)
             return self._exchange(session, None, message, request_id, environ, start_response)
         if version is not None and version not in ALL_VERSIONS:
-            raise _HTTPError("400 Bad Request", UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version %s"
-                             % version, request_id=request_id, data={"supported": list(PROTOCOL_VERSIONS),
-                                                                     "requested": version})
+            refusal = _version_refusal(version)
+            raise _HTTPError("400 Bad Request", refusal.code, refusal.message, request_id=request_id,
+                             data=refusal.data)
         raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: no Mcp-Session-Id; send initialize "
                          "first (protocol 2025-11-25 and older) or the 2026-07-28 _meta envelope and "
                          "MCP-Protocol-Version header", request_id=request_id)
@@ -4810,9 +4971,9 @@ class _HTTPApp:
         if version is None:
             raise mismatch("the MCP-Protocol-Version header is missing")
         if version not in MODERN:
-            raise _HTTPError("400 Bad Request", UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version %s"
-                             % version, request_id=request_id, data={"supported": list(PROTOCOL_VERSIONS),
-                                                                     "requested": version})
+            refusal = _version_refusal(version)
+            raise _HTTPError("400 Bad Request", refusal.code, refusal.message, request_id=request_id,
+                             data=refusal.data)
         if META_VERSION in meta and meta[META_VERSION] != version:
             raise mismatch("MCP-Protocol-Version %r does not match _meta %r" % (version, meta[META_VERSION]))
         if "id" in message:                          # server/discover too: RequestParams requires _meta

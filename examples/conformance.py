@@ -56,10 +56,18 @@ def _text_of(reply: dict) -> str:
     return " ".join(b.get("text", "") for b in blocks if isinstance(b, dict) and b.get("type") == "text")
 
 
-def _ask(ctx: Context, message: str, field: str, kind: str = "string"):
-    """Ask for one field; the answer's value, or None when the user did not accept."""
-    answer = ctx.elicit(message, {"type": "object", "properties": {field: {"type": kind}}, "required": [field]})
+def _form(field: str, kind: str = "string") -> dict:
+    return {"type": "object", "properties": {field: {"type": kind}}, "required": [field]}
+
+
+def _accepted(answer: dict, field: str):
+    """The answer's value, or None when the user did not accept."""
     return (answer.get("content") or {}).get(field) if answer.get("action") == "accept" else None
+
+
+def _ask(ctx: Context, message: str, field: str, kind: str = "string", key: str = None):
+    """Ask for one field; the answer's value, or None when the user did not accept."""
+    return _accepted(ctx.elicit(message, _form(field, kind), key=key), field)
 
 
 # -- content scenarios (tools-call-*) -------------------------------------------------------------
@@ -232,7 +240,7 @@ def test_missing_capability(ctx: Context) -> str:
 @app.tool()
 def test_input_required_result_elicitation(ctx: Context) -> str:
     """Ask the user's name, then greet them."""
-    return "Hello, %s!" % _ask(ctx, "What is your name?", "name")
+    return "Hello, %s!" % _ask(ctx, "What is your name?", "name", key="user_name")
 
 
 @app.tool()
@@ -255,10 +263,14 @@ def test_input_required_result_request_state(ctx: Context) -> str:
 
 @app.tool()
 def test_input_required_result_multiple_inputs(ctx: Context) -> str:
-    """An elicitation, a sampling and a roots question (the suite wants them in one round)."""
-    name = _ask(ctx, "What is your name?", "name")
-    greeting = _text_of(ctx.sample("Generate a greeting", max_tokens=50))
-    return "Name: %s; Greeting: %s; Roots: %d" % (name, greeting, len(ctx.list_roots()))
+    """An elicitation, a sampling and a roots question, asked in one round."""
+    asked = ctx.questions()
+    asked.elicit("What is your name?", _form("name"), key="user_name")
+    asked.sample("Generate a greeting", max_tokens=50, key="greeting")
+    asked.list_roots(key="client_roots")
+    answers = asked.ask()
+    return "Name: %s; Greeting: %s; Roots: %d" % (_accepted(answers["user_name"], "name"),
+                                                   _text_of(answers["greeting"]), len(answers["client_roots"]))
 
 
 @app.tool()
@@ -380,16 +392,19 @@ def confirm_delete(filename: str, ctx: Context) -> str:
 
 @app.tool(task_support="required")
 def multi_input(ctx: Context) -> str:
-    """Two questions (the suite wants both open at once)."""
-    first = _ask(ctx, "First input", "name")
-    second = _ask(ctx, "Second input", "name")
-    return "got %s and %s" % (first, second)
+    """Two questions open at once (the client may answer them one at a time)."""
+    asked = ctx.questions()
+    asked.elicit("First input", _form("name"), key="first")
+    asked.elicit("Second input", _form("name"), key="second")
+    answers = asked.ask()
+    return "got %s and %s" % (_accepted(answers["first"], "name"), _accepted(answers["second"], "name"))
 
 
-@app.tool(task_support="optional")
+@app.tool(task_support="required", ask_first=True)
 def test_tool_with_task(ctx: Context) -> str:
-    """Ask a question, then work as a task (the suite wants the question before the task exists)."""
-    name = _ask(ctx, "What is your name?", "name")
+    """Ask a question through input-required rounds, then become a task (SEP-2663 composition)."""
+    name = _ask(ctx, "What is your name?", "name", key="user_name")
+    ctx.start_task()
     time.sleep(0.2)
     return "Hello, %s, from a task" % name
 

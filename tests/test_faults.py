@@ -630,7 +630,9 @@ def test_requests_before_initialize_and_a_second_initialize(servers):
     result = handshake(server)
     assert result["protocolVersion"] == "2025-11-25"
     again = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "x", "version": "1"}}
-    server.request("initialize", again, codes=[INVALID])
+    server.request("initialize", again, codes=[INVALID])                      # another revision: refused
+    same = dict(again, protocolVersion="2025-11-25")                          # a tester reusing the pipe
+    assert server.result("initialize", same)["protocolVersion"] == "2025-11-25"
     server.request("initialize", {"protocolVersion": 5}, codes=[INVALID, PARAMS])
     server.wait_all()
     server.liveness("legacy")

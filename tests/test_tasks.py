@@ -235,7 +235,7 @@ def modern_status(wire, task_id, statuses, timeout=10):
     """Poll tasks/get (2026-07-28) until one of ``statuses``; see ``wait_status``."""
     deadline = time.monotonic() + timeout
     while True:
-        task = modern(wire, "tasks/get", {"taskId": task_id})["result"]
+        task = modern(wire, "tasks/get", {"taskId": task_id}, TASK_CAPS)["result"]
         assert task["resultType"] == "complete", task
         if task["status"] in statuses:
             return task
@@ -285,11 +285,11 @@ def test_modern_input_required_and_update():
     (key, question), = task["inputRequests"].items()
     assert question["method"] == "elicitation/create"
     ack = modern(wire, "tasks/update", {"taskId": task_id, "inputResponses": {
-        "unknown-key": {"action": "decline"}, key: {"action": "accept", "content": {"name": "Bo"}}}})["result"]
+        "unknown-key": {"action": "decline"}, key: {"action": "accept", "content": {"name": "Bo"}}}}, TASK_CAPS)["result"]
     assert ack["resultType"] == "complete"
     task = modern_status(wire, task_id, {"completed"})
     assert task["result"]["content"][0]["text"] == "hello Bo"
-    assert modern(wire, "tasks/update", {"taskId": task_id, "inputResponses": "x"})["error"]["code"] == -32602
+    assert modern(wire, "tasks/update", {"taskId": task_id, "inputResponses": "x"}, TASK_CAPS)["error"]["code"] == -32602
     wire.close()
 
 
@@ -300,13 +300,13 @@ def test_modern_cancel_is_an_ack_and_listen_streams_tasks():
                                                    "notifications": {"taskIds": [task_id, "unknown"]}})
     ack = wire.recv()
     assert ack["params"]["notifications"] == {"taskIds": [task_id]}
-    assert modern(wire, "tasks/cancel", {"taskId": task_id})["result"]["resultType"] == "complete"
+    assert modern(wire, "tasks/cancel", {"taskId": task_id}, TASK_CAPS)["result"]["resultType"] == "complete"
     note = [n for n in wire.notifications if n["method"] == "notifications/tasks"]
     if not note:
         note = [wire.recv()]
     assert note[0]["params"]["status"] == "cancelled" and note[0]["params"]["taskId"] == task_id
     assert note[0]["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == listen
-    assert modern(wire, "tasks/cancel", {"taskId": task_id})["result"] == {
+    assert modern(wire, "tasks/cancel", {"taskId": task_id}, TASK_CAPS)["result"] == {
         "resultType": "complete", "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "tasks", "version": "0.0.0"}}}
     error = wire.error("subscriptions/listen", {"_meta": envelope(), "notifications": {"taskIds": [task_id]}})
     assert error["code"] == -32021
