@@ -1062,6 +1062,8 @@ def _elicitation_field(name: str, prop, defs: dict) -> dict:
             prop = dict(present[0], **{k: v for k, v in prop.items() if k != "anyOf"})
     if prop.get("default", 0) is None:
         prop = {k: v for k, v in prop.items() if k != "default"}    # no value is not a default
+    if prop.get("type") == "array" and isinstance(prop.get("items"), dict):
+        prop = dict(prop, items=_elicit_resolve(prop["items"], defs))     # List[SomeEnum] from pydantic
     kind = _elicit_kind(prop)
     why = "elicitation field %r" % name
     if kind is None:
@@ -1071,7 +1073,7 @@ def _elicitation_field(name: str, prop, defs: dict) -> dict:
     if kind in ("enum", "titled_enum") and prop.get("type") is None:
         prop = dict(prop, type="string")
     if kind == "multi_select":
-        items = _elicit_resolve(prop["items"], defs)
+        items = prop["items"]
         if "enum" in items and "type" not in items:
             items = dict(items, type="string")
         prop = dict(prop, items=items)
