@@ -6251,10 +6251,15 @@ def _terminal_answers(client: _ClientBase, roots: list = ()) -> None:
             sys.stderr.write("Open %s, then press Enter (or type 'no'): " % params.get("url"))
             return {"action": "decline" if sys.stdin.readline().strip().lower() == "no" else "accept"}
         content = {}
-        for name, prop in (params.get("requestedSchema", {}).get("properties") or {}).items():
+        form = params.get("requestedSchema", {})
+        for name, prop in (form.get("properties") or {}).items():
             sys.stderr.write("%s (%s): " % (name, prop.get("type", "string")))
             sys.stderr.flush()
             value = sys.stdin.readline().rstrip("\n")
+            if value == "" and name not in (form.get("required") or ()):
+                continue                        # left empty: not answered (the server checks the answer)
+            if prop.get("type") == "array":
+                value = [part.strip() for part in value.split(",") if part.strip()]
             if prop.get("type") in ("number", "integer", "boolean"):
                 try:
                     value = json.loads(value.lower() if prop.get("type") == "boolean" else value)

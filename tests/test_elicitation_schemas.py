@@ -397,3 +397,30 @@ def test_the_handlers_schema_is_never_changed(connect):
         for name in ("enums", "singles", "primitives"):
             connect(version).ask({"action": "decline"}, form=name)
     assert json.dumps([ENUMS, SINGLES, PRIMITIVES], sort_keys=True) == before
+
+
+# -- the command line's client answers such forms at a terminal -------------------------------------
+class _Terminal:
+    """A stdin that is a terminal and types the given lines."""
+
+    def __init__(self, lines):
+        self.lines = list(lines)
+
+    def isatty(self):
+        return True
+
+    def readline(self):
+        return self.lines.pop(0) + "\n"
+
+
+def test_the_terminal_client_answers_a_multi_select_and_skips_empty_optional_fields(monkeypatch):
+    import minimcp
+
+    class Fake:
+        capabilities, modern = {}, False
+    client = Fake()
+    monkeypatch.setattr(sys, "stdin", _Terminal(["M", "", "", "x, z", ""]))
+    minimcp._terminal_answers(client)
+    answer = client.elicitation({"message": "Fill in", "requestedSchema": ENUMS})
+    assert answer == {"action": "accept", "content": {"single": "M", "multi": ["x", "z"]}}
+    minimcp._check_elicited(answer, minimcp._elicitation_form(ENUMS))     # and the server takes it
