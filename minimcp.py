@@ -1164,7 +1164,7 @@ def _elicitation_schema(form: dict, version: str) -> dict:
                 raise ValueError("elicitation field %r is a multi-select (type array), which protocol %s does "
                                  "not define (2025-11-25 and later do): ask with a single-select enum instead"
                                  % (name, version))
-            prop, kind = _elicit_as_enum_names(prop), fallback
+            prop, kind = _elicit_as_enum_names(prop), fallback     # the one fallback: titled -> enumNames
         properties[name] = _elicit_trim(kind, prop, version)
     wire = _elicit_trim("form", form, version)
     return dict(wire, properties=properties)
@@ -1178,6 +1178,7 @@ def _elicit_as_enum_names(prop: dict) -> dict:
 
 
 def _elicit_trim(kind: str, prop: dict, version: str) -> dict:
+    """``prop`` (a form, or a field of ``kind``) with only the keywords ``version`` defines for it."""
     keys = _ELICIT_KEYS.get((kind, version))
     if keys is None:
         keys = _ELICIT_KEYS[kind, version] = frozenset(

@@ -305,10 +305,12 @@ def test_a_pydantic_model_form(connect, version):
 BAD_ANSWERS = [
     ("enums", accept({"titled": "#f00"}), "content: missing required field 'single'"),
     ("enums", accept({"single": "XL"}), 'content.single: "XL" is not one of "S", "M", "L"'),
-    ("enums", accept({"single": "S", "titled": "Red"}), 'content.titled: "Red" is not one of "#f00", "#0f0", "#00f"'),
+    ("enums", accept({"single": "S", "titled": "Red"}),
+     'content.titled: "Red" is not one of "#f00", "#0f0", "#00f"'),
     ("enums", accept({"single": "S", "multi": ["x", "w"]}), 'content.multi[1]: "w" is not one of "x", "y", "z"'),
     ("enums", accept({"single": "S", "multi": []}), "content.multi: needs at least 1 items"),
-    ("enums", accept({"single": "S", "titledMulti": ["#f00", "#0f0", "#00f"]}), "content.titledMulti: allows at most 2"),
+    ("enums", accept({"single": "S", "titledMulti": ["#f00", "#0f0", "#00f"]}),
+     "content.titledMulti: allows at most 2"),
     ("enums", accept({"single": "S", "multi": "x"}), "content.multi: expected array, got string"),
     ("primitives", accept({"email": "nobody"}), 'content.email: "nobody" is not a valid email'),
     ("primitives", accept({"born": "2023-02-29"}), 'content.born: "2023-02-29" is not a valid date'),
@@ -369,8 +371,10 @@ BAD_SCHEMAS = [
     ({"x": {"type": "string", "enum": []}}, "non-empty list of strings"),
     ({"x": {"type": "string", "oneOf": [{"const": "a"}]}}, "titled choices are a list of {'const': str, 'title': str}"),
     ({"x": {"type": "string", "format": "uuid"}}, "format 'uuid' is not one elicitation defines"),
-    ({"x": {"type": "string", "enum": ["a"], "enumNames": ["A", "B"]}}, "enumNames must be a list of strings, one per"),
-    ({"x": {"type": "string", "enum": ["a", "b"], "default": "c"}}, "the default of elicitation field 'x': \"c\" is not"),
+    ({"x": {"type": "string", "enum": ["a"], "enumNames": ["A", "B"]}},
+     "enumNames must be a list of strings, one per"),
+    ({"x": {"type": "string", "enum": ["a", "b"], "default": "c"}},
+     "the default of elicitation field 'x': \"c\" is not"),
     ({"x": {"type": "array", "items": {"enum": ["a"]}, "default": "a"}}, "the default of elicitation field 'x'"),
 ]
 
