@@ -977,6 +977,298 @@ def _json_special(value):
     return _EMPTY
 
 
+# Elicitation forms: the schemas elicitation/create may carry -----------------
+#
+# A form (requestedSchema) is a flat object whose every property is one of the
+# spec's primitive schemas (PrimitiveSchemaDefinition in each schema.json): a
+# string (with an optional format), a number or integer, a boolean, a
+# single-select enum (untitled ``enum``, titled ``oneOf`` of const/title, or the
+# legacy ``enum`` + ``enumNames``), or a multi-select enum (``type: array`` whose
+# items are an ``enum`` or an ``anyOf`` of const/title). Context.elicit makes the
+# handler's schema into such a form once (_elicitation_form, newest shape, every
+# keyword the handler gave kept for checking the answer), cuts a copy down to
+# the revision asked (_elicitation_schema), and checks the client's answer
+# against the whole form before the handler sees it (_check_elicited).
+
+_ELICIT_FORMATS = ("date", "date-time", "email", "uri")     # StringSchema.format, every revision
+_ELICIT_ACTIONS = ("accept", "decline", "cancel")
+
+# The keywords each revision defines, per kind of field: the wire carries these
+# and nothing else (a keyword outside them, such as ``pattern``, is still checked
+# in the answer). 2025-06-18 has "default" on booleans only (SEP-1034 added the
+# rest), no "$schema" on the form, no titled or multi-select enums. A revision
+# before 2025-06-18 has no elicitation at all; a client that declares it there
+# anyway gets 2025-06-18's forms (the "type" of "form" is where they begin).
+_ELICIT_FIELD_SINCE = {
+    "form": {"type": "2025-06-18", "properties": "2025-06-18", "required": "2025-06-18",
+             "$schema": "2025-11-25"},
+    "string": {"type": "2025-06-18", "title": "2025-06-18", "description": "2025-06-18",
+               "minLength": "2025-06-18", "maxLength": "2025-06-18", "format": "2025-06-18",
+               "default": "2025-11-25"},
+    "number": {"type": "2025-06-18", "title": "2025-06-18", "description": "2025-06-18",
+               "minimum": "2025-06-18", "maximum": "2025-06-18", "default": "2025-11-25"},
+    "boolean": {"type": "2025-06-18", "title": "2025-06-18", "description": "2025-06-18",
+                "default": "2025-06-18"},
+    "enum": {"type": "2025-06-18", "title": "2025-06-18", "description": "2025-06-18", "enum": "2025-06-18",
+             "enumNames": "2025-06-18", "default": "2025-11-25"},
+    "titled_enum": {"type": "2025-11-25", "title": "2025-11-25", "description": "2025-11-25",
+                    "oneOf": "2025-11-25", "default": "2025-11-25"},
+    "multi_select": {"type": "2025-11-25", "title": "2025-11-25", "description": "2025-11-25",
+                     "items": "2025-11-25", "minItems": "2025-11-25", "maxItems": "2025-11-25",
+                     "default": "2025-11-25"},
+}
+# A kind an older revision lacks: the kind it is sent as instead, or None to refuse
+# the question. A titled enum says what 2025-06-18's EnumSchema says with enum +
+# enumNames. A multi-select has no equivalent: 2025-06-18 answers hold no arrays.
+_ELICIT_KIND_FALLBACK = {"titled_enum": "enum", "multi_select": None}
+_ELICIT_KEYS = {}            # (kind, version) -> the keywords that revision sends, computed once
+
+
+def _elicitation_form(schema) -> dict:
+    """A handler's elicitation schema as a checked form in the newest shape (a new dict).
+
+    Args:
+        schema: a flat object schema (dict), a TypedDict, a dataclass or a pydantic model.
+
+    Raises:
+        ValueError: naming the field that no elicitation form can carry, and why.
+    """
+    source = schema
+    if not isinstance(schema, dict):
+        schema = _schema_for(schema, _class_namespace(schema))
+    schema = _inline_root(schema) if "$ref" in schema else schema
+    defs = schema.get("$defs") or {}
+    if schema.get("type", "object") != "object" or not isinstance(schema.get("properties", {}), dict):
+        raise ValueError("an elicitation schema is a flat object schema: {'type': 'object', 'properties': {...}}")
+    properties = {}
+    for name, prop in (schema.get("properties") or {}).items():
+        properties[name] = _elicitation_field(name, prop, defs)
+    if _is_dataclass(source):
+        _add_factory_defaults(source, properties)
+    for name, prop in properties.items():
+        if "default" in prop:
+            _check_elicited_value(prop["default"], prop, "the default of elicitation field %r" % name)
+    required = schema.get("required") or []
+    if not isinstance(required, list):
+        raise ValueError("elicitation schema: required must be a list of property names")
+    for name in required:
+        if name not in properties:
+            raise ValueError("elicitation schema: required names %r, which is not a property" % (name,))
+    form = {k: v for k, v in schema.items() if k not in ("$defs", "properties", "required")}
+    form.update(type="object", properties=properties)
+    if "required" in schema:
+        form["required"] = list(required)
+    return form
+
+
+def _elicitation_field(name: str, prop, defs: dict) -> dict:
+    """One property of a form, checked and completed (``type`` filled in); ValueError if no form can hold it."""
+    prop = _elicit_resolve(prop, defs)
+    options = prop.get("anyOf")
+    if "type" not in prop and isinstance(options, list):     # Optional[X]: X, since any field may be left out
+        present = [_elicit_resolve(o, defs) for o in options if o != {"type": "null"}]
+        if len(present) == 1 and len(options) > 1:
+            prop = dict(present[0], **{k: v for k, v in prop.items() if k != "anyOf"})
+    if prop.get("default", 0) is None:
+        prop = {k: v for k, v in prop.items() if k != "default"}    # no value is not a default
+    if prop.get("type") == "array" and isinstance(prop.get("items"), dict):
+        prop = dict(prop, items=_elicit_resolve(prop["items"], defs))     # List[SomeEnum] from pydantic
+    kind = _elicit_kind(prop)
+    why = "elicitation field %r" % name
+    if kind is None:
+        raise ValueError("%s must be a string, number, integer, boolean, a single-select enum (enum, or oneOf of "
+                         "const/title) or a multi-select enum (type array, items enum or anyOf of const/title); "
+                         "got %s" % (why, json.dumps(prop, sort_keys=True)))
+    if kind in ("enum", "titled_enum") and prop.get("type") is None:
+        prop = dict(prop, type="string")
+    if kind == "multi_select":
+        items = prop["items"]
+        if "enum" in items and "type" not in items:
+            items = dict(items, type="string")
+        prop = dict(prop, items=items)
+        _elicit_choices(items, why + " items")
+    else:
+        _elicit_choices(prop, why)
+    if kind == "string" and "format" in prop and prop["format"] not in _ELICIT_FORMATS:
+        raise ValueError("%s: format %r is not one elicitation defines (%s); use a plain string"
+                         % (why, prop["format"], ", ".join(_ELICIT_FORMATS)))
+    names = prop.get("enumNames")
+    if names is not None and not (isinstance(names, list) and len(names) == len(prop.get("enum") or ())
+                                  and all(isinstance(n, str) for n in names)):
+        raise ValueError("%s: enumNames must be a list of strings, one per enum value" % why)
+    return prop
+
+
+def _elicit_resolve(node, defs: dict) -> dict:
+    """``node`` with a local ``#/$defs/`` reference replaced by what it names (pydantic writes enums so)."""
+    if not isinstance(node, dict):
+        raise ValueError("elicitation schema: a property must be a JSON Schema object, not %r" % (node,))
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/") and isinstance(defs.get(ref[8:]), dict):
+        target = {k: v for k, v in defs[ref[8:]].items() if k != "title"}     # the class name, not the field's
+        return dict(target, **{k: v for k, v in node.items() if k != "$ref"})
+    return node
+
+
+def _elicit_kind(prop: dict):
+    """The kind of field (a key of _ELICIT_FIELD_SINCE) a property is, or None."""
+    kind = prop.get("type")
+    if not isinstance(kind, (str, type(None))):
+        return None                             # a list of types: no form field is several things
+    if kind == "array":
+        items = prop.get("items")
+        return "multi_select" if isinstance(items, dict) and ("enum" in items or "anyOf" in items) else None
+    if kind not in (None, "string"):
+        return {"number": "number", "integer": "number", "boolean": "boolean"}.get(kind)
+    if "oneOf" in prop:
+        return "titled_enum"
+    if "enum" in prop:
+        return "enum"
+    return "string" if kind == "string" else None
+
+
+def _elicit_choices(prop: dict, why: str):
+    """The values a single-select enum (or a multi-select's items) allows, checked; None for other fields."""
+    if "enum" in prop:
+        values = prop["enum"]
+        if not isinstance(values, list) or not values or not all(isinstance(v, str) for v in values):
+            raise ValueError("%s: an elicitation enum is a non-empty list of strings, not %s"
+                             % (why, json.dumps(values)))
+        return values
+    options = prop.get("oneOf", prop.get("anyOf"))
+    if options is None:
+        return None
+    if not isinstance(options, list) or not options or not all(
+            isinstance(o, dict) and isinstance(o.get("const"), str) and isinstance(o.get("title"), str)
+            for o in options):
+        raise ValueError("%s: titled choices are a list of {'const': str, 'title': str}" % why)
+    return [o["const"] for o in options]
+
+
+def _add_factory_defaults(cls, properties: dict) -> None:
+    """Defaults from ``field(default_factory=...)`` (how a dataclass gives a list default)."""
+    for name, field in cls.__dataclass_fields__.items():
+        factory = getattr(field, "default_factory", None)
+        if name in properties and "default" not in properties[name] and callable(factory):
+            value = factory()
+            if isinstance(value, (list, tuple, set, frozenset)):
+                value = [v.value if _is_enum(type(v)) else v for v in value]
+            _add_default(properties[name], value)
+
+
+def _elicitation_schema(form: dict, version: str) -> dict:
+    """The requestedSchema sent under ``version``: ``form`` with only what that revision defines.
+
+    Raises:
+        ValueError: for a field the revision has no form for (a multi-select before 2025-11-25).
+    """
+    first = _ELICIT_FIELD_SINCE["form"]["type"]
+    version = version if _available(first, version) else first
+    properties = {}
+    for name, prop in form["properties"].items():
+        kind = _elicit_kind(prop)
+        while not _available(_ELICIT_FIELD_SINCE[kind]["type"], version):
+            fallback = _ELICIT_KIND_FALLBACK[kind]
+            if fallback is None:
+                raise ValueError("elicitation field %r is a multi-select (type array), which protocol %s does "
+                                 "not define (2025-11-25 and later do): ask with a single-select enum instead"
+                                 % (name, version))
+            prop, kind = _elicit_as_enum_names(prop), fallback     # the one fallback: titled -> enumNames
+        properties[name] = _elicit_trim(kind, prop, version)
+    wire = _elicit_trim("form", form, version)
+    return dict(wire, properties=properties)
+
+
+def _elicit_as_enum_names(prop: dict) -> dict:
+    """A titled single-select (oneOf of const/title) said the 2025-06-18 way: enum + enumNames."""
+    shaped = {k: v for k, v in prop.items() if k != "oneOf"}
+    shaped.update(enum=[o["const"] for o in prop["oneOf"]], enumNames=[o["title"] for o in prop["oneOf"]])
+    return shaped
+
+
+def _elicit_trim(kind: str, prop: dict, version: str) -> dict:
+    """``prop`` (a form, or a field of ``kind``) with only the keywords ``version`` defines for it."""
+    keys = _ELICIT_KEYS.get((kind, version))
+    if keys is None:
+        keys = _ELICIT_KEYS[kind, version] = frozenset(
+            key for key, since in _ELICIT_FIELD_SINCE[kind].items() if _available(since, version))
+    shaped = {k: v for k, v in prop.items() if k in keys}
+    if kind == "multi_select":              # items: {type, enum} or {anyOf: [{const, title}]}, nothing more
+        items = prop["items"]
+        shaped["items"] = {"type": "string", "enum": items["enum"]} if "enum" in items else \
+            {"anyOf": [{"const": o["const"], "title": o["title"]} for o in items["anyOf"]]}
+    elif kind == "titled_enum":
+        shaped["oneOf"] = [{"const": o["const"], "title": o["title"]} for o in prop["oneOf"]]
+    return shaped
+
+
+def _check_elicited(answer, form: dict) -> dict:
+    """The client's ElicitResult, checked against the form it was asked, before the handler sees it.
+
+    Raises:
+        ValueError: for an answer without a valid action, or accepted content that does not
+            fit the form (in a tool, an ``isError`` result saying which field and why).
+    """
+    action = answer.get("action") if isinstance(answer, dict) else None
+    if action not in _ELICIT_ACTIONS:
+        raise ValueError("the client's elicitation answer has no valid action (accept, decline or cancel): %s"
+                         % json.dumps(answer, sort_keys=True)[:200])
+    if action != "accept":
+        return answer
+    content = answer.get("content", {})
+    try:
+        if not isinstance(content, dict):
+            raise ValueError("content: expected object, got %s" % _json_type(content))
+        for name in form.get("required") or ():
+            if name not in content:
+                raise ValueError("content: missing required field %r" % name)
+        for name, value in content.items():
+            prop = form["properties"].get(name)
+            if prop is not None:
+                _check_elicited_value(value, prop, "content.%s" % name)
+    except ValueError as exc:
+        raise ValueError("the client's elicitation answer does not fit the requested schema: %s" % exc) from None
+    return answer
+
+
+def _check_elicited_value(value, prop: dict, path: str) -> None:
+    """One field's value (an answer or a default) against its property; ValueError naming ``path``."""
+    kind = _elicit_kind(prop)
+    validate(value, {k: v for k, v in prop.items() if k not in ("default", "oneOf", "enum", "items")}, path)
+    choices = _elicit_choices(prop["items"] if kind == "multi_select" else prop, path)
+    if choices is not None:
+        for index, item in enumerate(value if kind == "multi_select" else [value]):
+            if not isinstance(item, str) or item not in choices:
+                where = "%s[%d]" % (path, index) if kind == "multi_select" else path
+                raise ValueError("%s: %s is not one of %s" % (where, json.dumps(item),
+                                                              ", ".join(json.dumps(c) for c in choices)))
+    if kind == "string" and prop.get("format") in _ELICIT_FORMATS and not _fits_format(value, prop["format"]):
+        raise ValueError("%s: %s is not a valid %s" % (path, json.dumps(value), prop["format"]))
+
+
+def _fits_format(text: str, kind: str) -> bool:
+    """Whether ``text`` is a valid ``date``, ``date-time`` (RFC 3339), ``email`` or ``uri``."""
+    import re
+    if kind == "email":
+        return re.fullmatch(r"[^@\s]+@[^@\s]+", text) is not None
+    if kind == "uri":
+        return re.fullmatch(r"[A-Za-z][A-Za-z0-9+.-]*:[^\s]+", text) is not None
+    pattern = r"(\d{4})-(\d\d)-(\d\d)" + (r"[Tt](\d\d):(\d\d):(\d\d)(?:\.\d+)?(?:[Zz]|[+-](\d\d):(\d\d))"
+                                          if kind == "date-time" else "")
+    found = re.fullmatch(pattern, text, re.ASCII)
+    if found is None:
+        return False
+    import datetime
+    numbers = [int(n) for n in found.groups() if n is not None]
+    try:
+        datetime.date(*numbers[:3])
+    except ValueError:
+        return False
+    clock, offset = numbers[3:6], numbers[6:]
+    return (not clock or (clock[0] < 24 and clock[1] < 60 and clock[2] <= 60)) and \
+        (not offset or (offset[0] < 24 and offset[1] < 60))     # second 60: a leap second
+
+
 # Registry: content helpers, tools, resources, templates, prompts #############
 #
 # Records here know nothing about JSON-RPC: they turn a Python function into the
@@ -1868,23 +2160,27 @@ class Context:
 
         Args:
             message: what to ask.
-            schema: a flat object schema (dict), or a TypedDict / dataclass whose fields
-                are str, int, float, bool or Literal/Enum.
+            schema: a flat object schema (dict), or a TypedDict / dataclass / pydantic model,
+                whose fields are strings (formats date, date-time, email, uri), numbers,
+                booleans, single-select enums (``enum``, ``oneOf`` of const/title, legacy
+                ``enumNames``; Literal/Enum) or multi-select enums (``type: array`` of those;
+                ``list[Literal[...]]``), with defaults. Older revisions get only what they
+                define (see the README).
 
         Returns:
-            ``{"action": "accept"|"decline"|"cancel", "content": {...}}``.
+            ``{"action": "accept"|"decline"|"cancel", "content": {...}}``; accepted content
+            has been checked against ``schema``.
+
+        Raises:
+            ValueError: for a schema no form can carry, or an accepted answer that does not fit it.
         """
-        if not isinstance(schema, dict):
-            schema = _schema_for(schema, _class_namespace(schema))
-        for name, prop in (schema.get("properties") or {}).items():
-            if prop.get("type") not in ("string", "number", "integer", "boolean") and "enum" not in prop:
-                raise ValueError("elicitation field %r must be a string, number, integer, boolean or enum"
-                                 % name)
-        params = {"message": message, "requestedSchema": schema}
+        form = _elicitation_form(schema)
+        params = {"message": message, "requestedSchema": _elicitation_schema(form, self._call.rev.version)}
         needs = {"elicitation": {"form": {}}}
         if self._call.rev.elicitation_modes:
             params = dict(params, mode="form")
-        return self._ask(_Question(key, "elicitation/create", params, needs), timeout)
+        return self._ask(_Question(key, "elicitation/create", params, needs,
+                                   lambda answer: _check_elicited(answer, form)), timeout)
 
     def elicit_url(self, message: str, url: str, elicitation_id: str = None,
                    timeout: float = None, key: str = None) -> dict:
@@ -6118,10 +6414,15 @@ def _terminal_answers(client: _ClientBase, roots: list = ()) -> None:
             sys.stderr.write("Open %s, then press Enter (or type 'no'): " % params.get("url"))
             return {"action": "decline" if sys.stdin.readline().strip().lower() == "no" else "accept"}
         content = {}
-        for name, prop in (params.get("requestedSchema", {}).get("properties") or {}).items():
+        form = params.get("requestedSchema", {})
+        for name, prop in (form.get("properties") or {}).items():
             sys.stderr.write("%s (%s): " % (name, prop.get("type", "string")))
             sys.stderr.flush()
             value = sys.stdin.readline().rstrip("\n")
+            if value == "" and name not in (form.get("required") or ()):
+                continue                        # left empty: not answered (the server checks the answer)
+            if prop.get("type") == "array":
+                value = [part.strip() for part in value.split(",") if part.strip()]
             if prop.get("type") in ("number", "integer", "boolean"):
                 try:
                     value = json.loads(value.lower() if prop.get("type") == "boolean" else value)

@@ -149,8 +149,9 @@ def test_elicitation(message: str, ctx: Context) -> str:
     Args:
         message: what to show the user
     """
-    answer = ctx.elicit(message, {"type": "object", "required": ["response"], "properties": {
-        "response": {"type": "string", "description": "User's response"}}})
+    answer = ctx.elicit(message, {"type": "object", "required": ["username", "email"], "properties": {
+        "username": {"type": "string", "description": "User's response"},
+        "email": {"type": "string", "description": "User's email address"}}})
     return "User response: action=%s, content=%s" % (answer.get("action"), answer.get("content") or {})
 
 
