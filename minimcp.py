@@ -5091,7 +5091,7 @@ class _HTTPApp:
     def _cors(self, environ: dict) -> list:
         """CORS headers for a browser page on an allowed origin (checked already)."""
         origin = environ.get("HTTP_ORIGIN")
-        if origin is None:
+        if origin is None or not self._origin_allowed(origin):     # a refused origin's 403 is not for its page
             return []
         return [("Access-Control-Allow-Origin", origin), ("Vary", "Origin"),
                 ("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS"),
