@@ -204,9 +204,15 @@ function runQuery(sql) {
   });
 }
 
-document.getElementById("ask").addEventListener("submit", function (event) {
-  event.preventDefault();
+// A button, not a form: hosts sandbox the page without allow-forms, where a submit never fires.
+document.getElementById("run").addEventListener("click", function () {
   runQuery(document.getElementById("sql").value);
+});
+document.getElementById("sql").addEventListener("keydown", function (event) {
+  if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+    event.preventDefault();
+    runQuery(document.getElementById("sql").value);
+  }
 });
 
 document.getElementById("tables").addEventListener("change", function (event) {
@@ -239,12 +245,11 @@ request("ui/initialize", {
   applyHostContext(result.hostContext || {});
   notify("ui/notifications/initialized");
   status("waiting for the query's result…");
+  // The host sizes the frame to the content (the body: the document is at least the frame's height).
   new ResizeObserver(function () {
-    notify("ui/notifications/size-changed", {
-      width: Math.ceil(document.documentElement.scrollWidth),
-      height: Math.ceil(document.documentElement.scrollHeight),
-    });
-  }).observe(document.documentElement);
+    const box = document.body.getBoundingClientRect();
+    notify("ui/notifications/size-changed", { width: Math.ceil(box.width), height: Math.ceil(box.height) });
+  }).observe(document.body);
   return loadTables();
 }, function (error) {
   status("the host refused ui/initialize: " + error.message, true);
