@@ -1,4 +1,5 @@
-"""Explore a SQLite database, read-only: tables and schemas as resources, a query tool, a prompt.
+"""Explore a SQLite database, read-only: tables and schemas as resources, a query tool, a prompt,
+and a page (MCP Apps) that shows a query's rows as a sortable table and a bar chart.
 
     python3 examples/sqlite_explorer.py path/to/database.db
     (with no path it builds a small demo database in memory)
@@ -6,6 +7,12 @@
 The query tool cannot write: the database is opened read-only (``mode=ro``) and
 ``PRAGMA query_only`` is on, so the refusal comes from SQLite itself, not from
 checking the SQL text.
+
+Hosts with MCP Apps (the ``io.modelcontextprotocol/ui`` extension) show the page
+``ui://sqlite-explorer/results`` next to each query: sqlite_explorer.html, .css and .js
+in this folder, inlined into one document by ``inline_page`` (no CDN, no build step).
+The page calls ``list_tables``, a tool only it can see, and ``query`` through the host.
+Other clients see ``query`` as an ordinary tool whose text content holds the rows.
 """
 
 import json
@@ -17,9 +24,11 @@ from typing import List, TypedDict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from minimcp import Context, MCPServer  # noqa: E402
+from minimcp import Context, MCPServer, inline_page  # noqa: E402
 
 DEMO_ROWS = 5000
+HERE = os.path.dirname(os.path.abspath(__file__))
+PAGE = "ui://sqlite-explorer/results"
 
 
 class QueryResult(TypedDict):
@@ -84,7 +93,19 @@ def schema(name: str) -> str:
     return row[0]
 
 
-@app.tool(annotations={"readOnlyHint": True, "idempotentHint": True, "openWorldHint": False})
+@app.ui_resource(PAGE, title="Query results", prefers_border=True)
+def results_page() -> str:
+    """A query's rows as a sortable table and a bar chart."""
+    return inline_page(os.path.join(HERE, "sqlite_explorer.html"))
+
+
+@app.tool(visibility=["app"])
+def list_tables() -> List[str]:
+    """The tables of the database, for the page's table picker (hidden from the model)."""
+    return table_names()
+
+
+@app.tool(annotations={"readOnlyHint": True, "idempotentHint": True, "openWorldHint": False}, ui=PAGE)
 def query(sql: str, ctx: Context, max_rows: int = 100) -> QueryResult:
     """Run a read-only SQL query and return its rows.
 

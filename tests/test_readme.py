@@ -27,7 +27,7 @@ def test_the_readme_has_the_blocks_this_file_checks():
     # console and nginx blocks are deployment recipes (gunicorn, nginx): the scale-out stage
     # (tests/interop/run_scaleout.sh) runs them, and the test below keeps the two in step.
     assert {lang for lang, _ in BLOCKS} == {"sh", "python", "json", "console", "nginx"}
-    assert len(blocks("python")) == 7 and len(blocks("json")) == 1
+    assert len(blocks("python")) == 8 and len(blocks("json")) == 1
     assert COMPILE_COMMAND in blocks("sh")[-1]
 
 
@@ -116,7 +116,7 @@ def test_the_replica_recipe_is_the_one_the_scale_out_stage_runs():
         or "--threads" in open(os.path.join(ROOT, "tests", "interop", "scaleout.py")).read()
 
 
-@pytest.mark.parametrize("index", range(7))
+@pytest.mark.parametrize("index", range(8))
 def test_python_blocks_run_and_serve(index):
     namespace = run_block(blocks("python")[index])
     app = server_of(namespace)
@@ -187,8 +187,19 @@ def check_trips(client, tools):
     assert len(sent) == 2                      # the user is asked once in each era
 
 
+def check_apps(client, tools):
+    # TestClient declares no MCP Apps: the UI tool is an ordinary one, the app-only tool is hidden.
+    assert sorted(tools) == ["sales"]
+    assert tools["sales"]["_meta"]["ui"] == {"resourceUri": "ui://sales/chart", "visibility": ["model", "app"]}
+    assert client.call_tool("sales", {"region": "north"})["structuredContent"] == {"region": "north",
+                                                                                  "months": [3, 5, 8]}
+    page = [r for r in client.list_resources() if r["uri"] == "ui://sales/chart"][0]
+    assert page["mimeType"] == "text/html;profile=mcp-app"
+    assert page["_meta"]["ui"] == {"csp": {"connectDomains": ["https://api.example.com"]}, "prefersBorder": True}
+
+
 CHECKS = {"trips": check_trips, "notes": check_notes, "tools-demo": check_tools, "resources-demo": check_resources,
-          "prompts-demo": check_prompts, "weather": check_weather}
+          "prompts-demo": check_prompts, "weather": check_weather, "sales-apps": check_apps}
 
 
 # -- issue 18, item 9: the README says what is true --------------------------------------------
