@@ -49,6 +49,8 @@ only those above it::
                                _Peer (revision, capabilities) a request is served under; write()
                                keeps "mark done, then answer exactly once"; our questions to the
                                client, listen streams and tasks live here too.
+    Agent Skills               SEP-2640: skill folders as skill:// resources (_Skill, manifests
+                               with sha256 digests), the SKILL.md frontmatter reader (_YAMLSubset)
     Server                     MCPServer: the registry. What users decorate, capabilities derived
                                from METHODS and the registry, the _on_* handlers in METHODS order
                                (each takes a _Call and reaches its connection via call.session),

@@ -27,7 +27,7 @@ def test_the_readme_has_the_blocks_this_file_checks():
     # console and nginx blocks are deployment recipes (gunicorn, nginx): the scale-out stage
     # (tests/interop/run_scaleout.sh) runs them, and the test below keeps the two in step.
     assert {lang for lang, _ in BLOCKS} == {"sh", "python", "json", "console", "nginx"}
-    assert len(blocks("python")) == 6 and len(blocks("json")) == 1
+    assert len(blocks("python")) == 7 and len(blocks("json")) == 1
     assert COMPILE_COMMAND in blocks("sh")[-1]
 
 
@@ -116,7 +116,7 @@ def test_the_replica_recipe_is_the_one_the_scale_out_stage_runs():
         or "--threads" in open(os.path.join(ROOT, "tests", "interop", "scaleout.py")).read()
 
 
-@pytest.mark.parametrize("index", range(6))
+@pytest.mark.parametrize("index", range(7))
 def test_python_blocks_run_and_serve(index):
     namespace = run_block(blocks("python")[index])
     app = server_of(namespace)
@@ -175,8 +175,14 @@ def check_weather(client, tools):
     assert client.call_tool("forecast", {"city": "Oslo"})["content"][0]["text"] == "sunny in Oslo"
 
 
+def check_skills(client, tools):
+    entry = client.request("skills/get", {"uri": "skill://release-notes/SKILL.md"})["skill"]
+    assert entry["frontmatter"]["name"] == "release-notes"
+    assert all(r["digest"].startswith("sha256:") for r in entry["resources"])
+
+
 CHECKS = {"notes": check_notes, "tools-demo": check_tools, "resources-demo": check_resources,
-          "prompts-demo": check_prompts, "weather": check_weather}
+          "prompts-demo": check_prompts, "weather": check_weather, "skills-demo": check_skills}
 
 
 # -- issue 18, item 9: the README says what is true --------------------------------------------
