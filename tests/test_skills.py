@@ -465,3 +465,21 @@ def test_everything_serves_a_skill_and_keeps_its_names():
     assert entry["frontmatter"]["name"] == "release-notes"
     assert "skill://release-notes/templates/release.md" in [r["uri"] for r in entry["resources"]]
     wire.close()
+
+
+# -- over Streamable HTTP ---------------------------------------------------------------------
+
+def test_skills_over_http_in_both_eras(skills_root):
+    from test_http import Endpoint, handshake
+    endpoint = Endpoint(make_app(skills_root, cache_ttl_ms=1000))
+    try:
+        status, _, body = endpoint.modern("skills/list")
+        assert status == 200 and body["result"]["ttlMs"] == 1000 and len(body["result"]["skills"]) == 3
+        status, _, body = endpoint.modern("resources/directory/read", {"uri": "skill://acme/billing"})
+        assert [c["uri"] for c in body["result"]["resources"]] == ["skill://acme/billing/refunds"]
+        session = handshake(endpoint)
+        status, _, body = endpoint.post({"jsonrpc": "2.0", "id": 2, "method": "skills/get", "params": {"uri": PDF}},
+                                        {"Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25"})
+        assert status == 200 and body["result"]["skill"]["uri"] == PDF and "ttlMs" not in body["result"]
+    finally:
+        endpoint.close()
