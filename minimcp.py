@@ -50,6 +50,8 @@ only those above it::
                                keeps "mark done, then answer exactly once"; our questions to the
                                client, listen streams and tasks live here too.
     MCP Apps                   ui:// pages linked to tools, the extension's negotiation, inline_page
+    Agent Skills               SEP-2640: skill folders as skill:// resources (_Skill, manifests
+                               with sha256 digests), the SKILL.md frontmatter reader (_YAMLSubset)
     Server                     MCPServer: the registry. What users decorate, capabilities derived
                                from METHODS and the registry, the _on_* handlers in METHODS order
                                (each takes a _Call and reaches its connection via call.session),
@@ -2545,6 +2547,9 @@ METHODS = {
     "tasks/list":               ("_on_tasks_list",      "reader", ONLY_2025_11, "tasks"),
     "tasks/cancel":             ("_on_tasks_cancel",    "reader", ONLY_2025_11 | MODERN, "tasks"),
     "tasks/update":             ("_on_tasks_update",    "reader", MODERN, "tasks"),
+    "skills/list":              ("_on_skills_list",     "worker", ALL_VERSIONS, "skills"),
+    "skills/get":               ("_on_skills_get",      "worker", ALL_VERSIONS, "skills"),
+    "resources/directory/read": ("_on_directory_read",  "reader", ALL_VERSIONS, "skills"),
     # client -> server notifications
     "notifications/initialized":        ("_on_initialized",   "reader", HANDSHAKE, None),
     "notifications/cancelled":          ("_on_cancelled",     "reader", ALL_VERSIONS, None),
@@ -2614,6 +2619,8 @@ _FIELD_SINCE = {
     "tool_result": {"structuredContent": "2025-06-18"},
     "block": {"_meta": "2025-06-18", "title": "2025-06-18", "icons": "2025-11-25"},
     "contents": {"_meta": "2025-06-18"},
+    "skills_result": {"ttlMs": "2026-07-28", "cacheScope": "2026-07-28"},   # skills/list and skills/get
+    "server_capabilities": {"extensions": "2026-07-28"},
 }
 _BLOCK_SINCE = {"audio": "2025-03-26", "resource_link": "2025-06-18"}
 TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
@@ -3628,8 +3635,6 @@ _PAGE_UI_KEYS = frozenset(["csp", "permissions", "domain", "prefersBorder"])
 # Tool and resource ``_meta`` exist from 2025-06-18 on; a client on an older revision
 # can neither see a tool's page nor be told about it, so it is served as without Apps.
 _APPS_SINCE = "2025-06-18"
-# ServerCapabilities has ``extensions`` only from this revision on (see the schemas).
-_SERVER_EXTENSIONS_SINCE = "2026-07-28"
 
 
 def _ui_uri(uri, what: str) -> str:
@@ -3822,11 +3827,6 @@ def _hidden_tool(call: "_Call", tool: "Tool") -> bool:
     return _app_only(tool) and not _peer_sees_apps(call.peer)
 
 
-def _apps_capability(capabilities: dict, rev: "_Revision") -> None:
-    if _available(_SERVER_EXTENSIONS_SINCE, rev.version):
-        capabilities.setdefault("extensions", {})[APPS_EXTENSION] = {}
-
-
 # One self-contained page: local scripts, styles and images inlined -----------------
 
 def inline_page(path: str, base_dir: str = None) -> str:
@@ -3910,6 +3910,542 @@ def _inline_html(html: str, base_dir: str) -> str:
     html = re.sub(r"<script\b([^>]*)>\s*</script\s*>", script, html, flags=re.I)
     html = re.sub(r"<link\b[^>]*>", stylesheet, html, flags=re.I)
     return re.sub(r"<img\b[^>]*?(?<![-\w])src\s*=\s*(?:\"([^\"]*)\"|'([^']*)')[^>]*>", image, html, flags=re.I)
+
+
+# Agent Skills (SEP-2640): skill directories served as skill:// resources ######
+
+SKILLS_EXTENSION = "io.modelcontextprotocol/skills"
+DIRECTORY_MIME = "inode/directory"        # what a directory resource is, for resources/directory/read
+# The extension's per-skill limits: servers SHOULD NOT serve more, so add_skills refuses to.
+SKILL_MAX_FILES = 512
+SKILL_MAX_BYTES = 16 * 1024 * 1024
+_SKILL_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
+_YAML_ESCAPES = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v", "f": "\f",
+                 "r": "\r", "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85",
+                 "_": "\xa0", "L": "\u2028", "P": "\u2029"}
+_YAML_HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
+
+
+class _FrontmatterError(ValueError):
+    """A SKILL.md whose frontmatter cannot be read or breaks a skill rule; says which file and line."""
+
+    def __init__(self, source: str, line: int, message: str) -> None:
+        super().__init__("%s, line %d: %s" % (source, line, message))
+        self.source, self.line = source, line
+
+
+def _frontmatter_lines(text: str, source: str) -> list:
+    """The lines between SKILL.md's opening and closing ``---`` (the first is the file's line 2)."""
+    lines = text[1:] if text.startswith("\ufeff") else text
+    lines = lines.replace("\r\n", "\n").split("\n")
+    if lines[0].rstrip() != "---":
+        raise _FrontmatterError(source, 1, "SKILL.md must begin with YAML frontmatter (a line '---')")
+    for number, line in enumerate(lines[1:], 2):
+        if line.rstrip() == "---":
+            return lines[1:number - 1]
+    raise _FrontmatterError(source, len(lines), "the frontmatter is not closed by a line '---'")
+
+
+def _is_item(content: str) -> bool:
+    """Whether a line's content (indentation removed) is a block sequence entry."""
+    return content == "-" or content.startswith(("- ", "-\t"))
+
+
+def _key_colon(text: str) -> int:
+    """Where the ``:`` that ends a plain key is in ``text`` (followed by a space or the end), or -1."""
+    start = 0
+    while True:
+        colon = text.find(":", start)
+        if colon < 0 or (" #" in text[:colon]):
+            return -1
+        if colon + 1 == len(text) or text[colon + 1] in " \t":
+            return colon
+        start = colon + 1
+
+
+class _YAMLSubset:
+    """Reads the YAML that SKILL.md frontmatter is written in (README, "Agent Skills", its limits).
+
+    It knows block mappings and sequences by indentation, plain, single- and double-quoted
+    scalars, literal (``|``) and folded (``>``) block scalars, one-line flow collections
+    (``[a, b]``, ``{k: v}``) and comments. Plain scalars resolve as YAML 1.2's core schema
+    says: null, true/false, integers and floats, else strings (so ``yes`` and ``2024-01-01``
+    stay strings). What it does not know (anchors, aliases, tags, complex keys, quoted or flow
+    values over several lines) it refuses, naming the line, rather than guess: the entry's
+    frontmatter must be what a YAML parser reads from the same file.
+    """
+
+    def __init__(self, lines: list, source: str, first_line: int) -> None:
+        self.lines, self.source, self.first = list(lines), source, first_line
+        self.key_lines = {}                   # top-level key -> its line in the file
+
+    def fail(self, index: int, message: str):
+        raise _FrontmatterError(self.source, self.first + index, message)
+
+    def parse(self) -> dict:
+        start = self._next(0)
+        if start is None:
+            return {}
+        value, rest = self._block(start, self._indent(start), top=True)
+        if rest is not None:
+            self.fail(rest, "this line is indented less than the first key")
+        if not isinstance(value, dict):
+            self.fail(start, "the frontmatter must be a mapping of keys to values")
+        return value
+
+    # -- lines ------------------------------------------------------------------
+    def _indent(self, index: int) -> int:
+        line = self.lines[index]
+        spaces = len(line) - len(line.lstrip(" "))
+        if line[spaces:spaces + 1] == "\t":
+            self.fail(index, "a tab indents this line; YAML indents with spaces")
+        return spaces
+
+    def _next(self, index: int):
+        """The first line from ``index`` on that is neither blank nor a comment (None: the end)."""
+        for number in range(index, len(self.lines)):
+            stripped = self.lines[number].strip()
+            if stripped and not stripped.startswith("#"):
+                return number
+        return None
+
+    # -- block collections ------------------------------------------------------
+    def _block(self, index: int, indent: int, top: bool = False) -> tuple:
+        """The mapping or sequence whose first line is ``index``; returns (value, next line)."""
+        if _is_item(self.lines[index][indent:]):
+            return self._sequence(index, indent)
+        return self._mapping(index, indent, top)
+
+    def _mapping(self, index, indent: int, top: bool = False) -> tuple:
+        result = {}
+        while index is not None and self._indent(index) == indent:
+            content = self.lines[index][indent:]
+            if _is_item(content):
+                self.fail(index, "a list item where a key was expected")
+            key, rest = self._key(index, content)
+            if key in result:
+                self.fail(index, "the key %r appears twice" % key)
+            if top:
+                self.key_lines[key] = self.first + index
+            result[key], index = self._value(index, rest, indent, in_mapping=True)
+        if index is not None and self._indent(index) > indent:
+            self.fail(index, "unexpected indentation")
+        return result, index
+
+    def _sequence(self, index, indent: int) -> tuple:
+        items = []
+        while index is not None and self._indent(index) == indent and _is_item(self.lines[index][indent:]):
+            after = self.lines[index][indent + 1:]
+            stripped = after.lstrip(" ")
+            column = indent + 1 + len(after) - len(stripped)
+            if stripped and (_is_item(stripped) or self._starts_key(stripped)):
+                self.lines[index] = " " * column + stripped      # "- k: v" is a mapping at k's column
+                value, index = self._block(index, column)
+            else:
+                value, index = self._value(index, after, indent, in_mapping=False)
+            items.append(value)
+        if index is not None and self._indent(index) > indent:
+            self.fail(index, "unexpected indentation")
+        return items, index
+
+    def _starts_key(self, text: str) -> bool:
+        if text[0] in "\"'":
+            try:
+                _, rest = self._quoted(0, text)
+            except _FrontmatterError:
+                return False
+            return rest.startswith(":")
+        return text[0] not in "[{|>#" and _key_colon(text) >= 0
+
+    def _key(self, index: int, content: str) -> tuple:
+        if content[0] in "\"'":
+            key, rest = self._quoted(index, content)
+            if not rest.startswith(":") or rest[1:2] not in ("", " ", "\t"):
+                self.fail(index, "expected ':' after the quoted key")
+            return key, rest[1:]
+        if content[0] in "?&*!|>%@`[{":
+            self.fail(index, "a key cannot start with %r (complex keys, anchors, aliases and tags are "
+                             "not supported)" % content[0])
+        colon = _key_colon(content)
+        if colon < 0:
+            self.fail(index, "expected 'key: value'")
+        return content[:colon].rstrip(), content[colon + 1:]
+
+    # -- values ---------------------------------------------------------------------
+    def _value(self, index: int, rest: str, indent: int, in_mapping: bool) -> tuple:
+        """The value after ``key:`` or ``-`` on line ``index``; returns (value, next line)."""
+        text = rest.strip()
+        if not text or text.startswith("#"):
+            following = self._next(index + 1)
+            if following is not None and self._indent(following) > indent:
+                return self._block(following, self._indent(following))
+            if following is not None and in_mapping and self._indent(following) == indent and \
+                    _is_item(self.lines[following][indent:]):
+                return self._sequence(following, indent)        # "key:" then "- item" at the key's column
+            return None, following
+        if text[0] in "|>":
+            return self._block_scalar(index, text, indent)
+        if text[0] in "[{":
+            value, position = self._flow(index, text, 0)
+            self._end_of_value(index, text[position:])
+        elif text[0] in "\"'":
+            value, tail = self._quoted(index, text)
+            self._end_of_value(index, tail)
+        elif text[0] in "&*!%@`":
+            self.fail(index, "a value cannot start with %r (anchors, aliases and tags are not supported)"
+                             % text[0])
+        else:
+            return self._plain(index, text, indent)
+        return value, self._next(index + 1)
+
+    def _end_of_value(self, index: int, tail: str) -> None:
+        tail = tail.strip()
+        if tail and not tail.startswith("#"):
+            self.fail(index, "unexpected text after the value: %r" % tail)
+
+    def _plain_line(self, index: int, text: str) -> str:
+        cut = min([p for p in (text.find(" #"), text.find("\t#")) if p >= 0] or [len(text)])
+        text = text[:cut].strip()
+        if _key_colon(text) >= 0:
+            self.fail(index, "a plain value cannot contain ': ' or end in ':' (put the value in quotes)")
+        if _is_item(text) or text.startswith(("? ", ": ")):
+            self.fail(index, "a value cannot start with %r here (put the value in quotes)" % text[:2])
+        return text
+
+    def _plain(self, index: int, text: str, indent: int) -> tuple:
+        """A plain scalar; its continuation lines (indented more than its key) fold into it."""
+        parts, blank, number = [self._plain_line(index, text)], 0, index + 1
+        while number < len(self.lines):
+            stripped = self.lines[number].strip()
+            if not stripped:
+                blank, number = blank + 1, number + 1
+                continue
+            if stripped.startswith("#") or self._indent(number) <= indent:
+                break
+            parts.append("\n" * blank if blank else " ")
+            parts.append(self._plain_line(number, stripped))
+            blank, number = 0, number + 1
+        return self._resolve(index, "".join(parts)), self._next(number)
+
+    def _resolve(self, index: int, text: str):
+        """A plain scalar's value under YAML 1.2's core schema."""
+        if text in ("", "~", "null", "Null", "NULL"):
+            return None
+        if text in ("true", "True", "TRUE", "false", "False", "FALSE"):
+            return text[0] in "tT"
+        body = text[1:] if text[:1] in "+-" else text
+        if body and all(c in "0123456789" for c in body):
+            return int(text)
+        for prefix, digits, base in (("0o", "01234567", 8), ("0x", "0123456789abcdefABCDEF", 16)):
+            if text.startswith(prefix) and len(text) > 2 and all(c in digits for c in text[2:]):
+                return int(text[2:], base)
+        if body in (".inf", ".Inf", ".INF") or text in (".nan", ".NaN", ".NAN"):
+            self.fail(index, "%s is not a number JSON can carry (put it in quotes)" % text)
+        mantissa, e, exponent = body.lower().partition("e")
+        whole, dot, fraction = mantissa.partition(".")
+        exponent = exponent[1:] if exponent[:1] in "+-" else exponent
+        if (whole + fraction) and all(c in "0123456789" for c in whole + fraction) and \
+                (not e or (exponent and all(c in "0123456789" for c in exponent))):
+            value = float(text)
+            if value in (float("inf"), float("-inf")):
+                self.fail(index, "%s is too large for JSON (put it in quotes)" % text)
+            return value
+        return text
+
+    def _quoted(self, index: int, text: str) -> tuple:
+        """A single- or double-quoted scalar at the start of ``text``: (value, the text after it)."""
+        quote, out, position = text[0], [], 1
+        while position < len(text):
+            char = text[position]
+            if char == quote:
+                if quote == "'" and text[position + 1:position + 2] == "'":
+                    out.append("'")
+                    position += 2
+                    continue
+                return "".join(out), text[position + 1:]
+            if char == "\\" and quote == '"':
+                char, position = self._escape(index, text, position + 1)
+            else:
+                position += 1
+            out.append(char)
+        self.fail(index, "a quoted value must end on the line it starts (multi-line quoted values are "
+                         "not supported)")
+
+    def _escape(self, index: int, text: str, position: int) -> tuple:
+        code = text[position:position + 1]
+        if code in _YAML_ESCAPES:
+            return _YAML_ESCAPES[code], position + 1
+        width = _YAML_HEX_ESCAPES.get(code)
+        digits = text[position + 1:position + 1 + width] if width else ""
+        if not width or len(digits) != width or any(c not in "0123456789abcdefABCDEF" for c in digits):
+            self.fail(index, "unknown escape \\%s in a double-quoted value" % code)
+        return chr(int(digits, 16)), position + 1 + width
+
+    def _flow(self, index: int, text: str, position: int) -> tuple:
+        """A one-line flow sequence or mapping starting at ``text[position]``: (value, end)."""
+        close = "]" if text[position] == "[" else "}"
+        result = [] if close == "]" else {}
+        position += 1
+        while True:
+            position = len(text) - len(text[position:].lstrip())
+            if position >= len(text):
+                self.fail(index, "a flow collection must end on the line it starts ('%s' is missing)" % close)
+            if text[position] == close:
+                return result, position + 1
+            if close == "]":
+                value, position = self._flow_node(index, text, position)
+                result.append(value)
+            else:
+                key, position = self._flow_node(index, text, position, key=True)
+                value = None
+                position = len(text) - len(text[position:].lstrip())
+                if text[position:position + 1] == ":":
+                    value, position = self._flow_node(index, text, position + 1)
+                if key in result:
+                    self.fail(index, "the key %r appears twice" % key)
+                result[key] = value
+            position = len(text) - len(text[position:].lstrip())
+            if text[position:position + 1] == ",":
+                position += 1
+            elif text[position:position + 1] != close:
+                self.fail(index, "expected ',' or '%s' in the flow collection" % close)
+
+    def _flow_node(self, index: int, text: str, position: int, key: bool = False) -> tuple:
+        position = len(text) - len(text[position:].lstrip())
+        char = text[position:position + 1]
+        if char in ("[", "{") and not key:
+            return self._flow(index, text, position)
+        if char in ("\"", "'"):
+            value, rest = self._quoted(index, text[position:])
+            return value, len(text) - len(rest)
+        end = position                        # a plain scalar ends at a flow indicator or ": "
+        while end < len(text) and text[end] not in ",[]{}" and not (
+                text[end] == ":" and text[end + 1:end + 2] in ("", " ", ",", "[", "]", "{", "}")):
+            end += 1
+        raw = text[position:end].strip()
+        if not raw or raw[0] in "&*!|>%@`#":
+            self.fail(index, "expected a value at %r in the flow collection" % text[position:position + 10])
+        return (raw if key else self._resolve(index, raw)), end
+
+    # -- block scalars ------------------------------------------------------------------
+    def _block_scalar(self, index: int, text: str, indent: int) -> tuple:
+        """A literal (``|``) or folded (``>``) block scalar; its header may carry + / - and a digit."""
+        header = text.split(" #")[0].strip()
+        chomp, explicit = "clip", None
+        for char in header[1:]:
+            if char in "+-" and chomp == "clip":
+                chomp = "keep" if char == "+" else "strip"
+            elif char in "123456789" and explicit is None:
+                explicit = int(char)
+            else:
+                self.fail(index, "a block scalar header is | or > with at most one of + - and one digit")
+        column = indent + explicit if explicit else None
+        body, number = [], index + 1
+        while number < len(self.lines):
+            line = self.lines[number]
+            if line.strip():
+                spaces = len(line) - len(line.lstrip(" "))
+                column = spaces if column is None and spaces > indent else column
+                if column is None or spaces < column:
+                    break
+            body.append(line[column:] if column is not None and line.strip() else "")
+            number += 1
+        trailing = 0
+        while body and body[-1] == "":
+            body.pop()
+            trailing += 1
+        value = "\n".join(body) if header[0] == "|" else _fold(body)
+        if body:
+            value += {"strip": "", "clip": "\n", "keep": "\n" * (1 + trailing)}[chomp]
+        return value, self._next(number)
+
+
+def _fold(lines: list) -> str:
+    """Folded block scalar text: a single line break between two plain lines becomes a space."""
+    out, previous, empties = [], None, 0
+    for line in lines:
+        if line == "":
+            empties += 1
+            continue
+        if previous is None:
+            out.append("\n" * empties)
+        elif previous[:1] in (" ", "\t") or line[:1] in (" ", "\t"):
+            out.append("\n" * (empties + 1))           # more-indented lines keep their line breaks
+        else:
+            out.append("\n" * empties if empties else " ")
+        out.append(line)
+        previous, empties = line, 0
+    return "".join(out)
+
+
+def _parse_frontmatter(text: str, source: str = "SKILL.md") -> dict:
+    """The YAML frontmatter of a SKILL.md, as the JSON object a skill entry carries.
+
+    Args:
+        text: the whole file.
+        source: how errors name the file.
+
+    Raises:
+        ValueError: the frontmatter is missing or uses YAML this reader does not know;
+            the message names ``source`` and the line.
+    """
+    return _YAMLSubset(_frontmatter_lines(text, source), source, 2).parse()
+
+
+def _check_skill_name(name, source: str, line: int, folder: str) -> None:
+    """The Agent Skills naming rules, and the extension's rule that the name is the folder's."""
+    if not isinstance(name, str) or not name:
+        raise _FrontmatterError(source, line, "the frontmatter needs a name (a non-empty string)")
+    if len(name) > 64 or not set(name) <= _SKILL_NAME_CHARS or name.startswith("-") or \
+            name.endswith("-") or "--" in name:
+        raise _FrontmatterError(source, line, "the name %r must be 1-64 lowercase letters, digits and single "
+                                              "hyphens, not starting or ending with a hyphen" % name)
+    if name != folder:
+        raise _FrontmatterError(source, line, "the name %r must be the name of the skill's folder, %r"
+                                % (name, folder))
+
+
+def _checked_frontmatter(text: str, source: str, folder: str) -> dict:
+    """SKILL.md's frontmatter, after the rules every served skill keeps (name, description)."""
+    reader = _YAMLSubset(_frontmatter_lines(text, source), source, 2)
+    front = reader.parse()
+    _check_skill_name(front.get("name"), source, reader.key_lines.get("name", 1), folder)
+    description = front.get("description")
+    if not isinstance(description, str) or not description.strip() or len(description) > 1024:
+        raise _FrontmatterError(source, reader.key_lines.get("description", 1),
+                                "the frontmatter needs a description: a string of 1 to 1024 characters")
+    return front
+
+
+def _visible(relative: str) -> bool:
+    """Files under a dot-folder or with a dot-name (.git, .DS_Store) are not part of a skill."""
+    return not any(part.startswith(".") for part in relative.split("/"))
+
+
+class _Skill:
+    """One served skill: its folder, its skill path and the files it was registered with.
+
+    The set of files is fixed when the skill is added (it is what ``resources/list`` and
+    ``resources/read`` serve); their content is live, so every entry hashes what is on disk
+    now. Digests and the frontmatter are kept while a file's size, mtime and inode stay the
+    same, so listing many skills does not reread them.
+    """
+
+    def __init__(self, base: str, path: str, files: list) -> None:
+        self.base, self.path = base, path
+        self.root_uri = "skill://" + _quote_path(path)           # the skill's directory resource
+        self.uri = self.root_uri + "/SKILL.md"
+        self.files = ["SKILL.md"] + [f for f in files if f != "SKILL.md"]
+        self._digests = {}                 # relative path -> (stat key, digest, size)
+        self._front = (None, None)         # (stat key of SKILL.md, its frontmatter)
+
+    def file_uri(self, relative: str) -> str:
+        return self.root_uri + "/" + _quote_path(relative)
+
+    def read(self, relative: str):
+        """A file's content, through add_directory's traversal-safe reader."""
+        return _read_below(self.base, _quote_path(relative))   # it unquotes: names with % survive
+
+    def _stat_key(self, relative: str):
+        info = os.lstat(os.path.join(self.base, *relative.split("/")))
+        return info.st_size, info.st_mtime_ns, info.st_ino
+
+    def frontmatter(self) -> dict:
+        """Raises OSError (SKILL.md is gone) or ValueError (its frontmatter is not valid now)."""
+        key = self._stat_key("SKILL.md")
+        cached_key, front = self._front
+        if cached_key != key:
+            text = self.read("SKILL.md")
+            if not isinstance(text, str):
+                raise _FrontmatterError(self.uri, 1, "SKILL.md is not UTF-8 text")
+            front = _checked_frontmatter(text, self.uri, self.path.rsplit("/", 1)[-1])
+            self._front = (key, front)
+        return front
+
+    def _digest(self, relative: str):
+        """``(digest, size)`` of a file as it is now, or None if it is gone."""
+        import hashlib
+        try:
+            key = self._stat_key(relative)
+            cached = self._digests.get(relative)
+            if cached is not None and cached[0] == key:
+                return cached[1:]
+            data = self.read(relative)
+        except OSError:
+            return None
+        raw = data.encode("utf-8") if isinstance(data, str) else data   # the reader decoded strict UTF-8
+        self._digests[relative] = (key, "sha256:" + hashlib.sha256(raw).hexdigest(), len(raw))
+        return self._digests[relative][1:]
+
+    def entry(self) -> dict:
+        """The extension's Skill object: the SKILL.md URI, its frontmatter, every file's digest and size."""
+        front = self.frontmatter()
+        resources = []
+        for relative in self.files:
+            found = self._digest(relative)
+            if found is not None:
+                resources.append({"uri": self.file_uri(relative), "digest": found[0], "size": found[1]})
+        return {"uri": self.uri, "frontmatter": front, "resources": resources}
+
+
+def _skill_folders(root: str, limit: int) -> list:
+    """The folders below ``root`` (relative; "" for root itself) that hold a SKILL.md."""
+    files = _regular_files(root, limit + 1)
+    if len(files) > limit:
+        raise ValueError("more than %d files below %r (raise max_files to serve them)" % (limit, root))
+    return sorted(f.rpartition("/")[0] for f in files if f.rpartition("/")[2] == "SKILL.md" and _visible(f))
+
+
+def _load_skills(path: str, prefix: str, limit: int) -> list:
+    """Every skill below ``path`` as a _Skill, each checked against the extension's rules."""
+    root = os.path.realpath(path)
+    if not os.path.isdir(root):
+        raise ValueError("not a directory: %r" % path)
+    lead = [part for part in (prefix or "").split("/") if part]
+    if any(part in (".", "..") for part in lead):
+        raise ValueError("the skill prefix %r must not contain . or .. segments" % prefix)
+    folders = _skill_folders(root, limit)
+    if not folders:
+        raise ValueError("no SKILL.md below %r: a skill is a folder with a SKILL.md in it" % path)
+    if "" in folders:                           # root is a skill itself: its folder names it
+        lead.append(os.path.basename(root))
+    skills = []
+    for folder in folders:
+        base = os.path.join(root, *folder.split("/")) if folder else root
+        files = [f for f in _regular_files(base, limit) if _visible(f)]     # root had no more
+        skill = _Skill(base, "/".join(lead + ([folder] if folder else [])), files)
+        source = os.path.join(base, "SKILL.md")
+        text = skill.read("SKILL.md")
+        if not isinstance(text, str):
+            raise _FrontmatterError(source, 1, "SKILL.md is not UTF-8 text")
+        _checked_frontmatter(text, source, os.path.basename(base))
+        total = sum(os.lstat(os.path.join(base, *f.split("/"))).st_size for f in skill.files)
+        if len(skill.files) > SKILL_MAX_FILES or total > SKILL_MAX_BYTES:
+            raise ValueError("the skill %s has %d files and %d bytes: the skills extension allows %d files "
+                             "and %d bytes per skill" % (source, len(skill.files), total, SKILL_MAX_FILES,
+                                                         SKILL_MAX_BYTES))
+        skills.append(skill)
+    return skills
+
+
+def _directory_children(skills: list, uri: str, describe) -> list:
+    """The direct children of a directory in the skill namespace, or None if ``uri`` is none.
+
+    A directory is every level above a served file: the skill's root, its subfolders and
+    the prefix above it. Files are described as ``resources/list`` describes them
+    (``describe(uri)``), subfolders as directory resources.
+    """
+    from urllib.parse import unquote
+    children, directory = {}, uri.rstrip("/") + "/"
+    for skill in skills:
+        for relative in skill.files:
+            file_uri = skill.file_uri(relative)
+            if file_uri.startswith(directory) and len(directory) > len("skill://"):
+                name, below, _ = file_uri[len(directory):].partition("/")
+                child = directory + name
+                children.setdefault(child, {"uri": child, "name": unquote(name), "mimeType": DIRECTORY_MIME}
+                                    if below else describe(file_uri))
+    return [children[key] for key in sorted(children)] if children else None
 
 
 # The server: the registry, its handlers, the worker pool ####################
@@ -4271,6 +4807,7 @@ class MCPServer:
         self.state_ttl, self.task_ttl_ms = state_ttl, task_ttl_ms
         self.max_output_size = max_output_size
         self._tools, self._resources, self._templates, self._prompts = {}, {}, {}, {}
+        self._skills = {}                # SKILL.md URI -> _Skill (add_skills)
         self._lock = threading.RLock()   # guards the tables, the sessions, the pool and the key
         self._sessions = set()           # the connections being served now
         self._pool = None                # the worker pool, shared by every session
@@ -4402,6 +4939,44 @@ class MCPServer:
             self.add_resource(lambda rel=relative: _read_below(base, rel), base_uri + "/" + _quote_path(relative),
                               name=relative, mime_type=_guess_mime(relative, "application/octet-stream"))
 
+    def add_skills(self, path: str, *, prefix: str = None, max_files: int = 10000) -> None:
+        """Serve Agent Skills (SEP-2640): every folder below ``path`` that holds a SKILL.md.
+
+        Each file of a skill is the read-only resource ``skill://<skill path>/<file>``, read
+        as ``add_directory`` reads files (never leaving the folder, never through a link), and
+        the server declares the ``io.modelcontextprotocol/skills`` extension: ``skills/list``,
+        ``skills/get`` and ``resources/directory/read``. The files are those found now; their
+        content (and so each digest) is read live.
+
+        Args:
+            path: a skill's folder, or a folder of skills (nested to any depth).
+            prefix: ``/``-separated segments put in front of every skill path (``acme/billing``).
+            max_files: the most files looked at below ``path``.
+
+        Raises:
+            ValueError: no SKILL.md; frontmatter that cannot be read, naming the file and line;
+                a name that is not its folder's; a skill over the extension's limits (512 files,
+                16 MiB); or a URI that is already served.
+        """
+        skills = _load_skills(path, prefix, max_files)
+        fronts = {skill.uri: skill.frontmatter() for skill in skills}
+        files = {}                                       # a nested skill's files are its parent's too
+        for skill in skills:
+            for relative in skill.files:
+                files.setdefault(skill.file_uri(relative), (skill, relative))
+        with self._lock:
+            taken = sorted(uri for uri in files if uri in self._resources or uri in self._skills)
+        if taken:
+            raise ValueError("already served: %s" % ", ".join(taken))
+        for uri, (skill, relative) in files.items():
+            front = fronts.get(uri)
+            options = {"name": front["name"], "description": front["description"], "mime_type": "text/markdown"} \
+                if front else {"name": relative.rsplit("/", 1)[-1],
+                               "mime_type": _guess_mime(relative, "application/octet-stream")}
+            self.add_resource(lambda s=skill, r=relative: s.read(r), uri, **options)
+        with self._lock:
+            self._skills.update((skill.uri, skill) for skill in skills)
+
     def prompt(self, name=None, *, title: str = None, description: str = None, icons: list = None,
                meta: dict = None, completions: dict = None):
         """Register a function as a prompt: ``@app.prompt()``, ``@app.prompt`` or ``@app.prompt("name")``.
@@ -4516,6 +5091,8 @@ class MCPServer:
             return any(r.completions for r in list(self._prompts.values()) + list(self._templates.values()))
         if capability == "tasks":
             return any(t.task_support != "forbidden" for t in list(self._tools.values()))
+        if capability == "skills":
+            return bool(self._skills)
         return capability == "logging" or bool(
             {"tools": self._tools, "prompts": self._prompts,
              "resources": self._resources or self._templates}.get(capability))
@@ -4539,12 +5116,14 @@ class MCPServer:
             capabilities.pop("completions", None)
         if capabilities.pop("tasks", None) is not None:
             if rev.tasks == "extension":
-                capabilities["extensions"] = {TASKS_EXTENSION: {}}
+                capabilities.setdefault("extensions", {})[TASKS_EXTENSION] = {}
             elif rev.tasks == "core":
                 capabilities["tasks"] = {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
+        if capabilities.pop("skills", None) is not None:      # an extension: declared under extensions
+            capabilities.setdefault("extensions", {})[SKILLS_EXTENSION] = {"directoryRead": True}
         if self._apps is not None:
-            _apps_capability(capabilities, rev)
-        return capabilities
+            capabilities.setdefault("extensions", {})[APPS_EXTENSION] = {}
+        return _trim("server_capabilities", capabilities, rev.version)   # extensions: 2026-07-28 only
 
     def _server_info(self, version: str) -> dict:
         info = {"name": self.name, "version": self.version}
@@ -4817,6 +5396,51 @@ class MCPServer:
             raise _invalid_params("Invalid params: inputResponses must be an object of objects")
         call.session.answer_task(task, responses)
         return {}
+
+    # -- handlers: skills (the io.modelcontextprotocol/skills extension) ----------------
+    def _on_skills_list(self, call: _Call) -> dict:
+        with self._lock:
+            skills = list(self._skills.values())
+        result = _page(skills, call.params.get("cursor"), self.page_size)
+        entries = []
+        for skill in result.pop("items"):
+            try:
+                entries.append(skill.entry())
+            except (OSError, ValueError) as exc:       # a listing may be partial; skills/get says why
+                _logger().warning("minimcp: skills/list leaves out %s: %s", skill.uri, exc)
+        result["skills"] = entries
+        result.update(ttlMs=self.cache_ttl_ms, cacheScope=self.cache_scope)
+        return _trim("skills_result", result, call.rev.version)
+
+    def _on_skills_get(self, call: _Call) -> dict:
+        uri = _required_uri(call.params)
+        with self._lock:
+            skill = self._skills.get(uri)
+        if skill is None:
+            raise _invalid_params("No skill is served at %s" % uri, {"uri": uri})
+        try:
+            entry = skill.entry()
+        except OSError:
+            raise _invalid_params("No skill is served at %s (its SKILL.md is gone)" % uri, {"uri": uri}) from None
+        except ValueError as exc:
+            raise MCPError(INTERNAL_ERROR, "Internal error: %s" % exc, {"uri": uri}) from None
+        result = {"skill": entry, "ttlMs": self.cache_ttl_ms, "cacheScope": self.cache_scope}
+        return _trim("skills_result", result, call.rev.version)
+
+    def _on_directory_read(self, call: _Call) -> dict:
+        uri, version = _required_uri(call.params), call.rev.version
+        with self._lock:
+            skills = list(self._skills.values())
+
+        def describe(file_uri: str) -> dict:
+            record = self._resources.get(file_uri)
+            return _shaped(record, _shape_resource, version) if record else {"uri": file_uri, "name": file_uri}
+        children = _directory_children(skills, uri, describe)
+        if children is None:
+            raise _invalid_params("%s is not a directory resource" % uri, {"uri": uri})
+        result = _page(children, call.params.get("cursor"), self.page_size)
+        result["resources"] = result.pop("items")
+        return result
 
     # -- handlers: notifications (session, params) --------------------------------------
     def _on_initialized(self, session: _Session, params: dict) -> None:

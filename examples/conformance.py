@@ -438,19 +438,9 @@ def watched() -> str:
     return "watched at %d" % int(time.time())
 
 
-# Agent Skills (SEP-2640) are not served yet (issue 15, item 5); the suite's skill URIs are
-# plain resources here so that what minimcp can already do is exercised.
-@app.resource("skill://pdf-processing/SKILL.md", mime_type="text/markdown")
-def pdf_skill() -> str:
-    """The pdf-processing skill's instructions."""
-    return ("---\nname: pdf-processing\ndescription: Fill in PDF forms and pull text out of PDFs.\n---\n\n"
-            "# PDF processing\n\nSee [the forms guide](references/FORMS.md).\n")
-
-
-@app.resource("skill://pdf-processing/references/FORMS.md", mime_type="text/markdown")
-def pdf_forms() -> str:
-    """A reference file of the pdf-processing skill."""
-    return "# Forms\n\nFind each field, fill it in, save a copy.\n"
+# Agent Skills (SEP-2640): the suite's skills scenarios find the skill through skills/list and
+# resources/list, and read a subfolder of it (references/) with resources/directory/read.
+app.add_skills(os.path.join(os.path.dirname(os.path.abspath(__file__)), "conformance_skills"))
 
 
 # -- prompts and completion -------------------------------------------------------------------------

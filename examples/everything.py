@@ -167,6 +167,10 @@ def greeting(name: str) -> str:
     return "Hello, %s!" % name
 
 
+# Agent Skills (SEP-2640): examples/skills/release-notes served as skill:// resources.
+app.add_skills(os.path.join(os.path.dirname(os.path.abspath(__file__)), "skills"))
+
+
 @app.prompt(completions={"name": NAMES})
 def greet(name: str) -> str:
     """Greet someone by name.

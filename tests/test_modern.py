@@ -26,7 +26,8 @@ def test_discover(wire):
     assert result["ttlMs"] == 0 and result["cacheScope"] == "private"
     assert result["_meta"][SERVER_INFO] == {"name": "everything", "version": "1.0.0"}
     assert set(result["capabilities"]) == {"tools", "resources", "prompts", "completions", "logging", "extensions"}
-    assert result["capabilities"]["extensions"] == {"io.modelcontextprotocol/tasks": {}}
+    assert result["capabilities"]["extensions"] == {"io.modelcontextprotocol/tasks": {},
+                                                    "io.modelcontextprotocol/skills": {"directoryRead": True}}
     assert result["instructions"].startswith("A test fixture")
 
 

@@ -19,7 +19,8 @@ def test_calls_lists_reads_prompts_completion(app, protocol):
         assert client.call_tool("echo", {"text": "hé\n"})["content"] == [{"type": "text", "text": "hé\n"}]
         assert client.read_resource("fixture://hello")["contents"][0]["text"] == "Hello, world!"
         assert [t["uriTemplate"] for t in client.list_resource_templates()] == ["fixture://greeting/{name}"]
-        assert [r["uri"] for r in client.list_resources()] == ["fixture://hello"]
+        assert [r["uri"] for r in client.list_resources()] == [
+            "fixture://hello", "skill://release-notes/SKILL.md", "skill://release-notes/templates/release.md"]
         assert "Ada" in client.get_prompt("greet", {"name": "Ada"})["messages"][0]["content"]["text"]
         assert [p["name"] for p in client.list_prompts()] == ["greet"]
         assert client.complete("greet", "name", "a")["values"] == ["alice", "anna"]
