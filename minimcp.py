@@ -2044,6 +2044,7 @@ class Context:
 
     def sleep(self, seconds: float) -> None:
         """Sleep, waking at once (with ``Cancelled``) if the request is cancelled."""
+        self._session.step_aside()
         if self._call.cancel_event.wait(seconds):
             self.check_cancelled()
 
@@ -3022,6 +3023,7 @@ class _Session:
         # How a worker-bound call is run: on the shared pool, unless the transport
         # has a better way (the stdio reader runs it itself after passing reading on).
         self.dispatch = lambda call, job: server._submit(job)
+        self.step_aside = lambda: None     # the stdio reader's: a handler about to wait gives up reading
 
     # -- reading: one line, one message ---------------------------------------
     def feed(self, line: bytes) -> None:
@@ -3405,6 +3407,7 @@ class _Session:
             self.pending[_id_key(request_id)] = waiter
             call.waiters.add(waiter.event)
             self.write(_request(request_id, question.method, params), via=call)
+        self.step_aside()
         deadline = time.monotonic() + (self.server.request_timeout if timeout is None else timeout)
         try:
             for waiter in waiters.values():
@@ -3502,6 +3505,7 @@ class _Session:
         call.task_ttl, call.promoted = None, inner
         self.respond(call, dict(task.describe(), resultType="task") if call.rev.modern
                      else {"task": task.describe()})
+        self.step_aside()                         # a task is long by nature: keep the pipe read
         return inner
 
     def run_task(self, call: _Call, ttl, execute, deferred: bool = False) -> None:
@@ -4475,13 +4479,16 @@ class _WorkerPool:
         self.threads = []
         self.waiting = 0                   # jobs queued, not yet taken
         self.idle = 0                      # workers blocked waiting for a job
-        self.readers = 0                   # threads reading a connection: not counted against size
+        self.readers = 0                   # workers reading a connection: not counted against size
+        self.lent = 0                      # threads outside the pool running a handler: counted
         self.taken = 0                     # jobs ever taken: the watcher's sign of progress
         self.lock = threading.Lock()
         self.room = threading.Condition(self.lock)       # submit waits here when full
         self.needed = threading.Condition(self.lock)     # the watcher waits here when idle
         self.blocked = False
         self.watcher = None
+        self.parked = False                # the watcher waits for something to watch
+        self.loops = set()                 # _ReadLoops whose reading thread may run a call itself
 
     def submit(self, job) -> None:
         with self.lock:
@@ -4492,12 +4499,24 @@ class _WorkerPool:
             if not self.threads:
                 self._start_worker()
             elif self.waiting > self.idle and self._room():
-                if self.watcher is None:          # some job will have to wait: watch it
-                    self.watcher = threading.Thread(target=self._watch, name="minimcp-pool-watcher")
-                    self.watcher.daemon = True
-                    self.watcher.start()
-                self.needed.notify()
+                self._wake_watcher()              # some job will have to wait: watch it
         self.jobs.put(job)
+
+    def watch(self, loop: "_ReadLoop") -> None:
+        """(Under ``lock``.) Watch ``loop``'s reading thread, which is about to run a call itself."""
+        if loop not in self.loops:
+            self.loops.add(loop)
+            self._wake_watcher()
+        elif self.parked:
+            self.needed.notify()
+
+    def _wake_watcher(self) -> None:
+        """(Under ``lock``.)"""
+        if self.watcher is None:
+            self.watcher = threading.Thread(target=self._watch, name="minimcp-pool-watcher")
+            self.watcher.daemon = True
+            self.watcher.start()
+        self.needed.notify()
 
     def hand_off(self, job) -> bool:
         """Give ``job`` to a worker that is free now (starting one if there is room); False if none is.
@@ -4517,13 +4536,12 @@ class _WorkerPool:
             self.jobs.put(job)               # under the lock: no submit() can slip in ahead of it
         return True
 
-    def reading(self, delta: int) -> None:
-        """A worker starts (+1) or stops (-1) reading a connection."""
-        with self.lock:
-            self.readers += delta
+    def has_room(self) -> bool:
+        """Whether one more handler may run now without exceeding ``size`` (read without the lock)."""
+        return len(self.threads) - self.idle - self.readers + self.lent < self.size
 
     def _room(self) -> bool:
-        return len(self.threads) - self.readers < self.size
+        return len(self.threads) - self.readers + self.lent < self.size
 
     def _start_worker(self) -> None:
         thread = threading.Thread(target=self._work, name="minimcp-worker-%d" % len(self.threads))
@@ -4532,16 +4550,35 @@ class _WorkerPool:
         thread.start()
 
     def _watch(self) -> None:
-        """Add a worker whenever queued jobs make no progress for STALL seconds."""
+        """Every STALL seconds while there is something to watch, keep things moving.
+
+        Queued jobs that made no progress get another worker (every worker is stuck in
+        a slow handler). A connection's reading thread that has run the same call for
+        a whole period passes reading on (``_ReadLoop.step_aside``). After a quiet
+        while it parks, so an idle server has no thread waking up.
+        """
+        quiet = 0
         with self.lock:
             while True:
-                if self.waiting <= self.idle or not self._room():
+                jobs_stuck = self.waiting > self.idle and self._room()
+                loops = [loop for loop in self.loops if not loop.ended.is_set()]
+                self.loops = set(loops)
+                if not jobs_stuck and not loops:
+                    self.parked = True
                     self.needed.wait()
+                    self.parked = False
+                    continue
+                running = [(loop, loop.running) for loop in loops if loop.running is not None]
+                quiet = 0 if running or jobs_stuck else quiet + 1
+                if quiet > 50:                    # readers idle for a while: stop looking
+                    self.loops = set()
                     continue
                 before = self.taken
                 self.lock.release()
                 try:
                     time.sleep(self.STALL)
+                    for loop, call in running:    # (its lock is taken before ours, never inside it)
+                        loop.step_aside(call)
                 finally:
                     self.lock.acquire()
                 if self.waiting > self.idle and self.taken == before and self._room():
@@ -5617,6 +5654,8 @@ class _LineWriter:
     reads (backpressure, not unbounded memory).
     """
 
+    CORKED_BYTES = 1 << 16               # a corked writer still writes once this much waits
+
     def __init__(self, stream, limit: int = 1 << 18) -> None:
         self.stream = stream
         self.limit = limit
@@ -5624,6 +5663,7 @@ class _LineWriter:
         self.pending = []
         self.pending_bytes = 0
         self.flushing = False
+        self.corked = None                   # the ident of the thread whose output is held
         self.lock = threading.Lock()
         self.changed = threading.Condition(self.lock)
 
@@ -5640,10 +5680,24 @@ class _LineWriter:
                 return False
             self.pending.append(data)
             self.pending_bytes += len(data)
-            if self.flushing:
-                return False
+            if self.flushing or (self.corked == threading.get_ident() and self.pending_bytes < self.CORKED_BYTES):
+                return False                      # only the corking thread's own output is held
             self.flushing = True
             return True
+
+    def cork(self, corked: bool) -> None:
+        """Hold this thread's output (True) while it has more lines to answer; write what waits (False).
+
+        The reader corks while lines are already buffered, so a burst of pipelined
+        requests is answered in a few large writes instead of one system call per
+        response. A lone request is never held, and nor is any other thread's output.
+        """
+        with self.lock:
+            self.corked = threading.get_ident() if corked else None
+            if corked or self.flushing or not self.pending:
+                return
+            self.flushing = True
+        self.drain()
 
     def drain(self) -> None:
         """Write what is queued, and what gets queued meanwhile, then stop being the flusher."""
@@ -5673,67 +5727,125 @@ class _LineWriter:
 
 
 class _ReadLoop:
-    """Reads a connection's lines on pool threads, leader/follower style.
+    """Reads a connection's lines, and runs the handlers it reads on the same thread.
 
-    One thread at a time reads (the leader). When it reads a request that needs
-    a worker and no further line is already buffered, it passes reading to a
-    free worker (the follower) and runs the request itself, so the request goes
-    from the pipe to its handler with no thread wake-up in between. When lines
-    are queued (a burst), it keeps reading and queues the request for the
-    pool instead. Either way the thread that reads never runs user code while
-    it is the reader, so a busy handler never delays cancellations, pings, lists
-    or the client's answers. ``serve()``'s own thread only waits for ``ended``.
+    One thread at a time reads. A request that needs a worker runs right there, with
+    no hand-off at all, so a burst of quick calls costs what a single-threaded loop
+    would. The reader must not stay away from the pipe for long, though: a handler
+    that is about to wait (for the client's answer, ``ctx.sleep``, a task), or that
+    the pool's watcher finds still running after ``_WorkerPool.STALL`` seconds, hands
+    reading to another thread (a free pool worker, or a new thread) and goes on as a
+    plain worker. So a busy handler delays cancellations, pings, lists or the client's
+    answers by a few milliseconds at most. ``serve()``'s own thread only waits for
+    ``ended``. The reading state is guarded by the pool's lock, which the watcher holds
+    when it decides.
     """
 
     def __init__(self, session: _Session, instream, limit: int, pool: "_WorkerPool") -> None:
         self.session, self.limit, self.pool = session, limit, pool
         self.reader = _LineReader(instream, limit)
         self.ended = threading.Event()
-        self.local = threading.local()       # the job this thread runs once it stops reading
+        self.reading = None                  # the ident of the thread that reads now
+        self.pooled = False                  # whether that thread is a pool worker
+        self.running = None                  # the call the reading thread is running itself
+        self.queueing = False                # a call of this burst was slow: queue the rest of it
         session.dispatch = self.dispatch
+        session.step_aside = self.step_aside
 
     def start(self) -> None:
+        self._pass_reading()
+
+    def _pass_reading(self) -> None:
         if not self.pool.hand_off(self.run):
-            threading.Thread(target=self.run, name="minimcp-reader", daemon=True).start()
+            threading.Thread(target=self.run, args=(False,), name="minimcp-reader", daemon=True).start()
 
     def dispatch(self, call: _Call, job) -> None:
-        if call.batch is None and getattr(self.local, "job", None) is None and not self.reader.has_line() \
-                and self.pool.hand_off(self.run):
-            self.local.job = job             # run it once this thread has left the reading loop
-        else:
-            self.pool.submit(job)
-
-    def run(self) -> None:
-        self.pool.reading(+1)
+        """Run ``job`` here if this thread is the reader (and the pool has room), else queue it."""
+        pool = self.pool
+        if call.batch is not None or self.queueing or self.reading != threading.get_ident() \
+                or not pool.has_room():
+            pool.submit(job)
+            return
+        pooled = self.pooled
+        with pool.lock:
+            self.running = call
+            pool.watch(self)
         try:
-            job = self._read()
+            job()
         finally:
-            self.pool.reading(-1)
-        if job is None:
-            self.ended.set()
-        else:
-            job()                            # reading goes on in another thread meanwhile
+            with pool.lock:
+                still_reading = self.running is call
+                if still_reading:
+                    self.running = None          # read the next line
+                elif not pooled:                 # another thread reads now (_read sees it);
+                    pool.lent -= 1               # this one's handler slot is free again
 
-    def _read(self):
-        """Read and feed lines until the input ends (None) or a job to run here is handed back."""
-        session = self.session
+    def step_aside(self, call: _Call = None) -> None:
+        """Pass reading on now, if the reading thread is running a call itself.
+
+        Called by a handler about to wait (on its own thread: no ``call``), and by the
+        pool's watcher for a ``call`` the reading thread has run for a whole period.
+        If more lines are waiting (a burst of calls that may all be slow), the rest of
+        the burst goes to the pool rather than each call waiting on the reader.
+        """
+        pool = self.pool
+        with pool.lock:
+            if self.running is None or (self.running is not call if call is not None
+                                        else self.reading != threading.get_ident()):
+                return
+            self.queueing = self.reader.has_line()
+            self.running = self.reading = None
+            if self.pooled:                      # the thread now only runs its handler: it
+                pool.readers -= 1                # takes a handler slot
+            else:
+                pool.lent += 1
+        if call is None:
+            self.session.out.cork(False)     # its own held answers go out before it waits
+        self._pass_reading()
+
+    def run(self, pooled: bool = True) -> None:
+        me, pool = threading.get_ident(), self.pool
+        with pool.lock:
+            self.reading, self.pooled = me, pooled
+            if pooled:
+                pool.readers += 1
         try:
-            while not session.out.closed:
+            ended = self._read(me)
+        finally:
+            self.session.out.cork(False)             # whichever way it leaves, nothing stays held
+            with pool.lock:
+                if self.reading == me:               # (else it stepped aside: counted off already)
+                    self.reading = None
+                    if pooled:
+                        pool.readers -= 1
+        if ended:
+            self.ended.set()
+
+    def _read(self, me: int) -> bool:
+        """Read and feed lines: True once the input ends, False when another thread reads now."""
+        session, out = self.session, self.session.out
+        try:
+            while True:
+                burst = self.reader.has_line()       # the next line is here already: hold the answers
+                if not burst:
+                    self.queueing = False
+                if burst is not (out.corked is not None):
+                    out.cork(burst)                  # (a burst's end writes them, and may find the pipe shut)
+                if out.closed:
+                    return True
                 line = self.reader.readline()
                 if line is None:
-                    return None
+                    return True
                 if isinstance(line, _Oversized):
                     session.write(_error(line.request_id, INVALID_REQUEST,
                                          "Invalid Request: message larger than %d bytes" % self.limit))
                     continue
                 session.feed(line)
-                job = getattr(self.local, "job", None)
-                if job is not None:
-                    self.local.job = None
-                    return job
+                if self.reading != me:
+                    return False
         except Exception:                    # never a silent dead reader: end the connection
             _logger().exception("minimcp: reading the connection failed")
-        return None
+        return True
 
 
 class _Terminated(BaseException):

@@ -16,7 +16,7 @@ def call_slow(wire, seconds=1.0, steps=5, token=None, request_id=None):
     return wire.request("tools/call", params, id=request_id)
 
 
-def test_reader_never_runs_user_code(legacy):
+def test_a_busy_handler_never_holds_up_the_pipe(legacy):
     gate = threading.Event()
 
     @legacy.app.tool()
@@ -25,7 +25,8 @@ def test_reader_never_runs_user_code(legacy):
         return "released" if gate.wait(10) else "never released"
 
     held_id = legacy.request("tools/call", {"name": "held"})
-    # If the reader ran the tool, these would wait behind the gate and time out.
+    # The tool starts on the thread that read it; if that thread kept reading only after
+    # the tool returned, these would wait behind the gate and time out.
     assert legacy.result("ping") == {}
     assert legacy.result("tools/list")["tools"]
     assert held_id not in legacy.stash
@@ -509,3 +510,42 @@ def test_sdk_style_awaited_context_calls():
         assert client.call_tool("agent", {"topic": "owls"})["content"][0]["text"] == "sure 1"
         assert [p["progress"] for p in client.progress] == [1, 2]
         assert [entry["data"] for entry in client.logs] == ["starting", "sync use still works"]
+
+
+class _CountingOut:
+    """An output stream that records each write, so a test can see how answers were batched."""
+
+    def __init__(self):
+        self.writes = []
+
+    def write(self, data):
+        self.writes.append(bytes(data))
+        return len(data)
+
+    def flush(self):
+        pass
+
+
+def test_a_pipelined_burst_is_answered_in_a_few_writes():
+    import json
+    import os
+    app = MCPServer("burst")
+
+    @app.tool()
+    def echo(text: str) -> str:
+        return text
+
+    read_end, write_end = os.pipe()
+    out = _CountingOut()
+    lines = [{"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}]
+    lines += [{"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {"name": "echo", "arguments": {
+        "text": "n%d" % i}}} for i in range(1, 301)]
+    os.write(write_end, b"".join(json.dumps(m).encode() + b"\n" for m in lines))   # one burst, then EOF
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as instream:
+        app.serve(instream, out)
+    answers = [check_line(line) for chunk in out.writes for line in chunk.splitlines(True)]
+    assert [a["id"] for a in answers] == list(range(301))              # each once, in order
+    assert all(a["result"]["content"][0]["text"] == "n%d" % a["id"] for a in answers[1:])
+    assert len(out.writes) <= 30, "%d writes for 301 answers" % len(out.writes)
