@@ -492,6 +492,52 @@ def validate(value, schema, path: str = "arguments", root=None) -> None:
             raise ValueError("%s: matches a form that is not allowed" % path)
 
 
+_TYPE_CHECKS = {
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, float) and v.is_integer()),
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+    "object": lambda v: isinstance(v, dict),
+}
+_OBJECT_KEYWORDS = _ANNOTATION_KEYWORDS | {"properties", "required", "additionalProperties"}
+
+
+def _compile_schema(schema, path: str = "arguments"):
+    """A checker for ``schema``, built once: ``check(value)`` raises what ``validate`` would.
+
+    Flat object schemas of simply typed properties (what tools are made of) get a
+    direct check; anything else is handed to ``validate``, so both always agree.
+    """
+    def generic(value, at=path):
+        validate(value, schema, at)
+    if not isinstance(schema, dict) or schema.get("type") != "object" or not schema.keys() <= _OBJECT_KEYWORDS \
+            or not isinstance(schema.get("additionalProperties", True), bool):
+        return generic
+    leaves = {}
+    for name, sub in (schema.get("properties") or {}).items():
+        kind = sub.get("type") if isinstance(sub, dict) else None
+        if not isinstance(kind, str) or kind not in _TYPE_CHECKS or not sub.keys() <= _ANNOTATION_KEYWORDS:
+            return generic
+        leaves[name] = (_TYPE_CHECKS[kind], kind)
+    required = tuple(schema.get("required") or ())
+    closed = schema.get("additionalProperties", True) is False
+
+    def check(value, at=path):
+        if not isinstance(value, dict):
+            raise ValueError("%s: expected object, got %s" % (at, _json_type(value)))
+        for name in required:
+            if name not in value:
+                raise ValueError("%s: missing required property %r" % (at, name))
+        for key, item in value.items():
+            leaf = leaves.get(key)
+            if leaf is not None:
+                if not leaf[0](item):
+                    raise ValueError("%s.%s: expected %s, got %s" % (at, key, leaf[1], _json_type(item)))
+            elif closed:
+                raise ValueError("%s: unexpected property %r" % (at, key))
+    return check
+
+
 def _validate_string(value: str, schema: dict, path: str) -> None:
     if len(value) < schema.get("minLength", 0):
         raise ValueError("%s: shorter than %d characters" % (path, schema["minLength"]))
@@ -1633,7 +1679,9 @@ class Tool:
             signature, {self.context_param}, arg_docs, owner)
         if self.input_schema.get("type") != "object":
             raise ValueError("%s: input_schema must have type 'object'" % owner)
+        self.check_arguments = _compile_schema(self.input_schema)   # validate(), built once
         self.hints = {n: a for n, a, _ in signature.params}
+        self.field_defaults = [(n, d) for n, _, d in signature.params if _is_field_info(d)]
         self.wrap_result = False
         self.output_schema = output_schema
         returns = signature.returns
@@ -1678,10 +1726,10 @@ class Tool:
 
     def bind(self, arguments: dict) -> dict:
         """Convert validated JSON arguments to the function's keyword arguments."""
-        namespace = self.signature.namespace
-        bound = {k: _coerce(v, self.hints[k], namespace) for k, v in arguments.items() if k in self.hints}
-        for name, _, default in self.signature.params:
-            if name not in bound and _is_field_info(default):       # x: int = Field(3): pass 3, not the Field
+        namespace, hints = self.signature.namespace, self.hints
+        bound = {k: _coerce(v, hints[k], namespace) for k, v in arguments.items() if k in hints}
+        for name, default in self.field_defaults:
+            if name not in bound:                 # x: int = Field(3): pass 3, not the Field
                 value = _field_default(default)
                 if value is not _EMPTY:
                     bound[name] = value
@@ -2699,8 +2747,13 @@ def _shaped(record, shape, version: str) -> dict:
 
 def _shape_tool_result(result: dict, version: str) -> dict:
     """A CallToolResult for one revision, as a new object: the tool's own value is never edited."""
-    shaped = dict(_trim("tool_result", result, version))
-    shaped["content"] = [_trim_block(b, version) for b in result.get("content", [])]
+    content = result.get("content", [])
+    blocks = [_trim_block(b, version) for b in content]
+    shaped = _trim("tool_result", result, version)
+    if shaped is result and "content" in result and all(a is b for a, b in zip(blocks, content)):
+        return result                             # nothing to cut: no copy needed
+    shaped = dict(shaped)
+    shaped["content"] = blocks
     return shaped
 
 
@@ -5124,15 +5177,17 @@ class MCPServer:
     # -- capabilities -----------------------------------------------------------
     def _offers(self, capability: str) -> bool:
         """Whether the registry holds something behind a capability of the method table."""
+        if capability == "tools":                 # first: asked on every tools/call
+            return bool(self._tools)
         if capability == "completions":
             return any(r.completions for r in list(self._prompts.values()) + list(self._templates.values()))
         if capability == "tasks":
             return any(t.task_support != "forbidden" for t in list(self._tools.values()))
         if capability == "skills":
             return bool(self._skills)
-        return capability == "logging" or bool(
-            {"tools": self._tools, "prompts": self._prompts,
-             "resources": self._resources or self._templates}.get(capability))
+        if capability == "resources":
+            return bool(self._resources or self._templates)
+        return capability == "logging" or (capability == "prompts" and bool(self._prompts))
 
     def _capabilities(self, rev: _Revision) -> dict:
         """Derived from METHODS and the registry: only what this revision and server offer."""
@@ -5262,7 +5317,7 @@ class MCPServer:
             call.answers = _open_state(self._signing_key(), call.method, call.params)
         ttl = _task_ttl(call, tool, self.task_ttl_ms)
         try:
-            validate(arguments, tool.input_schema)
+            tool.check_arguments(arguments)
         except ValueError as exc:
             if not call.rev.argument_errors_as_results:
                 raise _invalid_params("Invalid arguments for tool %s: %s" % (name, exc)) from None

@@ -734,3 +734,39 @@ def test_validate_rejects_remote_ref():
     with pytest.raises(ValueError) as info:
         minimcp.validate(1, {"$ref": "https://example.com/schema.json"})
     assert "https://example.com/schema.json" in str(info.value)
+
+
+# -- the argument check built at registration agrees with validate() ----------------------------
+
+FLAT = {"type": "object", "properties": {"s": {"type": "string", "description": "d"}, "i": {"type": "integer"},
+                                         "n": {"type": "number"}, "b": {"type": "boolean"},
+                                         "o": {"type": "object"}}, "required": ["s"]}
+CHECKED_SCHEMAS = [
+    FLAT,
+    dict(FLAT, additionalProperties=False),
+    {"type": "object"},
+    {"type": "object", "properties": {"l": {"type": "array", "items": {"type": "integer"}}}},   # not flat: generic
+    {"type": "object", "properties": {"u": {"type": ["string", "null"]}}},
+    {"type": "object", "properties": {"e": {"enum": ["a", "b"]}}, "additionalProperties": {"type": "integer"}},
+]
+CHECKED_VALUES = [
+    {}, {"s": "x"}, {"s": 1}, {"s": "x", "i": 2}, {"s": "x", "i": 2.0}, {"s": "x", "i": 2.5}, {"s": "x", "i": True},
+    {"s": "x", "n": 1}, {"s": "x", "n": "1"}, {"s": "x", "b": 0}, {"s": "x", "b": False}, {"s": "x", "o": []},
+    {"s": "x", "zz": 1}, {"l": [1, "2"]}, {"u": None}, {"u": 3}, {"e": "c"}, {"e": "a", "extra": "x"},
+    [], "text", None, 5,
+]
+
+
+@pytest.mark.parametrize("schema", CHECKED_SCHEMAS, ids=range(len(CHECKED_SCHEMAS)))
+def test_the_compiled_argument_check_says_what_validate_says(schema):
+    check = minimcp._compile_schema(schema)
+    for value in CHECKED_VALUES:
+        outcomes = []
+        for run in (check, lambda v: minimcp.validate(v, schema)):
+            try:
+                run(value)
+                outcomes.append(None)
+            except ValueError as exc:
+                outcomes.append(str(exc))
+        assert outcomes[0] == outcomes[1], (schema, value, outcomes)
+    assert (check.__name__ == "check") == (schema in (FLAT, CHECKED_SCHEMAS[1], CHECKED_SCHEMAS[2]))
