@@ -48,16 +48,21 @@ only those above it::
                                _admit() is the one place where the two eras meet and decides the
                                _Peer (revision, capabilities) a request is served under; write()
                                keeps "mark done, then answer exactly once"; our questions to the
-                               client, listen streams and tasks live here too.
+                               client (several per round: ask()) and listen streams live here
+                               too, and its tasks in _SessionTasks, which it inherits.
     MCP Apps                   ui:// pages linked to tools, the extension's negotiation, inline_page
     Agent Skills               SEP-2640: skill folders as skill:// resources (_Skill, manifests
                                with sha256 digests), the SKILL.md frontmatter reader (_YAMLSubset)
-    Server                     MCPServer: the registry. What users decorate, capabilities derived
-                               from METHODS and the registry, the _on_* handlers in METHODS order
-                               (each takes a _Call and reaches its connection via call.session),
-                               the worker pool shared by all sessions, the requestState key.
+    Server                     _WorkerPool, shared by all sessions (its one watcher thread also
+                               keeps each stdio reader moving); _Protocol: the _on_* handlers in
+                               METHODS order (each takes a _Call and reaches its connection via
+                               call.session); MCPServer(_Protocol): the registry. What users
+                               decorate, capabilities derived from METHODS and the registry, the
+                               requestState key.
     Transport: stdio           bytes <-> lines over a pair of streams (stdio by default): the
-                               leader/follower _ReadLoop, _LineReader, _LineWriter, _OwnedStdio
+                               _ReadLoop, whose reading thread runs what it reads and steps aside
+                               when a call waits or runs long; _LineReader, _LineWriter (corked
+                               during a burst), _OwnedStdio
     Transport: HTTP            _HTTPApp, the Streamable HTTP endpoint as a WSGI app: a POST is
                                given to a session, and _HTTPOut puts each message on the stream
                                of the request it belongs to; _serve_http runs it on the stdlib
@@ -3047,7 +3052,170 @@ class _Batch:
             self.session.write(self.responses, via=self)
 
 
-class _Session:
+class _SessionTasks:
+    """The tasks of one connection (2025-11-25 core tasks, the 2026-07-28 extension).
+
+    _Session inherits these: they use its ``tasks`` table, ``lock``, ``write`` and
+    ``respond``, and its listen streams to announce a task's changes.
+    """
+
+    def find_task(self, call: _Call) -> _Task:
+        """The task ``call.params.taskId`` names, if this connection made it in this era.
+
+        Where tasks are an extension, a client that did not declare it is refused first (-32021).
+        """
+        if call.rev.tasks == "extension" and not _declares_extension(call.peer.capabilities, TASKS_EXTENSION):
+            raise MCPError(MISSING_CLIENT_CAPABILITY, "%s needs the %s extension in the request's client "
+                           "capabilities" % (call.method, TASKS_EXTENSION),
+                           {"requiredCapabilities": {"extensions": {TASKS_EXTENSION: {}}}})
+        task_id = call.params.get("taskId")
+        if not isinstance(task_id, str):
+            raise _invalid_params("Invalid params: taskId must be a string")
+        self.live_tasks()
+        task = self.tasks.get(task_id)
+        if task is None or task.modern != call.rev.modern:
+            raise _invalid_params("Invalid params: unknown task %s" % task_id)
+        return task
+
+    def live_tasks(self) -> list:
+        """This connection's tasks, once those whose ttl has passed are forgotten (bounded memory)."""
+        now = time.time()
+        for stale in [t for t in list(self.tasks.values()) if t.expired(now)]:
+            self.tasks.pop(stale.id, None)
+        return list(self.tasks.values())
+
+    def open_task(self, call: _Call, ttl) -> _Call:
+        """Answer ``call`` with a new task now; the inner call the task runs as from here on."""
+        inner = _Call(self, call.id, call.method, call.params,
+                      _Peer(call.rev, call.peer.capabilities, call.peer.info,
+                            None if call.rev.modern else call.peer.log_level))
+        if call.rev.modern:                       # the extension has no progress for tasks
+            inner.progress_token = None
+        task = inner.task = _Task(inner, ttl, 500)
+        self.tasks[task.id] = task
+        call.task_ttl, call.promoted = None, inner
+        self.respond(call, dict(task.describe(), resultType="task") if call.rev.modern
+                     else {"task": task.describe()})
+        self.step_aside()                         # a task is long by nature: keep the pipe read
+        return inner
+
+    def run_task(self, call: _Call, ttl, execute, deferred: bool = False) -> None:
+        """Run ``execute(call)`` as a task of ``call``, answering ``call`` with the task first.
+
+        ``deferred``: the task is made only when the handler calls ``ctx.start_task()``, so
+        it can ask its questions through input-required rounds before (SEP-2663); a
+        handler that never calls it answers ``call`` as a plain call would.
+        """
+        if deferred:
+            call.task_ttl = ttl
+        target = call if deferred else self.open_task(call, ttl)
+        try:
+            result = execute(target)
+        except (MCPError, Cancelled) as exc:
+            if call.promoted is None:
+                raise
+            error = exc.to_error() if isinstance(exc, MCPError) else None
+            self.finish_task(call.promoted.task, "failed" if error else "cancelled", error=error)
+            return
+        if call.promoted is None:
+            self.respond(call, result)
+            return
+        task = call.promoted.task
+        failed = result.get("isError") and not task.modern    # 2025-11-25: isError fails a task
+        self.finish_task(task, "failed" if failed else "completed", result=result)
+
+    def set_task_status(self, task: _Task, status: str, message: str = None) -> None:
+        with self.lock:
+            if task.status in _TERMINAL:
+                return
+            task.status, task.message, task.updated = status, message, time.time()
+        self._announce_task(task)
+
+    def finish_task(self, task: _Task, status: str, result: dict = None, error: dict = None) -> None:
+        with self.lock:
+            if task.status in _TERMINAL:              # cancelled first: keep it cancelled
+                task.finished.set()
+                return
+            task.status, task.result, task.error, task.updated = status, result, error, time.time()
+            if status == "failed" and error is not None:
+                task.message = error.get("message")
+            task.call.done = True                     # no progress after the task ends
+        task.finished.set()
+        self._announce_task(task)
+
+    def task_result(self, task: _Task, call: _Call) -> dict:
+        """Wait for the task to end (or ``call`` to be cancelled); its result, as the call would have had."""
+        while not task.finished.wait(0.1):
+            if call.cancelled:
+                raise Cancelled(call.cancel_reason or "cancelled")
+        if task.result is not None:              # completed, or failed through isError
+            result = dict(task.result)
+            result["_meta"] = dict(result.get("_meta") or {}, **{META_RELATED_TASK: {"taskId": task.id}})
+            return result
+        error = task.error or {"code": INTERNAL_ERROR, "message": "the task was cancelled"}
+        raise MCPError(error["code"], error["message"], error.get("data"))
+
+    def answer_task(self, task: _Task, responses: dict) -> None:
+        """2026-07-28 tasks/update: hand the answers to the questions the task is waiting on.
+
+        The task stays ``input_required`` while any question is open; ``tasks/get`` lists those.
+        """
+        with task.answered:
+            for key, answer in responses.items():
+                if task.input_requests.pop(key, None) is not None:   # unknown or answered keys: ignored
+                    task.input_answers[key] = answer
+            settled = not task.input_requests
+            task.answered.notify_all()
+        if settled and task.status == "input_required":
+            self.set_task_status(task, "working")
+
+    def cancel_task(self, task: _Task) -> bool:
+        """Cancel a running task; False if it had already ended."""
+        with self.lock:
+            if task.status in _TERMINAL:
+                return False
+        self.set_task_status(task, "cancelled", "cancelled by the client")
+        with self.lock:
+            task.call.done = True
+        task.call.cancel("the task was cancelled")
+        with task.answered:
+            task.answered.notify_all()
+        return True
+
+    def _announce_task(self, task: _Task) -> None:
+        if not task.modern:
+            self.write(_notification("notifications/tasks/status", task.describe()))
+            return
+        for call, wanted in list(self.listens.values()):
+            if task.id in (wanted.get("taskIds") or ()):
+                self.notify_listener(call, "notifications/tasks", task.detailed())
+
+    def _ask_in_task(self, call: _Call, questions: list, timeout) -> dict:
+        """2026-07-28 task: publish the questions on the task, and wait until tasks/update answers all."""
+        task = call.task
+        minted = {}
+        with task.answered:
+            for question in questions:          # keys are unique for the task's lifetime
+                task.input_count += 1
+                minted[question.key] = "%s-%d" % (question.key, task.input_count)
+                task.input_requests[minted[question.key]] = {"method": question.method, "params": question.params}
+        self.set_task_status(task, "input_required")
+        deadline = time.monotonic() + (self.server.request_timeout if timeout is None else timeout)
+        with task.answered:
+            while not all(key in task.input_answers for key in minted.values()):
+                left = deadline - time.monotonic()
+                if call.cancelled:
+                    raise Cancelled(call.cancel_reason or "cancelled")
+                if left <= 0:
+                    for key in minted.values():
+                        task.input_requests.pop(key, None)
+                    raise MCPError(INTERNAL_ERROR, "no answer to %s arrived in time"
+                                   % ", ".join(q.method for q in questions))
+                task.answered.wait(min(left, 0.25))
+            return {asked: task.input_answers.pop(key) for asked, key in minted.items()}
+
+
+class _Session(_SessionTasks):
     """One connection to one client: the stdio pipe, one TestClient, one HTTP session.
 
     It owns what belongs to that client and nothing that is registered: the era
@@ -3495,162 +3663,6 @@ class _Session:
         return {"resultType": "input_required",
                 "inputRequests": {q.key: {"method": q.method, "params": q.params} for q in need.questions},
                 "requestState": state}
-
-    def _ask_in_task(self, call: _Call, questions: list, timeout) -> dict:
-        """2026-07-28 task: publish the questions on the task, and wait until tasks/update answers all."""
-        task = call.task
-        minted = {}
-        with task.answered:
-            for question in questions:          # keys are unique for the task's lifetime
-                task.input_count += 1
-                minted[question.key] = "%s-%d" % (question.key, task.input_count)
-                task.input_requests[minted[question.key]] = {"method": question.method, "params": question.params}
-        self.set_task_status(task, "input_required")
-        deadline = time.monotonic() + (self.server.request_timeout if timeout is None else timeout)
-        with task.answered:
-            while not all(key in task.input_answers for key in minted.values()):
-                left = deadline - time.monotonic()
-                if call.cancelled:
-                    raise Cancelled(call.cancel_reason or "cancelled")
-                if left <= 0:
-                    for key in minted.values():
-                        task.input_requests.pop(key, None)
-                    raise MCPError(INTERNAL_ERROR, "no answer to %s arrived in time"
-                                   % ", ".join(q.method for q in questions))
-                task.answered.wait(min(left, 0.25))
-            return {asked: task.input_answers.pop(key) for asked, key in minted.items()}
-
-    # -- tasks ----------------------------------------------------------------------
-    def find_task(self, call: _Call) -> _Task:
-        """The task ``call.params.taskId`` names, if this connection made it in this era.
-
-        Where tasks are an extension, a client that did not declare it is refused first (-32021).
-        """
-        if call.rev.tasks == "extension" and not _declares_extension(call.peer.capabilities, TASKS_EXTENSION):
-            raise MCPError(MISSING_CLIENT_CAPABILITY, "%s needs the %s extension in the request's client "
-                           "capabilities" % (call.method, TASKS_EXTENSION),
-                           {"requiredCapabilities": {"extensions": {TASKS_EXTENSION: {}}}})
-        task_id = call.params.get("taskId")
-        if not isinstance(task_id, str):
-            raise _invalid_params("Invalid params: taskId must be a string")
-        self.live_tasks()
-        task = self.tasks.get(task_id)
-        if task is None or task.modern != call.rev.modern:
-            raise _invalid_params("Invalid params: unknown task %s" % task_id)
-        return task
-
-    def live_tasks(self) -> list:
-        """This connection's tasks, once those whose ttl has passed are forgotten (bounded memory)."""
-        now = time.time()
-        for stale in [t for t in list(self.tasks.values()) if t.expired(now)]:
-            self.tasks.pop(stale.id, None)
-        return list(self.tasks.values())
-
-    def open_task(self, call: _Call, ttl) -> _Call:
-        """Answer ``call`` with a new task now; the inner call the task runs as from here on."""
-        inner = _Call(self, call.id, call.method, call.params,
-                      _Peer(call.rev, call.peer.capabilities, call.peer.info,
-                            None if call.rev.modern else call.peer.log_level))
-        if call.rev.modern:                       # the extension has no progress for tasks
-            inner.progress_token = None
-        task = inner.task = _Task(inner, ttl, 500)
-        self.tasks[task.id] = task
-        call.task_ttl, call.promoted = None, inner
-        self.respond(call, dict(task.describe(), resultType="task") if call.rev.modern
-                     else {"task": task.describe()})
-        self.step_aside()                         # a task is long by nature: keep the pipe read
-        return inner
-
-    def run_task(self, call: _Call, ttl, execute, deferred: bool = False) -> None:
-        """Run ``execute(call)`` as a task of ``call``, answering ``call`` with the task first.
-
-        ``deferred``: the task is made only when the handler calls ``ctx.start_task()``, so
-        it can ask its questions through input-required rounds before (SEP-2663); a
-        handler that never calls it answers ``call`` as a plain call would.
-        """
-        if deferred:
-            call.task_ttl = ttl
-        target = call if deferred else self.open_task(call, ttl)
-        try:
-            result = execute(target)
-        except (MCPError, Cancelled) as exc:
-            if call.promoted is None:
-                raise
-            error = exc.to_error() if isinstance(exc, MCPError) else None
-            self.finish_task(call.promoted.task, "failed" if error else "cancelled", error=error)
-            return
-        if call.promoted is None:
-            self.respond(call, result)
-            return
-        task = call.promoted.task
-        failed = result.get("isError") and not task.modern    # 2025-11-25: isError fails a task
-        self.finish_task(task, "failed" if failed else "completed", result=result)
-
-    def set_task_status(self, task: _Task, status: str, message: str = None) -> None:
-        with self.lock:
-            if task.status in _TERMINAL:
-                return
-            task.status, task.message, task.updated = status, message, time.time()
-        self._announce_task(task)
-
-    def finish_task(self, task: _Task, status: str, result: dict = None, error: dict = None) -> None:
-        with self.lock:
-            if task.status in _TERMINAL:              # cancelled first: keep it cancelled
-                task.finished.set()
-                return
-            task.status, task.result, task.error, task.updated = status, result, error, time.time()
-            if status == "failed" and error is not None:
-                task.message = error.get("message")
-            task.call.done = True                     # no progress after the task ends
-        task.finished.set()
-        self._announce_task(task)
-
-    def task_result(self, task: _Task, call: _Call) -> dict:
-        """Wait for the task to end (or ``call`` to be cancelled); its result, as the call would have had."""
-        while not task.finished.wait(0.1):
-            if call.cancelled:
-                raise Cancelled(call.cancel_reason or "cancelled")
-        if task.result is not None:              # completed, or failed through isError
-            result = dict(task.result)
-            result["_meta"] = dict(result.get("_meta") or {}, **{META_RELATED_TASK: {"taskId": task.id}})
-            return result
-        error = task.error or {"code": INTERNAL_ERROR, "message": "the task was cancelled"}
-        raise MCPError(error["code"], error["message"], error.get("data"))
-
-    def answer_task(self, task: _Task, responses: dict) -> None:
-        """2026-07-28 tasks/update: hand the answers to the questions the task is waiting on.
-
-        The task stays ``input_required`` while any question is open; ``tasks/get`` lists those.
-        """
-        with task.answered:
-            for key, answer in responses.items():
-                if task.input_requests.pop(key, None) is not None:   # unknown or answered keys: ignored
-                    task.input_answers[key] = answer
-            settled = not task.input_requests
-            task.answered.notify_all()
-        if settled and task.status == "input_required":
-            self.set_task_status(task, "working")
-
-    def cancel_task(self, task: _Task) -> bool:
-        """Cancel a running task; False if it had already ended."""
-        with self.lock:
-            if task.status in _TERMINAL:
-                return False
-        self.set_task_status(task, "cancelled", "cancelled by the client")
-        with self.lock:
-            task.call.done = True
-        task.call.cancel("the task was cancelled")
-        with task.answered:
-            task.answered.notify_all()
-        return True
-
-    def _announce_task(self, task: _Task) -> None:
-        if not task.modern:
-            self.write(_notification("notifications/tasks/status", task.describe()))
-            return
-        for call, wanted in list(self.listens.values()):
-            if task.id in (wanted.get("taskIds") or ()):
-                self.notify_listener(call, "notifications/tasks", task.detailed())
 
     # -- the end ------------------------------------------------------------------
     def stop(self) -> None:
@@ -4505,7 +4517,7 @@ def _directory_children(skills: list, uri: str, describe) -> list:
     return [children[key] for key in sorted(children)] if children else None
 
 
-# The server: the registry, its handlers, the worker pool ####################
+# The server: the worker pool, the handlers (_Protocol), the registry (MCPServer) ####
 
 class _WorkerPool:
     """A bounded pool of daemon threads fed by a bounded queue.
@@ -4855,7 +4867,312 @@ def _text_if_text(filename: str, data: bytes):
 
 
 
-class MCPServer:
+class _Protocol:
+    """How the server answers: ``_on_<method>`` for every entry of METHODS, in its order.
+
+    MCPServer inherits these. Each request handler takes the ``_Call`` and reaches its
+    connection through ``call.session``; notification handlers take (session, params).
+    They read the registry through ``self`` (``self._tools``, ...), and nothing else
+    about the server. They live apart from the registry's own API so each reads on its own.
+    """
+
+    # -- handlers: lifecycle (in METHODS order) -------------------------------------
+    def _on_initialize(self, call: _Call) -> dict:
+        session, params = call.session, call.params
+        earlier = session.peer
+        if earlier is not None and call.rev is not earlier.rev:   # the same revision again: answer it again
+            raise MCPError(INVALID_REQUEST, "Invalid Request: this connection was initialized with protocol %s; "
+                           "open a new connection for another revision" % earlier.rev.version,
+                           {"negotiated": earlier.rev.version})
+        if not isinstance(params.get("protocolVersion"), str):
+            raise _invalid_params("Invalid params: protocolVersion must be a string")
+        capabilities = params.get("capabilities", {})
+        if not isinstance(capabilities, dict):
+            raise _invalid_params("Invalid params: capabilities must be an object")
+        info = params.get("clientInfo")
+        session.peer = _Peer(call.rev, capabilities, info if isinstance(info, dict) else None,
+                             "debug" if earlier is None else earlier.log_level)
+        session.era = "handshake"
+        result = {"protocolVersion": call.rev.version, "capabilities": self._capabilities(call.rev),
+                  "serverInfo": self._server_info(call.rev.version)}
+        if self.instructions:
+            result["instructions"] = self.instructions
+        return result
+
+    def _on_ping(self, call: _Call) -> dict:
+        return {}
+
+    def _on_discover(self, call: _Call) -> dict:
+        result = {"supportedVersions": list(PROTOCOL_VERSIONS), "capabilities": self._capabilities(call.rev)}
+        if self.instructions:
+            result["instructions"] = self.instructions
+        return result
+
+    # -- handlers: lists ---------------------------------------------------------
+    def _listing(self, call: _Call, table: dict, field: str, shape) -> dict:
+        """One page of a registry table, each record shaped for the call's revision."""
+        with self._lock:
+            records = list(table.values())
+        result = _page(records, call.params.get("cursor"), self.page_size)
+        result[field] = [_shaped(record, shape, call.rev.version) for record in result.pop("items")]
+        return result
+
+    def _on_tools_list(self, call: _Call) -> dict:
+        tools = self._tools if self._apps is None else _listed_tools(self, call)
+        return self._listing(call, tools, "tools", _shape_tool)
+
+    # -- handlers: tools ---------------------------------------------------------
+    def _on_tools_call(self, call: _Call) -> dict:
+        name = call.params.get("name")
+        if not isinstance(name, str):
+            raise _invalid_params("Invalid params: name must be a string")
+        tool = self._tools.get(name)
+        if tool is not None and self._apps is not None and _hidden_tool(call, tool):
+            tool = None
+        if tool is None:
+            raise _invalid_params("Unknown tool: %s" % name, {"name": name})
+        arguments = call.params.get("arguments")
+        if arguments is None:
+            arguments = {}
+        if not isinstance(arguments, dict):
+            raise _invalid_params("Invalid params: arguments must be an object")
+        if call.rev.modern:
+            call.answers = _open_state(self._signing_key(), call.method, call.params)
+        ttl = _task_ttl(call, tool, self.task_ttl_ms)
+        try:
+            tool.check_arguments(arguments)
+        except ValueError as exc:
+            if not call.rev.argument_errors_as_results:
+                raise _invalid_params("Invalid arguments for tool %s: %s" % (name, exc)) from None
+            return _tool_error("Invalid arguments for tool %s: %s" % (name, exc))
+        if ttl is False:
+            return self._execute_tool(call, tool, arguments)
+        call.session.run_task(call, ttl, lambda target: self._execute_tool(target, tool, arguments),
+                              deferred=tool.ask_first and call.rev.modern)
+        return None
+
+    def _execute_tool(self, call: _Call, tool: Tool, arguments: dict) -> dict:
+        """Run a tool whose arguments are valid; failures become isError results."""
+        timer = None
+        if tool.timeout:
+            timer = threading.Timer(tool.timeout, self._time_out, (call, tool))
+            timer.daemon = True
+            timer.start()
+        try:
+            result = tool.to_result(self._invoke(call, tool, tool.bind(arguments)))
+        except (MCPError, Cancelled, _NeedInput):
+            raise
+        except Exception as exc:
+            _log_tool_failure(tool.name, exc)
+            return _tool_error(str(exc) or type(exc).__name__)
+        finally:
+            if timer is not None:
+                timer.cancel()
+        return _shape_tool_result(result, call.rev.version)
+
+    def _time_out(self, call: _Call, tool: Tool) -> None:
+        """A tool ran past its timeout: answer with an error now and cancel its context."""
+        call.session.respond(call, _tool_error("Tool %s timed out after %s seconds" % (tool.name, tool.timeout)))
+        call.cancel("timed out")
+
+    # -- handlers: resources -------------------------------------------------------
+    def _on_resources_list(self, call: _Call) -> dict:
+        return self._listing(call, self._resources, "resources", _shape_resource)
+
+    def _on_templates_list(self, call: _Call) -> dict:
+        return self._listing(call, self._templates, "resourceTemplates", _shape_resource)
+
+    def _find_resource(self, uri: str):
+        with self._lock:
+            record = self._resources.get(uri)
+            if record is not None:
+                return record, {}
+            for template in self._templates.values():
+                variables = template.template.match(uri)
+                if variables is not None:
+                    return template, variables
+        return None, None
+
+    def _read_resource(self, uri: str, call: _Call) -> dict:
+        record, variables = self._find_resource(uri)
+        if record is None:
+            raise MCPError(call.rev.missing_resource, "Resource not found: %s" % uri, {"uri": uri})
+        value = self._invoke(call, record, record.arguments_for(variables))
+        result = {"contents": [_trim("contents", c, call.rev.version) for c in record.to_contents(uri, value)]}
+        if call.rev.modern:
+            if record.ttl_ms is not None:
+                result["ttlMs"] = record.ttl_ms
+            if record.cache_scope is not None:
+                result["cacheScope"] = record.cache_scope
+        return result
+
+    def _on_resources_read(self, call: _Call) -> dict:
+        uri = call.params.get("uri")
+        if not isinstance(uri, str):
+            raise _invalid_params("Invalid params: uri must be a string")
+        if call.rev.modern:
+            call.answers = _open_state(self._signing_key(), call.method, call.params)
+        try:
+            return self._read_resource(uri, call)
+        except (MCPError, Cancelled, _NeedInput):
+            raise
+        except (OSError, ValueError) as exc:
+            if isinstance(exc, (FileNotFoundError, IsADirectoryError, PermissionError)):
+                raise MCPError(call.rev.missing_resource, "Resource not found: %s (%s)"
+                               % (uri, exc.strerror or exc), {"uri": uri})
+            raise MCPError(INTERNAL_ERROR, "Reading %s failed: %s" % (uri, exc)) from None
+
+    def _on_subscribe(self, call: _Call) -> dict:
+        call.session.subscriptions.add(_required_uri(call.params))
+        return {}
+
+    def _on_unsubscribe(self, call: _Call) -> dict:
+        call.session.subscriptions.discard(_required_uri(call.params))
+        return {}
+
+    # -- handlers: prompts and completion -------------------------------------------
+    def _on_prompts_list(self, call: _Call) -> dict:
+        return self._listing(call, self._prompts, "prompts", _shape_prompt)
+
+    def _on_prompts_get(self, call: _Call) -> dict:
+        name = call.params.get("name")
+        if not isinstance(name, str):
+            raise _invalid_params("Invalid params: name must be a string")
+        prompt = self._prompts.get(name)
+        if prompt is None:
+            raise _invalid_params("Unknown prompt: %s" % name, {"name": name})
+        arguments = call.params.get("arguments") or {}
+        if not isinstance(arguments, dict) or not all(isinstance(v, str) for v in arguments.values()):
+            raise _invalid_params("Invalid params: arguments must be an object of strings")
+        if call.rev.modern:
+            call.answers = _open_state(self._signing_key(), call.method, call.params)
+        value = self._invoke(call, prompt, prompt.bind(arguments))
+        version = call.rev.version
+        result = {"messages": [dict(m, content=_trim_block(m["content"], version)) for m in prompt.to_messages(value)]}
+        if prompt.description:
+            result["description"] = prompt.description
+        return result
+
+    def _on_complete(self, call: _Call) -> dict:
+        ref = call.params.get("ref")
+        argument = call.params.get("argument")
+        if not isinstance(ref, dict) or not isinstance(argument, dict) or \
+                not isinstance(argument.get("name"), str) or not isinstance(argument.get("value"), str):
+            raise _invalid_params("Invalid params: completion needs ref {type, name|uri} and argument {name, value}")
+        record, names = _completion_target(self._prompts, self._templates, ref)
+        if record is None:
+            raise _invalid_params("Invalid params: nothing to complete for %s" % json.dumps(ref))
+        if argument["name"] not in names:
+            raise _invalid_params("Invalid params: %s has no argument %r" % (json.dumps(ref), argument["name"]))
+        context = call.params.get("context") or {}
+        chosen = context.get("arguments") if isinstance(context, dict) else None
+        values = _complete(record.completions.get(argument["name"]), argument["value"],
+                           chosen if isinstance(chosen, dict) else {})
+        return {"completion": {"values": values[:100], "total": len(values), "hasMore": len(values) > 100}}
+
+    # -- handlers: logging and subscriptions ------------------------------------------
+    def _on_set_level(self, call: _Call) -> dict:
+        level = call.params.get("level")
+        if not isinstance(level, str) or level not in _LOG_RANK:
+            raise _invalid_params("Invalid params: level must be one of %s" % ", ".join(LOG_LEVELS))
+        call.peer.log_level = level                # the connection's peer: later calls see it too
+        return {}
+
+    def _on_listen(self, call: _Call):
+        """``subscriptions/listen``: acknowledge, then stream the requested notifications."""
+        call.session.open_listen(call, _agreed_notifications(self, call))
+        return None                                # answered only when the connection ends
+
+    # -- handlers: tasks --------------------------------------------------------------
+    def _on_tasks_get(self, call: _Call) -> dict:
+        task = call.session.find_task(call)
+        return task.detailed() if call.rev.modern else task.describe()
+
+    def _on_tasks_result(self, call: _Call) -> dict:
+        """Block (on a thread of its own) until the task ends, then answer as the call would have."""
+        return call.session.task_result(call.session.find_task(call), call)
+
+    def _on_tasks_list(self, call: _Call) -> dict:
+        tasks = [t for t in call.session.live_tasks() if not t.modern]
+        result = _page(tasks, call.params.get("cursor"), self.page_size)
+        result["tasks"] = [t.describe() for t in result.pop("items")]
+        return result
+
+    def _on_tasks_cancel(self, call: _Call) -> dict:
+        task = call.session.find_task(call)
+        if not call.session.cancel_task(task) and not call.rev.modern:
+            raise _invalid_params("Invalid params: task %s is already %s" % (task.id, task.status))
+        return {} if call.rev.modern else task.describe()   # 2026-07-28: an acknowledgement either way
+
+    def _on_tasks_update(self, call: _Call) -> dict:
+        task = call.session.find_task(call)
+        responses = call.params.get("inputResponses")
+        if not isinstance(responses, dict) or not all(isinstance(v, dict) for v in responses.values()):
+            raise _invalid_params("Invalid params: inputResponses must be an object of objects")
+        call.session.answer_task(task, responses)
+        return {}
+
+    # -- handlers: skills (the io.modelcontextprotocol/skills extension) ----------------
+    def _on_skills_list(self, call: _Call) -> dict:
+        with self._lock:
+            skills = list(self._skills.values())
+        result = _page(skills, call.params.get("cursor"), self.page_size)
+        entries = []
+        for skill in result.pop("items"):
+            try:
+                entries.append(skill.entry())
+            except (OSError, ValueError) as exc:       # a listing may be partial; skills/get says why
+                _logger().warning("minimcp: skills/list leaves out %s: %s", skill.uri, exc)
+        result["skills"] = entries
+        result.update(ttlMs=self.cache_ttl_ms, cacheScope=self.cache_scope)
+        return _trim("skills_result", result, call.rev.version)
+
+    def _on_skills_get(self, call: _Call) -> dict:
+        uri = _required_uri(call.params)
+        with self._lock:
+            skill = self._skills.get(uri)
+        if skill is None:
+            raise _invalid_params("No skill is served at %s" % uri, {"uri": uri})
+        try:
+            entry = skill.entry()
+        except OSError:
+            raise _invalid_params("No skill is served at %s (its SKILL.md is gone)" % uri, {"uri": uri}) from None
+        except ValueError as exc:
+            raise MCPError(INTERNAL_ERROR, "Internal error: %s" % exc, {"uri": uri}) from None
+        result = {"skill": entry, "ttlMs": self.cache_ttl_ms, "cacheScope": self.cache_scope}
+        return _trim("skills_result", result, call.rev.version)
+
+    def _on_directory_read(self, call: _Call) -> dict:
+        uri, version = _required_uri(call.params), call.rev.version
+        with self._lock:
+            skills = list(self._skills.values())
+
+        def describe(file_uri: str) -> dict:
+            record = self._resources.get(file_uri)
+            return _shaped(record, _shape_resource, version) if record else {"uri": file_uri, "name": file_uri}
+        children = _directory_children(skills, uri, describe)
+        if children is None:
+            raise _invalid_params("%s is not a directory resource" % uri, {"uri": uri})
+        result = _page(children, call.params.get("cursor"), self.page_size)
+        result["resources"] = result.pop("items")
+        return result
+
+    # -- handlers: notifications (session, params) --------------------------------------
+    def _on_initialized(self, session: _Session, params: dict) -> None:
+        if session.peer is not None:
+            session.initialized = True
+
+    def _on_cancelled(self, session: _Session, params: dict) -> None:
+        session.cancel_request(params.get("requestId"), params.get("reason"))
+
+    def _on_roots_changed(self, session: _Session, params: dict) -> None:
+        session.roots = None
+
+    def _on_ignored(self, session: _Session, params: dict) -> None:
+        return None
+
+
+class MCPServer(_Protocol):
     """An MCP server: register tools, resources and prompts, then ``run()`` it on stdio.
 
     Args:
@@ -5252,301 +5569,6 @@ class MCPServer:
         if not record.signature.is_async:            # known since registration
             return record.fn(**arguments)
         return _run_coroutine(call, record.fn(**arguments))
-
-    # -- handlers: lifecycle (in METHODS order) -------------------------------------
-    def _on_initialize(self, call: _Call) -> dict:
-        session, params = call.session, call.params
-        earlier = session.peer
-        if earlier is not None and call.rev is not earlier.rev:   # the same revision again: answer it again
-            raise MCPError(INVALID_REQUEST, "Invalid Request: this connection was initialized with protocol %s; "
-                           "open a new connection for another revision" % earlier.rev.version,
-                           {"negotiated": earlier.rev.version})
-        if not isinstance(params.get("protocolVersion"), str):
-            raise _invalid_params("Invalid params: protocolVersion must be a string")
-        capabilities = params.get("capabilities", {})
-        if not isinstance(capabilities, dict):
-            raise _invalid_params("Invalid params: capabilities must be an object")
-        info = params.get("clientInfo")
-        session.peer = _Peer(call.rev, capabilities, info if isinstance(info, dict) else None,
-                             "debug" if earlier is None else earlier.log_level)
-        session.era = "handshake"
-        result = {"protocolVersion": call.rev.version, "capabilities": self._capabilities(call.rev),
-                  "serverInfo": self._server_info(call.rev.version)}
-        if self.instructions:
-            result["instructions"] = self.instructions
-        return result
-
-    def _on_ping(self, call: _Call) -> dict:
-        return {}
-
-    def _on_discover(self, call: _Call) -> dict:
-        result = {"supportedVersions": list(PROTOCOL_VERSIONS), "capabilities": self._capabilities(call.rev)}
-        if self.instructions:
-            result["instructions"] = self.instructions
-        return result
-
-    # -- handlers: lists ---------------------------------------------------------
-    def _listing(self, call: _Call, table: dict, field: str, shape) -> dict:
-        """One page of a registry table, each record shaped for the call's revision."""
-        with self._lock:
-            records = list(table.values())
-        result = _page(records, call.params.get("cursor"), self.page_size)
-        result[field] = [_shaped(record, shape, call.rev.version) for record in result.pop("items")]
-        return result
-
-    def _on_tools_list(self, call: _Call) -> dict:
-        tools = self._tools if self._apps is None else _listed_tools(self, call)
-        return self._listing(call, tools, "tools", _shape_tool)
-
-    # -- handlers: tools ---------------------------------------------------------
-    def _on_tools_call(self, call: _Call) -> dict:
-        name = call.params.get("name")
-        if not isinstance(name, str):
-            raise _invalid_params("Invalid params: name must be a string")
-        tool = self._tools.get(name)
-        if tool is not None and self._apps is not None and _hidden_tool(call, tool):
-            tool = None
-        if tool is None:
-            raise _invalid_params("Unknown tool: %s" % name, {"name": name})
-        arguments = call.params.get("arguments")
-        if arguments is None:
-            arguments = {}
-        if not isinstance(arguments, dict):
-            raise _invalid_params("Invalid params: arguments must be an object")
-        if call.rev.modern:
-            call.answers = _open_state(self._signing_key(), call.method, call.params)
-        ttl = _task_ttl(call, tool, self.task_ttl_ms)
-        try:
-            tool.check_arguments(arguments)
-        except ValueError as exc:
-            if not call.rev.argument_errors_as_results:
-                raise _invalid_params("Invalid arguments for tool %s: %s" % (name, exc)) from None
-            return _tool_error("Invalid arguments for tool %s: %s" % (name, exc))
-        if ttl is False:
-            return self._execute_tool(call, tool, arguments)
-        call.session.run_task(call, ttl, lambda target: self._execute_tool(target, tool, arguments),
-                              deferred=tool.ask_first and call.rev.modern)
-        return None
-
-    def _execute_tool(self, call: _Call, tool: Tool, arguments: dict) -> dict:
-        """Run a tool whose arguments are valid; failures become isError results."""
-        timer = None
-        if tool.timeout:
-            timer = threading.Timer(tool.timeout, self._time_out, (call, tool))
-            timer.daemon = True
-            timer.start()
-        try:
-            result = tool.to_result(self._invoke(call, tool, tool.bind(arguments)))
-        except (MCPError, Cancelled, _NeedInput):
-            raise
-        except Exception as exc:
-            _log_tool_failure(tool.name, exc)
-            return _tool_error(str(exc) or type(exc).__name__)
-        finally:
-            if timer is not None:
-                timer.cancel()
-        return _shape_tool_result(result, call.rev.version)
-
-    def _time_out(self, call: _Call, tool: Tool) -> None:
-        """A tool ran past its timeout: answer with an error now and cancel its context."""
-        call.session.respond(call, _tool_error("Tool %s timed out after %s seconds" % (tool.name, tool.timeout)))
-        call.cancel("timed out")
-
-    # -- handlers: resources -------------------------------------------------------
-    def _on_resources_list(self, call: _Call) -> dict:
-        return self._listing(call, self._resources, "resources", _shape_resource)
-
-    def _on_templates_list(self, call: _Call) -> dict:
-        return self._listing(call, self._templates, "resourceTemplates", _shape_resource)
-
-    def _find_resource(self, uri: str):
-        with self._lock:
-            record = self._resources.get(uri)
-            if record is not None:
-                return record, {}
-            for template in self._templates.values():
-                variables = template.template.match(uri)
-                if variables is not None:
-                    return template, variables
-        return None, None
-
-    def _read_resource(self, uri: str, call: _Call) -> dict:
-        record, variables = self._find_resource(uri)
-        if record is None:
-            raise MCPError(call.rev.missing_resource, "Resource not found: %s" % uri, {"uri": uri})
-        value = self._invoke(call, record, record.arguments_for(variables))
-        result = {"contents": [_trim("contents", c, call.rev.version) for c in record.to_contents(uri, value)]}
-        if call.rev.modern:
-            if record.ttl_ms is not None:
-                result["ttlMs"] = record.ttl_ms
-            if record.cache_scope is not None:
-                result["cacheScope"] = record.cache_scope
-        return result
-
-    def _on_resources_read(self, call: _Call) -> dict:
-        uri = call.params.get("uri")
-        if not isinstance(uri, str):
-            raise _invalid_params("Invalid params: uri must be a string")
-        if call.rev.modern:
-            call.answers = _open_state(self._signing_key(), call.method, call.params)
-        try:
-            return self._read_resource(uri, call)
-        except (MCPError, Cancelled, _NeedInput):
-            raise
-        except (OSError, ValueError) as exc:
-            if isinstance(exc, (FileNotFoundError, IsADirectoryError, PermissionError)):
-                raise MCPError(call.rev.missing_resource, "Resource not found: %s (%s)"
-                               % (uri, exc.strerror or exc), {"uri": uri})
-            raise MCPError(INTERNAL_ERROR, "Reading %s failed: %s" % (uri, exc)) from None
-
-    def _on_subscribe(self, call: _Call) -> dict:
-        call.session.subscriptions.add(_required_uri(call.params))
-        return {}
-
-    def _on_unsubscribe(self, call: _Call) -> dict:
-        call.session.subscriptions.discard(_required_uri(call.params))
-        return {}
-
-    # -- handlers: prompts and completion -------------------------------------------
-    def _on_prompts_list(self, call: _Call) -> dict:
-        return self._listing(call, self._prompts, "prompts", _shape_prompt)
-
-    def _on_prompts_get(self, call: _Call) -> dict:
-        name = call.params.get("name")
-        if not isinstance(name, str):
-            raise _invalid_params("Invalid params: name must be a string")
-        prompt = self._prompts.get(name)
-        if prompt is None:
-            raise _invalid_params("Unknown prompt: %s" % name, {"name": name})
-        arguments = call.params.get("arguments") or {}
-        if not isinstance(arguments, dict) or not all(isinstance(v, str) for v in arguments.values()):
-            raise _invalid_params("Invalid params: arguments must be an object of strings")
-        if call.rev.modern:
-            call.answers = _open_state(self._signing_key(), call.method, call.params)
-        value = self._invoke(call, prompt, prompt.bind(arguments))
-        version = call.rev.version
-        result = {"messages": [dict(m, content=_trim_block(m["content"], version)) for m in prompt.to_messages(value)]}
-        if prompt.description:
-            result["description"] = prompt.description
-        return result
-
-    def _on_complete(self, call: _Call) -> dict:
-        ref = call.params.get("ref")
-        argument = call.params.get("argument")
-        if not isinstance(ref, dict) or not isinstance(argument, dict) or \
-                not isinstance(argument.get("name"), str) or not isinstance(argument.get("value"), str):
-            raise _invalid_params("Invalid params: completion needs ref {type, name|uri} and argument {name, value}")
-        record, names = _completion_target(self._prompts, self._templates, ref)
-        if record is None:
-            raise _invalid_params("Invalid params: nothing to complete for %s" % json.dumps(ref))
-        if argument["name"] not in names:
-            raise _invalid_params("Invalid params: %s has no argument %r" % (json.dumps(ref), argument["name"]))
-        context = call.params.get("context") or {}
-        chosen = context.get("arguments") if isinstance(context, dict) else None
-        values = _complete(record.completions.get(argument["name"]), argument["value"],
-                           chosen if isinstance(chosen, dict) else {})
-        return {"completion": {"values": values[:100], "total": len(values), "hasMore": len(values) > 100}}
-
-    # -- handlers: logging and subscriptions ------------------------------------------
-    def _on_set_level(self, call: _Call) -> dict:
-        level = call.params.get("level")
-        if not isinstance(level, str) or level not in _LOG_RANK:
-            raise _invalid_params("Invalid params: level must be one of %s" % ", ".join(LOG_LEVELS))
-        call.peer.log_level = level                # the connection's peer: later calls see it too
-        return {}
-
-    def _on_listen(self, call: _Call):
-        """``subscriptions/listen``: acknowledge, then stream the requested notifications."""
-        call.session.open_listen(call, _agreed_notifications(self, call))
-        return None                                # answered only when the connection ends
-
-    # -- handlers: tasks --------------------------------------------------------------
-    def _on_tasks_get(self, call: _Call) -> dict:
-        task = call.session.find_task(call)
-        return task.detailed() if call.rev.modern else task.describe()
-
-    def _on_tasks_result(self, call: _Call) -> dict:
-        """Block (on a thread of its own) until the task ends, then answer as the call would have."""
-        return call.session.task_result(call.session.find_task(call), call)
-
-    def _on_tasks_list(self, call: _Call) -> dict:
-        tasks = [t for t in call.session.live_tasks() if not t.modern]
-        result = _page(tasks, call.params.get("cursor"), self.page_size)
-        result["tasks"] = [t.describe() for t in result.pop("items")]
-        return result
-
-    def _on_tasks_cancel(self, call: _Call) -> dict:
-        task = call.session.find_task(call)
-        if not call.session.cancel_task(task) and not call.rev.modern:
-            raise _invalid_params("Invalid params: task %s is already %s" % (task.id, task.status))
-        return {} if call.rev.modern else task.describe()   # 2026-07-28: an acknowledgement either way
-
-    def _on_tasks_update(self, call: _Call) -> dict:
-        task = call.session.find_task(call)
-        responses = call.params.get("inputResponses")
-        if not isinstance(responses, dict) or not all(isinstance(v, dict) for v in responses.values()):
-            raise _invalid_params("Invalid params: inputResponses must be an object of objects")
-        call.session.answer_task(task, responses)
-        return {}
-
-    # -- handlers: skills (the io.modelcontextprotocol/skills extension) ----------------
-    def _on_skills_list(self, call: _Call) -> dict:
-        with self._lock:
-            skills = list(self._skills.values())
-        result = _page(skills, call.params.get("cursor"), self.page_size)
-        entries = []
-        for skill in result.pop("items"):
-            try:
-                entries.append(skill.entry())
-            except (OSError, ValueError) as exc:       # a listing may be partial; skills/get says why
-                _logger().warning("minimcp: skills/list leaves out %s: %s", skill.uri, exc)
-        result["skills"] = entries
-        result.update(ttlMs=self.cache_ttl_ms, cacheScope=self.cache_scope)
-        return _trim("skills_result", result, call.rev.version)
-
-    def _on_skills_get(self, call: _Call) -> dict:
-        uri = _required_uri(call.params)
-        with self._lock:
-            skill = self._skills.get(uri)
-        if skill is None:
-            raise _invalid_params("No skill is served at %s" % uri, {"uri": uri})
-        try:
-            entry = skill.entry()
-        except OSError:
-            raise _invalid_params("No skill is served at %s (its SKILL.md is gone)" % uri, {"uri": uri}) from None
-        except ValueError as exc:
-            raise MCPError(INTERNAL_ERROR, "Internal error: %s" % exc, {"uri": uri}) from None
-        result = {"skill": entry, "ttlMs": self.cache_ttl_ms, "cacheScope": self.cache_scope}
-        return _trim("skills_result", result, call.rev.version)
-
-    def _on_directory_read(self, call: _Call) -> dict:
-        uri, version = _required_uri(call.params), call.rev.version
-        with self._lock:
-            skills = list(self._skills.values())
-
-        def describe(file_uri: str) -> dict:
-            record = self._resources.get(file_uri)
-            return _shaped(record, _shape_resource, version) if record else {"uri": file_uri, "name": file_uri}
-        children = _directory_children(skills, uri, describe)
-        if children is None:
-            raise _invalid_params("%s is not a directory resource" % uri, {"uri": uri})
-        result = _page(children, call.params.get("cursor"), self.page_size)
-        result["resources"] = result.pop("items")
-        return result
-
-    # -- handlers: notifications (session, params) --------------------------------------
-    def _on_initialized(self, session: _Session, params: dict) -> None:
-        if session.peer is not None:
-            session.initialized = True
-
-    def _on_cancelled(self, session: _Session, params: dict) -> None:
-        session.cancel_request(params.get("requestId"), params.get("reason"))
-
-    def _on_roots_changed(self, session: _Session, params: dict) -> None:
-        session.roots = None
-
-    def _on_ignored(self, session: _Session, params: dict) -> None:
-        return None
 
     # -- running ------------------------------------------------------------------
     def serve(self, instream, outstream) -> None:
