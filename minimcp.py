@@ -5663,6 +5663,7 @@ class _LineReader:
 
     def __init__(self, stream, limit: int) -> None:
         self.read = getattr(stream, "read1", None) or stream.read
+        self.fileno = getattr(stream, "fileno", None)
         self.stream_terminated = lambda: getattr(stream, "terminated", False)
         self.limit = limit
         self.buffer = bytearray()
@@ -5672,6 +5673,19 @@ class _LineReader:
     def has_line(self) -> bool:
         """Whether a whole line is buffered, so the next readline() will not wait."""
         return self.buffer.find(b"\n", max(self.start, self.scanned)) >= 0
+
+    def input_waiting(self) -> bool:
+        """Whether input is here to be read (buffered, or the descriptor is readable, or at its end).
+
+        True when it cannot tell (a stream with no descriptor).
+        """
+        if len(self.buffer) > self.start:
+            return True
+        try:
+            import select
+            return bool(select.select([self.fileno()], [], [], 0)[0])
+        except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+            return True
 
     def readline(self):
         """Return the next line (bytes), an ``_Oversized``, or None at end of input."""
@@ -5861,11 +5875,15 @@ class _ReadLoop:
         """Pass reading on now, if the reading thread is running a call itself.
 
         Called by a handler about to wait (on its own thread: no ``call``), and by the
-        pool's watcher for a ``call`` the reading thread has run for a whole period.
+        pool's watcher for a ``call`` the reading thread has run for a whole period, once
+        input is waiting: until the client sends something, nothing is held up, and the
+        call keeps the thread (a long answer is built and written on one thread).
         If more lines are waiting (a burst of calls that may all be slow), the rest of
         the burst goes to the pool rather than each call waiting on the reader.
         """
         pool = self.pool
+        if call is not None and not self.reader.input_waiting():
+            return                               # nothing to read yet: nothing is held up
         with pool.lock:
             if self.running is None or (self.running is not call if call is not None
                                         else self.reading != threading.get_ident()):
