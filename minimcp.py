@@ -8114,6 +8114,18 @@ def _client_command(client: "_ProcessClient", command: str, words: list, as_json
     return report, status
 
 
+def _words_and_server(command: str, words: list, server: list):
+    """The command's own words and the server command, for the spellings without ``--`` in between."""
+    if not server and command == "inspect" and words:
+        return [], words                      # inspect python3 server.py (no "--")
+    if command in ("call", "read", "prompt") and not words and len(server) > 1:
+        tail = len(server)                    # call -- CMD... TOOL [ARGS]: arguments last
+        while tail > 1 and command != "read" and _looks_like_argument(server[tail - 1]):
+            tail -= 1
+        return server[tail - 1:], server[:tail - 1]
+    return words, server
+
+
 def main(argv: list = None) -> int:
     """The command line; returns the exit status."""
     argv = _command_first(list(sys.argv[1:] if argv is None else argv))
@@ -8142,16 +8154,10 @@ def main(argv: list = None) -> int:
     if command not in ("inspect", "call", "read", "prompt", "complete", "selftest"):
         sys.stderr.write("minimcp: unknown command %r\n\n%s" % (command, usage))
         return 2
-    if not server and command == "inspect" and words:
-        server, words = words, []            # inspect python3 server.py (no "--")
+    words, server = _words_and_server(command, words, server)
     if not server:
         sys.stderr.write("minimcp: give the server command after --\n\n%s" % usage)
         return 2
-    if command in ("call", "read", "prompt") and not words and len(server) > 1:
-        tail = len(server)                    # call -- CMD... TOOL [ARGS]: arguments last
-        while tail > 1 and command != "read" and _looks_like_argument(server[tail - 1]):
-            tail -= 1
-        words, server = server[tail - 1:], server[:tail - 1]
     if command == "selftest":
         return _selftest(server, protocol, extra.get("--slow-tool"), timeout, sys.stdout)
     client = _ProcessClient(server, protocol, timeout=timeout)
