@@ -4587,7 +4587,7 @@ class _WorkerPool:
         """Give ``job`` to a worker that is free now (starting one if there is room); False if none is.
 
         Unlike ``submit`` it never queues behind other jobs nor waits for room:
-        the leader/follower reader uses it to pass reading on at once, so it is
+        the stdio reader uses it to pass reading on at once, so it is
         refused whenever a job is already waiting (it would be taken first).
         """
         with self.lock:
