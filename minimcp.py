@@ -2714,6 +2714,8 @@ def _trim_block(block, version: str):
     if not isinstance(block, dict):
         return block
     kind = block.get("type")
+    if kind == "text" and len(block) == 2:
+        return block                             # {"type": "text", "text": ...}: every revision has it
     since = _BLOCK_SINCE.get(kind)
     if since is not None and version < since:
         if kind == "resource_link":
@@ -3293,7 +3295,8 @@ class _Session(_SessionTasks):
                               "Invalid Request: a JSON-RPC message must be an object, not %s" % _json_type(message))
             return
         has_id, request_id = "id" in message, message.get("id")
-        reply_id = request_id if _valid_id(request_id) else None
+        valid_id = _valid_id(request_id)
+        reply_id = request_id if valid_id else None
         if "method" not in message:
             if has_id and ("result" in message or "error" in message):
                 self._on_client_response(message)
@@ -3308,7 +3311,7 @@ class _Session(_SessionTasks):
             refusal = (reply_id, INVALID_REQUEST, 'Invalid Request: "jsonrpc" must be "2.0"')
         elif not isinstance(method, str):
             refusal = (reply_id, INVALID_REQUEST, "Invalid Request: method must be a string")
-        elif has_id and not _valid_id(request_id):
+        elif has_id and not valid_id:
             refusal = (None, INVALID_REQUEST,
                        "Invalid Request: id must be a string or an integer, not %s" % _json_type(request_id))
         elif not has_id:
