@@ -5269,18 +5269,12 @@ class MCPServer(_Protocol):
         tool = Tool(fn, **options)
         if ui is not None or visibility is not None or (isinstance(tool.meta, dict) and "ui" in tool.meta):
             _link_tool(self, tool, ui, visibility)
-        with self._lock:
-            if tool.name in self._tools:
-                raise ValueError("a tool named %r is already registered" % tool.name)
-            self._tools[tool.name] = tool
-        self._list_changed("tools")
+        self._register(self._tools, tool.name, tool, "tools", "a tool named %r")
         return fn
 
     def remove_tool(self, name: str) -> None:
         """Unregister a tool (clients are told the list changed)."""
-        with self._lock:
-            del self._tools[name]
-        self._list_changed("tools")
+        self._unregister(self._tools, name, "tools")
 
     def resource(self, uri: str, *, name: str = None, title: str = None, description: str = None,
                  mime_type: str = None, size: int = None, annotations: dict = None, icons: list = None,
@@ -5309,22 +5303,13 @@ class MCPServer(_Protocol):
             fn = lambda: value                                  # noqa: E731 - a constant resource
             fn.__name__ = options.get("name") or uri
         record = Resource(uri, fn, **options)
-        table = self._templates if record.is_template else self._resources
-        with self._lock:
-            if uri in table:
-                raise ValueError("the resource %r is already registered" % uri)
-            table[uri] = record
-        self._list_changed("resources")
+        self._register(self._templates if record.is_template else self._resources, uri, record,
+                       "resources", "the resource %r")
         return fn
 
     def remove_resource(self, uri: str) -> None:
         """Unregister a resource or template."""
-        with self._lock:
-            if uri in self._resources:
-                del self._resources[uri]
-            else:
-                del self._templates[uri]
-        self._list_changed("resources")
+        self._unregister(self._resources if uri in self._resources else self._templates, uri, "resources")
 
     def add_directory(self, path: str, *, name: str = None, max_files: int = 10000) -> None:
         """Serve a directory tree read-only as ``file://`` resources.
@@ -5409,18 +5394,25 @@ class MCPServer(_Protocol):
     def add_prompt(self, fn, **options):
         """Register ``fn`` as a prompt; options as for ``prompt()``. Returns ``fn``."""
         record = Prompt(fn, **options)
-        with self._lock:
-            if record.name in self._prompts:
-                raise ValueError("a prompt named %r is already registered" % record.name)
-            self._prompts[record.name] = record
-        self._list_changed("prompts")
+        self._register(self._prompts, record.name, record, "prompts", "a prompt named %r")
         return fn
 
     def remove_prompt(self, name: str) -> None:
         """Unregister a prompt."""
+        self._unregister(self._prompts, name, "prompts")
+
+    def _register(self, table: dict, key: str, record, kind: str, what: str) -> None:
+        """Add ``record`` to one of the registry's tables, then tell every session its list changed."""
         with self._lock:
-            del self._prompts[name]
-        self._list_changed("prompts")
+            if key in table:
+                raise ValueError((what + " is already registered") % key)
+            table[key] = record
+        self._list_changed(kind)
+
+    def _unregister(self, table: dict, key: str, kind: str) -> None:
+        with self._lock:
+            del table[key]
+        self._list_changed(kind)
 
     def completer(self, target: str, argument: str):
         """Register a completion function for a prompt argument or a template variable.
