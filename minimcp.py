@@ -5331,7 +5331,8 @@ class MCPServer(_Protocol):
         self.add_resource(read, base_uri + "/{+relative}", name=label,
                           description="Files below %s (read-only)" % base)
         for relative in _regular_files(base, max_files):
-            self.add_resource(lambda rel=relative: _read_below(base, rel), base_uri + "/" + _quote_path(relative),
+            quoted = _quote_path(relative)          # _read_below takes the URI's (encoded) path
+            self.add_resource(lambda rel=quoted: _read_below(base, rel), base_uri + "/" + quoted,
                               name=relative, mime_type=_guess_mime(relative, "application/octet-stream"))
 
     def add_skills(self, path: str, *, prefix: str = None, max_files: int = 10000) -> None:

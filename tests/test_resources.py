@@ -423,6 +423,23 @@ def test_directory_lists_and_reads(tree):
     assert content["text"] == "beta" and "blob" not in content        # text files are text (issue 18)
 
 
+def test_directory_file_names_with_percent_and_spaces_read_back(tmp_path):
+    base = tmp_path / "odd"
+    base.mkdir()
+    for name in ("a%41.txt", "two words.txt", "100%.txt"):
+        (base / name).write_text("content of " + name)
+    app = MCPServer("files")
+    app.add_directory(str(base))
+    wire = Wire(app)
+    wire.initialize()
+    listed = {r["name"]: r["uri"] for r in wire.result("resources/list")["resources"]}
+    assert sorted(listed) == ["100%.txt", "a%41.txt", "two words.txt"]
+    assert listed["a%41.txt"].endswith("/a%2541.txt")
+    for name, uri in listed.items():
+        assert wire.result("resources/read", {"uri": uri})["contents"][0]["text"] == "content of " + name
+    wire.close()
+
+
 @pytest.mark.parametrize("path", ["../secret.txt", "sub/../../secret.txt", "%2e%2e/secret.txt",
                                   "sub/%2E%2E/%2e%2e/secret.txt", "/etc/passwd", "link.txt",
                                   "linkdir/secret.txt", "..%2fsecret.txt", "sub/./../../secret.txt"])
