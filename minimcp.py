@@ -5659,7 +5659,8 @@ class _LineReader:
 
     def __init__(self, stream, limit: int) -> None:
         self.read = getattr(stream, "read1", None) or stream.read
-        self.fileno = getattr(stream, "fileno", None)
+        # What makes a read return: the descriptor, plus a stop pipe where the stream has one.
+        self.wake_fds = getattr(stream, "wake_fds", None) or (lambda: [stream.fileno()])
         self.stream_terminated = lambda: getattr(stream, "terminated", False)
         self.limit = limit
         self.buffer = bytearray()
@@ -5675,11 +5676,11 @@ class _LineReader:
 
         True when it cannot tell (a stream with no descriptor).
         """
-        if len(self.buffer) > self.start:
+        if len(self.buffer) > self.start or self.stream_terminated():
             return True
         try:
             import select
-            return bool(select.select([self.fileno()], [], [], 0)[0])
+            return bool(select.select(self.wake_fds(), [], [], 0)[0])
         except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
             return True
 
@@ -5984,6 +5985,10 @@ class _WakeableRaw(io.RawIOBase):
 
     def fileno(self) -> int:
         return self.fd
+
+    def wake_fds(self) -> list:
+        """What a read waits on that ends it: input, and the stop pipe (the parent watchdog's)."""
+        return [self.fd, self.stop_fd]
 
     def close(self) -> None:
         if not self.closed:

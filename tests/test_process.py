@@ -257,6 +257,25 @@ def test_sigterm_ends_the_server_promptly(servers, busy):
     assert_quiet(server.stderr())
 
 
+STUBBORN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "stubborn_server.py")
+
+
+@pytest.mark.parametrize("how", ["sigterm", "eof"])
+def test_a_tool_blocking_the_thread_that_read_it_does_not_delay_the_end(servers, how):
+    # The call runs on the thread that read it, and sends nothing while it blocks, so only
+    # the watcher can notice the signal or the end of input and pass reading on.
+    server = servers(script=STUBBORN)
+    server.handshake()
+    server.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "block", "arguments": {"seconds": 60}}})
+    assert server.proc.stderr.readline().strip() == b"block: started"
+    action = (lambda: server.proc.send_signal(signal.SIGTERM)) if how == "sigterm" else server.close_stdin
+    elapsed, status = server.exit_after(action, 15)
+    assert status == 0, status
+    assert elapsed < 0.5 + 1.5, "exited %.2fs after %s while a tool blocked (grace 0.5 s)" % (elapsed, how)
+    assert_quiet(server.stderr())
+
+
 def test_sigint_ends_the_server_quietly(servers):
     server = servers()
     server.handshake()
