@@ -5891,9 +5891,8 @@ class _ReadLoop:
                 pool.readers -= 1                # takes a handler slot
             else:
                 pool.lent += 1
-        if call is None:
-            self.session.out.cork(False)     # its own held answers go out before it waits
-        self._pass_reading()
+        self.session.out.cork(False)         # what the call's thread held goes out, and its
+        self._pass_reading()                 # progress and answer are no longer held
 
     def run(self, pooled: bool = True) -> None:
         me, pool = threading.get_ident(), self.pool
