@@ -37,9 +37,11 @@ How the file is laid out (``grep -n '^# .*####' minimcp.py``), each section usin
 only those above it::
 
     Constants, Errors          revisions, error codes, MCPError, Cancelled
-    JSON Schema                schemas from type hints; the validator for them
+    JSON Schema                schemas from type hints; the validator for them, and the checker
+                               compiled once per tool; elicitation forms shaped per revision
     Registry records           Tool, Resource (+ RFC 6570 templates), Prompt, content helpers
-    Context                    what a handler may do while it runs (progress, log, ask the client)
+    Context                    what a handler may do while it runs (progress, log, ask the client,
+                               several questions at once: ctx.questions())
     JSON-RPC envelope          pure functions: message shapes, ids, encoding, decoding a line
     Protocol tables            METHODS (every method of every revision, its handler and where it
                                runs), _REVISION_RULES (what each revision does differently, read
