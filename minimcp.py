@@ -3514,9 +3514,10 @@ class _Session(_SessionTasks):
             if call.rev.modern:
                 result = dict(result)
                 result.setdefault("resultType", "complete")
-                meta = dict(result.get("_meta") or {})
-                meta.setdefault(META_SERVER_INFO, self.server._server_info(call.rev.version))
-                result["_meta"] = meta
+                meta = result.get("_meta")
+                if not meta or META_SERVER_INFO not in meta:
+                    info = {META_SERVER_INFO: self.server._server_info(call.rev.version)}
+                    result["_meta"] = dict(meta, **info) if meta else info
                 if call.method in _CACHEABLE and result["resultType"] == "complete":
                     result.setdefault("ttlMs", self.server.cache_ttl_ms)
                     result.setdefault("cacheScope", self.server.cache_scope)
@@ -5213,6 +5214,7 @@ class MCPServer(_Protocol):
             raise ValueError("cache_scope must be 'public' or 'private'")
         self.name, self.version, self.instructions = name, version, instructions
         self.title, self.description, self.icons, self.website_url = title, description, icons, website_url
+        self._info_cache = {}
         self.workers, self.queue_size, self.page_size = workers, queue_size, page_size
         self.max_message_size, self.request_timeout = max_message_size, request_timeout
         self.shutdown_grace, self.cache_ttl_ms, self.cache_scope = shutdown_grace, cache_ttl_ms, cache_scope
@@ -5533,12 +5535,19 @@ class MCPServer(_Protocol):
         return _trim("server_capabilities", capabilities, rev.version)   # extensions: 2026-07-28 only
 
     def _server_info(self, version: str) -> dict:
+        """The Implementation object for ``version`` (built again only if its fields changed)."""
+        fields = (version, self.name, self.version, self.title, self.description, self.icons, self.website_url)
+        cached = self._info_cache.get(version)
+        if cached is not None and cached[0] == fields:
+            return cached[1]
         info = {"name": self.name, "version": self.version}
         for key, value in (("title", self.title), ("description", self.description),
                            ("icons", self.icons), ("websiteUrl", self.website_url)):
             if value:
                 info[key] = value
-        return _trim("implementation", info, version)
+        info = _trim("implementation", info, version)
+        self._info_cache[version] = (fields, info)
+        return info
 
     # -- what sessions ask of the registry --------------------------------------
     def _submit(self, job) -> None:

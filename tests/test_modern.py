@@ -364,3 +364,19 @@ def test_async_handler_replays_through_mrtr():
     with TestClient(app, protocol="2026-07-28",
                     elicitation=lambda p: {"action": "accept", "content": {"name": "Ada"}}) as client:
         assert client.call_tool("ask")["content"][0]["text"] == "hi Ada"
+
+
+def test_server_info_follows_the_app_after_it_changes():
+    app = MCPServer("renamed", version="1.0.0")
+
+    @app.tool()
+    def echo(text: str) -> str:
+        return text
+
+    wire = Wire(app)
+    first = modern(wire, "tools/call", {"name": "echo", "arguments": {"text": "a"}})["result"]
+    assert first["_meta"][SERVER_INFO] == {"name": "renamed", "version": "1.0.0"}
+    app.version, app.title = "2.0.0", "Renamed"
+    second = modern(wire, "tools/call", {"name": "echo", "arguments": {"text": "b"}})["result"]
+    assert second["_meta"][SERVER_INFO] == {"name": "renamed", "version": "2.0.0", "title": "Renamed"}
+    wire.close()
