@@ -4648,7 +4648,7 @@ class _WorkerPool:
                 self.lock.release()
                 try:
                     time.sleep(self.STALL)
-                    for loop, call in running:    # (its lock is taken before ours, never inside it)
+                    for loop, call in running:    # (step_aside takes this lock itself)
                         loop.step_aside(call)
                 finally:
                     self.lock.acquire()
