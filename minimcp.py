@@ -1744,6 +1744,8 @@ class Tool:
 
     def to_result(self, value) -> dict:
         """Turn the function's return value into a CallToolResult (newest shape)."""
+        if isinstance(value, str) and self.output_schema is None:
+            return {"content": [{"type": "text", "text": value}]}     # the common case, first
         if isinstance(value, dict) and isinstance(value.get("content"), list) and \
                 set(value) <= {"content", "structuredContent", "isError", "_meta"}:
             return value                                   # an explicit CallToolResult
@@ -4676,6 +4678,8 @@ class _WorkerPool:
 
 def _task_ttl(call: _Call, tool: Tool, ttl_cap):
     """Apply the task rules of the call's revision: False to run the tool plainly, else the task's ttl."""
+    if tool.task_support == "forbidden" and call.params.get("task") is None:
+        return False                           # no task asked of a tool that has none (most calls)
     if call.rev.tasks == "extension":
         declared = _declares_extension(call.peer.capabilities, TASKS_EXTENSION)
         if tool.task_support == "required" and not declared:
