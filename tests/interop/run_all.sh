@@ -66,22 +66,8 @@ run_stage() {  # NAME CMD...
   fi
 }
 
-find_python() {  # a Python >= 3.10 for jsonschema $JSONSCHEMA_VERSION (same search as run_python_sdk.sh)
-  local cand root minor
-  if command -v pyenv >/dev/null 2>&1; then
-    root="$(pyenv root)"
-    for minor in 12 13 11 10; do
-      for cand in $(ls -d "$root"/versions/3."$minor".*/bin/python 2>/dev/null | sort -V -r); do
-        if "$cand" -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null; then echo "$cand"; return 0; fi
-      done
-    done
-  fi
-  for cand in python3.12 python3.13 python3.11 python3.10 python3; do
-    cand="$(command -v "$cand" 2>/dev/null || true)"
-    if [ -n "$cand" ] && "$cand" -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null; then echo "$cand"; return 0; fi
-  done
-  return 1
-}
+# shellcheck source=find_python.sh
+. "$here/find_python.sh"    # find_python: a Python >= 3.10
 
 schema_stage() {
   local py missing=() d

@@ -21,26 +21,8 @@ cd "$repo"
 
 die() { echo "run_python_sdk.sh: $*" >&2; exit 1; }
 
-py_ok() {  # $1: interpreter; true if it exists and is >= 3.10
-  [ -x "$1" ] && "$1" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)' 2>/dev/null
-}
-
-find_python() {
-  local cand root
-  if command -v pyenv >/dev/null 2>&1; then
-    root="$(pyenv root)"
-    for minor in 12 13 11 10; do
-      for cand in $(ls -d "$root"/versions/3."$minor".*/bin/python 2>/dev/null | sort -V -r); do
-        if py_ok "$cand"; then echo "$cand"; return 0; fi
-      done
-    done
-  fi
-  for cand in python3.12 python3.13 python3.11 python3.10 python3; do
-    cand="$(command -v "$cand" 2>/dev/null || true)"
-    if [ -n "$cand" ] && py_ok "$cand"; then echo "$cand"; return 0; fi
-  done
-  return 1
-}
+# shellcheck source=find_python.sh
+. "$here/find_python.sh"
 
 PY="$(find_python)" || die "no Python >= 3.10 found (looked in \$(pyenv root)/versions/3.1[0-3].* and on PATH); the MCP Python SDK $MCP_VERSION needs one"
 echo "# SDK client python: $PY ($("$PY" -c 'import sys; print(sys.version.split()[0])'))"

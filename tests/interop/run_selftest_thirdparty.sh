@@ -19,20 +19,8 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 die() { echo "run_selftest_thirdparty.sh: $*" >&2; exit 1; }
 
-py_ok() { [ -x "$1" ] && "$1" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)' 2>/dev/null; }
-find_python() {
-  local cand
-  if command -v pyenv >/dev/null 2>&1; then
-    for cand in $(ls -d "$(pyenv root)"/versions/3.1[0-3].*/bin/python3 2>/dev/null | sort -V -r); do
-      if py_ok "$cand"; then echo "$cand"; return 0; fi
-    done
-  fi
-  for cand in python3.13 python3.12 python3.11 python3.10 python3; do
-    cand="$(command -v "$cand" 2>/dev/null || true)"
-    if [ -n "$cand" ] && py_ok "$cand"; then echo "$cand"; return 0; fi
-  done
-  return 1
-}
+# shellcheck source=find_python.sh
+. "$here/find_python.sh"    # find_python: a Python >= 3.10
 
 command -v node >/dev/null && command -v npm >/dev/null || die "node and npm are needed for the everything server"
 PY="$(find_python)" || die "no Python >= 3.10 for mcp-server-time and mcp-server-git"
