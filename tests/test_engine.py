@@ -189,6 +189,28 @@ def test_invalid_json_is_a_parse_error_with_null_id(everything):
         says(error_of(message, None, -32700), "json", "parse")
 
 
+@pytest.mark.parametrize("text", ['  {"jsonrpc":"2.0","id":1,"method":"ping"}', '\t{"jsonrpc":"2.0","id":1,"method":"ping"} \t ',
+                                  '{"jsonrpc":"2.0","id":1,"method":"ping"}{"jsonrpc":"2.0","id":2,"method":"ping"}',
+                                  '{"jsonrpc":"2.0","id":1,"method":"ping"} x', "{}", " ", "nul", '{"a": NaN}'])
+def test_whitespace_and_extra_data_around_a_message_are_judged_as_json_does(everything, text):
+    """minimcp parses with json's C scanner directly: the answers must be those of json.loads."""
+    try:
+        expected = json.loads(text)
+    except ValueError as exc:
+        expected = exc
+    out = transcript(everything, [text.encode() + b"\n", LAST_PING])
+    assert out[-1] == PING_OK
+    if not text.strip():
+        assert out == [PING_OK]                    # a blank line is no message
+    elif isinstance(expected, ValueError):
+        says(error_of(out[0], None, -32700), "json")
+        assert str(expected) in out[0]["error"]["message"]
+    elif expected.get("method") == "ping":
+        assert out[0] == {"jsonrpc": "2.0", "id": 1, "result": {}}
+    else:
+        assert out[0]["error"]["code"] == -32600   # {} and {"a": NaN} are objects, not requests
+
+
 def test_invalid_utf8_is_a_parse_error(everything):
     out = transcript(everything, [b'{"jsonrpc":"2.0","id":1,"method":"\xff\xfe"}\n', b"\xc3\x28\n", LAST_PING])
     assert len(out) == 3 and out[2] == PING_OK
