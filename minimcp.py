@@ -2878,8 +2878,11 @@ def _seal_state(signing_key: bytes, method: str, params: dict, ttl: float, keys:
     return _b64url(payload) + "." + _b64url(hmac.new(signing_key, payload, hashlib.sha256).digest())
 
 
-def _open_state(signing_key: bytes, method: str, params: dict) -> dict:
-    """The answers a retry carries, by key: its requestState checked, plus the new inputResponses."""
+def _open_state(signing_key, method: str, params: dict) -> dict:
+    """The answers a retry carries, by key: its requestState checked, plus the new inputResponses.
+
+    ``signing_key`` is called only for a request that carries state (most carry none).
+    """
     state = params.get("requestState")
     responses = params.get("inputResponses")
     if responses is not None and not isinstance(responses, dict):
@@ -2898,7 +2901,7 @@ def _open_state(signing_key: bytes, method: str, params: dict) -> dict:
         payload, mac = _unb64url(body), _unb64url(signature)
     except ValueError:
         raise _invalid_params("Invalid params: requestState is malformed") from None
-    if not hmac.compare_digest(mac, hmac.new(signing_key, payload, hashlib.sha256).digest()):
+    if not hmac.compare_digest(mac, hmac.new(signing_key(), payload, hashlib.sha256).digest()):
         raise _invalid_params("Invalid params: requestState was not issued by this server or was altered")
     data = json.loads(payload.decode("utf-8"))
     if data.get("m") != method or data.get("d") != _params_digest(params):
@@ -3278,6 +3281,7 @@ class _Session(_SessionTasks):
         self.pending = {}              # id key of our request -> _Waiter
         self.listens = {}              # 2026-07-28: id key -> (call, agreed notifications)
         self.tasks = {}                # task id -> _Task, only this connection's
+        self.last_envelope = None      # 2026-07-28: (the last envelope's fields, its peer)
         self.next_id = 0
         self.stopped = False
         self.lock = threading.Lock()
@@ -3400,7 +3404,7 @@ class _Session(_SessionTasks):
                 raise MCPError(INVALID_REQUEST, "Invalid Request: this connection was opened with initialize "
                                                 "(protocol %s); requests must not carry the 2026-07-28 _meta "
                                                 "envelope" % self.peer.rev.version)
-            peer = _envelope_peer(meta)
+            peer = self._envelope_peer(meta)
             if method != "server/discover":
                 self.era = "modern"
         elif method == "initialize":
@@ -3430,6 +3434,23 @@ class _Session(_SessionTasks):
             raise MCPError(METHOD_NOT_FOUND, "Method not found: %s (this server offers no %s)"
                            % (method, capability))
         return peer, entry
+
+    def _envelope_peer(self, meta) -> _Peer:
+        """The peer of a 2026-07-28 envelope; the same envelope again gets the same (unchanging) peer.
+
+        A client repeats one envelope on every request, and checking it costs more
+        than comparing it with the last one. Peers of this era are never changed.
+        """
+        if not isinstance(meta, dict):
+            return _envelope_peer(meta)
+        fields = (meta.get(META_VERSION), meta.get(META_CLIENT_CAPS), meta.get(META_CLIENT_INFO),
+                  meta.get(META_LOG_LEVEL))
+        last = self.last_envelope
+        if last is not None and last[0] == fields:
+            return last[1]
+        peer = _envelope_peer(meta)
+        self.last_envelope = (fields, peer)
+        return peer
 
     def _on_notification(self, method: str, params) -> None:
         entry = METHODS.get(method)
@@ -4981,7 +5002,7 @@ class _Protocol:
         if not isinstance(arguments, dict):
             raise _invalid_params("Invalid params: arguments must be an object")
         if call.rev.modern:
-            call.answers = _open_state(self._signing_key(), call.method, call.params)
+            call.answers = _open_state(self._signing_key, call.method, call.params)
         ttl = _task_ttl(call, tool, self.task_ttl_ms)
         try:
             tool.check_arguments(arguments)
@@ -5055,7 +5076,7 @@ class _Protocol:
         if not isinstance(uri, str):
             raise _invalid_params("Invalid params: uri must be a string")
         if call.rev.modern:
-            call.answers = _open_state(self._signing_key(), call.method, call.params)
+            call.answers = _open_state(self._signing_key, call.method, call.params)
         try:
             return self._read_resource(uri, call)
         except (MCPError, Cancelled, _NeedInput):
@@ -5089,7 +5110,7 @@ class _Protocol:
         if not isinstance(arguments, dict) or not all(isinstance(v, str) for v in arguments.values()):
             raise _invalid_params("Invalid params: arguments must be an object of strings")
         if call.rev.modern:
-            call.answers = _open_state(self._signing_key(), call.method, call.params)
+            call.answers = _open_state(self._signing_key, call.method, call.params)
         value = self._invoke(call, prompt, prompt.bind(arguments))
         version = call.rev.version
         result = {"messages": [dict(m, content=_trim_block(m["content"], version)) for m in prompt.to_messages(value)]}

@@ -141,6 +141,28 @@ def test_nothing_is_remembered_between_requests(wire):
     assert not wire.notifications
 
 
+def test_each_request_is_served_under_its_own_envelope():
+    """Repeated envelopes share a peer; any change in one of its fields is seen at once."""
+    app = MCPServer("t")
+
+    @app.tool()
+    def who(ctx: Context) -> dict:
+        return {"caps": ctx.client_capabilities, "info": ctx.client_info}
+
+    info = "io.modelcontextprotocol/clientInfo"
+    sent = [({}, {}), ({"roots": {}}, {}), ({"roots": {}}, {}), ({"roots": {}}, {info: {"name": "a"}}),
+            ({"roots": {}}, {info: {"name": "b"}}), ({}, {}), ({}, {"io.modelcontextprotocol/logLevel": "error"}),
+            ({}, {})]
+    wire = Wire(app)
+    for capabilities, extra in sent:
+        answer = modern(wire, "tools/call", {"name": "who", "arguments": {}}, capabilities, **extra)
+        seen = json.loads(answer["result"]["content"][0]["text"])
+        assert seen == {"caps": capabilities, "info": extra.get(info, {})}, (capabilities, extra)
+    bad = modern(wire, "tools/call", {"name": "who", "arguments": {}}, version="2099-01-01")
+    assert bad["error"]["code"] == -32022            # a changed version is checked again, not reused
+    wire.close()
+
+
 def test_trace_context_reaches_the_handler():
     app = MCPServer("t")
 
