@@ -42,7 +42,7 @@ def _filler(i):
         return x
     filler.__name__ = "filler_%05d" % i
     filler.__doc__ = "Filler tool number %d." % i
-    app.tool()(filler)
+    app.tool(structured_output=False)(filler)       # no outputSchema, like the other servers' fillers
 
 
 for _i in range(int(os.environ.get("MCPBENCH_TOOLS", "0") or 0)):
