@@ -276,12 +276,12 @@ def _schema_for(hint, namespace: dict, seen: tuple = ()) -> dict:
     hint = _resolve_annotation(hint, namespace)
     if hint is None:
         return {"type": "null"}
+    schema = _PRIMITIVE_SCHEMAS.get(hint) if isinstance(hint, type) else None
+    if schema is not None:                        # exactly str, int, ...: never special (and most common)
+        return dict(schema)
     special = _special_schema(hint)
     if special is not None:
         return special
-    schema = _PRIMITIVE_SCHEMAS.get(hint) if isinstance(hint, type) else None
-    if schema is not None:
-        return dict(schema)
     if _is_enum(hint):
         values = [member.value for member in hint]
         return _enum_schema(values)
@@ -922,6 +922,8 @@ def _special_schema(hint):
 
 def _hoist_defs(schema: dict) -> dict:
     """Move every nested ``$defs`` to the root, where ``#/$defs/...`` references point."""
+    if _pydantic() is None:
+        return schema                  # only pydantic's schemas carry $defs: nothing to walk
     found = {}
 
     def walk(node, top):
