@@ -3406,7 +3406,7 @@ class _Session(_SessionTasks):
                 raise MCPError(INVALID_REQUEST, "Invalid Request: this connection was opened with initialize "
                                                 "(protocol %s); requests must not carry the 2026-07-28 _meta "
                                                 "envelope" % self.peer.rev.version)
-            peer = self._envelope_peer(meta)
+            peer = self._peer_for_envelope(meta)
             if method != "server/discover":
                 self.era = "modern"
         elif method == "initialize":
@@ -3437,7 +3437,7 @@ class _Session(_SessionTasks):
                            % (method, capability))
         return peer, entry
 
-    def _envelope_peer(self, meta) -> _Peer:
+    def _peer_for_envelope(self, meta) -> _Peer:
         """The peer of a 2026-07-28 envelope; the same envelope again gets the same (unchanging) peer.
 
         A client repeats one envelope on every request, and checking it costs more
