@@ -1688,7 +1688,6 @@ class Tool:
             signature, {self.context_param}, arg_docs, owner)
         if self.input_schema.get("type") != "object":
             raise ValueError("%s: input_schema must have type 'object'" % owner)
-        self.check_arguments = _compile_schema(self.input_schema)   # validate(), built once
         self.hints = {n: a for n, a, _ in signature.params}
         self.field_defaults = [(n, d) for n, _, d in signature.params if _is_field_info(d)]
         self.wrap_result = False
@@ -1732,6 +1731,15 @@ class Tool:
         if self.meta:
             tool["_meta"] = self.meta
         return tool
+
+    def check_arguments(self, arguments: dict) -> None:
+        """Raise ValueError where ``arguments`` do not fit the inputSchema, as ``validate`` says.
+
+        The first call compiles the checker, which then replaces this method on the
+        instance: a server with thousands of tools pays only for those it runs.
+        """
+        self.check_arguments = _compile_schema(self.input_schema)
+        self.check_arguments(arguments)
 
     def bind(self, arguments: dict) -> dict:
         """Convert validated JSON arguments to the function's keyword arguments."""
