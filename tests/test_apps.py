@@ -79,6 +79,15 @@ def handshake(version, capabilities):
     return wire
 
 
+def discovered_capabilities(app):
+    """The capabilities a 2026-07-28 server/discover announces for ``app``."""
+    modern = Modern(app)
+    try:
+        return modern.result("server/discover", capabilities=APPS)["capabilities"]
+    finally:
+        modern.close()
+
+
 def tools_by_name(result):
     return {t["name"]: t for t in result["tools"]}
 
@@ -139,7 +148,6 @@ def test_a_server_without_apps_declares_nothing_and_lists_as_before():
     @app.tool()
     def echo() -> str:
         return "x"
-    assert app._apps is None
     modern = Modern(app)
     assert "extensions" not in modern.result("server/discover", capabilities=APPS)["capabilities"]
     assert [t["name"] for t in modern.result("tools/list", capabilities=APPS)["tools"]] == ["echo"]
@@ -267,7 +275,7 @@ def test_tool_registration_errors(options, message):
     with pytest.raises(ValueError) as raised:
         app.tool(**options)(chart)
     assert message in str(raised.value) and "tool 'chart'" in str(raised.value)
-    assert app._tools == {}
+    assert "tools" not in discovered_capabilities(app)          # nothing half-registered
 
 
 def test_hand_written_meta_ui_is_checked_and_negotiated():
@@ -275,9 +283,10 @@ def test_hand_written_meta_ui_is_checked_and_negotiated():
     def chart() -> str:
         return "x"
     app.tool(meta={"ui": {"resourceUri": PAGE, "visibility": ["app"]}, "other": 1})(chart)
-    tool = app._tools["chart"]
-    assert tool.meta == {"ui": {"resourceUri": PAGE, "visibility": ["app"]}, "ui/resourceUri": PAGE, "other": 1}
     modern = Modern(app)
+    listed = modern.result("tools/list", capabilities=APPS)["tools"]
+    assert [t["_meta"] for t in listed] == [{"ui": {"resourceUri": PAGE, "visibility": ["app"]},
+                                             "ui/resourceUri": PAGE, "other": 1}]
     assert modern.result("tools/list")["tools"] == []
     modern.close()
 
@@ -300,7 +309,7 @@ def test_page_registration_errors(options, message):
     with pytest.raises(ValueError) as raised:
         app.ui_resource(PAGE, **options)(lambda: HTML)
     assert message in str(raised.value) and PAGE in str(raised.value)
-    assert app._resources == {}
+    assert "resources" not in discovered_capabilities(app)      # nothing half-registered
 
 
 def test_page_uri_and_function_errors():
