@@ -219,11 +219,11 @@ def test_get_stream_carries_list_changed(endpoint):
     connection.close()
 
 
-def test_a_replica_with_the_same_key_serves_another_replicas_session(endpoint):
+def test_a_replica_with_the_same_key_serves_another_replicas_session(endpoint, monkeypatch):
+    monkeypatch.setenv("MINIMCP_STATE_KEY", "shared secret")      # as every replica's environment says
     first = endpoint(load_example("everything").app)
-    first.app._shared_key = second_key = "shared secret"
     second = endpoint(load_example("everything").app)
-    second.app._shared_key = second_key
+    monkeypatch.delenv("MINIMCP_STATE_KEY")
     session = handshake(first)
     status, _, body = second.post({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
         "name": "echo", "arguments": {"text": "elsewhere"}}}, {"Mcp-Session-Id": session})
@@ -300,10 +300,10 @@ def test_mirrored_parameter_headers_are_checked(endpoint):
     assert status == 400 and body["error"]["code"] == -32020
 
 
-def test_mrtr_rounds_on_two_replicas_sharing_a_key(endpoint):
+def test_mrtr_rounds_on_two_replicas_sharing_a_key(endpoint, monkeypatch):
+    monkeypatch.setenv("MINIMCP_STATE_KEY", "one secret for every replica")
     replicas = [endpoint(load_example("everything").app) for _ in range(2)]
-    for replica in replicas:
-        replica.app._shared_key = "one secret for every replica"
+    monkeypatch.delenv("MINIMCP_STATE_KEY")
     status, _, body = replicas[0].modern("tools/call", {"name": "elicit", "arguments": {}})
     result = body["result"]
     assert status == 200 and result["resultType"] == "input_required", body
