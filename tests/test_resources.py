@@ -493,3 +493,24 @@ def test_directory_serves_source_as_text_and_binaries_as_blobs(tmp_path):
         assert listed["tool.py"]["mimeType"] == "text/x-python"
     finally:
         wire.close()
+
+
+def test_a_constant_value_is_a_resource_and_a_bool_variable_reads_as_json_would():
+    """``add_resource(value, uri)`` serves a constant; a bool template variable takes true/1/yes and false/0/no."""
+    app = MCPServer("constants")
+    app.add_resource("hello, constant", "text://greeting")
+
+    @app.resource("flags://{name}/{on}")
+    def flag(name: str, on: bool) -> str:
+        return "%s=%r" % (name, on)
+
+    wire = Wire(app)
+    wire.initialize()
+    assert wire.result("resources/read", {"uri": "text://greeting"})["contents"][0]["text"] == "hello, constant"
+    assert [r["uri"] for r in wire.result("resources/list")["resources"]] == ["text://greeting"]
+    for given, meant in (("yes", True), ("TRUE", True), ("1", True), ("no", False), ("false", False), ("0", False)):
+        text = wire.result("resources/read", {"uri": "flags://x/" + given})["contents"][0]["text"]
+        assert text == "x=%r" % meant, given
+    error = wire.error("resources/read", {"uri": "flags://x/maybe"})
+    assert error["code"] == -32602 and "maybe" in error["message"] and "not a boolean" in error["message"]
+    wire.close()

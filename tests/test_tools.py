@@ -924,3 +924,27 @@ def test_everything_log(legacy):
         == str_result("logged")
     assert legacy.notifications == [{"jsonrpc": "2.0", "method": "notifications/message",
                                      "params": {"level": "critical", "data": "loud"}}]
+
+
+def test_a_partial_and_a_callable_object_are_tools(connect):
+    """Callables without a code object of their own are read through inspect (partials, instances)."""
+    import functools
+
+    def scale(x: float, factor: float) -> float:
+        return x * factor
+
+    class Greeter:
+        def __call__(self, name: str, punctuation: str = "!") -> str:
+            return "hello " + name + punctuation
+
+    app = MCPServer("callables")
+    app.add_tool(functools.partial(scale, factor=3.0), name="triple", structured_output=False)
+    app.add_tool(Greeter(), name="greet", structured_output=False)
+    conn = connect(app)
+    triple = conn.tool("triple")["inputSchema"]
+    assert triple["required"] == ["x"] and triple["properties"]["factor"]["default"] == 3.0
+    assert conn.tool_result("triple", {"x": 2}) == text("6.0")
+    greet = conn.tool("greet")["inputSchema"]
+    assert greet["required"] == ["name"] and set(greet["properties"]) == {"name", "punctuation"}
+    assert conn.tool_result("greet", {"name": "Ada"}) == text("hello Ada!")
+    assert conn.call("tools/call", {"name": "triple", "arguments": {"x": "two"}})["result"]["isError"] is True
