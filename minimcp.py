@@ -1510,33 +1510,6 @@ def _require_uri(uri) -> None:
                         " or a template such as @app.resource(\"notes://{title}\")")
 
 
-class _ServingGuard:
-    """One ``run()`` per server at a time: the process has one stdin and one stdout.
-
-    (``serve()`` on other streams may run any number of times at once: each is a
-    session of its own.)"""
-
-    _lock = threading.Lock()
-
-    def __init__(self, app) -> None:
-        self.app, self.owner = app, False
-
-    def __enter__(self):
-        with self._lock:
-            serving = getattr(self.app, "_serving_thread", None)
-            if serving is not None and serving != threading.get_ident():
-                raise RuntimeError("this MCPServer is already serving stdio on another thread; the process has "
-                                   "one stdin (use serve(instream, outstream) or HTTP for more connections)")
-            if serving is None:
-                self.app._serving_thread, self.owner = threading.get_ident(), True
-        return self
-
-    def __exit__(self, *exc_info):
-        if self.owner:
-            self.app._serving_thread = None
-        return False
-
-
 def _json_default(value):
     special = _json_special(value)
     if special is not _EMPTY:
@@ -5297,6 +5270,7 @@ class MCPServer(_Protocol):
         self._state_key = None           # signs 2026-07-28 requestState, for the process's lifetime
         self._shared_key = state_key or os.environ.get("MINIMCP_STATE_KEY") or None
         self._wsgi = None
+        self._stdio_thread = None        # the thread inside run() on stdio
         self._apps = None                # MCP Apps: made by the first UI tool or page (section MCP Apps)
 
 
@@ -5553,6 +5527,8 @@ class MCPServer(_Protocol):
             session.elicitation_complete(elicitation_id)
 
     def _list_changed(self, kind: str) -> None:
+        if not self._sessions:               # registering before serving: nobody to tell, no lock
+            return                           # (a session added later lists the table as it is)
         for session in self._live_sessions():
             session.list_changed(kind)
 
@@ -5710,11 +5686,19 @@ class MCPServer(_Protocol):
             return
         if transport != "stdio":
             raise ValueError("transport must be 'stdio' or 'http'")
-        with _ServingGuard(self), _OwnedStdio(watch_parent) as (instream, outstream):
-            try:
+        with self._lock:                 # one run() at a time: the process has one stdin and stdout
+            if self._stdio_thread not in (None, threading.get_ident()):   # (serve() has no such limit)
+                raise RuntimeError("this MCPServer is already serving stdio on another thread; the process has "
+                                   "one stdin (use serve(instream, outstream) or HTTP for more connections)")
+            outermost, self._stdio_thread = self._stdio_thread is None, threading.get_ident()
+        try:
+            with _OwnedStdio(watch_parent) as (instream, outstream):
                 self.serve(instream, outstream)
-            except (KeyboardInterrupt, _Terminated):
-                pass                     # serve() has already stopped cleanly
+        except (KeyboardInterrupt, _Terminated):
+            pass                         # serve() has already stopped cleanly
+        finally:
+            if outermost:
+                self._stdio_thread = None
 
 
 # Transport: newline-delimited JSON over byte streams (stdio by default) ######
