@@ -8054,11 +8054,6 @@ class _SelfTest:
         self.done(client)
 
 
-def _selftest(command: list, protocol: str, slow_tool: str, timeout: float, out) -> int:
-    """Run the checks a server author needs before shipping; one line per check."""
-    return _SelfTest(command, protocol, slow_tool, timeout, out).run()
-
-
 def _duration_arguments(tool: dict, seconds: float):
     """Arguments that make ``tool`` take about ``seconds``, read from its input schema.
 
@@ -8239,7 +8234,7 @@ def main(argv: list = None) -> int:
         sys.stderr.write("minimcp: give the server command after --\n\n%s" % usage)
         return 2
     if command == "selftest":
-        return _selftest(server, protocol, extra.get("--slow-tool"), timeout, sys.stdout)
+        return _SelfTest(server, protocol, extra.get("--slow-tool"), timeout, sys.stdout).run()
     client = _ProcessClient(server, protocol, timeout=timeout)
     _terminal_answers(client, roots)
     status = 0
