@@ -8016,10 +8016,13 @@ class _SelfTest:
 
     def cancellation(self, client: _RecordingClient, slow: str, arguments: dict) -> None:
         ids = []
-        waiter = threading.Thread(target=lambda: _ignore_errors(
-            lambda: client.call_tool(slow, arguments, on_id=ids.append)))
-        waiter.daemon = True
-        waiter.start()
+
+        def call():
+            try:
+                client.call_tool(slow, arguments, on_id=ids.append)
+            except MCPError:
+                pass
+        threading.Thread(target=call, daemon=True).start()
         time.sleep(0.3)
         client.notify("notifications/cancelled", {"requestId": ids[0], "reason": "selftest"})
         time.sleep(0.5)
@@ -8075,13 +8078,6 @@ def _duration_arguments(tool: dict, seconds: float):
         value = seconds * 1000 if millis else seconds
         return {name: int(value) if "integer" in kinds else value}
     return None
-
-
-def _ignore_errors(function):
-    try:
-        function()
-    except MCPError:
-        pass
 
 
 _COMMANDS = ("inspect", "call", "read", "prompt", "complete", "selftest", "config", "serve")
