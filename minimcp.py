@@ -7888,14 +7888,12 @@ class _RecordingClient(_ProcessClient):
 
     def _start(self, reader, writer):
         self.raw = []
-        original = reader
 
-        class Tap:
-            def __iter__(tap):
-                for line in original:
-                    self.raw.append(line)
-                    yield line
-        super()._start(Tap(), writer)
+        def tap():
+            for line in reader:
+                self.raw.append(line)
+                yield line
+        super()._start(tap(), writer)
 
     def impure_lines(self) -> list:
         """The lines that were not one JSON-RPC message ended by a lone \\n."""
