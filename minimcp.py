@@ -7187,11 +7187,8 @@ class TestClient(_ClientBase):
         self.app = app
 
         def serve():
-            try:
+            with server_in, server_out:              # closing its output is the client's end of input
                 app.serve(server_in, server_out)
-            finally:
-                server_out.close()
-                server_in.close()
         self._server = threading.Thread(target=serve, name="minimcp-testserver", daemon=True)
         self._server.start()
         self._start(os.fdopen(out_read, "rb"), os.fdopen(in_write, "wb"))
