@@ -5921,9 +5921,7 @@ class _ReadLoop:
         session.step_aside = self.step_aside
 
     def start(self) -> None:
-        self._pass_reading()
-
-    def _pass_reading(self) -> None:
+        """Start reading on another thread: a free pool worker, or a new thread."""
         if not self.pool.hand_off(self.run):
             threading.Thread(target=self.run, args=(False,), name="minimcp-reader", daemon=True).start()
 
@@ -5972,7 +5970,7 @@ class _ReadLoop:
             else:
                 pool.lent += 1
         self.session.out.cork(False)         # what the call's thread held goes out, and its
-        self._pass_reading()                 # progress and answer are no longer held
+        self.start()                         # progress and answer are no longer held
 
     def run(self, pooled: bool = True) -> None:
         me, pool = threading.get_ident(), self.pool
