@@ -6081,25 +6081,20 @@ class _WakeableRaw(io.RawIOBase):
         while not self.terminated:
             try:
                 ready = select.select([self.fd, self.wake_fd, self.stop_fd], [], [])[0]
+                if self.wake_fd in ready:
+                    try:
+                        os.read(self.wake_fd, 512)
+                    except OSError:                 # drained already (non-blocking)
+                        pass
+                    # Looping back is Python code again: a pending handler runs here and may raise.
+                if self.stop_fd in ready:
+                    return 0
+                if self.fd in ready and not self.terminated:
+                    return os.readv(self.fd, [buffer])
             except (OSError, ValueError):
                 if self.terminated or self.closed:      # closed under us as serving ended
                     return 0
                 raise
-            if self.wake_fd in ready:
-                try:
-                    os.read(self.wake_fd, 512)
-                except OSError:                     # drained already (non-blocking)
-                    pass
-                # Looping back is Python code again: a pending handler runs here and may raise.
-            if self.stop_fd in ready:
-                return 0
-            if self.fd in ready and not self.terminated:
-                try:
-                    return os.readv(self.fd, [buffer])
-                except OSError:
-                    if self.terminated or self.closed:
-                        return 0
-                    raise
         return 0
 
 
