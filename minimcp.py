@@ -7904,7 +7904,7 @@ class _SelfTest:
 
     def __init__(self, command: list, protocol: str, slow_tool: str, timeout: float, out) -> None:
         self.command, self.protocol, self.slow_tool, self.timeout, self.out = command, protocol, slow_tool, timeout, out
-        self.passed = self.failed = 0
+        self.counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
         self.impure = []
 
     def run(self) -> int:
@@ -7916,15 +7916,12 @@ class _SelfTest:
         impure = self.impure
         self.report(not impure, "stdout holds only JSON-RPC", "%d bad lines, first: %r"
                     % (len(impure), impure[0][:80]) if impure else "every line was one JSON-RPC message")
-        self.out.write("%d passed, %d failed\n" % (self.passed, self.failed))
-        return 0 if self.failed == 0 else 1
+        self.out.write("%d passed, %d failed\n" % (self.counts["PASS"], self.counts["FAIL"]))
+        return 0 if self.counts["FAIL"] == 0 else 1
 
     def report(self, ok, name: str, detail: str = "") -> None:
         word = {True: "PASS", False: "FAIL", None: "SKIP"}[ok]
-        if ok is True:
-            self.passed += 1
-        elif ok is False:
-            self.failed += 1
+        self.counts[word] += 1
         self.out.write("%s  %s%s\n" % (word, name, (": " + detail) if detail else ""))
         self.out.flush()
 
