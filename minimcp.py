@@ -8218,7 +8218,6 @@ def main(argv: list = None) -> int:
         return _SelfTest(server, protocol, extra.get("--slow-tool"), timeout, sys.stdout).run()
     client = _ProcessClient(server, protocol, timeout=timeout)
     _terminal_answers(client, roots)
-    status = 0
     try:
         report, status = _client_command(client, command, words, as_json)
         if as_json:
