@@ -8101,12 +8101,11 @@ def _parse_options(options: list) -> tuple:
     index = 0
     while index < len(options):
         option = options[index]
-        if option == "--root" and index + 1 < len(options):
-            roots.append(options[index + 1])
-            index += 2
-            continue
         if option in _VALUED_OPTIONS and index + 1 < len(options):
-            extra[option] = options[index + 1]
+            if option == "--root":                   # repeatable: each one is a root
+                roots.append(options[index + 1])
+            else:
+                extra[option] = options[index + 1]
             index += 2
             continue
         if option == "--json":
