@@ -7004,13 +7004,17 @@ class _ClientBase:
                 self._answering -= 1
                 self._cond.notify_all()
 
-    def _stop_answering(self, timeout: float) -> None:
-        """Let answers being worked out go out, then refuse new questions (before closing stdin)."""
+    def _close_input(self, timeout: float) -> None:
+        """Let answers being worked out go out, refuse new questions, then close the server's stdin."""
         deadline = time.monotonic() + timeout
         with self._cond:
             while self._answering and time.monotonic() < deadline:
                 self._cond.wait(max(0.0, deadline - time.monotonic()))
             self._closing = True
+        try:
+            self._writer_stream.close()
+        except OSError:
+            pass
 
     def _send(self, message) -> None:
         with self._write_lock:
@@ -7189,11 +7193,7 @@ class TestClient(_ClientBase):
 
     def close(self) -> None:
         """Close the server's input and wait for it to stop."""
-        self._stop_answering(5.0)
-        try:
-            self._writer_stream.close()
-        except OSError:
-            pass
+        self._close_input(5.0)
         self._server.join(self.app.shutdown_grace + 5)
         self._thread.join(5)
 
@@ -7231,11 +7231,7 @@ class _ProcessClient(_ClientBase):
         """
         import subprocess
         self.ended_by = None
-        self._stop_answering(self.EXIT_GRACE)
-        try:
-            self._writer_stream.close()
-        except OSError:
-            pass
+        self._close_input(self.EXIT_GRACE)
         for signal_name, stop in (("SIGTERM", self.process.terminate), ("SIGKILL", self.process.kill), (None, None)):
             try:
                 return self.process.wait(self.EXIT_GRACE if stop is not None else None)
