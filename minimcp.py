@@ -6106,14 +6106,13 @@ def _wakeable_stdin(fd: int, watch_parent: bool):
     descriptors too high for select) the stream is a plain one and undo does nothing.
     """
     import signal
-    if os.name != "posix" or threading.current_thread() is not threading.main_thread():
-        return os.fdopen(fd, "rb", buffering=0), lambda: None
-    wake_read, wake_write = os.pipe()
-    stop_read, stop_write = os.pipe()
-    if max(fd, wake_read, wake_write, stop_read, stop_write) >= 1000:
-        for extra in (wake_read, wake_write, stop_read, stop_write):
+    usable = os.name == "posix" and threading.current_thread() is threading.main_thread()
+    pipes = os.pipe() + os.pipe() if usable else ()
+    if not usable or max((fd,) + pipes) >= 1000:
+        for extra in pipes:
             os.close(extra)
         return os.fdopen(fd, "rb", buffering=0), lambda: None
+    wake_read, wake_write, stop_read, stop_write = pipes
     for end in (wake_read, wake_write):
         os.set_blocking(end, False)
     previous = signal.set_wakeup_fd(wake_write, warn_on_full_buffer=False)
@@ -6123,9 +6122,8 @@ def _wakeable_stdin(fd: int, watch_parent: bool):
     finished = threading.Event()
     parent = os.getppid()
     if watch_parent and parent > 1 and os.environ.get("MINIMCP_WATCH_PARENT", "1") != "0":
-        watchdog = threading.Thread(target=_watch_parent, args=(parent, stop_write, finished),
-                                    name="minimcp-parent-watchdog", daemon=True)
-        watchdog.start()
+        threading.Thread(target=_watch_parent, args=(parent, stop_write, finished),
+                         name="minimcp-parent-watchdog", daemon=True).start()
 
     def undo():
         finished.set()
@@ -6133,7 +6131,7 @@ def _wakeable_stdin(fd: int, watch_parent: bool):
             signal.set_wakeup_fd(previous)
         except (ValueError, OSError):
             pass
-        for extra in (wake_read, wake_write, stop_read, stop_write):
+        for extra in pipes:
             try:
                 os.close(extra)
             except OSError:
