@@ -7074,9 +7074,8 @@ class _ClientBase:
             result = answer.get("result") or {}
             if result.get("resultType") != "input_required":
                 return result
-            responses = {}
-            for key, question in (result.get("inputRequests") or {}).items():
-                responses[key] = self._answer_question(question.get("method"), question.get("params") or {})
+            responses = {key: self._answer_question(question.get("method"), question.get("params") or {})
+                         for key, question in (result.get("inputRequests") or {}).items()}
             params = dict(params, inputResponses=responses)
             if "requestState" in result:
                 params["requestState"] = result["requestState"]
