@@ -6211,15 +6211,11 @@ class _OwnedStdio:
         self.undo_wakeable()
         for signum, handler in self.handlers.items():
             signal.signal(signum, handler)
-        for stream in (self.instream, self.outstream):
+        for stream in (self.instream, self.outstream, sys.stdin):      # sys.stdin: our null device
             try:
                 stream.close()
             except (OSError, ValueError):
                 pass
-        try:
-            sys.stdin.close()
-        except (OSError, ValueError):
-            pass
         sys.stdin, sys.stdout = self.saved
         os.dup2(self.in_fd, 0)
         os.dup2(self.out_fd, 1)
