@@ -8174,7 +8174,7 @@ def main(argv: list = None) -> int:
     """The command line; returns the exit status."""
     argv = _command_first(list(sys.argv[1:] if argv is None else argv))
     usage = _USAGE.replace("python3 minimcp.py", _program_name())
-    before_server = argv[:argv.index("--")] if "--" in argv else argv
+    before_server = _split_command_line(argv)[0]
     if not argv or argv[0] in ("-h", "--help", "help") or "-h" in before_server or "--help" in before_server:
         (sys.stdout if argv else sys.stderr).write(usage)
         return 0 if argv else 2
@@ -8195,7 +8195,7 @@ def main(argv: list = None) -> int:
         raise SystemExit("minimcp: unknown protocol %s (one of %s)" % (protocol, ", ".join(PROTOCOL_VERSIONS)))
     if command == "config":
         return _config_command(words, server, extra)
-    if command not in ("inspect", "call", "read", "prompt", "complete", "selftest"):
+    if command not in _COMMANDS:                     # (serve and config are done above)
         sys.stderr.write("minimcp: unknown command %r\n\n%s" % (command, usage))
         return 2
     words, server = _words_and_server(command, words, server)
