@@ -8125,8 +8125,7 @@ def _client_command(client: "_ProcessClient", command: str, words: list, as_json
     if command == "inspect":
         report = _print_inspection(client, opened, output)
         if "--call" in words:
-            position = words.index("--call")
-            call = words[position + 1:]
+            call = words[words.index("--call") + 1:]
             if not call:
                 raise SystemExit("minimcp: --call TOOL [ARGS...]")
             tool = next((t for t in report["tools"] if t.get("name") == call[0]), {})
