@@ -8121,7 +8121,6 @@ def _client_command(client: "_ProcessClient", command: str, words: list, as_json
     status = 0
     opened = client.connect()
     output = sys.stderr if as_json else sys.stdout
-    report = {}
     if command == "inspect":
         report = _print_inspection(client, opened, output)
         if "--call" in words:
