@@ -5905,9 +5905,7 @@ class _ReadLoop:
         session.step_aside = self.step_aside
 
     def start(self) -> None:
-        self._pass_reading()
-
-    def _pass_reading(self) -> None:
+        """Start reading on another thread: a free pool worker, or a new thread."""
         if not self.pool.hand_off(self.run):
             threading.Thread(target=self.run, args=(False,), name="minimcp-reader", daemon=True).start()
 
@@ -5956,7 +5954,7 @@ class _ReadLoop:
             else:
                 pool.lent += 1
         self.session.out.cork(False)         # what the call's thread held goes out, and its
-        self._pass_reading()                 # progress and answer are no longer held
+        self.start()                         # progress and answer are no longer held
 
     def run(self, pooled: bool = True) -> None:
         me, pool = threading.get_ident(), self.pool
@@ -6067,25 +6065,20 @@ class _WakeableRaw(io.RawIOBase):
         while not self.terminated:
             try:
                 ready = select.select([self.fd, self.wake_fd, self.stop_fd], [], [])[0]
+                if self.wake_fd in ready:
+                    try:
+                        os.read(self.wake_fd, 512)
+                    except OSError:                 # drained already (non-blocking)
+                        pass
+                    # Looping back is Python code again: a pending handler runs here and may raise.
+                if self.stop_fd in ready:
+                    return 0
+                if self.fd in ready and not self.terminated:
+                    return os.readv(self.fd, [buffer])
             except (OSError, ValueError):
                 if self.terminated or self.closed:      # closed under us as serving ended
                     return 0
                 raise
-            if self.wake_fd in ready:
-                try:
-                    os.read(self.wake_fd, 512)
-                except OSError:                     # drained already (non-blocking)
-                    pass
-                # Looping back is Python code again: a pending handler runs here and may raise.
-            if self.stop_fd in ready:
-                return 0
-            if self.fd in ready and not self.terminated:
-                try:
-                    return os.readv(self.fd, [buffer])
-                except OSError:
-                    if self.terminated or self.closed:
-                        return 0
-                    raise
         return 0
 
 
@@ -6097,14 +6090,13 @@ def _wakeable_stdin(fd: int, watch_parent: bool):
     descriptors too high for select) the stream is a plain one and undo does nothing.
     """
     import signal
-    if os.name != "posix" or threading.current_thread() is not threading.main_thread():
-        return os.fdopen(fd, "rb", buffering=0), lambda: None
-    wake_read, wake_write = os.pipe()
-    stop_read, stop_write = os.pipe()
-    if max(fd, wake_read, wake_write, stop_read, stop_write) >= 1000:
-        for extra in (wake_read, wake_write, stop_read, stop_write):
+    usable = os.name == "posix" and threading.current_thread() is threading.main_thread()
+    pipes = os.pipe() + os.pipe() if usable else ()
+    if not usable or max((fd,) + pipes) >= 1000:
+        for extra in pipes:
             os.close(extra)
         return os.fdopen(fd, "rb", buffering=0), lambda: None
+    wake_read, wake_write, stop_read, stop_write = pipes
     for end in (wake_read, wake_write):
         os.set_blocking(end, False)
     previous = signal.set_wakeup_fd(wake_write, warn_on_full_buffer=False)
@@ -6114,9 +6106,8 @@ def _wakeable_stdin(fd: int, watch_parent: bool):
     finished = threading.Event()
     parent = os.getppid()
     if watch_parent and parent > 1 and os.environ.get("MINIMCP_WATCH_PARENT", "1") != "0":
-        watchdog = threading.Thread(target=_watch_parent, args=(parent, stop_write, finished),
-                                    name="minimcp-parent-watchdog", daemon=True)
-        watchdog.start()
+        threading.Thread(target=_watch_parent, args=(parent, stop_write, finished),
+                         name="minimcp-parent-watchdog", daemon=True).start()
 
     def undo():
         finished.set()
@@ -6124,7 +6115,7 @@ def _wakeable_stdin(fd: int, watch_parent: bool):
             signal.set_wakeup_fd(previous)
         except (ValueError, OSError):
             pass
-        for extra in (wake_read, wake_write, stop_read, stop_write):
+        for extra in pipes:
             try:
                 os.close(extra)
             except OSError:
@@ -6204,15 +6195,11 @@ class _OwnedStdio:
         self.undo_wakeable()
         for signum, handler in self.handlers.items():
             signal.signal(signum, handler)
-        for stream in (self.instream, self.outstream):
+        for stream in (self.instream, self.outstream, sys.stdin):      # sys.stdin: our null device
             try:
                 stream.close()
             except (OSError, ValueError):
                 pass
-        try:
-            sys.stdin.close()
-        except (OSError, ValueError):
-            pass
         sys.stdin, sys.stdout = self.saved
         os.dup2(self.in_fd, 0)
         os.dup2(self.out_fd, 1)
@@ -6995,13 +6982,17 @@ class _ClientBase:
                 self._answering -= 1
                 self._cond.notify_all()
 
-    def _stop_answering(self, timeout: float) -> None:
-        """Let answers being worked out go out, then refuse new questions (before closing stdin)."""
+    def _close_input(self, timeout: float) -> None:
+        """Let answers being worked out go out, refuse new questions, then close the server's stdin."""
         deadline = time.monotonic() + timeout
         with self._cond:
             while self._answering and time.monotonic() < deadline:
                 self._cond.wait(max(0.0, deadline - time.monotonic()))
             self._closing = True
+        try:
+            self._writer_stream.close()
+        except OSError:
+            pass
 
     def _send(self, message) -> None:
         with self._write_lock:
@@ -7063,9 +7054,8 @@ class _ClientBase:
             result = answer.get("result") or {}
             if result.get("resultType") != "input_required":
                 return result
-            responses = {}
-            for key, question in (result.get("inputRequests") or {}).items():
-                responses[key] = self._answer_question(question.get("method"), question.get("params") or {})
+            responses = {key: self._answer_question(question.get("method"), question.get("params") or {})
+                         for key, question in (result.get("inputRequests") or {}).items()}
             params = dict(params, inputResponses=responses)
             if "requestState" in result:
                 params["requestState"] = result["requestState"]
@@ -7171,11 +7161,8 @@ class TestClient(_ClientBase):
         self.app = app
 
         def serve():
-            try:
+            with server_in, server_out:              # closing its output is the client's end of input
                 app.serve(server_in, server_out)
-            finally:
-                server_out.close()
-                server_in.close()
         self._server = threading.Thread(target=serve, name="minimcp-testserver", daemon=True)
         self._server.start()
         self._start(os.fdopen(out_read, "rb"), os.fdopen(in_write, "wb"))
@@ -7183,11 +7170,7 @@ class TestClient(_ClientBase):
 
     def close(self) -> None:
         """Close the server's input and wait for it to stop."""
-        self._stop_answering(5.0)
-        try:
-            self._writer_stream.close()
-        except OSError:
-            pass
+        self._close_input(5.0)
         self._server.join(self.app.shutdown_grace + 5)
         self._thread.join(5)
 
@@ -7225,11 +7208,7 @@ class _ProcessClient(_ClientBase):
         """
         import subprocess
         self.ended_by = None
-        self._stop_answering(self.EXIT_GRACE)
-        try:
-            self._writer_stream.close()
-        except OSError:
-            pass
+        self._close_input(self.EXIT_GRACE)
         for signal_name, stop in (("SIGTERM", self.process.terminate), ("SIGKILL", self.process.kill), (None, None)):
             try:
                 return self.process.wait(self.EXIT_GRACE if stop is not None else None)
@@ -7864,22 +7843,19 @@ def _serve_command(words: list) -> int:
 class _RecordingClient(_ProcessClient):
     """The selftest's client: keeps every raw stdout line, to check nothing but JSON-RPC reaches it."""
 
-    def _on_progress(self, params):
+    def _on_progress(self, params):          # quiet: the checks' own lines are the output
         pass
 
-    def _on_log(self, params):
-        pass
+    _on_log = _on_progress
 
     def _start(self, reader, writer):
         self.raw = []
-        original = reader
 
-        class Tap:
-            def __iter__(tap):
-                for line in original:
-                    self.raw.append(line)
-                    yield line
-        super()._start(Tap(), writer)
+        def tap():
+            for line in reader:
+                self.raw.append(line)
+                yield line
+        super()._start(tap(), writer)
 
     def impure_lines(self) -> list:
         """The lines that were not one JSON-RPC message ended by a lone \\n."""
@@ -7900,7 +7876,7 @@ class _SelfTest:
 
     def __init__(self, command: list, protocol: str, slow_tool: str, timeout: float, out) -> None:
         self.command, self.protocol, self.slow_tool, self.timeout, self.out = command, protocol, slow_tool, timeout, out
-        self.passed = self.failed = 0
+        self.counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
         self.impure = []
 
     def run(self) -> int:
@@ -7912,15 +7888,12 @@ class _SelfTest:
         impure = self.impure
         self.report(not impure, "stdout holds only JSON-RPC", "%d bad lines, first: %r"
                     % (len(impure), impure[0][:80]) if impure else "every line was one JSON-RPC message")
-        self.out.write("%d passed, %d failed\n" % (self.passed, self.failed))
-        return 0 if self.failed == 0 else 1
+        self.out.write("%d passed, %d failed\n" % (self.counts["PASS"], self.counts["FAIL"]))
+        return 0 if self.counts["FAIL"] == 0 else 1
 
     def report(self, ok, name: str, detail: str = "") -> None:
         word = {True: "PASS", False: "FAIL", None: "SKIP"}[ok]
-        if ok is True:
-            self.passed += 1
-        elif ok is False:
-            self.failed += 1
+        self.counts[word] += 1
         self.out.write("%s  %s%s\n" % (word, name, (": " + detail) if detail else ""))
         self.out.flush()
 
@@ -8000,10 +7973,13 @@ class _SelfTest:
 
     def cancellation(self, client: _RecordingClient, slow: str, arguments: dict) -> None:
         ids = []
-        waiter = threading.Thread(target=lambda: _ignore_errors(
-            lambda: client.call_tool(slow, arguments, on_id=ids.append)))
-        waiter.daemon = True
-        waiter.start()
+
+        def call():
+            try:
+                client.call_tool(slow, arguments, on_id=ids.append)
+            except MCPError:
+                pass
+        threading.Thread(target=call, daemon=True).start()
         time.sleep(0.3)
         client.notify("notifications/cancelled", {"requestId": ids[0], "reason": "selftest"})
         time.sleep(0.5)
@@ -8038,11 +8014,6 @@ class _SelfTest:
         self.done(client)
 
 
-def _selftest(command: list, protocol: str, slow_tool: str, timeout: float, out) -> int:
-    """Run the checks a server author needs before shipping; one line per check."""
-    return _SelfTest(command, protocol, slow_tool, timeout, out).run()
-
-
 def _duration_arguments(tool: dict, seconds: float):
     """Arguments that make ``tool`` take about ``seconds``, read from its input schema.
 
@@ -8064,13 +8035,6 @@ def _duration_arguments(tool: dict, seconds: float):
         value = seconds * 1000 if millis else seconds
         return {name: int(value) if "integer" in kinds else value}
     return None
-
-
-def _ignore_errors(function):
-    try:
-        function()
-    except MCPError:
-        pass
 
 
 _COMMANDS = ("inspect", "call", "read", "prompt", "complete", "selftest", "config", "serve")
@@ -8109,12 +8073,11 @@ def _parse_options(options: list) -> tuple:
     index = 0
     while index < len(options):
         option = options[index]
-        if option == "--root" and index + 1 < len(options):
-            roots.append(options[index + 1])
-            index += 2
-            continue
         if option in _VALUED_OPTIONS and index + 1 < len(options):
-            extra[option] = options[index + 1]
+            if option == "--root":                   # repeatable: each one is a root
+                roots.append(options[index + 1])
+            else:
+                extra[option] = options[index + 1]
             index += 2
             continue
         if option == "--json":
@@ -8142,12 +8105,10 @@ def _client_command(client: "_ProcessClient", command: str, words: list, as_json
     status = 0
     opened = client.connect()
     output = sys.stderr if as_json else sys.stdout
-    report = {}
     if command == "inspect":
         report = _print_inspection(client, opened, output)
         if "--call" in words:
-            position = words.index("--call")
-            call = words[position + 1:]
+            call = words[words.index("--call") + 1:]
             if not call:
                 raise SystemExit("minimcp: --call TOOL [ARGS...]")
             tool = next((t for t in report["tools"] if t.get("name") == call[0]), {})
@@ -8194,7 +8155,7 @@ def main(argv: list = None) -> int:
     """The command line; returns the exit status."""
     argv = _command_first(list(sys.argv[1:] if argv is None else argv))
     usage = _USAGE.replace("python3 minimcp.py", _program_name())
-    before_server = argv[:argv.index("--")] if "--" in argv else argv
+    before_server = _split_command_line(argv)[0]
     if not argv or argv[0] in ("-h", "--help", "help") or "-h" in before_server or "--help" in before_server:
         (sys.stdout if argv else sys.stderr).write(usage)
         return 0 if argv else 2
@@ -8215,7 +8176,7 @@ def main(argv: list = None) -> int:
         raise SystemExit("minimcp: unknown protocol %s (one of %s)" % (protocol, ", ".join(PROTOCOL_VERSIONS)))
     if command == "config":
         return _config_command(words, server, extra)
-    if command not in ("inspect", "call", "read", "prompt", "complete", "selftest"):
+    if command not in _COMMANDS:                     # (serve and config are done above)
         sys.stderr.write("minimcp: unknown command %r\n\n%s" % (command, usage))
         return 2
     words, server = _words_and_server(command, words, server)
@@ -8223,10 +8184,9 @@ def main(argv: list = None) -> int:
         sys.stderr.write("minimcp: give the server command after --\n\n%s" % usage)
         return 2
     if command == "selftest":
-        return _selftest(server, protocol, extra.get("--slow-tool"), timeout, sys.stdout)
+        return _SelfTest(server, protocol, extra.get("--slow-tool"), timeout, sys.stdout).run()
     client = _ProcessClient(server, protocol, timeout=timeout)
     _terminal_answers(client, roots)
-    status = 0
     try:
         report, status = _client_command(client, command, words, as_json)
         if as_json:
