@@ -6,6 +6,8 @@ like the official everything server and most servers in the wild, and has their 
 * ``--late-roots``: 0.3 s after ``notifications/initialized``, when the client declared
   roots, it asks ``roots/list``; at stdin EOF it will not exit while that is unanswered.
 * ``--ask-at-eof``: at stdin EOF it pings the client and waits for an answer forever.
+* ``--answer-cancelled``: a cancelled ``long-op`` still answers (with an error), which
+  the specification says a server should not do.
 
 Tools: ``long-op(duration, steps)`` sleeps ``duration`` seconds (on a thread, so calls
 overlap, and cancellable), with progress; ``greet(name: string, formal?: boolean|null)``
@@ -19,6 +21,7 @@ import time
 
 LATE_ROOTS = "--late-roots" in sys.argv
 ASK_AT_EOF = "--ask-at-eof" in sys.argv
+ANSWER_CANCELLED = "--answer-cancelled" in sys.argv
 
 TOOLS = [
     {"name": "long-op", "description": "A long operation",
@@ -64,6 +67,8 @@ def long_op(request_id, arguments, token):
         deadline = time.monotonic() + duration / steps
         while time.monotonic() < deadline:
             if request_id in cancelled:
+                if ANSWER_CANCELLED:
+                    write({"jsonrpc": "2.0", "id": request_id, "error": {"code": -32800, "message": "cancelled"}})
                 return
             time.sleep(0.01)
         if token is not None:

@@ -68,6 +68,12 @@ def test_selftest_passes_on_a_handshake_only_server_with_its_own_duration_argume
     assert done.out.strip().endswith("passed, 0 failed")
 
 
+def test_selftest_fails_a_server_that_answers_a_cancelled_call():
+    done = run("selftest", "--slow-tool", "long-op", "--", *OTHER, "--answer-cancelled", timeout=120)
+    assert "FAIL  cancellation: it answered anyway" in done.out, done.out
+    assert done.returncode != 0
+
+
 def test_selftest_says_why_a_slow_tool_cannot_be_used(tmp_path):
     done = run("selftest", "--slow-tool", "greet", "--", *OTHER, timeout=120)
     assert "SKIP  concurrency: greet has no argument that looks like a duration" in done.out, done.out
