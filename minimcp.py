@@ -7750,7 +7750,8 @@ def _config_name(script: str, arguments: list) -> str:
     """The server's name in the host: the script's, or for ``minimcp.py serve X`` X's."""
     name = os.path.splitext(os.path.basename(script))[0]
     if name == "minimcp" and arguments[:1] == ["serve"]:
-        served = [a for a in arguments[1:] if not a.startswith("-")]
+        options = 3 if arguments[1:2] == ["--http"] else 1        # (--http's value is no script)
+        served = [a for a in arguments[options:] if not a.startswith("-")]
         if served:
             name = os.path.splitext(os.path.basename(served[0].rpartition(":")[0] if ":" in served[0][2:]
                                                      else served[0]))[0]

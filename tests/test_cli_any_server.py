@@ -157,7 +157,7 @@ def test_config_for_minimcp_serve_uses_absolute_paths_and_the_served_script_name
     # minimcp.py is not in tmp_path: the script must exist, so copy it there first
     assert done.returncode != 0 and b"no such script: minimcp.py" in done.stderr
     (tmp_path / "minimcp.py").write_bytes(open(MINIMCP, "rb").read())
-    for served in (["notes.py:app"], ["--functions", "notes.py"]):
+    for served in (["notes.py:app"], ["--functions", "notes.py"], ["--http", "8000", "notes.py:app"]):
         done = subprocess.run([sys.executable, "minimcp.py", "config", "--client", "claude", "minimcp.py", "serve"]
                               + served, cwd=str(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
         assert done.returncode == 0, done.stderr
@@ -165,8 +165,9 @@ def test_config_for_minimcp_serve_uses_absolute_paths_and_the_served_script_name
         assert list(servers) == ["notes"]
         args = servers["notes"]["args"]
         assert args[0] == str(tmp_path / "minimcp.py") and args[1] == "serve"
-        expected = [str(tmp_path / "notes.py") + ":app"] if served[0] != "--functions" else \
-            ["--functions", str(tmp_path / "notes.py")]
+        script = str(tmp_path / "notes.py")
+        expected = {"notes.py:app": [script + ":app"], "--functions": ["--functions", script],
+                    "--http": ["--http", "8000", script + ":app"]}[served[0]]
         assert args[2:] == expected
 
 
