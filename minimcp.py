@@ -417,21 +417,14 @@ def _add_default(schema: dict, default) -> None:
             pass
 
 
+_JSON_TYPES = ((type(None), "null"), (bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"),
+               ((list, tuple), "array"), (dict, "object"))     # bool before int: True is an int to Python
+
+
 def _json_type(value) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, (list, tuple)):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
+    for python_type, name in _JSON_TYPES:
+        if isinstance(value, python_type):
+            return name
     return type(value).__name__
 
 
@@ -439,15 +432,20 @@ _ANNOTATION_KEYWORDS = frozenset(["type", "description", "default", "title", "ex
                                   "$comment", "$schema", "deprecated", "readOnly", "writeOnly"])
 
 
+_TYPE_CHECKS = {
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, float) and v.is_integer()),
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, (list, tuple)),
+    "null": lambda v: v is None,
+}
+
+
 def _type_matches(value, expected: str) -> bool:
-    if expected == "string":
-        return isinstance(value, str)
-    if expected == "integer":
-        return (isinstance(value, int) and not isinstance(value, bool)) or \
-            (isinstance(value, float) and value.is_integer())
-    if expected == "number":
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    return _json_type(value) == expected
+    check = _TYPE_CHECKS.get(expected)
+    return check(value) if check is not None else _json_type(value) == expected
 
 
 def validate(value, schema, path: str = "arguments", root=None) -> None:
@@ -499,13 +497,6 @@ def validate(value, schema, path: str = "arguments", root=None) -> None:
             raise ValueError("%s: matches a form that is not allowed" % path)
 
 
-_TYPE_CHECKS = {
-    "string": lambda v: isinstance(v, str),
-    "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, float) and v.is_integer()),
-    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-    "boolean": lambda v: isinstance(v, bool),
-    "object": lambda v: isinstance(v, dict),
-}
 _OBJECT_KEYWORDS = _ANNOTATION_KEYWORDS | {"properties", "required", "additionalProperties"}
 
 
