@@ -283,8 +283,7 @@ def _schema_for(hint, namespace: dict, seen: tuple = ()) -> dict:
     if special is not None:
         return special
     if _is_enum(hint):
-        values = [member.value for member in hint]
-        return _enum_schema(values)
+        return _enum_schema([member.value for member in hint])
     if hint in seen:
         raise SchemaError("recursive type %r is not supported" % (hint,))
     if _is_typeddict(hint):
@@ -303,21 +302,14 @@ def _schema_for(hint, namespace: dict, seen: tuple = ()) -> dict:
     name = getattr(hint, "_name", None) or getattr(origin, "_name", None) or ""
     if name in ("Required", "NotRequired", "ReadOnly") or repr(origin) in ("typing.Required", "typing.NotRequired"):
         return _schema_for(args[0], namespace, seen)          # TypedDict key markers
-    if hint is getattr(sys.modules.get("typing"), "Any", object()):
-        return {}
     if origin == "union" or name == "Union" or repr(origin) == "typing.Union":
-        options = [_schema_for(arg, namespace, seen) for arg in args]
-        return {"anyOf": options}
+        return {"anyOf": [_schema_for(arg, namespace, seen) for arg in args]}
     if name == "Literal" or repr(origin) == "typing.Literal":
         return _enum_schema(list(args))
     container = _container_schema(origin, name, args, namespace, seen)
     if container is not None:
         return container
-    if origin is not None and isinstance(origin, type) and origin in _PRIMITIVE_SCHEMAS:
-        return dict(_PRIMITIVE_SCHEMAS[origin])
-    if type(hint).__name__ == "TypeVar" or repr(hint) in ("typing.Any", "<class 'object'>"):
-        return {}
-    if hint is object:
+    if hint is object or type(hint).__name__ == "TypeVar" or repr(hint) == "typing.Any":
         return {}
     raise SchemaError("unsupported annotation %r" % (hint,))
 
