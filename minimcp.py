@@ -355,20 +355,16 @@ def _typeddict_schema(hint, seen: tuple) -> dict:
 
 
 def _dataclass_schema(hint, seen: tuple) -> dict:
+    import dataclasses                          # already loaded: it made the class
     properties, required = {}, []
     hints = _class_hints(hint)
-    for name, field in hint.__dataclass_fields__.items():
-        if getattr(field, "_field_type", None) is not None and \
-                getattr(field._field_type, "name", "") != "_FIELD":
-            continue                            # ClassVar / InitVar pseudo-fields
-        prop = _schema_for(hints.get(name, field.type), _class_namespace(hint), seen)
-        missing = type(field.default).__name__ == "_MISSING_TYPE" and \
-            type(field.default_factory).__name__ == "_MISSING_TYPE"
-        if missing:
-            required.append(name)
-        elif type(field.default).__name__ != "_MISSING_TYPE":
+    for field in dataclasses.fields(hint):      # without the ClassVar / InitVar pseudo-fields
+        prop = _schema_for(hints.get(field.name, field.type), _class_namespace(hint), seen)
+        if field.default is not dataclasses.MISSING:
             _add_default(prop, field.default)
-        properties[name] = prop
+        elif field.default_factory is dataclasses.MISSING:
+            required.append(field.name)
+        properties[field.name] = prop
     schema = {"type": "object", "properties": properties}
     if required:
         schema["required"] = required
