@@ -891,7 +891,7 @@ def _special_schema(hint):
         defs = schema.pop("$defs", {})
         name = hint.__name__
         return {"$ref": "#/$defs/" + name, "$defs": dict(defs, **{name: schema})}
-    if issubclass(hint, (str, int, float, bool, list, dict)) and hint is not bytes:
+    if issubclass(hint, (str, int, float, bool, list, dict)):
         return None
     if hint.__module__ == "decimal" and hint.__name__ == "Decimal":
         return {"anyOf": [{"type": "number"}, {"type": "string"}]}
@@ -964,13 +964,6 @@ def _format_duration(value) -> str:
     return sign + text
 
 
-def _from_iso(klass, value: str):
-    """datetime/date/time from ISO 8601, accepting the trailing Z that fromisoformat refuses before 3.11."""
-    if value.endswith(("Z", "z")):
-        value = value[:-1] + "+00:00"
-    return klass.fromisoformat(value)
-
-
 def _coerce_special(value, hint):
     """Convert validated JSON to a pydantic model or a standard value type; _EMPTY if hint is neither."""
     if not isinstance(hint, type):
@@ -980,13 +973,13 @@ def _coerce_special(value, hint):
         return _EMPTY
     if _is_pydantic_model(hint):
         return value if isinstance(value, hint) else hint.model_validate(value)
-    if issubclass(hint, (str, bool, int, float, list, dict)) and hint is not bytes:
+    if issubclass(hint, (str, bool, int, float, list, dict)):
         return _EMPTY
     if hint is bytes:
         return value.encode("utf-8") if isinstance(value, str) else value   # pydantic's reading of bytes
     found = _value_format(hint)
-    if found in ("date-time", "date", "time"):
-        return _from_iso(hint, value)
+    if found in ("date-time", "date", "time"):        # fromisoformat refuses a trailing Z before 3.11
+        return hint.fromisoformat(value[:-1] + "+00:00" if value.endswith(("Z", "z")) else value)
     if found == "duration":
         return _parse_duration(value)
     if found in ("uuid", "path"):
@@ -1003,11 +996,9 @@ def _json_special(value):
     if isinstance(value, (bytes, bytearray)):
         return bytes(value).decode("utf-8")           # pydantic refuses bytes that are not UTF-8 too
     kind = _value_format(type(value))
-    if kind in ("date-time", "time"):
+    if kind in ("date-time", "date", "time"):
         text = value.isoformat()
-        return text[:-6] + "Z" if text.endswith("+00:00") else text
-    if kind == "date":
-        return value.isoformat()
+        return text[:-6] + "Z" if text.endswith("+00:00") else text      # a date never has an offset
     if kind == "duration":
         return _format_duration(value)
     if kind in ("uuid", "path") or type(value).__name__ == "Decimal":
