@@ -721,7 +721,6 @@ class _Signature:
     """The parameters of a handler, read from its code object (no inspect import)."""
 
     def __init__(self, fn) -> None:
-        self.fn = fn
         target = fn
         if not hasattr(target, "__code__") and hasattr(target, "__call__") \
                 and not isinstance(target, type):
@@ -769,17 +768,14 @@ class _Signature:
     def context_param(self):
         """Name of the parameter annotated with Context, if any."""
         for name, annotation, _ in self.params:
-            if annotation is _EMPTY:
-                continue
-            if annotation is Context or (isinstance(annotation, str) and
-                                         annotation.split(".")[-1].strip("'\"") == "Context"):
-                return name
+            if isinstance(annotation, str) and annotation.split(".")[-1].strip("'\"") == "Context":
+                return name                     # even when the name cannot be resolved
             try:
-                if isinstance(self.resolve(annotation), type) and \
-                        issubclass(self.resolve(annotation), Context):
-                    return name
+                resolved = self.resolve(annotation)
             except SchemaError:
                 continue
+            if isinstance(resolved, type) and issubclass(resolved, Context):
+                return name
         return None
 
 
