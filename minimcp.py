@@ -678,11 +678,7 @@ def _clean_doc(doc) -> str:
     lines = doc.expandtabs().splitlines()
     indent = min((len(l) - len(l.lstrip()) for l in lines[1:] if l.strip()), default=0)
     cleaned = [lines[0].strip()] + [l[indent:].rstrip() for l in lines[1:]]
-    while cleaned and not cleaned[-1]:
-        cleaned.pop()
-    while cleaned and not cleaned[0]:
-        cleaned.pop(0)
-    return "\n".join(cleaned)
+    return "\n".join(cleaned).strip("\n")          # without the blank lines before and after
 
 
 _DOC_SECTIONS = ("args:", "arguments:", "parameters:", "params:", "returns:", "return:",
