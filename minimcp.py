@@ -1057,13 +1057,11 @@ def _elicitation_form(schema) -> dict:
     source = schema
     if not isinstance(schema, dict):
         schema = _schema_for(schema, _class_namespace(schema))
-    schema = _inline_root(schema) if "$ref" in schema else schema
+    schema = _inline_root(schema)
     defs = schema.get("$defs") or {}
     if schema.get("type", "object") != "object" or not isinstance(schema.get("properties", {}), dict):
         raise ValueError("an elicitation schema is a flat object schema: {'type': 'object', 'properties': {...}}")
-    properties = {}
-    for name, prop in (schema.get("properties") or {}).items():
-        properties[name] = _elicitation_field(name, prop, defs)
+    properties = {name: _elicitation_field(name, prop, defs) for name, prop in schema.get("properties", {}).items()}
     if _is_dataclass(source):
         _add_factory_defaults(source, properties)
     for name, prop in properties.items():
