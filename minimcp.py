@@ -1014,30 +1014,24 @@ def _json_special(value):
 _ELICIT_FORMATS = ("date", "date-time", "email", "uri")     # StringSchema.format, every revision
 _ELICIT_ACTIONS = ("accept", "decline", "cancel")
 
-# The keywords each revision defines, per kind of field: the wire carries these
-# and nothing else (a keyword outside them, such as ``pattern``, is still checked
-# in the answer). 2025-06-18 has "default" on booleans only (SEP-1034 added the
-# rest), no "$schema" on the form, no titled or multi-select enums. A revision
-# before 2025-06-18 has no elicitation at all; a client that declares it there
-# anyway gets 2025-06-18's forms (the "type" of "form" is where they begin).
-_ELICIT_FIELD_SINCE = {
-    "form": {"type": "2025-06-18", "properties": "2025-06-18", "required": "2025-06-18",
-             "$schema": "2025-11-25"},
-    "string": {"type": "2025-06-18", "title": "2025-06-18", "description": "2025-06-18",
-               "minLength": "2025-06-18", "maxLength": "2025-06-18", "format": "2025-06-18",
-               "default": "2025-11-25"},
-    "number": {"type": "2025-06-18", "title": "2025-06-18", "description": "2025-06-18",
-               "minimum": "2025-06-18", "maximum": "2025-06-18", "default": "2025-11-25"},
-    "boolean": {"type": "2025-06-18", "title": "2025-06-18", "description": "2025-06-18",
-                "default": "2025-06-18"},
-    "enum": {"type": "2025-06-18", "title": "2025-06-18", "description": "2025-06-18", "enum": "2025-06-18",
-             "enumNames": "2025-06-18", "default": "2025-11-25"},
-    "titled_enum": {"type": "2025-11-25", "title": "2025-11-25", "description": "2025-11-25",
-                    "oneOf": "2025-11-25", "default": "2025-11-25"},
-    "multi_select": {"type": "2025-11-25", "title": "2025-11-25", "description": "2025-11-25",
-                     "items": "2025-11-25", "minItems": "2025-11-25", "maxItems": "2025-11-25",
-                     "default": "2025-11-25"},
+# The keywords each revision added, per kind of field: a revision's wire carries
+# those added up to it and nothing else (a keyword outside them, such as
+# ``pattern``, is still checked in the answer). 2025-06-18 has "default" on
+# booleans only (SEP-1034 added the rest), no "$schema" on the form, no titled or
+# multi-select enums. A revision before 2025-06-18 has no elicitation at all; a
+# client that declares it there anyway gets 2025-06-18's forms (the "type" of
+# "form" is where they begin).
+_ELICIT_ADDED = {
+    "form": {"2025-06-18": "type properties required", "2025-11-25": "$schema"},
+    "string": {"2025-06-18": "type title description minLength maxLength format", "2025-11-25": "default"},
+    "number": {"2025-06-18": "type title description minimum maximum", "2025-11-25": "default"},
+    "boolean": {"2025-06-18": "type title description default"},
+    "enum": {"2025-06-18": "type title description enum enumNames", "2025-11-25": "default"},
+    "titled_enum": {"2025-11-25": "type title description oneOf default"},
+    "multi_select": {"2025-11-25": "type title description items minItems maxItems default"},
 }
+_ELICIT_FIELD_SINCE = {kind: {key: since for since, keys in added.items() for key in keys.split()}
+                       for kind, added in _ELICIT_ADDED.items()}     # kind -> {keyword: revision}
 # A kind an older revision lacks: the kind it is sent as instead, or None to refuse
 # the question. A titled enum says what 2025-06-18's EnumSchema says with enum +
 # enumNames. A multi-select has no equivalent: 2025-06-18 answers hold no arrays.
