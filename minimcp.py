@@ -1036,7 +1036,6 @@ _ELICIT_FIELD_SINCE = {kind: {key: since for since, keys in added.items() for ke
 # the question. A titled enum says what 2025-06-18's EnumSchema says with enum +
 # enumNames. A multi-select has no equivalent: 2025-06-18 answers hold no arrays.
 _ELICIT_KIND_FALLBACK = {"titled_enum": "enum", "multi_select": None}
-_ELICIT_KEYS = {}            # (kind, version) -> the keywords that revision sends, computed once
 
 
 def _elicitation_form(schema) -> dict:
@@ -1201,11 +1200,8 @@ def _elicit_as_enum_names(prop: dict) -> dict:
 
 def _elicit_trim(kind: str, prop: dict, version: str) -> dict:
     """``prop`` (a form, or a field of ``kind``) with only the keywords ``version`` defines for it."""
-    keys = _ELICIT_KEYS.get((kind, version))
-    if keys is None:
-        keys = _ELICIT_KEYS[kind, version] = frozenset(
-            key for key, since in _ELICIT_FIELD_SINCE[kind].items() if _available(since, version))
-    shaped = {k: v for k, v in prop.items() if k in keys}
+    since = _ELICIT_FIELD_SINCE[kind]
+    shaped = {k: v for k, v in prop.items() if k in since and _available(since[k], version)}
     if kind == "multi_select":              # items: {type, enum} or {anyOf: [{const, title}]}, nothing more
         items = prop["items"]
         shaped["items"] = {"type": "string", "enum": items["enum"]} if "enum" in items else \
