@@ -1094,11 +1094,9 @@ def _elicitation_field(name: str, prop, defs: dict) -> dict:
     if kind in ("enum", "titled_enum") and prop.get("type") is None:
         prop = dict(prop, type="string")
     if kind == "multi_select":
-        items = prop["items"]
-        if "enum" in items and "type" not in items:
-            items = dict(items, type="string")
-        prop = dict(prop, items=items)
-        _elicit_choices(items, why + " items")
+        if "enum" in prop["items"] and "type" not in prop["items"]:
+            prop = dict(prop, items=dict(prop["items"], type="string"))
+        _elicit_choices(prop["items"], why + " items")
     else:
         _elicit_choices(prop, why)
     if kind == "string" and "format" in prop and prop["format"] not in _ELICIT_FORMATS:
