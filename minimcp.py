@@ -341,17 +341,21 @@ def _container_schema(origin, name: str, args: tuple, namespace: dict, seen: tup
     return None
 
 
+def _object_schema(properties: dict, required: list) -> dict:
+    """An object schema, with ``required`` only when some property is."""
+    schema = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = required
+    return schema
+
+
 def _typeddict_schema(hint, seen: tuple) -> dict:
     hints = _class_hints(hint)
     required = getattr(hint, "__required_keys__", None)
     if required is None:
         required = set(hints) if hint.__total__ else set()
     properties = {k: _schema_for(v, _class_namespace(hint), seen) for k, v in hints.items()}
-    schema = {"type": "object", "properties": properties}
-    ordered = [k for k in hints if k in required]
-    if ordered:
-        schema["required"] = ordered
-    return schema
+    return _object_schema(properties, [k for k in hints if k in required])
 
 
 def _dataclass_schema(hint, seen: tuple) -> dict:
@@ -365,10 +369,7 @@ def _dataclass_schema(hint, seen: tuple) -> dict:
         elif field.default_factory is dataclasses.MISSING:
             required.append(field.name)
         properties[field.name] = prop
-    schema = {"type": "object", "properties": properties}
-    if required:
-        schema["required"] = required
-    return schema
+    return _object_schema(properties, required)
 
 
 def _class_namespace(cls) -> dict:
@@ -809,10 +810,7 @@ def _input_schema(signature: _Signature, skip: set, arg_docs: dict, owner: str) 
         else:
             _add_default(prop, default)
         properties[name] = prop
-    schema = {"type": "object", "properties": properties}
-    if required:
-        schema["required"] = required
-    return _hoist_defs(schema)
+    return _hoist_defs(_object_schema(properties, required))
 
 
 # Types the official SDK accepts: pydantic models and Field(), and standard
