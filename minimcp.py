@@ -351,9 +351,7 @@ def _object_schema(properties: dict, required: list) -> dict:
 
 def _typeddict_schema(hint, seen: tuple) -> dict:
     hints = _class_hints(hint)
-    required = getattr(hint, "__required_keys__", None)
-    if required is None:
-        required = set(hints) if hint.__total__ else set()
+    required = getattr(hint, "__required_keys__", set(hints) if hint.__total__ else ())    # 3.8: only __total__
     properties = {k: _schema_for(v, _class_namespace(hint), seen) for k, v in hints.items()}
     return _object_schema(properties, [k for k in hints if k in required])
 
