@@ -645,9 +645,7 @@ def _coerce(value, hint, namespace: dict):
     if hint is int and isinstance(value, float) and value.is_integer():
         return int(value)
     if isinstance(hint, type):
-        if hint in (tuple, set, frozenset) and isinstance(value, list):
-            return hint(value)
-        return value
+        return hint(value) if hint in (tuple, set, frozenset) and isinstance(value, list) else value
     origin, args, metadata = _typing_parts(hint)
     if origin == "annotated":
         return _coerce(value, args[0], namespace)
@@ -717,9 +715,8 @@ class _Signature:
 
     def __init__(self, fn) -> None:
         target = fn
-        if not hasattr(target, "__code__") and hasattr(target, "__call__") \
-                and not isinstance(target, type):
-            target = target.__call__
+        if not hasattr(fn, "__code__") and hasattr(fn, "__call__") and not isinstance(fn, type):
+            target = fn.__call__                # a callable object: read its __call__
         code = getattr(target, "__code__", None)
         self.namespace = getattr(target, "__globals__", {})
         self.params = []            # (name, annotation or _EMPTY, default or _EMPTY)
