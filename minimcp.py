@@ -685,8 +685,6 @@ _DOC_SECTIONS = ("args:", "arguments:", "parameters:", "params:", "returns:", "r
 def _parse_docstring(doc) -> tuple:
     """Split a Google-style docstring into (description, {arg: description})."""
     text = _clean_doc(doc)
-    if not text:
-        return "", {}
     summary, arg_docs, section, current, arg_indent = [], {}, None, None, None
     for line in text.splitlines():
         stripped = line.strip()
