@@ -283,8 +283,7 @@ def _schema_for(hint, namespace: dict, seen: tuple = ()) -> dict:
     if special is not None:
         return special
     if _is_enum(hint):
-        values = [member.value for member in hint]
-        return _enum_schema(values)
+        return _enum_schema([member.value for member in hint])
     if hint in seen:
         raise SchemaError("recursive type %r is not supported" % (hint,))
     if _is_typeddict(hint):
@@ -303,21 +302,14 @@ def _schema_for(hint, namespace: dict, seen: tuple = ()) -> dict:
     name = getattr(hint, "_name", None) or getattr(origin, "_name", None) or ""
     if name in ("Required", "NotRequired", "ReadOnly") or repr(origin) in ("typing.Required", "typing.NotRequired"):
         return _schema_for(args[0], namespace, seen)          # TypedDict key markers
-    if hint is getattr(sys.modules.get("typing"), "Any", object()):
-        return {}
     if origin == "union" or name == "Union" or repr(origin) == "typing.Union":
-        options = [_schema_for(arg, namespace, seen) for arg in args]
-        return {"anyOf": options}
+        return {"anyOf": [_schema_for(arg, namespace, seen) for arg in args]}
     if name == "Literal" or repr(origin) == "typing.Literal":
         return _enum_schema(list(args))
     container = _container_schema(origin, name, args, namespace, seen)
     if container is not None:
         return container
-    if origin is not None and isinstance(origin, type) and origin in _PRIMITIVE_SCHEMAS:
-        return dict(_PRIMITIVE_SCHEMAS[origin])
-    if type(hint).__name__ == "TypeVar" or repr(hint) in ("typing.Any", "<class 'object'>"):
-        return {}
-    if hint is object:
+    if hint is object or type(hint).__name__ == "TypeVar" or repr(hint) == "typing.Any":
         return {}
     raise SchemaError("unsupported annotation %r" % (hint,))
 
@@ -349,38 +341,33 @@ def _container_schema(origin, name: str, args: tuple, namespace: dict, seen: tup
     return None
 
 
-def _typeddict_schema(hint, seen: tuple) -> dict:
-    hints = _class_hints(hint)
-    required = getattr(hint, "__required_keys__", None)
-    if required is None:
-        required = set(hints) if hint.__total__ else set()
-    properties = {k: _schema_for(v, _class_namespace(hint), seen) for k, v in hints.items()}
-    schema = {"type": "object", "properties": properties}
-    ordered = [k for k in hints if k in required]
-    if ordered:
-        schema["required"] = ordered
-    return schema
-
-
-def _dataclass_schema(hint, seen: tuple) -> dict:
-    properties, required = {}, []
-    hints = _class_hints(hint)
-    for name, field in hint.__dataclass_fields__.items():
-        if getattr(field, "_field_type", None) is not None and \
-                getattr(field._field_type, "name", "") != "_FIELD":
-            continue                            # ClassVar / InitVar pseudo-fields
-        prop = _schema_for(hints.get(name, field.type), _class_namespace(hint), seen)
-        missing = type(field.default).__name__ == "_MISSING_TYPE" and \
-            type(field.default_factory).__name__ == "_MISSING_TYPE"
-        if missing:
-            required.append(name)
-        elif type(field.default).__name__ != "_MISSING_TYPE":
-            _add_default(prop, field.default)
-        properties[name] = prop
+def _object_schema(properties: dict, required: list) -> dict:
+    """An object schema, with ``required`` only when some property is."""
     schema = {"type": "object", "properties": properties}
     if required:
         schema["required"] = required
     return schema
+
+
+def _typeddict_schema(hint, seen: tuple) -> dict:
+    hints = _class_hints(hint)
+    required = getattr(hint, "__required_keys__", set(hints) if hint.__total__ else ())    # 3.8: only __total__
+    properties = {k: _schema_for(v, _class_namespace(hint), seen) for k, v in hints.items()}
+    return _object_schema(properties, [k for k in hints if k in required])
+
+
+def _dataclass_schema(hint, seen: tuple) -> dict:
+    import dataclasses                          # already loaded: it made the class
+    properties, required = {}, []
+    hints = _class_hints(hint)
+    for field in dataclasses.fields(hint):      # without the ClassVar / InitVar pseudo-fields
+        prop = _schema_for(hints.get(field.name, field.type), _class_namespace(hint), seen)
+        if field.default is not dataclasses.MISSING:
+            _add_default(prop, field.default)
+        elif field.default_factory is dataclasses.MISSING:
+            required.append(field.name)
+        properties[field.name] = prop
+    return _object_schema(properties, required)
 
 
 def _class_namespace(cls) -> dict:
@@ -417,21 +404,14 @@ def _add_default(schema: dict, default) -> None:
             pass
 
 
+_JSON_TYPES = ((type(None), "null"), (bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"),
+               ((list, tuple), "array"), (dict, "object"))     # bool before int: True is an int to Python
+
+
 def _json_type(value) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, (list, tuple)):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
+    for python_type, name in _JSON_TYPES:
+        if isinstance(value, python_type):
+            return name
     return type(value).__name__
 
 
@@ -439,15 +419,20 @@ _ANNOTATION_KEYWORDS = frozenset(["type", "description", "default", "title", "ex
                                   "$comment", "$schema", "deprecated", "readOnly", "writeOnly"])
 
 
+_TYPE_CHECKS = {
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, float) and v.is_integer()),
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, (list, tuple)),
+    "null": lambda v: v is None,
+}
+
+
 def _type_matches(value, expected: str) -> bool:
-    if expected == "string":
-        return isinstance(value, str)
-    if expected == "integer":
-        return (isinstance(value, int) and not isinstance(value, bool)) or \
-            (isinstance(value, float) and value.is_integer())
-    if expected == "number":
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    return _json_type(value) == expected
+    check = _TYPE_CHECKS.get(expected)
+    return check(value) if check is not None else _json_type(value) == expected
 
 
 def validate(value, schema, path: str = "arguments", root=None) -> None:
@@ -499,13 +484,6 @@ def validate(value, schema, path: str = "arguments", root=None) -> None:
             raise ValueError("%s: matches a form that is not allowed" % path)
 
 
-_TYPE_CHECKS = {
-    "string": lambda v: isinstance(v, str),
-    "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, float) and v.is_integer()),
-    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-    "boolean": lambda v: isinstance(v, bool),
-    "object": lambda v: isinstance(v, dict),
-}
 _OBJECT_KEYWORDS = _ANNOTATION_KEYWORDS | {"properties", "required", "additionalProperties"}
 
 
@@ -667,9 +645,7 @@ def _coerce(value, hint, namespace: dict):
     if hint is int and isinstance(value, float) and value.is_integer():
         return int(value)
     if isinstance(hint, type):
-        if hint in (tuple, set, frozenset) and isinstance(value, list):
-            return hint(value)
-        return value
+        return hint(value) if hint in (tuple, set, frozenset) and isinstance(value, list) else value
     origin, args, metadata = _typing_parts(hint)
     if origin == "annotated":
         return _coerce(value, args[0], namespace)
@@ -699,11 +675,7 @@ def _clean_doc(doc) -> str:
     lines = doc.expandtabs().splitlines()
     indent = min((len(l) - len(l.lstrip()) for l in lines[1:] if l.strip()), default=0)
     cleaned = [lines[0].strip()] + [l[indent:].rstrip() for l in lines[1:]]
-    while cleaned and not cleaned[-1]:
-        cleaned.pop()
-    while cleaned and not cleaned[0]:
-        cleaned.pop(0)
-    return "\n".join(cleaned)
+    return "\n".join(cleaned).strip("\n")          # without the blank lines before and after
 
 
 _DOC_SECTIONS = ("args:", "arguments:", "parameters:", "params:", "returns:", "return:",
@@ -713,8 +685,6 @@ _DOC_SECTIONS = ("args:", "arguments:", "parameters:", "params:", "returns:", "r
 def _parse_docstring(doc) -> tuple:
     """Split a Google-style docstring into (description, {arg: description})."""
     text = _clean_doc(doc)
-    if not text:
-        return "", {}
     summary, arg_docs, section, current, arg_indent = [], {}, None, None, None
     for line in text.splitlines():
         stripped = line.strip()
@@ -742,11 +712,9 @@ class _Signature:
     """The parameters of a handler, read from its code object (no inspect import)."""
 
     def __init__(self, fn) -> None:
-        self.fn = fn
         target = fn
-        if not hasattr(target, "__code__") and hasattr(target, "__call__") \
-                and not isinstance(target, type):
-            target = target.__call__
+        if not hasattr(fn, "__code__") and hasattr(fn, "__call__") and not isinstance(fn, type):
+            target = fn.__call__                # a callable object: read its __call__
         code = getattr(target, "__code__", None)
         self.namespace = getattr(target, "__globals__", {})
         self.params = []            # (name, annotation or _EMPTY, default or _EMPTY)
@@ -790,17 +758,14 @@ class _Signature:
     def context_param(self):
         """Name of the parameter annotated with Context, if any."""
         for name, annotation, _ in self.params:
-            if annotation is _EMPTY:
-                continue
-            if annotation is Context or (isinstance(annotation, str) and
-                                         annotation.split(".")[-1].strip("'\"") == "Context"):
-                return name
+            if isinstance(annotation, str) and annotation.split(".")[-1].strip("'\"") == "Context":
+                return name                     # even when the name cannot be resolved
             try:
-                if isinstance(self.resolve(annotation), type) and \
-                        issubclass(self.resolve(annotation), Context):
-                    return name
+                resolved = self.resolve(annotation)
             except SchemaError:
                 continue
+            if isinstance(resolved, type) and issubclass(resolved, Context):
+                return name
         return None
 
 
@@ -838,10 +803,7 @@ def _input_schema(signature: _Signature, skip: set, arg_docs: dict, owner: str) 
         else:
             _add_default(prop, default)
         properties[name] = prop
-    schema = {"type": "object", "properties": properties}
-    if required:
-        schema["required"] = required
-    return _hoist_defs(schema)
+    return _hoist_defs(_object_schema(properties, required))
 
 
 # Types the official SDK accepts: pydantic models and Field(), and standard
@@ -912,7 +874,7 @@ def _special_schema(hint):
         defs = schema.pop("$defs", {})
         name = hint.__name__
         return {"$ref": "#/$defs/" + name, "$defs": dict(defs, **{name: schema})}
-    if issubclass(hint, (str, int, float, bool, list, dict)) and hint is not bytes:
+    if issubclass(hint, (str, int, float, bool, list, dict)):
         return None
     if hint.__module__ == "decimal" and hint.__name__ == "Decimal":
         return {"anyOf": [{"type": "number"}, {"type": "string"}]}
@@ -985,13 +947,6 @@ def _format_duration(value) -> str:
     return sign + text
 
 
-def _from_iso(klass, value: str):
-    """datetime/date/time from ISO 8601, accepting the trailing Z that fromisoformat refuses before 3.11."""
-    if value.endswith(("Z", "z")):
-        value = value[:-1] + "+00:00"
-    return klass.fromisoformat(value)
-
-
 def _coerce_special(value, hint):
     """Convert validated JSON to a pydantic model or a standard value type; _EMPTY if hint is neither."""
     if not isinstance(hint, type):
@@ -1001,13 +956,13 @@ def _coerce_special(value, hint):
         return _EMPTY
     if _is_pydantic_model(hint):
         return value if isinstance(value, hint) else hint.model_validate(value)
-    if issubclass(hint, (str, bool, int, float, list, dict)) and hint is not bytes:
+    if issubclass(hint, (str, bool, int, float, list, dict)):
         return _EMPTY
     if hint is bytes:
         return value.encode("utf-8") if isinstance(value, str) else value   # pydantic's reading of bytes
     found = _value_format(hint)
-    if found in ("date-time", "date", "time"):
-        return _from_iso(hint, value)
+    if found in ("date-time", "date", "time"):        # fromisoformat refuses a trailing Z before 3.11
+        return hint.fromisoformat(value[:-1] + "+00:00" if value.endswith(("Z", "z")) else value)
     if found == "duration":
         return _parse_duration(value)
     if found in ("uuid", "path"):
@@ -1024,11 +979,9 @@ def _json_special(value):
     if isinstance(value, (bytes, bytearray)):
         return bytes(value).decode("utf-8")           # pydantic refuses bytes that are not UTF-8 too
     kind = _value_format(type(value))
-    if kind in ("date-time", "time"):
+    if kind in ("date-time", "date", "time"):
         text = value.isoformat()
-        return text[:-6] + "Z" if text.endswith("+00:00") else text
-    if kind == "date":
-        return value.isoformat()
+        return text[:-6] + "Z" if text.endswith("+00:00") else text      # a date never has an offset
     if kind == "duration":
         return _format_duration(value)
     if kind in ("uuid", "path") or type(value).__name__ == "Decimal":
@@ -1052,35 +1005,28 @@ def _json_special(value):
 _ELICIT_FORMATS = ("date", "date-time", "email", "uri")     # StringSchema.format, every revision
 _ELICIT_ACTIONS = ("accept", "decline", "cancel")
 
-# The keywords each revision defines, per kind of field: the wire carries these
-# and nothing else (a keyword outside them, such as ``pattern``, is still checked
-# in the answer). 2025-06-18 has "default" on booleans only (SEP-1034 added the
-# rest), no "$schema" on the form, no titled or multi-select enums. A revision
-# before 2025-06-18 has no elicitation at all; a client that declares it there
-# anyway gets 2025-06-18's forms (the "type" of "form" is where they begin).
-_ELICIT_FIELD_SINCE = {
-    "form": {"type": "2025-06-18", "properties": "2025-06-18", "required": "2025-06-18",
-             "$schema": "2025-11-25"},
-    "string": {"type": "2025-06-18", "title": "2025-06-18", "description": "2025-06-18",
-               "minLength": "2025-06-18", "maxLength": "2025-06-18", "format": "2025-06-18",
-               "default": "2025-11-25"},
-    "number": {"type": "2025-06-18", "title": "2025-06-18", "description": "2025-06-18",
-               "minimum": "2025-06-18", "maximum": "2025-06-18", "default": "2025-11-25"},
-    "boolean": {"type": "2025-06-18", "title": "2025-06-18", "description": "2025-06-18",
-                "default": "2025-06-18"},
-    "enum": {"type": "2025-06-18", "title": "2025-06-18", "description": "2025-06-18", "enum": "2025-06-18",
-             "enumNames": "2025-06-18", "default": "2025-11-25"},
-    "titled_enum": {"type": "2025-11-25", "title": "2025-11-25", "description": "2025-11-25",
-                    "oneOf": "2025-11-25", "default": "2025-11-25"},
-    "multi_select": {"type": "2025-11-25", "title": "2025-11-25", "description": "2025-11-25",
-                     "items": "2025-11-25", "minItems": "2025-11-25", "maxItems": "2025-11-25",
-                     "default": "2025-11-25"},
+# The keywords each revision added, per kind of field: a revision's wire carries
+# those added up to it and nothing else (a keyword outside them, such as
+# ``pattern``, is still checked in the answer). 2025-06-18 has "default" on
+# booleans only (SEP-1034 added the rest), no "$schema" on the form, no titled or
+# multi-select enums. A revision before 2025-06-18 has no elicitation at all; a
+# client that declares it there anyway gets 2025-06-18's forms (the "type" of
+# "form" is where they begin).
+_ELICIT_ADDED = {
+    "form": {"2025-06-18": "type properties required", "2025-11-25": "$schema"},
+    "string": {"2025-06-18": "type title description minLength maxLength format", "2025-11-25": "default"},
+    "number": {"2025-06-18": "type title description minimum maximum", "2025-11-25": "default"},
+    "boolean": {"2025-06-18": "type title description default"},
+    "enum": {"2025-06-18": "type title description enum enumNames", "2025-11-25": "default"},
+    "titled_enum": {"2025-11-25": "type title description oneOf default"},
+    "multi_select": {"2025-11-25": "type title description items minItems maxItems default"},
 }
+_ELICIT_FIELD_SINCE = {kind: {key: since for since, keys in added.items() for key in keys.split()}
+                       for kind, added in _ELICIT_ADDED.items()}     # kind -> {keyword: revision}
 # A kind an older revision lacks: the kind it is sent as instead, or None to refuse
 # the question. A titled enum says what 2025-06-18's EnumSchema says with enum +
 # enumNames. A multi-select has no equivalent: 2025-06-18 answers hold no arrays.
 _ELICIT_KIND_FALLBACK = {"titled_enum": "enum", "multi_select": None}
-_ELICIT_KEYS = {}            # (kind, version) -> the keywords that revision sends, computed once
 
 
 def _elicitation_form(schema) -> dict:
@@ -1095,13 +1041,11 @@ def _elicitation_form(schema) -> dict:
     source = schema
     if not isinstance(schema, dict):
         schema = _schema_for(schema, _class_namespace(schema))
-    schema = _inline_root(schema) if "$ref" in schema else schema
+    schema = _inline_root(schema)
     defs = schema.get("$defs") or {}
     if schema.get("type", "object") != "object" or not isinstance(schema.get("properties", {}), dict):
         raise ValueError("an elicitation schema is a flat object schema: {'type': 'object', 'properties': {...}}")
-    properties = {}
-    for name, prop in (schema.get("properties") or {}).items():
-        properties[name] = _elicitation_field(name, prop, defs)
+    properties = {name: _elicitation_field(name, prop, defs) for name, prop in schema.get("properties", {}).items()}
     if _is_dataclass(source):
         _add_factory_defaults(source, properties)
     for name, prop in properties.items():
@@ -1141,11 +1085,9 @@ def _elicitation_field(name: str, prop, defs: dict) -> dict:
     if kind in ("enum", "titled_enum") and prop.get("type") is None:
         prop = dict(prop, type="string")
     if kind == "multi_select":
-        items = prop["items"]
-        if "enum" in items and "type" not in items:
-            items = dict(items, type="string")
-        prop = dict(prop, items=items)
-        _elicit_choices(items, why + " items")
+        if "enum" in prop["items"] and "type" not in prop["items"]:
+            prop = dict(prop, items=dict(prop["items"], type="string"))
+        _elicit_choices(prop["items"], why + " items")
     else:
         _elicit_choices(prop, why)
     if kind == "string" and "format" in prop and prop["format"] not in _ELICIT_FORMATS:
@@ -1247,11 +1189,8 @@ def _elicit_as_enum_names(prop: dict) -> dict:
 
 def _elicit_trim(kind: str, prop: dict, version: str) -> dict:
     """``prop`` (a form, or a field of ``kind``) with only the keywords ``version`` defines for it."""
-    keys = _ELICIT_KEYS.get((kind, version))
-    if keys is None:
-        keys = _ELICIT_KEYS[kind, version] = frozenset(
-            key for key, since in _ELICIT_FIELD_SINCE[kind].items() if _available(since, version))
-    shaped = {k: v for k, v in prop.items() if k in keys}
+    since = _ELICIT_FIELD_SINCE[kind]
+    shaped = {k: v for k, v in prop.items() if k in since and _available(since[k], version)}
     if kind == "multi_select":              # items: {type, enum} or {anyOf: [{const, title}]}, nothing more
         items = prop["items"]
         shaped["items"] = {"type": "string", "enum": items["enum"]} if "enum" in items else \
