@@ -673,6 +673,8 @@ def _clean_doc(doc) -> str:
     if not doc:
         return ""
     lines = doc.expandtabs().splitlines()
+    if len(lines) == 1:                            # one line, as most tools have: nothing to dedent
+        return lines[0].strip()
     indent = min((len(l) - len(l.lstrip()) for l in lines[1:] if l.strip()), default=0)
     cleaned = [lines[0].strip()] + [l[indent:].rstrip() for l in lines[1:]]
     return "\n".join(cleaned).strip("\n")          # without the blank lines before and after
@@ -685,6 +687,8 @@ _DOC_SECTIONS = ("args:", "arguments:", "parameters:", "params:", "returns:", "r
 def _parse_docstring(doc) -> tuple:
     """Split a Google-style docstring into (description, {arg: description})."""
     text = _clean_doc(doc)
+    if "\n" not in text:                           # one line: a summary, or a lone section heading
+        return ("" if text.lower() in _DOC_SECTIONS else text), {}
     summary, arg_docs, section, current, arg_indent = [], {}, None, None, None
     for line in text.splitlines():
         stripped = line.strip()
