@@ -2135,8 +2135,6 @@ class Context:
             params["message"] = message
         self._session.notify_for(self._call, "notifications/progress", params)
 
-    report_progress = progress    # the official SDK's spelling
-
     def log(self, level: str, data, logger: str = None) -> None:
         """Send a ``notifications/message`` to the client, if its level lets it through."""
         if level not in _LOG_RANK:
@@ -2266,9 +2264,8 @@ class Context:
         finish = None
         if not self._call.rev.modern:
             import secrets
-            params["elicitationId"] = elicitation_id or secrets.token_hex(16)
-            finish = lambda result: dict(result, elicitationId=params["elicitationId"]) \
-                if isinstance(result, dict) else result
+            elicitation_id = params["elicitationId"] = elicitation_id or secrets.token_hex(16)
+            finish = lambda result: dict(result, elicitationId=elicitation_id) if isinstance(result, dict) else result
         return self._ask(_Question(key, "elicitation/create", params, {"elicitation": {"url": {}}}, finish),
                          timeout)
 
@@ -2390,19 +2387,17 @@ def _awaitable_results(method):
         value = method(*args, **kwargs)
         if value is None:
             return _AWAITABLE_NONE
-        if type(value) is dict:
-            return _AwaitableDict(value)
-        if type(value) is list:
-            return _AwaitableList(value)
-        return value
+        awaitable = _AWAITABLE_TYPES.get(type(value))
+        return value if awaitable is None else awaitable(value)
     return wrapper
 
 
 _AWAITABLE_NONE = _AwaitableNone()
+_AWAITABLE_TYPES = {dict: _AwaitableDict, list: _AwaitableList}
 for _name in ("progress", "log", "debug", "info", "notice", "warning", "error", "sample", "list_roots",
               "elicit", "elicit_url", "ping", "read_resource"):
     setattr(Context, _name, _awaitable_results(getattr(Context, _name)))
-Context.report_progress = Context.progress
+Context.report_progress = Context.progress      # the official SDK's spelling
 del _name
 
 
