@@ -2538,9 +2538,8 @@ def _within_output_limit(message, data: bytes, limit, call=None):
     result = message.get("result")
     if getattr(call, "method", None) == "tools/call" and isinstance(result, dict) and "content" in result:
         replacement = {"content": [{"type": "text", "text": text}], "isError": True}
-        for key in ("resultType", "_meta"):         # the era's shape (2026-07-28) stays intact
-            if key in result:
-                replacement[key] = result[key]
+        # the era's shape (2026-07-28) stays intact
+        replacement.update((key, result[key]) for key in ("resultType", "_meta") if key in result)
         data = encode_message({"jsonrpc": "2.0", "id": message["id"], "result": replacement})
         if len(data) <= limit:
             return data
