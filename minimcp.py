@@ -2568,31 +2568,24 @@ def _scan_id(head: bytes):
     Used for oversized lines, so the client still gets an answer for its request.
     Returns the id, or None when it cannot be read from ``head``.
     """
+    import re
     text = head.decode("utf-8", "ignore")
-    depth, index, length = 0, 0, len(text)
-    while index < length:
-        char = text[index]
-        if char == '"':
-            end = index + 1
-            while end < length and text[end] != '"':
-                end += 2 if text[end] == "\\" else 1
-            if end >= length:
-                return None
-            if depth == 1 and text[index:end + 1] == '"id"':
-                rest = text[end + 1:].lstrip()
-                if rest.startswith(":"):
-                    try:
-                        value, _ = json.JSONDecoder().raw_decode(rest[1:].lstrip())
-                    except ValueError:
-                        return None
-                    return value if _valid_id(value) else None
-            index = end + 1
-            continue
+    depth = 0
+    # Whole strings and brackets, in order: brackets inside strings never count.
+    for token in re.finditer(r'"(?:[^"\\]|\\.)*"|[][{}]', text, re.DOTALL):
+        char = token.group()
         if char in "{[":
             depth += 1
         elif char in "}]":
             depth -= 1
-        index += 1
+        elif depth == 1 and char == '"id"':
+            rest = text[token.end():].lstrip()
+            if rest.startswith(":"):
+                try:
+                    value, _ = json.JSONDecoder().raw_decode(rest[1:].lstrip())
+                except ValueError:
+                    return None
+                return value if _valid_id(value) else None
     return None
 
 
