@@ -2794,9 +2794,7 @@ def _shape_tool_result(result: dict, version: str) -> dict:
     shaped = _trim("tool_result", result, version)
     if shaped is result and "content" in result and all(a is b for a, b in zip(blocks, content)):
         return result                             # nothing to cut: no copy needed
-    shaped = dict(shaped)
-    shaped["content"] = blocks
-    return shaped
+    return dict(shaped, content=blocks)
 
 
 def _tool_error(message: str) -> dict:
