@@ -3162,12 +3162,13 @@ class _SessionTasks:
         failed = result.get("isError") and not task.modern    # 2025-11-25: isError fails a task
         self.finish_task(task, "failed" if failed else "completed", result=result)
 
-    def set_task_status(self, task: _Task, status: str, message: str = None) -> None:
+    def set_task_status(self, task: _Task, status: str, message: str = None) -> bool:
         with self.lock:
             if task.status in _TERMINAL:
-                return
+                return False
             task.status, task.message, task.updated = status, message, time.time()
         self._announce_task(task)
+        return True
 
     def finish_task(self, task: _Task, status: str, result: dict = None, error: dict = None) -> None:
         with self.lock:
@@ -3209,10 +3210,8 @@ class _SessionTasks:
 
     def cancel_task(self, task: _Task) -> bool:
         """Cancel a running task; False if it had already ended."""
-        with self.lock:
-            if task.status in _TERMINAL:
-                return False
-        self.set_task_status(task, "cancelled", "cancelled by the client")
+        if not self.set_task_status(task, "cancelled", "cancelled by the client"):
+            return False
         with self.lock:
             task.call.done = True
         task.call.cancel("the task was cancelled")
