@@ -3601,9 +3601,7 @@ class _Session(_SessionTasks):
         self.write(_notification(method, params), guard=call)
 
     def notify_listener(self, call: _Call, method: str, params: dict) -> None:
-        params = dict(params)
-        params["_meta"] = {META_SUBSCRIPTION: call.id}
-        self.write(_notification(method, params), guard=call)
+        self.write(_notification(method, dict(params, _meta={META_SUBSCRIPTION: call.id})), guard=call)
 
     # -- what the registry announces --------------------------------------------
     def list_changed(self, kind: str) -> None:
