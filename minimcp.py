@@ -2995,8 +2995,7 @@ class _Call:
         self.batch = batch
         self.answers = {}            # 2026-07-28: answers to earlier questions, by key
         self.asked = 0               # questions the handler has asked so far in this run
-        self.waiters = set()
-        self.on_cancel = []
+        self.on_cancel = []          # what cancel() runs: wake an Event, cancel a coroutine...
         self.task = None             # the _Task this call runs for, if any
         self.task_ttl = None         # set while ctx.start_task() may still make this call a task
         self.promoted = None         # the inner call of the task this call became
@@ -3006,6 +3005,7 @@ class _Call:
         """An Event set on cancellation, made only for handlers that wait on one."""
         if self._event is None:
             self._event = threading.Event()
+            self.on_cancel.append(self._event.set)
             if self.cancelled:                 # cancel() may have run before the line above
                 self._event.set()
         return self._event
@@ -3014,10 +3014,6 @@ class _Call:
         """Signal the handler; wake anything it waits on."""
         self.cancel_reason = reason
         self.cancelled = True
-        if self._event is not None:
-            self._event.set()
-        for event in list(self.waiters):
-            event.set()
         for callback in list(self.on_cancel):
             try:
                 callback()
@@ -3681,7 +3677,7 @@ class _Session(_SessionTasks):
                 request_id = self.next_id
             waiter = waiters[question.key] = _Waiter(request_id)
             self.pending[_id_key(request_id)] = waiter
-            call.waiters.add(waiter.event)
+            call.on_cancel.append(waiter.event.set)
             self.write(_request(request_id, question.method, params), via=call)
         self.step_aside()
         deadline = time.monotonic() + (self.server.request_timeout if timeout is None else timeout)
@@ -3702,7 +3698,7 @@ class _Session(_SessionTasks):
                     q.method for q in questions if not waiters[q.key].answered))
         finally:
             for waiter in waiters.values():
-                call.waiters.discard(waiter.event)
+                call.on_cancel.remove(waiter.event.set)
                 self.pending.pop(_id_key(waiter.request_id), None)
             if task is not None and task.status == "input_required":
                 self.set_task_status(task, "working")
