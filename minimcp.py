@@ -2739,7 +2739,7 @@ def _trim(kind: str, item: dict, version: str) -> dict:
 def _trim_annotated(kind: str, item: dict, version: str) -> dict:
     item = _trim(kind, item, version)
     annotations = item.get("annotations")
-    if isinstance(annotations, dict) and kind != "tool":
+    if isinstance(annotations, dict):
         item = dict(item, annotations=_trim("annotations", annotations, version))
     return item
 
