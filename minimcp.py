@@ -3472,10 +3472,8 @@ class _Session(_SessionTasks):
         call = self.inflight.get(_id_key(request_id)) if _valid_id(request_id) else None
         if call is None or call.method == "initialize":
             return                                 # unknown or finished: nothing to do
-        with self.lock:
-            if call.done:
-                return
-            call.done = True
+        if not self._claim(call):
+            return
         self.inflight.pop(call.key, None)
         self.listens.pop(call.key, None)
         if call.batch is not None:
@@ -3572,21 +3570,21 @@ class _Session(_SessionTasks):
         if call.batch is None:
             self.write(message, finish=call)      # leaves the in-flight table under the lock
             return
-        with self.lock:
-            already = call.done
-            call.done = True
-        if not already:
+        if self._claim(call):
             call.batch.add(message)
         self._leave_inflight(call)
 
     def drop(self, call: _Call) -> None:
         """A cancelled call: no response, ever."""
         self.inflight.pop(call.key, None)
-        with self.lock:
-            already = call.done
-            call.done = True
-        if call.batch is not None and not already:
+        if self._claim(call) and call.batch is not None:
             call.batch.add(None)
+
+    def _claim(self, call: _Call) -> bool:
+        """Mark ``call`` done; True only for the first to do so, who alone may answer it."""
+        with self.lock:
+            claimed, call.done = not call.done, True
+        return claimed
 
     def _leave_inflight(self, call: _Call) -> None:
         if self.inflight.get(call.key) is call:
