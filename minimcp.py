@@ -3528,7 +3528,7 @@ class _Session(_SessionTasks):
         try:
             data = encode_message(message)
         except (ValueError, TypeError, RecursionError) as exc:
-            if finish is None or not isinstance(message, dict) or "id" not in message:
+            if finish is None:                    # only a response can become an error instead
                 _logger().error("minimcp: dropped a message that is not JSON-serialisable: %s", exc)
                 return False
             data = encode_message(_error(message["id"], INTERNAL_ERROR,
