@@ -3024,7 +3024,7 @@ class _Call:
 class _Task:
     """A tools/call running as a task (2025-11-25 core tasks, 2026-07-28 extension)."""
 
-    def __init__(self, call: _Call, ttl_ms, poll_ms: int) -> None:
+    def __init__(self, call: _Call, ttl_ms) -> None:
         import secrets
         self.id = secrets.token_urlsafe(24)           # unguessable: stdio has no auth context
         self.call = call
@@ -3033,7 +3033,7 @@ class _Task:
         self.message = None
         self.created = self.updated = time.time()
         self.ttl_ms = ttl_ms
-        self.poll_ms = poll_ms
+        self.poll_ms = 500            # what clients are told to wait between polls
         self.result = None            # the CallToolResult, once completed
         self.error = None             # the JSON-RPC error object, once failed
         self.finished = threading.Event()
@@ -3125,7 +3125,7 @@ class _SessionTasks:
                             None if call.rev.modern else call.peer.log_level))
         if call.rev.modern:                       # the extension has no progress for tasks
             inner.progress_token = None
-        task = inner.task = _Task(inner, ttl, 500)
+        task = inner.task = _Task(inner, ttl)
         self.tasks[task.id] = task
         call.task_ttl, call.promoted = None, inner
         self.respond(call, dict(task.describe(), resultType="task") if call.rev.modern
