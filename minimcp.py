@@ -2930,11 +2930,10 @@ _BEFORE_INITIALIZE = _Peer(REVISIONS[LATEST_HANDSHAKE_VERSION])      # serves pi
 def _version_refusal(requested, supported=PROTOCOL_VERSIONS) -> MCPError:
     """-32022 for a revision this request cannot be served under, saying how to reach one that can."""
     data = {"supported": list(supported)}
-    if isinstance(requested, str):
-        data["requested"] = requested           # never the string "None" for a missing version
-    if not isinstance(requested, str):
-        message = "Unsupported protocol version: none was given"
-    elif requested in HANDSHAKE:
+    if not isinstance(requested, str):          # never the string "None" for a missing version
+        return MCPError(UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version: none was given", data)
+    data["requested"] = requested
+    if requested in HANDSHAKE:
         message = ("Protocol %s is a handshake revision: reach it through initialize, without the "
                    "2026-07-28 _meta envelope" % requested)
     else:
