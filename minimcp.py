@@ -3458,9 +3458,9 @@ class _Session(_SessionTasks):
             return
         if "error" in message:
             error = message["error"] if isinstance(message["error"], dict) else {}
-            waiter.error = MCPError(error.get("code", INTERNAL_ERROR) if isinstance(error.get("code"), int)
-                                    else INTERNAL_ERROR, str(error.get("message", "client error")),
-                                    error.get("data"))
+            code = error.get("code")
+            waiter.error = MCPError(code if isinstance(code, int) else INTERNAL_ERROR,
+                                    str(error.get("message", "client error")), error.get("data"))
         else:
             waiter.result = message.get("result")
         waiter.answered = True
