@@ -2246,10 +2246,9 @@ class Context:
         """
         form = _elicitation_form(schema)
         params = {"message": message, "requestedSchema": _elicitation_schema(form, self._call.rev.version)}
-        needs = {"elicitation": {"form": {}}}
         if self._call.rev.elicitation_modes:
-            params = dict(params, mode="form")
-        return self._ask(_Question(key, "elicitation/create", params, needs,
+            params["mode"] = "form"
+        return self._ask(_Question(key, "elicitation/create", params, {"elicitation": {"form": {}}},
                                    lambda answer: _check_elicited(answer, form)), timeout)
 
     def elicit_url(self, message: str, url: str, elicitation_id: str = None,
