@@ -3393,11 +3393,11 @@ class _Session(_SessionTasks):
             if method != "server/discover":
                 self.era = "modern"
         elif method == "initialize":
+            requested = params.get("protocolVersion")
             if self.era == "modern":
-                refusal = _version_refusal(params.get("protocolVersion"), MODERN_VERSIONS[::-1])
+                refusal = _version_refusal(requested, MODERN_VERSIONS[::-1])
                 raise MCPError(refusal.code, "this connection uses protocol 2026-07-28 (stateless); "
                                "initialize is not part of it", refusal.data)
-            requested = params.get("protocolVersion")
             peer = _Peer(REVISIONS[requested if isinstance(requested, str) and requested in HANDSHAKE
                                    else LATEST_HANDSHAKE_VERSION])
         elif self.era == "handshake":
