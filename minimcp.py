@@ -3179,9 +3179,8 @@ class _SessionTasks:
             if call.cancelled:
                 raise Cancelled(call.cancel_reason or "cancelled")
         if task.result is not None:              # completed, or failed through isError
-            result = dict(task.result)
-            result["_meta"] = dict(result.get("_meta") or {}, **{META_RELATED_TASK: {"taskId": task.id}})
-            return result
+            meta = dict(task.result.get("_meta") or {}, **{META_RELATED_TASK: {"taskId": task.id}})
+            return dict(task.result, _meta=meta)
         error = task.error or {"code": INTERNAL_ERROR, "message": "the task was cancelled"}
         raise MCPError(error["code"], error["message"], error.get("data"))
 
