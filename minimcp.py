@@ -2051,8 +2051,6 @@ class Context:
             params["message"] = message
         self._session.notify_for(self._call, "notifications/progress", params)
 
-    report_progress = progress    # the official SDK's spelling
-
     def log(self, level: str, data, logger: str = None) -> None:
         """Send a ``notifications/message`` to the client, if its level lets it through."""
         if level not in _LOG_RANK:
@@ -2164,10 +2162,9 @@ class Context:
         """
         form = _elicitation_form(schema)
         params = {"message": message, "requestedSchema": _elicitation_schema(form, self._call.rev.version)}
-        needs = {"elicitation": {"form": {}}}
         if self._call.rev.elicitation_modes:
-            params = dict(params, mode="form")
-        return self._ask(_Question(key, "elicitation/create", params, needs,
+            params["mode"] = "form"
+        return self._ask(_Question(key, "elicitation/create", params, {"elicitation": {"form": {}}},
                                    lambda answer: _check_elicited(answer, form)), timeout)
 
     def elicit_url(self, message: str, url: str, elicitation_id: str = None,
@@ -2182,9 +2179,8 @@ class Context:
         finish = None
         if not self._call.rev.modern:
             import secrets
-            params["elicitationId"] = elicitation_id or secrets.token_hex(16)
-            finish = lambda result: dict(result, elicitationId=params["elicitationId"]) \
-                if isinstance(result, dict) else result
+            elicitation_id = params["elicitationId"] = elicitation_id or secrets.token_hex(16)
+            finish = lambda result: dict(result, elicitationId=elicitation_id) if isinstance(result, dict) else result
         return self._ask(_Question(key, "elicitation/create", params, {"elicitation": {"url": {}}}, finish),
                          timeout)
 
@@ -2306,19 +2302,17 @@ def _awaitable_results(method):
         value = method(*args, **kwargs)
         if value is None:
             return _AWAITABLE_NONE
-        if type(value) is dict:
-            return _AwaitableDict(value)
-        if type(value) is list:
-            return _AwaitableList(value)
-        return value
+        awaitable = _AWAITABLE_TYPES.get(type(value))
+        return value if awaitable is None else awaitable(value)
     return wrapper
 
 
 _AWAITABLE_NONE = _AwaitableNone()
+_AWAITABLE_TYPES = {dict: _AwaitableDict, list: _AwaitableList}
 for _name in ("progress", "log", "debug", "info", "notice", "warning", "error", "sample", "list_roots",
               "elicit", "elicit_url", "ping", "read_resource"):
     setattr(Context, _name, _awaitable_results(getattr(Context, _name)))
-Context.report_progress = Context.progress
+Context.report_progress = Context.progress      # the official SDK's spelling
 del _name
 
 
@@ -2459,9 +2453,8 @@ def _within_output_limit(message, data: bytes, limit, call=None):
     result = message.get("result")
     if getattr(call, "method", None) == "tools/call" and isinstance(result, dict) and "content" in result:
         replacement = {"content": [{"type": "text", "text": text}], "isError": True}
-        for key in ("resultType", "_meta"):         # the era's shape (2026-07-28) stays intact
-            if key in result:
-                replacement[key] = result[key]
+        # the era's shape (2026-07-28) stays intact
+        replacement.update((key, result[key]) for key in ("resultType", "_meta") if key in result)
         data = encode_message({"jsonrpc": "2.0", "id": message["id"], "result": replacement})
         if len(data) <= limit:
             return data
@@ -2490,31 +2483,24 @@ def _scan_id(head: bytes):
     Used for oversized lines, so the client still gets an answer for its request.
     Returns the id, or None when it cannot be read from ``head``.
     """
+    import re
     text = head.decode("utf-8", "ignore")
-    depth, index, length = 0, 0, len(text)
-    while index < length:
-        char = text[index]
-        if char == '"':
-            end = index + 1
-            while end < length and text[end] != '"':
-                end += 2 if text[end] == "\\" else 1
-            if end >= length:
-                return None
-            if depth == 1 and text[index:end + 1] == '"id"':
-                rest = text[end + 1:].lstrip()
-                if rest.startswith(":"):
-                    try:
-                        value, _ = json.JSONDecoder().raw_decode(rest[1:].lstrip())
-                    except ValueError:
-                        return None
-                    return value if _valid_id(value) else None
-            index = end + 1
-            continue
+    depth = 0
+    # Whole strings and brackets, in order: brackets inside strings never count.
+    for token in re.finditer(r'"(?:[^"\\]|\\.)*"|[][{}]', text, re.DOTALL):
+        char = token.group()
         if char in "{[":
             depth += 1
         elif char in "}]":
             depth -= 1
-        index += 1
+        elif depth == 1 and char == '"id"':
+            rest = text[token.end():].lstrip()
+            if rest.startswith(":"):
+                try:
+                    value, _ = json.JSONDecoder().raw_decode(rest[1:].lstrip())
+                except ValueError:
+                    return None
+                return value if _valid_id(value) else None
     return None
 
 
@@ -2668,7 +2654,7 @@ def _trim(kind: str, item: dict, version: str) -> dict:
 def _trim_annotated(kind: str, item: dict, version: str) -> dict:
     item = _trim(kind, item, version)
     annotations = item.get("annotations")
-    if isinstance(annotations, dict) and kind != "tool":
+    if isinstance(annotations, dict):
         item = dict(item, annotations=_trim("annotations", annotations, version))
     return item
 
@@ -2723,9 +2709,7 @@ def _shape_tool_result(result: dict, version: str) -> dict:
     shaped = _trim("tool_result", result, version)
     if shaped is result and "content" in result and all(a is b for a, b in zip(blocks, content)):
         return result                             # nothing to cut: no copy needed
-    shaped = dict(shaped)
-    shaped["content"] = blocks
-    return shaped
+    return dict(shaped, content=blocks)
 
 
 def _tool_error(message: str) -> dict:
@@ -2787,12 +2771,9 @@ def _b64url(data: bytes) -> str:
 
 
 def _unb64url(text: str) -> bytes:
+    """Raises ValueError (binascii.Error is one) for text that is not base64url."""
     import base64
-    import binascii
-    try:
-        return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-    except (binascii.Error, ValueError):
-        raise ValueError("bad base64") from None
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
 def _seal_state(signing_key: bytes, method: str, params: dict, ttl: float, keys: list, answers: dict) -> str:
@@ -2861,11 +2842,10 @@ _BEFORE_INITIALIZE = _Peer(REVISIONS[LATEST_HANDSHAKE_VERSION])      # serves pi
 def _version_refusal(requested, supported=PROTOCOL_VERSIONS) -> MCPError:
     """-32022 for a revision this request cannot be served under, saying how to reach one that can."""
     data = {"supported": list(supported)}
-    if isinstance(requested, str):
-        data["requested"] = requested           # never the string "None" for a missing version
-    if not isinstance(requested, str):
-        message = "Unsupported protocol version: none was given"
-    elif requested in HANDSHAKE:
+    if not isinstance(requested, str):          # never the string "None" for a missing version
+        return MCPError(UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version: none was given", data)
+    data["requested"] = requested
+    if requested in HANDSHAKE:
         message = ("Protocol %s is a handshake revision: reach it through initialize, without the "
                    "2026-07-28 _meta envelope" % requested)
     else:
@@ -2926,8 +2906,7 @@ class _Call:
         self.batch = batch
         self.answers = {}            # 2026-07-28: answers to earlier questions, by key
         self.asked = 0               # questions the handler has asked so far in this run
-        self.waiters = set()
-        self.on_cancel = []
+        self.on_cancel = []          # what cancel() runs: wake an Event, cancel a coroutine...
         self.task = None             # the _Task this call runs for, if any
         self.task_ttl = None         # set while ctx.start_task() may still make this call a task
         self.promoted = None         # the inner call of the task this call became
@@ -2937,6 +2916,7 @@ class _Call:
         """An Event set on cancellation, made only for handlers that wait on one."""
         if self._event is None:
             self._event = threading.Event()
+            self.on_cancel.append(self._event.set)
             if self.cancelled:                 # cancel() may have run before the line above
                 self._event.set()
         return self._event
@@ -2945,10 +2925,6 @@ class _Call:
         """Signal the handler; wake anything it waits on."""
         self.cancel_reason = reason
         self.cancelled = True
-        if self._event is not None:
-            self._event.set()
-        for event in list(self.waiters):
-            event.set()
         for callback in list(self.on_cancel):
             try:
                 callback()
@@ -2959,7 +2935,7 @@ class _Call:
 class _Task:
     """A tools/call running as a task (2025-11-25 core tasks, 2026-07-28 extension)."""
 
-    def __init__(self, call: _Call, ttl_ms, poll_ms: int) -> None:
+    def __init__(self, call: _Call, ttl_ms) -> None:
         import secrets
         self.id = secrets.token_urlsafe(24)           # unguessable: stdio has no auth context
         self.call = call
@@ -2968,7 +2944,7 @@ class _Task:
         self.message = None
         self.created = self.updated = time.time()
         self.ttl_ms = ttl_ms
-        self.poll_ms = poll_ms
+        self.poll_ms = 500            # what clients are told to wait between polls
         self.result = None            # the CallToolResult, once completed
         self.error = None             # the JSON-RPC error object, once failed
         self.finished = threading.Event()
@@ -3060,7 +3036,7 @@ class _SessionTasks:
                             None if call.rev.modern else call.peer.log_level))
         if call.rev.modern:                       # the extension has no progress for tasks
             inner.progress_token = None
-        task = inner.task = _Task(inner, ttl, 500)
+        task = inner.task = _Task(inner, ttl)
         self.tasks[task.id] = task
         call.task_ttl, call.promoted = None, inner
         self.respond(call, dict(task.describe(), resultType="task") if call.rev.modern
@@ -3093,12 +3069,13 @@ class _SessionTasks:
         failed = result.get("isError") and not task.modern    # 2025-11-25: isError fails a task
         self.finish_task(task, "failed" if failed else "completed", result=result)
 
-    def set_task_status(self, task: _Task, status: str, message: str = None) -> None:
+    def set_task_status(self, task: _Task, status: str, message: str = None) -> bool:
         with self.lock:
             if task.status in _TERMINAL:
-                return
+                return False
             task.status, task.message, task.updated = status, message, time.time()
         self._announce_task(task)
+        return True
 
     def finish_task(self, task: _Task, status: str, result: dict = None, error: dict = None) -> None:
         with self.lock:
@@ -3118,9 +3095,8 @@ class _SessionTasks:
             if call.cancelled:
                 raise Cancelled(call.cancel_reason or "cancelled")
         if task.result is not None:              # completed, or failed through isError
-            result = dict(task.result)
-            result["_meta"] = dict(result.get("_meta") or {}, **{META_RELATED_TASK: {"taskId": task.id}})
-            return result
+            meta = dict(task.result.get("_meta") or {}, **{META_RELATED_TASK: {"taskId": task.id}})
+            return dict(task.result, _meta=meta)
         error = task.error or {"code": INTERNAL_ERROR, "message": "the task was cancelled"}
         raise MCPError(error["code"], error["message"], error.get("data"))
 
@@ -3140,10 +3116,8 @@ class _SessionTasks:
 
     def cancel_task(self, task: _Task) -> bool:
         """Cancel a running task; False if it had already ended."""
-        with self.lock:
-            if task.status in _TERMINAL:
-                return False
-        self.set_task_status(task, "cancelled", "cancelled by the client")
+        if not self.set_task_status(task, "cancelled", "cancelled by the client"):
+            return False
         with self.lock:
             task.call.done = True
         task.call.cancel("the task was cancelled")
@@ -3334,11 +3308,11 @@ class _Session(_SessionTasks):
             if method != "server/discover":
                 self.era = "modern"
         elif method == "initialize":
+            requested = params.get("protocolVersion")
             if self.era == "modern":
-                refusal = _version_refusal(params.get("protocolVersion"), MODERN_VERSIONS[::-1])
+                refusal = _version_refusal(requested, MODERN_VERSIONS[::-1])
                 raise MCPError(refusal.code, "this connection uses protocol 2026-07-28 (stateless); "
                                "initialize is not part of it", refusal.data)
-            requested = params.get("protocolVersion")
             peer = _Peer(REVISIONS[requested if isinstance(requested, str) and requested in HANDSHAKE
                                    else LATEST_HANDSHAKE_VERSION])
         elif self.era == "handshake":
@@ -3395,9 +3369,9 @@ class _Session(_SessionTasks):
             return
         if "error" in message:
             error = message["error"] if isinstance(message["error"], dict) else {}
-            waiter.error = MCPError(error.get("code", INTERNAL_ERROR) if isinstance(error.get("code"), int)
-                                    else INTERNAL_ERROR, str(error.get("message", "client error")),
-                                    error.get("data"))
+            code = error.get("code")
+            waiter.error = MCPError(code if isinstance(code, int) else INTERNAL_ERROR,
+                                    str(error.get("message", "client error")), error.get("data"))
         else:
             waiter.result = message.get("result")
         waiter.answered = True
@@ -3408,10 +3382,8 @@ class _Session(_SessionTasks):
         call = self.inflight.get(_id_key(request_id)) if _valid_id(request_id) else None
         if call is None or call.method == "initialize":
             return                                 # unknown or finished: nothing to do
-        with self.lock:
-            if call.done:
-                return
-            call.done = True
+        if not self._claim(call):
+            return
         self.inflight.pop(call.key, None)
         self.listens.pop(call.key, None)
         if call.batch is not None:
@@ -3466,7 +3438,7 @@ class _Session(_SessionTasks):
         try:
             data = encode_message(message)
         except (ValueError, TypeError, RecursionError) as exc:
-            if finish is None or not isinstance(message, dict) or "id" not in message:
+            if finish is None:                    # only a response can become an error instead
                 _logger().error("minimcp: dropped a message that is not JSON-serialisable: %s", exc)
                 return False
             data = encode_message(_error(message["id"], INTERNAL_ERROR,
@@ -3508,21 +3480,21 @@ class _Session(_SessionTasks):
         if call.batch is None:
             self.write(message, finish=call)      # leaves the in-flight table under the lock
             return
-        with self.lock:
-            already = call.done
-            call.done = True
-        if not already:
+        if self._claim(call):
             call.batch.add(message)
         self._leave_inflight(call)
 
     def drop(self, call: _Call) -> None:
         """A cancelled call: no response, ever."""
         self.inflight.pop(call.key, None)
-        with self.lock:
-            already = call.done
-            call.done = True
-        if call.batch is not None and not already:
+        if self._claim(call) and call.batch is not None:
             call.batch.add(None)
+
+    def _claim(self, call: _Call) -> bool:
+        """Mark ``call`` done; True only for the first to do so, who alone may answer it."""
+        with self.lock:
+            claimed, call.done = not call.done, True
+        return claimed
 
     def _leave_inflight(self, call: _Call) -> None:
         if self.inflight.get(call.key) is call:
@@ -3533,9 +3505,7 @@ class _Session(_SessionTasks):
         self.write(_notification(method, params), guard=call)
 
     def notify_listener(self, call: _Call, method: str, params: dict) -> None:
-        params = dict(params)
-        params["_meta"] = {META_SUBSCRIPTION: call.id}
-        self.write(_notification(method, params), guard=call)
+        self.write(_notification(method, dict(params, _meta={META_SUBSCRIPTION: call.id})), guard=call)
 
     # -- what the registry announces --------------------------------------------
     def list_changed(self, kind: str) -> None:
@@ -3615,7 +3585,7 @@ class _Session(_SessionTasks):
                 request_id = self.next_id
             waiter = waiters[question.key] = _Waiter(request_id)
             self.pending[_id_key(request_id)] = waiter
-            call.waiters.add(waiter.event)
+            call.on_cancel.append(waiter.event.set)
             self.write(_request(request_id, question.method, params), via=call)
         self.step_aside()
         deadline = time.monotonic() + (self.server.request_timeout if timeout is None else timeout)
@@ -3636,7 +3606,7 @@ class _Session(_SessionTasks):
                     q.method for q in questions if not waiters[q.key].answered))
         finally:
             for waiter in waiters.values():
-                call.waiters.discard(waiter.event)
+                call.on_cancel.remove(waiter.event.set)
                 self.pending.pop(_id_key(waiter.request_id), None)
             if task is not None and task.status == "input_required":
                 self.set_task_status(task, "working")
