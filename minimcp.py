@@ -3740,13 +3740,12 @@ APPS_EXTENSION = "io.modelcontextprotocol/ui"
 APP_MIME_TYPE = "text/html;profile=mcp-app"
 _VISIBILITIES = ("model", "app")
 _TOOL_UI_KEYS = frozenset(["resourceUri", "visibility"])
-# The keys of a page's ``_meta.ui`` (UIResourceMeta) and of its ``csp``; Python
-# spellings are accepted for the keyword arguments and written in the wire's.
+# The keys of a page's ``csp`` and ``permissions``; Python spellings are accepted for
+# the keyword arguments and written in the wire's.
 _CSP_KEYS = {"connectDomains": "connect_domains", "resourceDomains": "resource_domains",
              "frameDomains": "frame_domains", "baseUriDomains": "base_uri_domains"}
 _PERMISSIONS = {"camera": "camera", "microphone": "microphone", "geolocation": "geolocation",
                 "clipboardWrite": "clipboard_write"}
-_PAGE_UI_KEYS = frozenset(["csp", "permissions", "domain", "prefersBorder"])
 # Tool and resource ``_meta`` exist from 2025-06-18 on; a client on an older revision
 # can neither see a tool's page nor be told about it, so it is served as without Apps.
 _APPS_SINCE = "2025-06-18"
@@ -3861,7 +3860,6 @@ def _page_ui_meta(what: str, csp, permissions, domain, prefers_border) -> dict:
         if not isinstance(prefers_border, bool):
             raise ValueError("%s: prefers_border must be True or False" % what)
         ui["prefersBorder"] = prefers_border
-    assert set(ui) <= _PAGE_UI_KEYS
     return ui
 
 
