@@ -3761,7 +3761,7 @@ def _ui_uri(uri, what: str) -> str:
 
 
 def _check_visibility(visibility, what: str) -> list:
-    if isinstance(visibility, str) or not isinstance(visibility, (list, tuple)) or not visibility \
+    if not isinstance(visibility, (list, tuple)) or not visibility \
             or not set(visibility) <= set(_VISIBILITIES) or len(set(visibility)) != len(visibility):
         raise ValueError("%s: visibility must be a non-empty list of \"model\" and/or \"app\" (each once), "
                          "not %r" % (what, visibility))
@@ -3806,8 +3806,7 @@ def _app_only(tool: "Tool") -> bool:
 
 
 def _domain_list(value, key: str, what: str) -> list:
-    if isinstance(value, str) or not isinstance(value, (list, tuple)) or \
-            not all(isinstance(v, str) and v for v in value):
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and v for v in value):
         raise ValueError("%s: csp %s must be a list of origins such as [\"https://api.example.com\"], not %r"
                          % (what, key, value))
     return list(value)
