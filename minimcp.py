@@ -3830,18 +3830,16 @@ def _page_csp(csp, what: str) -> dict:
 
 
 def _page_permissions(permissions, what: str) -> dict:
-    names = list(permissions) if isinstance(permissions, (list, tuple, set, frozenset, dict)) else None
-    if names is None:
+    if not isinstance(permissions, (list, tuple, set, frozenset, dict)):
         raise ValueError("%s: permissions must be a list such as [\"camera\"] (or a dict of them to {})" % what)
     if isinstance(permissions, dict) and any(v != {} for v in permissions.values()):
         raise ValueError("%s: each permission's value is {} (got %r)" % (what, permissions))
-    by_name = {wire: wire for wire in _PERMISSIONS}
-    by_name.update({python: wire for wire, python in _PERMISSIONS.items()})
-    unknown = [n for n in names if n not in by_name]
+    by_name = {name: wire for wire, python in _PERMISSIONS.items() for name in (wire, python)}
+    unknown = [n for n in permissions if n not in by_name]
     if unknown:
         raise ValueError("%s: unknown permission %s; MCP Apps defines %s"
                          % (what, ", ".join(repr(n) for n in unknown), ", ".join(_PERMISSIONS)))
-    return {by_name[n]: {} for n in names}
+    return {by_name[n]: {} for n in permissions}
 
 
 def _page_ui_meta(what: str, csp, permissions, domain, prefers_border) -> dict:
