@@ -3860,24 +3860,18 @@ def _page_ui_meta(what: str, csp, permissions, domain, prefers_border) -> dict:
     return ui
 
 
-def _page_reader(fn, uri: str, ui: dict):
-    """Wrap a page function so its value becomes the one content item hosts expect."""
-    import functools
-
-    @functools.wraps(fn)
-    def read(**arguments):
-        value = fn(**arguments) if callable(fn) else fn
-        if isinstance(value, (bytes, bytearray)):
-            item = {"uri": uri, "mimeType": APP_MIME_TYPE, "blob": _b64(bytes(value))}
-        elif isinstance(value, str):
-            item = {"uri": uri, "mimeType": APP_MIME_TYPE, "text": value}
-        else:
-            raise ValueError("the page %s must be one HTML document (str or bytes), not %s"
-                             % (uri, type(value).__name__))
-        if ui:
-            item["_meta"] = {"ui": ui}      # on the content item too: hosts read either place
-        return item
-    return read
+def _page_item(value, uri: str, ui: dict) -> dict:
+    """A page's HTML as the one content item hosts expect."""
+    if isinstance(value, (bytes, bytearray)):
+        item = {"uri": uri, "mimeType": APP_MIME_TYPE, "blob": _b64(bytes(value))}
+    elif isinstance(value, str):
+        item = {"uri": uri, "mimeType": APP_MIME_TYPE, "text": value}
+    else:
+        raise ValueError("the page %s must be one HTML document (str or bytes), not %s"
+                         % (uri, type(value).__name__))
+    if ui:
+        item["_meta"] = {"ui": ui}      # on the content item too: hosts read either place
+    return item
 
 
 def _add_page(server: "MCPServer", source, uri: str, name, title, description, csp, permissions, domain,
@@ -3896,11 +3890,13 @@ def _add_page(server: "MCPServer", source, uri: str, name, title, description, c
     full_meta = dict(meta or {})
     if ui:
         full_meta["ui"] = ui
-    fn = source if callable(source) else (lambda: source)
-    if not callable(source):
-        fn.__name__ = name or uri
+    if callable(source):
+        import functools
+        read = functools.wraps(source)(lambda **arguments: _page_item(source(**arguments), uri, ui))
+    else:
+        read = _page_item(source, uri, ui)          # a constant page: its item is built once
     server._apps = True
-    server.add_resource(_page_reader(fn, uri, ui), uri, name=name, title=title, description=description,
+    server.add_resource(read, uri, name=name, title=title, description=description,
                         mime_type=APP_MIME_TYPE, meta=full_meta or None)
 
 
