@@ -3784,17 +3784,14 @@ def _link_tool(server: "MCPServer", tool: "Tool", ui, visibility) -> None:
             raise ValueError("%s: meta[\"ui\"] may only have the keys %s (got %r)"
                              % (what, ", ".join(sorted(_TOOL_UI_KEYS)), given))
         ui, visibility = given.get("resourceUri"), given.get("visibility")
-    linked = {}
-    if ui is not None:
-        linked["resourceUri"] = _ui_uri(ui, what)
+    linked = {} if ui is None else {"resourceUri": _ui_uri(ui, what)}
     linked["visibility"] = _check_visibility(list(_VISIBILITIES) if visibility is None else visibility, what)
     flat = meta.get("ui/resourceUri")
-    if flat is not None and flat != linked.get("resourceUri"):
-        raise ValueError("%s: meta[\"ui/resourceUri\"] (%r) names another page than ui= (%r)"
-                         % (what, flat, linked.get("resourceUri")))
+    if flat is not None and flat != ui:
+        raise ValueError("%s: meta[\"ui/resourceUri\"] (%r) names another page than ui= (%r)" % (what, flat, ui))
     meta["ui"] = linked
-    if "resourceUri" in linked:
-        meta["ui/resourceUri"] = linked["resourceUri"]     # deprecated, still read by older hosts
+    if ui is not None:
+        meta["ui/resourceUri"] = ui     # deprecated, still read by older hosts
     tool.meta = meta
     server._apps = True
 
