@@ -3913,13 +3913,9 @@ def apps_supported(capabilities: dict, protocol_version: str = None) -> bool:
     return isinstance(mime_types, list) and APP_MIME_TYPE in mime_types
 
 
-def _peer_sees_apps(peer: "_Peer") -> bool:
-    return apps_supported(peer.capabilities, peer.rev.version)
-
-
 def _listed_tools(server: "MCPServer", call: "_Call") -> dict:
     """The tools table as this call's client may see it: app-only tools only with Apps."""
-    if _peer_sees_apps(call.peer):
+    if apps_supported(call.peer.capabilities, call.peer.rev.version):
         return server._tools
     with server._lock:
         return {name: tool for name, tool in server._tools.items() if not _app_only(tool)}
@@ -3927,7 +3923,7 @@ def _listed_tools(server: "MCPServer", call: "_Call") -> dict:
 
 def _hidden_tool(call: "_Call", tool: "Tool") -> bool:
     """An app-only tool called by a client without Apps: there is no page to call it from."""
-    return _app_only(tool) and not _peer_sees_apps(call.peer)
+    return _app_only(tool) and not apps_supported(call.peer.capabilities, call.peer.rev.version)
 
 
 # One self-contained page: local scripts, styles and images inlined -----------------
