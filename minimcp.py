@@ -3976,7 +3976,7 @@ def _inline_html(html: str, base_dir: str) -> str:
 
     def script(match):
         src = _attributes(match.group(1)).get("src")
-        if not src or not _is_local_reference(src):
+        if not _is_local_reference(src):
             return match.group(0)
         with open(_local_file(base_dir, src), encoding="utf-8") as handle:
             code = handle.read()
@@ -3987,8 +3987,7 @@ def _inline_html(html: str, base_dir: str) -> str:
     def stylesheet(match):
         attributes = _attributes(match.group(0))
         href = attributes.get("href")
-        if "stylesheet" not in attributes.get("rel", "").lower().split() or not href \
-                or not _is_local_reference(href):
+        if "stylesheet" not in attributes.get("rel", "").lower().split() or not _is_local_reference(href):
             return match.group(0)
         with open(_local_file(base_dir, href), encoding="utf-8") as handle:
             css = handle.read()
