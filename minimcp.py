@@ -4029,7 +4029,6 @@ class _FrontmatterError(ValueError):
 
     def __init__(self, source: str, line: int, message: str) -> None:
         super().__init__("%s, line %d: %s" % (source, line, message))
-        self.source, self.line = source, line
 
 
 def _frontmatter_lines(text: str, source: str) -> list:
