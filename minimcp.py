@@ -4182,23 +4182,16 @@ class _YAMLSubset:
             return None, following
         if text[0] in "|>":
             return self._block_scalar(index, text, indent)
-        if text[0] in "[{":
-            value, position = self._flow(index, text, 0)
-            self._end_of_value(index, text[position:])
-        elif text[0] in "\"'":
-            value, tail = self._quoted(index, text)
-            self._end_of_value(index, tail)
-        elif text[0] in "&*!%@`":
+        if text[0] in "[{\"'":                  # a flow collection or a quoted scalar, then only a comment
+            value, position = self._flow_node(index, text, 0)
+            tail = text[position:].strip()
+            if tail and not tail.startswith("#"):
+                self.fail(index, "unexpected text after the value: %r" % tail)
+            return value, self._next(index + 1)
+        if text[0] in "&*!%@`":
             self.fail(index, "a value cannot start with %r (anchors, aliases and tags are not supported)"
                              % text[0])
-        else:
-            return self._plain(index, text, indent)
-        return value, self._next(index + 1)
-
-    def _end_of_value(self, index: int, tail: str) -> None:
-        tail = tail.strip()
-        if tail and not tail.startswith("#"):
-            self.fail(index, "unexpected text after the value: %r" % tail)
+        return self._plain(index, text, indent)
 
     def _plain_line(self, index: int, text: str) -> str:
         cut = min([p for p in (text.find(" #"), text.find("\t#")) if p >= 0] or [len(text)])
