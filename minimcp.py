@@ -4396,7 +4396,9 @@ def _check_skill_name(name, source: str, line: int, folder: str) -> None:
 
 
 def _checked_frontmatter(text: str, source: str, folder: str) -> dict:
-    """SKILL.md's frontmatter, after the rules every served skill keeps (name, description)."""
+    """SKILL.md's frontmatter, after the rules every served skill keeps (UTF-8, name, description)."""
+    if not isinstance(text, str):
+        raise _FrontmatterError(source, 1, "SKILL.md is not UTF-8 text")
     reader = _YAMLSubset(_frontmatter_lines(text, source), source, 2)
     front = reader.parse()
     _check_skill_name(front.get("name"), source, reader.key_lines.get("name", 1), folder)
@@ -4445,10 +4447,7 @@ class _Skill:
         key = self._stat_key("SKILL.md")
         cached_key, front = self._front
         if cached_key != key:
-            text = self.read("SKILL.md")
-            if not isinstance(text, str):
-                raise _FrontmatterError(self.uri, 1, "SKILL.md is not UTF-8 text")
-            front = _checked_frontmatter(text, self.uri, self.path.rsplit("/", 1)[-1])
+            front = _checked_frontmatter(self.read("SKILL.md"), self.uri, self.path.rsplit("/", 1)[-1])
             self._front = (key, front)
         return front
 
@@ -4505,10 +4504,7 @@ def _load_skills(path: str, prefix: str, limit: int) -> list:
         files = [f for f in _regular_files(base, limit) if _visible(f)]     # root had no more
         skill = _Skill(base, "/".join(lead + ([folder] if folder else [])), files)
         source = os.path.join(base, "SKILL.md")
-        text = skill.read("SKILL.md")
-        if not isinstance(text, str):
-            raise _FrontmatterError(source, 1, "SKILL.md is not UTF-8 text")
-        _checked_frontmatter(text, source, os.path.basename(base))
+        _checked_frontmatter(skill.read("SKILL.md"), source, os.path.basename(base))
         total = sum(os.lstat(os.path.join(base, *f.split("/"))).st_size for f in skill.files)
         if len(skill.files) > SKILL_MAX_FILES or total > SKILL_MAX_BYTES:
             raise ValueError("the skill %s has %d files and %d bytes: the skills extension allows %d files "
