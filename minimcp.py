@@ -4382,26 +4382,22 @@ def _parse_frontmatter(text: str, source: str = "SKILL.md") -> dict:
     return _YAMLSubset(_frontmatter_lines(text, source), source, 2).parse()
 
 
-def _check_skill_name(name, source: str, line: int, folder: str) -> None:
-    """The Agent Skills naming rules, and the extension's rule that the name is the folder's."""
+def _checked_frontmatter(text, source: str, folder: str) -> dict:
+    """SKILL.md's frontmatter, after the rules every served skill keeps: UTF-8, the Agent Skills naming
+    rules and the extension's rule that the name is the folder's, and a description."""
+    if not isinstance(text, str):
+        raise _FrontmatterError(source, 1, "SKILL.md is not UTF-8 text")
+    reader = _YAMLSubset(_frontmatter_lines(text, source), source, 2)
+    front = reader.parse()
+    name, line = front.get("name"), reader.key_lines.get("name", 1)
     if not isinstance(name, str) or not name:
         raise _FrontmatterError(source, line, "the frontmatter needs a name (a non-empty string)")
-    if len(name) > 64 or not set(name) <= _SKILL_NAME_CHARS or name.startswith("-") or \
-            name.endswith("-") or "--" in name:
+    if len(name) > 64 or not set(name) <= _SKILL_NAME_CHARS or "-" in (name[0], name[-1]) or "--" in name:
         raise _FrontmatterError(source, line, "the name %r must be 1-64 lowercase letters, digits and single "
                                               "hyphens, not starting or ending with a hyphen" % name)
     if name != folder:
         raise _FrontmatterError(source, line, "the name %r must be the name of the skill's folder, %r"
                                 % (name, folder))
-
-
-def _checked_frontmatter(text: str, source: str, folder: str) -> dict:
-    """SKILL.md's frontmatter, after the rules every served skill keeps (UTF-8, name, description)."""
-    if not isinstance(text, str):
-        raise _FrontmatterError(source, 1, "SKILL.md is not UTF-8 text")
-    reader = _YAMLSubset(_frontmatter_lines(text, source), source, 2)
-    front = reader.parse()
-    _check_skill_name(front.get("name"), source, reader.key_lines.get("name", 1), folder)
     description = front.get("description")
     if not isinstance(description, str) or not description.strip() or len(description) > 1024:
         raise _FrontmatterError(source, reader.key_lines.get("description", 1),
