@@ -4369,16 +4369,7 @@ def _fold(lines: list) -> str:
 
 
 def _parse_frontmatter(text: str, source: str = "SKILL.md") -> dict:
-    """The YAML frontmatter of a SKILL.md, as the JSON object a skill entry carries.
-
-    Args:
-        text: the whole file.
-        source: how errors name the file.
-
-    Raises:
-        ValueError: the frontmatter is missing or uses YAML this reader does not know;
-            the message names ``source`` and the line.
-    """
+    """A whole SKILL.md's frontmatter as a skill entry's JSON object; its errors name ``source`` and the line."""
     return _YAMLSubset(_frontmatter_lines(text, source), source, 2).parse()
 
 
