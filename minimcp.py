@@ -4218,24 +4218,19 @@ class _YAMLSubset:
         return self._resolve(index, "".join(parts)), self._next(number)
 
     def _resolve(self, index: int, text: str):
-        """A plain scalar's value under YAML 1.2's core schema."""
+        """A plain scalar's value under YAML 1.2's core schema (the regular expressions are the spec's)."""
+        import re
         if text in ("", "~", "null", "Null", "NULL"):
             return None
         if text in ("true", "True", "TRUE", "false", "False", "FALSE"):
             return text[0] in "tT"
-        body = text[1:] if text[:1] in "+-" else text
-        if body and all(c in "0123456789" for c in body):
+        if re.fullmatch(r"[-+]?[0-9]+", text):
             return int(text)
-        for prefix, digits, base in (("0o", "01234567", 8), ("0x", "0123456789abcdefABCDEF", 16)):
-            if text.startswith(prefix) and len(text) > 2 and all(c in digits for c in text[2:]):
-                return int(text[2:], base)
-        if body in (".inf", ".Inf", ".INF") or text in (".nan", ".NaN", ".NAN"):
+        if re.fullmatch(r"0o[0-7]+|0x[0-9a-fA-F]+", text):
+            return int(text[2:], 8 if text[1] == "o" else 16)
+        if re.fullmatch(r"[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)", text):
             self.fail(index, "%s is not a number JSON can carry (put it in quotes)" % text)
-        mantissa, e, exponent = body.lower().partition("e")
-        whole, dot, fraction = mantissa.partition(".")
-        exponent = exponent[1:] if exponent[:1] in "+-" else exponent
-        if (whole + fraction) and all(c in "0123456789" for c in whole + fraction) and \
-                (not e or (exponent and all(c in "0123456789" for c in exponent))):
+        if re.fullmatch(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?", text):
             value = float(text)
             if value in (float("inf"), float("-inf")):
                 self.fail(index, "%s is too large for JSON (put it in quotes)" % text)
