@@ -4050,14 +4050,9 @@ def _is_item(content: str) -> bool:
 
 def _key_colon(text: str) -> int:
     """Where the ``:`` that ends a plain key is in ``text`` (followed by a space or the end), or -1."""
-    start = 0
-    while True:
-        colon = text.find(":", start)
-        if colon < 0 or (" #" in text[:colon]):
-            return -1
-        if colon + 1 == len(text) or text[colon + 1] in " \t":
-            return colon
-        start = colon + 1
+    import re
+    colon = re.search(r":(?=[ \t]|\Z)", text)
+    return -1 if colon is None or " #" in text[:colon.start()] else colon.start()
 
 
 class _YAMLSubset:
