@@ -4067,8 +4067,8 @@ class _YAMLSubset:
     frontmatter must be what a YAML parser reads from the same file.
     """
 
-    def __init__(self, lines: list, source: str, first_line: int) -> None:
-        self.lines, self.source, self.first = list(lines), source, first_line
+    def __init__(self, text: str, source: str) -> None:
+        self.lines, self.source, self.first = _frontmatter_lines(text, source), source, 2   # lines[0] is line 2
         self.key_lines = {}                   # top-level key -> its line in the file
 
     def fail(self, index: int, message: str):
@@ -4360,7 +4360,7 @@ def _fold(lines: list) -> str:
 
 def _parse_frontmatter(text: str, source: str = "SKILL.md") -> dict:
     """A whole SKILL.md's frontmatter as a skill entry's JSON object; its errors name ``source`` and the line."""
-    return _YAMLSubset(_frontmatter_lines(text, source), source, 2).parse()
+    return _YAMLSubset(text, source).parse()
 
 
 def _checked_frontmatter(text, source: str, folder: str) -> dict:
@@ -4368,7 +4368,7 @@ def _checked_frontmatter(text, source: str, folder: str) -> dict:
     rules and the extension's rule that the name is the folder's, and a description."""
     if not isinstance(text, str):
         raise _FrontmatterError(source, 1, "SKILL.md is not UTF-8 text")
-    reader = _YAMLSubset(_frontmatter_lines(text, source), source, 2)
+    reader = _YAMLSubset(text, source)
     front = reader.parse()
     name, line = front.get("name"), reader.key_lines.get("name", 1)
     if not isinstance(name, str) or not name:
