@@ -3653,13 +3653,12 @@ APPS_EXTENSION = "io.modelcontextprotocol/ui"
 APP_MIME_TYPE = "text/html;profile=mcp-app"
 _VISIBILITIES = ("model", "app")
 _TOOL_UI_KEYS = frozenset(["resourceUri", "visibility"])
-# The keys of a page's ``_meta.ui`` (UIResourceMeta) and of its ``csp``; Python
-# spellings are accepted for the keyword arguments and written in the wire's.
+# The keys of a page's ``csp`` and ``permissions``; Python spellings are accepted for
+# the keyword arguments and written in the wire's.
 _CSP_KEYS = {"connectDomains": "connect_domains", "resourceDomains": "resource_domains",
              "frameDomains": "frame_domains", "baseUriDomains": "base_uri_domains"}
 _PERMISSIONS = {"camera": "camera", "microphone": "microphone", "geolocation": "geolocation",
                 "clipboardWrite": "clipboard_write"}
-_PAGE_UI_KEYS = frozenset(["csp", "permissions", "domain", "prefersBorder"])
 # Tool and resource ``_meta`` exist from 2025-06-18 on; a client on an older revision
 # can neither see a tool's page nor be told about it, so it is served as without Apps.
 _APPS_SINCE = "2025-06-18"
@@ -3675,7 +3674,7 @@ def _ui_uri(uri, what: str) -> str:
 
 
 def _check_visibility(visibility, what: str) -> list:
-    if isinstance(visibility, str) or not isinstance(visibility, (list, tuple)) or not visibility \
+    if not isinstance(visibility, (list, tuple)) or not visibility \
             or not set(visibility) <= set(_VISIBILITIES) or len(set(visibility)) != len(visibility):
         raise ValueError("%s: visibility must be a non-empty list of \"model\" and/or \"app\" (each once), "
                          "not %r" % (what, visibility))
@@ -3698,17 +3697,14 @@ def _link_tool(server: "MCPServer", tool: "Tool", ui, visibility) -> None:
             raise ValueError("%s: meta[\"ui\"] may only have the keys %s (got %r)"
                              % (what, ", ".join(sorted(_TOOL_UI_KEYS)), given))
         ui, visibility = given.get("resourceUri"), given.get("visibility")
-    linked = {}
-    if ui is not None:
-        linked["resourceUri"] = _ui_uri(ui, what)
+    linked = {} if ui is None else {"resourceUri": _ui_uri(ui, what)}
     linked["visibility"] = _check_visibility(list(_VISIBILITIES) if visibility is None else visibility, what)
     flat = meta.get("ui/resourceUri")
-    if flat is not None and flat != linked.get("resourceUri"):
-        raise ValueError("%s: meta[\"ui/resourceUri\"] (%r) names another page than ui= (%r)"
-                         % (what, flat, linked.get("resourceUri")))
+    if flat is not None and flat != ui:
+        raise ValueError("%s: meta[\"ui/resourceUri\"] (%r) names another page than ui= (%r)" % (what, flat, ui))
     meta["ui"] = linked
-    if "resourceUri" in linked:
-        meta["ui/resourceUri"] = linked["resourceUri"]     # deprecated, still read by older hosts
+    if ui is not None:
+        meta["ui/resourceUri"] = ui     # deprecated, still read by older hosts
     tool.meta = meta
     server._apps = True
 
@@ -3720,8 +3716,7 @@ def _app_only(tool: "Tool") -> bool:
 
 
 def _domain_list(value, key: str, what: str) -> list:
-    if isinstance(value, str) or not isinstance(value, (list, tuple)) or \
-            not all(isinstance(v, str) and v for v in value):
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and v for v in value):
         raise ValueError("%s: csp %s must be a list of origins such as [\"https://api.example.com\"], not %r"
                          % (what, key, value))
     return list(value)
@@ -3745,18 +3740,16 @@ def _page_csp(csp, what: str) -> dict:
 
 
 def _page_permissions(permissions, what: str) -> dict:
-    names = list(permissions) if isinstance(permissions, (list, tuple, set, frozenset, dict)) else None
-    if names is None:
+    if not isinstance(permissions, (list, tuple, set, frozenset, dict)):
         raise ValueError("%s: permissions must be a list such as [\"camera\"] (or a dict of them to {})" % what)
     if isinstance(permissions, dict) and any(v != {} for v in permissions.values()):
         raise ValueError("%s: each permission's value is {} (got %r)" % (what, permissions))
-    by_name = {wire: wire for wire in _PERMISSIONS}
-    by_name.update({python: wire for wire, python in _PERMISSIONS.items()})
-    unknown = [n for n in names if n not in by_name]
+    by_name = {name: wire for wire, python in _PERMISSIONS.items() for name in (wire, python)}
+    unknown = [n for n in permissions if n not in by_name]
     if unknown:
         raise ValueError("%s: unknown permission %s; MCP Apps defines %s"
                          % (what, ", ".join(repr(n) for n in unknown), ", ".join(_PERMISSIONS)))
-    return {by_name[n]: {} for n in names}
+    return {by_name[n]: {} for n in permissions}
 
 
 def _page_ui_meta(what: str, csp, permissions, domain, prefers_border) -> dict:
@@ -3774,28 +3767,21 @@ def _page_ui_meta(what: str, csp, permissions, domain, prefers_border) -> dict:
         if not isinstance(prefers_border, bool):
             raise ValueError("%s: prefers_border must be True or False" % what)
         ui["prefersBorder"] = prefers_border
-    assert set(ui) <= _PAGE_UI_KEYS
     return ui
 
 
-def _page_reader(fn, uri: str, ui: dict):
-    """Wrap a page function so its value becomes the one content item hosts expect."""
-    import functools
-
-    @functools.wraps(fn)
-    def read(**arguments):
-        value = fn(**arguments) if callable(fn) else fn
-        if isinstance(value, (bytes, bytearray)):
-            item = {"uri": uri, "mimeType": APP_MIME_TYPE, "blob": _b64(bytes(value))}
-        elif isinstance(value, str):
-            item = {"uri": uri, "mimeType": APP_MIME_TYPE, "text": value}
-        else:
-            raise ValueError("the page %s must be one HTML document (str or bytes), not %s"
-                             % (uri, type(value).__name__))
-        if ui:
-            item["_meta"] = {"ui": ui}      # on the content item too: hosts read either place
-        return item
-    return read
+def _page_item(value, uri: str, ui: dict) -> dict:
+    """A page's HTML as the one content item hosts expect."""
+    if isinstance(value, (bytes, bytearray)):
+        item = {"uri": uri, "mimeType": APP_MIME_TYPE, "blob": _b64(bytes(value))}
+    elif isinstance(value, str):
+        item = {"uri": uri, "mimeType": APP_MIME_TYPE, "text": value}
+    else:
+        raise ValueError("the page %s must be one HTML document (str or bytes), not %s"
+                         % (uri, type(value).__name__))
+    if ui:
+        item["_meta"] = {"ui": ui}      # on the content item too: hosts read either place
+    return item
 
 
 def _add_page(server: "MCPServer", source, uri: str, name, title, description, csp, permissions, domain,
@@ -3814,11 +3800,13 @@ def _add_page(server: "MCPServer", source, uri: str, name, title, description, c
     full_meta = dict(meta or {})
     if ui:
         full_meta["ui"] = ui
-    fn = source if callable(source) else (lambda: source)
-    if not callable(source):
-        fn.__name__ = name or uri
+    if callable(source):
+        import functools
+        read = functools.wraps(source)(lambda **arguments: _page_item(source(**arguments), uri, ui))
+    else:
+        read = _page_item(source, uri, ui)          # a constant page: its item is built once
     server._apps = True
-    server.add_resource(_page_reader(fn, uri, ui), uri, name=name, title=title, description=description,
+    server.add_resource(read, uri, name=name, title=title, description=description,
                         mime_type=APP_MIME_TYPE, meta=full_meta or None)
 
 
@@ -3838,13 +3826,9 @@ def apps_supported(capabilities: dict, protocol_version: str = None) -> bool:
     return isinstance(mime_types, list) and APP_MIME_TYPE in mime_types
 
 
-def _peer_sees_apps(peer: "_Peer") -> bool:
-    return apps_supported(peer.capabilities, peer.rev.version)
-
-
 def _listed_tools(server: "MCPServer", call: "_Call") -> dict:
     """The tools table as this call's client may see it: app-only tools only with Apps."""
-    if _peer_sees_apps(call.peer):
+    if apps_supported(call.peer.capabilities, call.peer.rev.version):
         return server._tools
     with server._lock:
         return {name: tool for name, tool in server._tools.items() if not _app_only(tool)}
@@ -3852,7 +3836,7 @@ def _listed_tools(server: "MCPServer", call: "_Call") -> dict:
 
 def _hidden_tool(call: "_Call", tool: "Tool") -> bool:
     """An app-only tool called by a client without Apps: there is no page to call it from."""
-    return _app_only(tool) and not _peer_sees_apps(call.peer)
+    return _app_only(tool) and not apps_supported(call.peer.capabilities, call.peer.rev.version)
 
 
 # One self-contained page: local scripts, styles and images inlined -----------------
@@ -3905,7 +3889,7 @@ def _inline_html(html: str, base_dir: str) -> str:
 
     def script(match):
         src = _attributes(match.group(1)).get("src")
-        if not src or not _is_local_reference(src):
+        if not _is_local_reference(src):
             return match.group(0)
         with open(_local_file(base_dir, src), encoding="utf-8") as handle:
             code = handle.read()
@@ -3916,8 +3900,7 @@ def _inline_html(html: str, base_dir: str) -> str:
     def stylesheet(match):
         attributes = _attributes(match.group(0))
         href = attributes.get("href")
-        if "stylesheet" not in attributes.get("rel", "").lower().split() or not href \
-                or not _is_local_reference(href):
+        if "stylesheet" not in attributes.get("rel", "").lower().split() or not _is_local_reference(href):
             return match.group(0)
         with open(_local_file(base_dir, href), encoding="utf-8") as handle:
             css = handle.read()
@@ -3959,7 +3942,6 @@ class _FrontmatterError(ValueError):
 
     def __init__(self, source: str, line: int, message: str) -> None:
         super().__init__("%s, line %d: %s" % (source, line, message))
-        self.source, self.line = source, line
 
 
 def _frontmatter_lines(text: str, source: str) -> list:
@@ -3981,14 +3963,9 @@ def _is_item(content: str) -> bool:
 
 def _key_colon(text: str) -> int:
     """Where the ``:`` that ends a plain key is in ``text`` (followed by a space or the end), or -1."""
-    start = 0
-    while True:
-        colon = text.find(":", start)
-        if colon < 0 or (" #" in text[:colon]):
-            return -1
-        if colon + 1 == len(text) or text[colon + 1] in " \t":
-            return colon
-        start = colon + 1
+    import re
+    colon = re.search(r":(?=[ \t]|\Z)", text)
+    return -1 if colon is None or " #" in text[:colon.start()] else colon.start()
 
 
 class _YAMLSubset:
@@ -4003,8 +3980,8 @@ class _YAMLSubset:
     frontmatter must be what a YAML parser reads from the same file.
     """
 
-    def __init__(self, lines: list, source: str, first_line: int) -> None:
-        self.lines, self.source, self.first = list(lines), source, first_line
+    def __init__(self, text: str, source: str) -> None:
+        self.lines, self.source, self.first = _frontmatter_lines(text, source), source, 2   # lines[0] is line 2
         self.key_lines = {}                   # top-level key -> its line in the file
 
     def fail(self, index: int, message: str):
@@ -4113,23 +4090,16 @@ class _YAMLSubset:
             return None, following
         if text[0] in "|>":
             return self._block_scalar(index, text, indent)
-        if text[0] in "[{":
-            value, position = self._flow(index, text, 0)
-            self._end_of_value(index, text[position:])
-        elif text[0] in "\"'":
-            value, tail = self._quoted(index, text)
-            self._end_of_value(index, tail)
-        elif text[0] in "&*!%@`":
+        if text[0] in "[{\"'":                  # a flow collection or a quoted scalar, then only a comment
+            value, position = self._flow_node(index, text, 0)
+            tail = text[position:].strip()
+            if tail and not tail.startswith("#"):
+                self.fail(index, "unexpected text after the value: %r" % tail)
+            return value, self._next(index + 1)
+        if text[0] in "&*!%@`":
             self.fail(index, "a value cannot start with %r (anchors, aliases and tags are not supported)"
                              % text[0])
-        else:
-            return self._plain(index, text, indent)
-        return value, self._next(index + 1)
-
-    def _end_of_value(self, index: int, tail: str) -> None:
-        tail = tail.strip()
-        if tail and not tail.startswith("#"):
-            self.fail(index, "unexpected text after the value: %r" % tail)
+        return self._plain(index, text, indent)
 
     def _plain_line(self, index: int, text: str) -> str:
         cut = min([p for p in (text.find(" #"), text.find("\t#")) if p >= 0] or [len(text)])
@@ -4156,24 +4126,19 @@ class _YAMLSubset:
         return self._resolve(index, "".join(parts)), self._next(number)
 
     def _resolve(self, index: int, text: str):
-        """A plain scalar's value under YAML 1.2's core schema."""
+        """A plain scalar's value under YAML 1.2's core schema (the regular expressions are the spec's)."""
+        import re
         if text in ("", "~", "null", "Null", "NULL"):
             return None
         if text in ("true", "True", "TRUE", "false", "False", "FALSE"):
             return text[0] in "tT"
-        body = text[1:] if text[:1] in "+-" else text
-        if body and all(c in "0123456789" for c in body):
+        if re.fullmatch(r"[-+]?[0-9]+", text):
             return int(text)
-        for prefix, digits, base in (("0o", "01234567", 8), ("0x", "0123456789abcdefABCDEF", 16)):
-            if text.startswith(prefix) and len(text) > 2 and all(c in digits for c in text[2:]):
-                return int(text[2:], base)
-        if body in (".inf", ".Inf", ".INF") or text in (".nan", ".NaN", ".NAN"):
+        if re.fullmatch(r"0o[0-7]+|0x[0-9a-fA-F]+", text):
+            return int(text[2:], 8 if text[1] == "o" else 16)
+        if re.fullmatch(r"[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)", text):
             self.fail(index, "%s is not a number JSON can carry (put it in quotes)" % text)
-        mantissa, e, exponent = body.lower().partition("e")
-        whole, dot, fraction = mantissa.partition(".")
-        exponent = exponent[1:] if exponent[:1] in "+-" else exponent
-        if (whole + fraction) and all(c in "0123456789" for c in whole + fraction) and \
-                (not e or (exponent and all(c in "0123456789" for c in exponent))):
+        if re.fullmatch(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?", text):
             value = float(text)
             if value in (float("inf"), float("-inf")):
                 self.fail(index, "%s is too large for JSON (put it in quotes)" % text)
@@ -4307,37 +4272,26 @@ def _fold(lines: list) -> str:
 
 
 def _parse_frontmatter(text: str, source: str = "SKILL.md") -> dict:
-    """The YAML frontmatter of a SKILL.md, as the JSON object a skill entry carries.
-
-    Args:
-        text: the whole file.
-        source: how errors name the file.
-
-    Raises:
-        ValueError: the frontmatter is missing or uses YAML this reader does not know;
-            the message names ``source`` and the line.
-    """
-    return _YAMLSubset(_frontmatter_lines(text, source), source, 2).parse()
+    """A whole SKILL.md's frontmatter as a skill entry's JSON object; its errors name ``source`` and the line."""
+    return _YAMLSubset(text, source).parse()
 
 
-def _check_skill_name(name, source: str, line: int, folder: str) -> None:
-    """The Agent Skills naming rules, and the extension's rule that the name is the folder's."""
+def _checked_frontmatter(text, source: str, folder: str) -> dict:
+    """SKILL.md's frontmatter, after the rules every served skill keeps: UTF-8, the Agent Skills naming
+    rules and the extension's rule that the name is the folder's, and a description."""
+    if not isinstance(text, str):
+        raise _FrontmatterError(source, 1, "SKILL.md is not UTF-8 text")
+    reader = _YAMLSubset(text, source)
+    front = reader.parse()
+    name, line = front.get("name"), reader.key_lines.get("name", 1)
     if not isinstance(name, str) or not name:
         raise _FrontmatterError(source, line, "the frontmatter needs a name (a non-empty string)")
-    if len(name) > 64 or not set(name) <= _SKILL_NAME_CHARS or name.startswith("-") or \
-            name.endswith("-") or "--" in name:
+    if len(name) > 64 or not set(name) <= _SKILL_NAME_CHARS or "-" in (name[0], name[-1]) or "--" in name:
         raise _FrontmatterError(source, line, "the name %r must be 1-64 lowercase letters, digits and single "
                                               "hyphens, not starting or ending with a hyphen" % name)
     if name != folder:
         raise _FrontmatterError(source, line, "the name %r must be the name of the skill's folder, %r"
                                 % (name, folder))
-
-
-def _checked_frontmatter(text: str, source: str, folder: str) -> dict:
-    """SKILL.md's frontmatter, after the rules every served skill keeps (name, description)."""
-    reader = _YAMLSubset(_frontmatter_lines(text, source), source, 2)
-    front = reader.parse()
-    _check_skill_name(front.get("name"), source, reader.key_lines.get("name", 1), folder)
     description = front.get("description")
     if not isinstance(description, str) or not description.strip() or len(description) > 1024:
         raise _FrontmatterError(source, reader.key_lines.get("description", 1),
@@ -4383,10 +4337,7 @@ class _Skill:
         key = self._stat_key("SKILL.md")
         cached_key, front = self._front
         if cached_key != key:
-            text = self.read("SKILL.md")
-            if not isinstance(text, str):
-                raise _FrontmatterError(self.uri, 1, "SKILL.md is not UTF-8 text")
-            front = _checked_frontmatter(text, self.uri, self.path.rsplit("/", 1)[-1])
+            front = _checked_frontmatter(self.read("SKILL.md"), self.uri, self.path.rsplit("/", 1)[-1])
             self._front = (key, front)
         return front
 
@@ -4443,10 +4394,7 @@ def _load_skills(path: str, prefix: str, limit: int) -> list:
         files = [f for f in _regular_files(base, limit) if _visible(f)]     # root had no more
         skill = _Skill(base, "/".join(lead + ([folder] if folder else [])), files)
         source = os.path.join(base, "SKILL.md")
-        text = skill.read("SKILL.md")
-        if not isinstance(text, str):
-            raise _FrontmatterError(source, 1, "SKILL.md is not UTF-8 text")
-        _checked_frontmatter(text, source, os.path.basename(base))
+        _checked_frontmatter(skill.read("SKILL.md"), source, os.path.basename(base))
         total = sum(os.lstat(os.path.join(base, *f.split("/"))).st_size for f in skill.files)
         if len(skill.files) > SKILL_MAX_FILES or total > SKILL_MAX_BYTES:
             raise ValueError("the skill %s has %d files and %d bytes: the skills extension allows %d files "
