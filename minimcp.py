@@ -3363,7 +3363,8 @@ class _Session(_SessionTasks):
             _logger().exception("minimcp: notification %s failed", method)
 
     def _on_client_response(self, message: dict) -> None:
-        waiter = self.pending.pop(_id_key(message.get("id")), None)
+        request_id = message.get("id")
+        waiter = self.pending.pop(_id_key(request_id), None) if _valid_id(request_id) else None
         if waiter is None:
             _logger().debug("dropped a response for unknown id %r", message.get("id"))
             return

@@ -859,6 +859,28 @@ def test_stray_and_erroneous_client_responses(servers):
     server.verify(forbid_internal=True)
 
 
+def test_client_responses_with_ids_no_request_can_have_while_one_is_pending(servers):
+    pending = []
+
+    def answer(message):                       # hold the server's requests; the test answers them
+        pending.append(message)
+        return None
+
+    server = servers(answer_requests=answer)
+    handshake(server, capabilities=CAPS)
+    call = server.request("tools/call", {"name": "sample", "arguments": {"prompt": "p"}},
+                          codes=[None] + REFUSALS + [-1])
+    server.wait_for(lambda: pending, 5, "the sampling request")
+    for odd in ([1], {"a": 1}, 1.5, True, None):                  # not ids at all: dropped
+        server.send({"jsonrpc": "2.0", "id": odd, "result": {}})
+    server.send({"jsonrpc": "2.0", "id": pending.pop()["id"], "error": {"code": -1, "message": "no"}})
+    response = server.wait(call)
+    assert "error" in response or response["result"].get("isError"), response
+    server.wait_all()
+    server.liveness("legacy")
+    server.verify(forbid_internal=True)
+
+
 # -- case 7: cancellation ------------------------------------------------------------------------------
 
 def _progress_after(server, tokens, index):
