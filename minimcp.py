@@ -6368,14 +6368,11 @@ class _HTTPApp:
             method = environ.get("REQUEST_METHOD", "GET")
             if method == "OPTIONS":
                 return self._reply(start_response, "204 No Content", None, self._cors(environ))
-            if method == "POST":
-                return self._post(environ, start_response)
-            if method == "GET":
-                return self._get(environ, start_response)
-            if method == "DELETE":
-                return self._delete(environ, start_response)
-            raise _HTTPError("405 Method Not Allowed", INVALID_REQUEST, "Method Not Allowed",
-                             [("Allow", "GET, POST, DELETE, OPTIONS")])
+            handler = {"POST": self._post, "GET": self._get, "DELETE": self._delete}.get(method)
+            if handler is None:
+                raise _HTTPError("405 Method Not Allowed", INVALID_REQUEST, "Method Not Allowed",
+                                 [("Allow", "GET, POST, DELETE, OPTIONS")])
+            return handler(environ, start_response)
         except _HTTPError as refusal:
             body = _error(refusal.request_id, refusal.code, refusal.message, refusal.data)
             return self._reply(start_response, refusal.status, body, refusal.headers + self._cors(environ))
