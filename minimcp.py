@@ -6367,18 +6367,17 @@ class _HTTPApp:
                 raise _HTTPError("404 Not Found", INVALID_REQUEST, "Not Found: the MCP endpoint is %s" % self.path)
             method = environ.get("REQUEST_METHOD", "GET")
             if method == "OPTIONS":
-                return self._reply(start_response, "204 No Content", None, self._cors(environ))
+                return self._reply(start_response, "204 No Content", b"", self._cors(environ))
             handler = {"POST": self._post, "GET": self._get, "DELETE": self._delete}.get(method)
             if handler is None:
                 raise _HTTPError("405 Method Not Allowed", INVALID_REQUEST, "Method Not Allowed",
                                  [("Allow", "GET, POST, DELETE, OPTIONS")])
             return handler(environ, start_response)
         except _HTTPError as refusal:
-            body = _error(refusal.request_id, refusal.code, refusal.message, refusal.data)
+            body = encode_message(_error(refusal.request_id, refusal.code, refusal.message, refusal.data))
             return self._reply(start_response, refusal.status, body, refusal.headers + self._cors(environ))
 
-    def _reply(self, start_response, status: str, message, headers=()):
-        body = encode_message(message) if message is not None else b""
+    def _reply(self, start_response, status: str, body: bytes, headers=()):
         headers = list(headers)
         if body:
             headers.append(("Content-Type", "application/json"))
@@ -6546,7 +6545,7 @@ class _HTTPApp:
             session.take(message)
             if transient:
                 self._end(session)
-            return self._reply(start_response, "202 Accepted", None, self._cors(environ))
+            return self._reply(start_response, "202 Accepted", b"", self._cors(environ))
         key = _id_key(request_id)
         exchange = session.out.open(key)
         if held is not None:
@@ -6577,9 +6576,7 @@ class _HTTPApp:
                 held = self._keep(session)
                 headers.append(("Mcp-Session-Id", held.id))
             self._done(session, held, transient, exchange, request_id, finished=True)
-            headers += [("Content-Type", "application/json"), ("Content-Length", str(len(data)))]
-            start_response(status, headers)
-            return [data]
+            return self._reply(start_response, status, data, headers)
         start_response("200 OK", self._cors(environ) + [("Content-Type", "text/event-stream"),
                                                        ("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no")])
         return self._stream(session, held, exchange, request_id, transient, data)
@@ -6758,7 +6755,7 @@ class _HTTPApp:
             self.sessions.pop(session_id, None)
             self.ended[session_id] = time.monotonic()
         self._end(held.session)
-        return self._reply(start_response, "204 No Content", None, self._cors(environ))
+        return self._reply(start_response, "204 No Content", b"", self._cors(environ))
 
 
 def _env_list(name: str, given):
