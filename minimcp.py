@@ -6566,12 +6566,10 @@ class _HTTPApp:
         while not streams and not final:           # a client that takes no SSE gets the answer only
             data, final = exchange.queue.get()
         if final:                                  # the answer came first: plain JSON
-            headers = self._cors(environ)
-            status = "200 OK"
-            if data.startswith(b'{"jsonrpc":"2.0","id":') and b'"error":' in data:
-                code = json.loads(data).get("error", {}).get("code")
-                if session.era == "modern" or transient:
-                    status = _MODERN_ERROR_STATUS.get(code, status)
+            status, headers = "200 OK", self._cors(environ)
+            if (session.era == "modern" or transient) and data.startswith(b'{"jsonrpc":"2.0","id":') and \
+                    b'"error":' in data:
+                status = _MODERN_ERROR_STATUS.get(json.loads(data).get("error", {}).get("code"), status)
             if held is None and session.era == "handshake" and session.peer is not None:
                 held = self._keep(session)
                 headers.append(("Mcp-Session-Id", held.id))
