@@ -6237,15 +6237,14 @@ class _HTTPOut:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.exchanges = {}              # id key -> _Exchange of the POST that carried that request
-        self.standalone = None           # the GET stream's _Exchange
+        self.exchanges = {}              # id key -> _Exchange of the POST that carried that request; None -> GET's
 
     def put(self, data: bytes, route=None, final: bool = False) -> bool:
         with self.lock:
-            target = self.exchanges.get(route) if route is not None else None
+            target = self.exchanges.get(route)
             if target is None:
-                target = self.standalone
-            elif final:                  # the answer closes the exchange: nothing more is routed to it
+                target = self.exchanges.get(None)
+            elif final and route is not None:    # the answer closes the exchange: nothing more is routed to it
                 del self.exchanges[route]
         if target is not None:
             target.push(data, final)
@@ -6715,9 +6714,7 @@ class _HTTPApp:
             raise _HTTPError("405 Method Not Allowed", INVALID_REQUEST, "Method Not Allowed: GET opens a session's "
                              "stream (send Mcp-Session-Id); protocol 2026-07-28 has none", [("Allow", "POST")])
         held = self._find_session(session_id, environ.get("HTTP_MCP_PROTOCOL_VERSION"))
-        exchange = _Exchange()
-        with held.session.out.lock:
-            held.session.out.standalone = exchange           # a newer GET stream replaces an older one
+        exchange = held.session.out.open(None)              # a newer GET stream replaces an older one
         with self.lock:
             held.streams += 1
         start_response("200 OK", self._cors(environ) + [("Content-Type", "text/event-stream"),
@@ -6736,9 +6733,7 @@ class _HTTPApp:
                     continue
                 yield b"event: message\ndata: " + data.rstrip(b"\n") + b"\n\n"
         finally:
-            with held.session.out.lock:
-                if held.session.out.standalone is exchange:
-                    held.session.out.standalone = None
+            held.session.out.close(None, exchange)
             with self.lock:
                 held.streams -= 1
                 held.used = time.monotonic()
