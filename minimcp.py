@@ -6261,9 +6261,6 @@ class _HTTPOut:
             if self.exchanges.get(key) is exchange:
                 del self.exchanges[key]
 
-    def drain(self) -> None:
-        return None
-
     def wait_idle(self, deadline: float) -> None:
         return None
 
