@@ -6482,7 +6482,7 @@ class _HTTPApp:
                          "MCP-Protocol-Version header", request_id=request_id)
 
     def _check_modern_headers(self, environ: dict, message, request_id) -> None:
-        """2026-07-28: the headers mirror the body; a mismatch is -32020, an unknown version -32022."""
+        """2026-07-28 (in the header, or in _meta with no header): the headers mirror the body, else -32020."""
         def mismatch(text):
             return _HTTPError("400 Bad Request", HEADER_MISMATCH, "Header mismatch: " + text, request_id=request_id)
         if not isinstance(message, dict):
@@ -6493,19 +6493,14 @@ class _HTTPApp:
         meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
         if version is None:
             raise mismatch("the MCP-Protocol-Version header is missing")
-        if version not in MODERN:
-            refusal = _version_refusal(version)
-            raise _HTTPError("400 Bad Request", refusal.code, refusal.message, request_id=request_id,
-                             data=refusal.data)
         if META_VERSION in meta and meta[META_VERSION] != version:
             raise mismatch("MCP-Protocol-Version %r does not match _meta %r" % (version, meta[META_VERSION]))
-        if "id" in message:                          # server/discover too: RequestParams requires _meta
-            try:
-                _envelope_peer(params.get("_meta"))  # a malformed envelope is a bad request, not a result
-            except MCPError as exc:
-                raise _HTTPError("400 Bad Request", exc.code, exc.message, request_id=request_id, data=exc.data)
         if "id" not in message:
             return                                   # notifications: no header rules in this revision
+        try:                                         # server/discover too: RequestParams requires _meta
+            _envelope_peer(params.get("_meta"))      # a malformed envelope is a bad request, not a result
+        except MCPError as exc:
+            raise _HTTPError("400 Bad Request", exc.code, exc.message, request_id=request_id, data=exc.data)
         method = _header_value(environ.get("HTTP_MCP_METHOD"))
         if method != message.get("method"):
             raise mismatch("Mcp-Method %r does not match the body's method %r" % (method, message.get("method")))
