@@ -6760,15 +6760,12 @@ def _mirrored_arguments(schema: dict, arguments: dict, depth: int = 0):
         if isinstance(prop.get("x-mcp-header"), str):
             yield prop["x-mcp-header"], value
         elif "properties" in prop and depth < 8:
-            for item in _mirrored_arguments(prop, value if isinstance(value, dict) else {}, depth + 1):
-                yield item
+            yield from _mirrored_arguments(prop, value if isinstance(value, dict) else {}, depth + 1)
 
 
 def _same_header_value(sent, value) -> bool:
-    if value is None:
-        return sent is None
-    if sent is None:
-        return False
+    if sent is None or value is None:
+        return sent is None and value is None
     if isinstance(value, bool):
         return sent == ("true" if value else "false")
     if isinstance(value, int):
