@@ -6437,8 +6437,7 @@ class _HTTPApp:
         if length > self.max_body:
             raise _HTTPError("413 Content Too Large", INVALID_REQUEST, "Invalid Request: the body has %d bytes; "
                              "the limit is %d" % (length, self.max_body))
-        stream = environ["wsgi.input"]
-        body = stream.read(length) if length else b""
+        body = environ["wsgi.input"].read(length) if length else b""
         if len(body) < length:
             raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: the body ended early")
         return body
@@ -6537,8 +6536,7 @@ class _HTTPApp:
             if transient:
                 self._end(session)
             return self._reply(start_response, "202 Accepted", b"", self._cors(environ))
-        key = _id_key(request_id)
-        exchange = session.out.open(key)
+        exchange = session.out.open(_id_key(request_id))
         if held is not None:
             with self.lock:
                 held.streams += 1
@@ -6669,8 +6667,7 @@ class _HTTPApp:
         if not hmac.compare_digest(mac, expected) or not isinstance(data, dict) or \
                 data.get("v") not in HANDSHAKE or time.time() > data.get("t", 0) + self.session_lifetime:
             raise not_found
-        out = _HTTPOut()
-        session = _Session(self.server, out)
+        session = _Session(self.server, _HTTPOut())
         session.era, session.initialized = "handshake", True
         session.peer = _Peer(REVISIONS[data["v"]], data.get("c"), data.get("i"), "debug")
         held = _HTTPSession(session_id, session)
