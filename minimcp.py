@@ -7218,7 +7218,6 @@ _SDK_SERVER_OPTIONS = {
     "resource": ("name", "title", "description", "mime_type", "size", "annotations", "icons", "meta"),
     "prompt": ("name", "title", "description", "icons", "meta"),
 }
-_SDK_PUBLIC = ("ToolError", "ResourceError", "UserMessage", "AssistantMessage", "Message")
 _SDK_CACHE = {}
 
 
@@ -7468,7 +7467,7 @@ def install_sdk_aliases() -> None:
 
 def __getattr__(name: str):
     # ToolError, UserMessage, ... are built on first use, so ``import minimcp`` stays cheap.
-    if name in _SDK_PUBLIC or (name[:1].isupper() and name in _sdk_names()):
+    if name[:1].isupper() and name in _sdk_names():
         return _sdk_names()[name]
     raise AttributeError("module 'minimcp' has no attribute %r" % name)
 
