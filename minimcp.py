@@ -7297,8 +7297,7 @@ class _SDKMessage(_SDKPromptMessage):
     """A prompt message: ``Message("text")`` or ``Message(content, role="assistant")``."""
 
     def __init__(self, content=None, role: str = "user", **_ignored) -> None:
-        if not isinstance(content, (str, dict)) and not hasattr(content, "to_content") and \
-                not isinstance(content, _SDKModel):
+        if not isinstance(content, (str, dict, _SDKModel)) and not hasattr(content, "to_content"):
             content = json.dumps(content, ensure_ascii=False, default=_json_default)
         super().__init__(role=role, content=content)
 
