@@ -7337,8 +7337,7 @@ class _SDKFastMCP(MCPServer):
         self._http_address = (settings.get("host") or "127.0.0.1", int(settings.get("port") or 8000))
 
     def _options(self, kind: str, options: dict) -> dict:
-        kept = {k: _sdk_json(v) for k, v in options.items() if k in _SDK_SERVER_OPTIONS[kind]}
-        return {k: v for k, v in kept.items() if v is not None}
+        return {k: _sdk_json(v) for k, v in options.items() if k in _SDK_SERVER_OPTIONS[kind] and v is not None}
 
     def tool(self, name=None, **options):
         if callable(name) and not isinstance(name, str):
