@@ -7301,17 +7301,10 @@ class _SDKMessage(_SDKPromptMessage):
             content = json.dumps(content, ensure_ascii=False, default=_json_default)
         super().__init__(role=role, content=content)
 
-class _SDKUserMessage(_SDKMessage):
-    """A user message of a prompt."""
-
-    def __init__(self, content=None, **fields) -> None:
-        super().__init__(content, role="user")
-
-class _SDKAssistantMessage(_SDKMessage):
-    """An assistant message of a prompt."""
-
-    def __init__(self, content=None, **fields) -> None:
-        super().__init__(content, role="assistant")
+def _sdk_role_message(name: str, role: str):
+    def __init__(self, content=None, **fields) -> None:      # the role is the class's, whatever fields say
+        _SDKMessage.__init__(self, content, role=role)
+    return type(name, (_SDKMessage,), {"__init__": __init__, "__doc__": "A prompt message whose role is %s." % role})
 
 class _SDKToolError(Exception):
     """Raise it in a tool: the model reads its message in an ``isError`` result."""
@@ -7369,7 +7362,8 @@ def _sdk_names() -> dict:
         _SDK_CACHE["names"] = {
             "FastMCP": _SDKFastMCP, "MCPServer": _SDKFastMCP, "Context": Context, "Image": Image, "Audio": Audio,
             "ToolError": _SDKToolError, "ResourceError": _SDKResourceError, "Message": _SDKMessage,
-            "UserMessage": _SDKUserMessage, "AssistantMessage": _SDKAssistantMessage, "PromptMessage": _SDKPromptMessage,
+            "UserMessage": _sdk_role_message("UserMessage", "user"), "PromptMessage": _SDKPromptMessage,
+            "AssistantMessage": _sdk_role_message("AssistantMessage", "assistant"),
             "CallToolResult": _SDKCallToolResult, "ToolAnnotations": _SDKToolAnnotations,
             "TextContent": _sdk_block("TextContent", "text"), "ImageContent": _sdk_block("ImageContent", "image"),
             "AudioContent": _sdk_block("AudioContent", "audio"),
