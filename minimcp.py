@@ -6280,6 +6280,7 @@ _LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]", "::1")
 _MODERN_ERROR_STATUS = {METHOD_NOT_FOUND: "404 Not Found", UNSUPPORTED_PROTOCOL_VERSION: "400 Bad Request",
                         MISSING_CLIENT_CAPABILITY: "400 Bad Request", HEADER_MISMATCH: "400 Bad Request",
                         INVALID_REQUEST: "400 Bad Request", PARSE_ERROR: "400 Bad Request"}
+_SSE_HEADERS = [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no")]
 _NAMED_BY = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri",      # Mcp-Name's source
              "tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId"}   # (SEP-2663 routing)
 
@@ -6564,8 +6565,7 @@ class _HTTPApp:
                 headers.append(("Mcp-Session-Id", held.id))
             self._done(session, held, transient, exchange, request_id, finished=True)
             return self._reply(start_response, status, data, headers)
-        start_response("200 OK", self._cors(environ) + [("Content-Type", "text/event-stream"),
-                                                       ("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no")])
+        start_response("200 OK", self._cors(environ) + _SSE_HEADERS)
         return self._stream(session, held, exchange, request_id, transient, data)
 
     def _stream(self, session: _Session, held, exchange: _Exchange, request_id, transient: bool, first):
@@ -6706,8 +6706,7 @@ class _HTTPApp:
         exchange = held.session.out.open(None)              # a newer GET stream replaces an older one
         with self.lock:
             held.streams += 1
-        start_response("200 OK", self._cors(environ) + [("Content-Type", "text/event-stream"),
-                                                       ("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no")])
+        start_response("200 OK", self._cors(environ) + _SSE_HEADERS)
         return self._standalone(held, exchange)
 
     def _standalone(self, held: _HTTPSession, exchange: _Exchange):
