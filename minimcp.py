@@ -6683,9 +6683,8 @@ class _HTTPApp:
         now = time.monotonic()
         with self.lock:
             idle = sorted((h for h in self.sessions.values() if h.streams == 0), key=lambda h: h.used)
-            expired = [h for h in idle if now - h.used > self.session_idle]
-            excess = len(self.sessions) - len(expired) + room_for - self.max_sessions
-            expired += [h for h in idle if h not in expired][:max(0, excess)]
+            stale = sum(1 for h in idle if now - h.used > self.session_idle)      # the oldest: a prefix of idle
+            expired = idle[:max(stale, len(self.sessions) + room_for - self.max_sessions)]
             if len(self.sessions) - len(expired) + room_for > self.max_sessions:
                 raise _HTTPError("503 Service Unavailable", INTERNAL_ERROR, "Service Unavailable: too many "
                                  "open sessions (%d)" % self.max_sessions)
