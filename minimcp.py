@@ -7317,13 +7317,11 @@ class _SDKFastMCP(MCPServer):
     """
 
     def __init__(self, name: str = None, instructions: str = None, *args, **settings) -> None:
-        keep = {k: settings[k] for k in ("version", "title", "description", "icons", "website_url")
-                if settings.get(k) is not None}
+        keep = {k: _sdk_json(settings[k]) for k in ("version", "title", "description", "icons", "website_url")
+                if settings.get(k) is not None}         # Icon objects become the dicts minimcp takes
         if settings.get("lifespan") is not None:
             sys.stderr.write("minimcp: lifespan= is accepted but never run; open resources at import "
                              "time or in the tools instead\n")
-        if keep.get("icons"):
-            keep["icons"] = _sdk_json(keep["icons"])
         super().__init__(name or "minimcp", instructions=instructions, **keep)
         self._http_address = (settings.get("host") or "127.0.0.1", int(settings.get("port") or 8000))
 
