@@ -6534,7 +6534,7 @@ class _HTTPApp:
                 self.server._sessions.add(session)
         if request_id is None:                       # notifications, or the client's answers to us
             session.take(message)
-            if transient:
+            if held is None:                         # nothing to answer, so no Mcp-Session-Id: even initialize's
                 self._end(session)
             return self._reply(start_response, "202 Accepted", b"", self._cors(environ))
         exchange = session.out.open(_id_key(request_id))
