@@ -6444,8 +6444,7 @@ class _HTTPApp:
         return body
 
     def _post(self, environ: dict, start_response):
-        body = self._read_body(environ)
-        message, problem = _decode_line(body)
+        message, problem = _decode_line(self._read_body(environ))
         if problem is not None:
             raise _HTTPError("400 Bad Request", problem["error"]["code"], problem["error"]["message"])
         items = message if isinstance(message, list) else [message]
