@@ -6345,12 +6345,11 @@ class _HTTPApp:
                  session_idle: float = 1800.0, session_lifetime: float = 86400.0, keepalive: float = 15.0,
                  disconnect_probe: float = 0.5) -> None:
         self.server, self.path, self.auth, self.max_body = server, path, auth, max_body
-        self.disconnect_probe = disconnect_probe
         self.allowed_hosts = _env_list("MINIMCP_ALLOWED_HOSTS", allowed_hosts)
         self.allowed_origins = _env_list("MINIMCP_ALLOWED_ORIGINS", allowed_origins)
         self.token = os.environ.get("MINIMCP_HTTP_TOKEN") or None
         self.max_sessions, self.session_idle, self.session_lifetime = max_sessions, session_idle, session_lifetime
-        self.keepalive = keepalive
+        self.keepalive, self.disconnect_probe = keepalive, disconnect_probe      # a quiet stream's two intervals
         self.sessions = {}               # session id -> _HTTPSession (this process's)
         self.ended = {}                  # session id -> when it was deleted here (refused, not revived)
         self.tasks = {}                  # 2026-07-28 task id -> _Task, shared by this process's requests
