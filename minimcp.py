@@ -7259,12 +7259,9 @@ class _SDKModel:
     def __repr__(self) -> str:
         return "%s(%s)" % (type(self).__name__, ", ".join("%s=%r" % i for i in self._fields.items()))
 
-class _SDKBlock(_SDKModel):
-    def to_content(self) -> dict:
-        return self.to_json()
-
 def _sdk_block(name, kind):
-    return type(name, (_SDKBlock,), {"kind": kind, "__doc__": "The %s content block." % kind})
+    return type(name, (_SDKModel,), {"kind": kind, "to_content": _SDKModel.to_json,     # a block is its content
+                                     "__doc__": "The %s content block." % kind})
 
 def _sdk_model(name, doc):
     return type(name, (_SDKModel,), {"__doc__": doc})
