@@ -6668,10 +6668,9 @@ class _HTTPApp:
         session = _Session(self.server, _HTTPOut())
         session.era, session.initialized = "handshake", True
         session.peer = _Peer(REVISIONS[data["v"]], data.get("c"), data.get("i"), "debug")
-        held = _HTTPSession(session_id, session)
         self._sweep(room_for=1)
         with self.lock:
-            held = self.sessions.setdefault(session_id, held)
+            held = self.sessions.setdefault(session_id, _HTTPSession(session_id, session))
         with self.server._lock:
             self.server._sessions.add(held.session)
         return held
