@@ -6513,12 +6513,9 @@ class _HTTPApp:
                 raise mismatch("Mcp-Name %r does not match the body's %s %r" % (name, field, params.get(field)))
         if method == "tools/call":
             tool = self.server._tools.get(params.get("name"))
-            arguments = params.get("arguments") if isinstance(params.get("arguments"), dict) else {}
-            for header, value in _mirrored_arguments(tool.input_schema if tool else {}, arguments):
+            for header, value in _mirrored_arguments(tool.input_schema if tool else {}, params.get("arguments")):
                 sent = environ.get("HTTP_MCP_PARAM_" + header.upper().replace("-", "_"))
-                if sent is None and value is None:
-                    continue
-                decoded = _header_value(sent)
+                decoded = _header_value(sent)       # None for None: both absent is a match
                 if sent is not None and (decoded is None or any(ord(c) < 32 and c != "\t" for c in sent)):
                     raise mismatch("Mcp-Param-%s has invalid characters" % header)
                 if not _same_header_value(decoded, value):
@@ -6743,8 +6740,8 @@ def _env_list(name: str, given):
     return [item.strip().lower() for item in value.split(",") if item.strip()] if value else None
 
 
-def _mirrored_arguments(schema: dict, arguments: dict, depth: int = 0):
-    """(header name, argument value or None) for every property marked ``x-mcp-header``."""
+def _mirrored_arguments(schema: dict, arguments, depth: int = 0):
+    """(header name, argument value or None) for every property marked ``x-mcp-header``; arguments may be any JSON."""
     for name, prop in (schema.get("properties") or {}).items() if isinstance(schema, dict) else ():
         if not isinstance(prop, dict):
             continue
@@ -6752,7 +6749,7 @@ def _mirrored_arguments(schema: dict, arguments: dict, depth: int = 0):
         if isinstance(prop.get("x-mcp-header"), str):
             yield prop["x-mcp-header"], value
         elif "properties" in prop and depth < 8:
-            yield from _mirrored_arguments(prop, value if isinstance(value, dict) else {}, depth + 1)
+            yield from _mirrored_arguments(prop, value, depth + 1)
 
 
 def _same_header_value(sent, value) -> bool:
