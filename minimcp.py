@@ -6385,7 +6385,8 @@ class _HTTPApp:
     def _check_access(self, environ: dict) -> None:
         """DNS rebinding (Host 421, Origin 403) and authentication (401), before anything is read."""
         host = environ.get("HTTP_HOST") or environ.get("SERVER_NAME", "")
-        if not self._allowed(_host_name(host), self.allowed_hosts):
+        hosts = _LOOPBACK_HOSTS if self.allowed_hosts is None else self.allowed_hosts
+        if "*" not in hosts and _host_name(host) not in hosts:
             raise _HTTPError("421 Misdirected Request", INVALID_REQUEST, "Misdirected Request: host %r is not "
                              "served here (see allowed_hosts)" % host[:100])
         origin = environ.get("HTTP_ORIGIN")
@@ -6405,11 +6406,6 @@ class _HTTPApp:
         if not allowed:                  # the token itself is never logged nor echoed
             raise _HTTPError("401 Unauthorized", INVALID_REQUEST, "Unauthorized: a valid bearer token is required",
                              [("WWW-Authenticate", 'Bearer realm="mcp"')])
-
-    def _allowed(self, name: str, allowed) -> bool:
-        if allowed is None:
-            return name in _LOOPBACK_HOSTS
-        return "*" in allowed or name in allowed
 
     def _origin_allowed(self, origin: str) -> bool:
         if self.allowed_origins is not None:
