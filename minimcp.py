@@ -6099,15 +6099,14 @@ class _HTTPOut:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.exchanges = {}              # id key -> _Exchange of the POST that carried that request
-        self.standalone = None           # the GET stream's _Exchange
+        self.exchanges = {}              # id key -> _Exchange of the POST that carried that request; None -> GET's
 
     def put(self, data: bytes, route=None, final: bool = False) -> bool:
         with self.lock:
-            target = self.exchanges.get(route) if route is not None else None
+            target = self.exchanges.get(route)
             if target is None:
-                target = self.standalone
-            elif final:                  # the answer closes the exchange: nothing more is routed to it
+                target = self.exchanges.get(None)
+            elif final and route is not None:    # the answer closes the exchange: nothing more is routed to it
                 del self.exchanges[route]
         if target is not None:
             target.push(data, final)
@@ -6123,9 +6122,6 @@ class _HTTPOut:
         with self.lock:
             if self.exchanges.get(key) is exchange:
                 del self.exchanges[key]
-
-    def drain(self) -> None:
-        return None
 
     def wait_idle(self, deadline: float) -> None:
         return None
@@ -6146,6 +6142,7 @@ _LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]", "::1")
 _MODERN_ERROR_STATUS = {METHOD_NOT_FOUND: "404 Not Found", UNSUPPORTED_PROTOCOL_VERSION: "400 Bad Request",
                         MISSING_CLIENT_CAPABILITY: "400 Bad Request", HEADER_MISMATCH: "400 Bad Request",
                         INVALID_REQUEST: "400 Bad Request", PARSE_ERROR: "400 Bad Request"}
+_SSE_HEADERS = [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no")]
 _NAMED_BY = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri",      # Mcp-Name's source
              "tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId"}   # (SEP-2663 routing)
 
@@ -6210,12 +6207,11 @@ class _HTTPApp:
                  session_idle: float = 1800.0, session_lifetime: float = 86400.0, keepalive: float = 15.0,
                  disconnect_probe: float = 0.5) -> None:
         self.server, self.path, self.auth, self.max_body = server, path, auth, max_body
-        self.disconnect_probe = disconnect_probe
         self.allowed_hosts = _env_list("MINIMCP_ALLOWED_HOSTS", allowed_hosts)
         self.allowed_origins = _env_list("MINIMCP_ALLOWED_ORIGINS", allowed_origins)
         self.token = os.environ.get("MINIMCP_HTTP_TOKEN") or None
         self.max_sessions, self.session_idle, self.session_lifetime = max_sessions, session_idle, session_lifetime
-        self.keepalive = keepalive
+        self.keepalive, self.disconnect_probe = keepalive, disconnect_probe      # a quiet stream's two intervals
         self.sessions = {}               # session id -> _HTTPSession (this process's)
         self.ended = {}                  # session id -> when it was deleted here (refused, not revived)
         self.tasks = {}                  # 2026-07-28 task id -> _Task, shared by this process's requests
@@ -6229,21 +6225,17 @@ class _HTTPApp:
                 raise _HTTPError("404 Not Found", INVALID_REQUEST, "Not Found: the MCP endpoint is %s" % self.path)
             method = environ.get("REQUEST_METHOD", "GET")
             if method == "OPTIONS":
-                return self._reply(start_response, "204 No Content", None, self._cors(environ))
-            if method == "POST":
-                return self._post(environ, start_response)
-            if method == "GET":
-                return self._get(environ, start_response)
-            if method == "DELETE":
-                return self._delete(environ, start_response)
-            raise _HTTPError("405 Method Not Allowed", INVALID_REQUEST, "Method Not Allowed",
-                             [("Allow", "GET, POST, DELETE, OPTIONS")])
+                return self._reply(start_response, "204 No Content", b"", self._cors(environ))
+            handler = {"POST": self._post, "GET": self._get, "DELETE": self._delete}.get(method)
+            if handler is None:
+                raise _HTTPError("405 Method Not Allowed", INVALID_REQUEST, "Method Not Allowed",
+                                 [("Allow", "GET, POST, DELETE, OPTIONS")])
+            return handler(environ, start_response)
         except _HTTPError as refusal:
-            body = _error(refusal.request_id, refusal.code, refusal.message, refusal.data)
+            body = encode_message(_error(refusal.request_id, refusal.code, refusal.message, refusal.data))
             return self._reply(start_response, refusal.status, body, refusal.headers + self._cors(environ))
 
-    def _reply(self, start_response, status: str, message, headers=()):
-        body = encode_message(message) if message is not None else b""
+    def _reply(self, start_response, status: str, body: bytes, headers=()):
         headers = list(headers)
         if body:
             headers.append(("Content-Type", "application/json"))
@@ -6255,7 +6247,8 @@ class _HTTPApp:
     def _check_access(self, environ: dict) -> None:
         """DNS rebinding (Host 421, Origin 403) and authentication (401), before anything is read."""
         host = environ.get("HTTP_HOST") or environ.get("SERVER_NAME", "")
-        if not self._allowed(_host_name(host), self.allowed_hosts):
+        hosts = _LOOPBACK_HOSTS if self.allowed_hosts is None else self.allowed_hosts
+        if "*" not in hosts and _host_name(host) not in hosts:
             raise _HTTPError("421 Misdirected Request", INVALID_REQUEST, "Misdirected Request: host %r is not "
                              "served here (see allowed_hosts)" % host[:100])
         origin = environ.get("HTTP_ORIGIN")
@@ -6275,11 +6268,6 @@ class _HTTPApp:
         if not allowed:                  # the token itself is never logged nor echoed
             raise _HTTPError("401 Unauthorized", INVALID_REQUEST, "Unauthorized: a valid bearer token is required",
                              [("WWW-Authenticate", 'Bearer realm="mcp"')])
-
-    def _allowed(self, name: str, allowed) -> bool:
-        if allowed is None:
-            return name in _LOOPBACK_HOSTS
-        return "*" in allowed or name in allowed
 
     def _origin_allowed(self, origin: str) -> bool:
         if self.allowed_origins is not None:
@@ -6307,15 +6295,13 @@ class _HTTPApp:
         if length > self.max_body:
             raise _HTTPError("413 Content Too Large", INVALID_REQUEST, "Invalid Request: the body has %d bytes; "
                              "the limit is %d" % (length, self.max_body))
-        stream = environ["wsgi.input"]
-        body = stream.read(length) if length else b""
+        body = environ["wsgi.input"].read(length) if length else b""
         if len(body) < length:
             raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: the body ended early")
         return body
 
     def _post(self, environ: dict, start_response):
-        body = self._read_body(environ)
-        message, problem = _decode_line(body)
+        message, problem = _decode_line(self._read_body(environ))
         if problem is not None:
             raise _HTTPError("400 Bad Request", problem["error"]["code"], problem["error"]["message"])
         items = message if isinstance(message, list) else [message]
@@ -6352,7 +6338,7 @@ class _HTTPApp:
                          "MCP-Protocol-Version header", request_id=request_id)
 
     def _check_modern_headers(self, environ: dict, message, request_id) -> None:
-        """2026-07-28: the headers mirror the body; a mismatch is -32020, an unknown version -32022."""
+        """2026-07-28 (in the header, or in _meta with no header): the headers mirror the body, else -32020."""
         def mismatch(text):
             return _HTTPError("400 Bad Request", HEADER_MISMATCH, "Header mismatch: " + text, request_id=request_id)
         if not isinstance(message, dict):
@@ -6363,19 +6349,14 @@ class _HTTPApp:
         meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
         if version is None:
             raise mismatch("the MCP-Protocol-Version header is missing")
-        if version not in MODERN:
-            refusal = _version_refusal(version)
-            raise _HTTPError("400 Bad Request", refusal.code, refusal.message, request_id=request_id,
-                             data=refusal.data)
         if META_VERSION in meta and meta[META_VERSION] != version:
             raise mismatch("MCP-Protocol-Version %r does not match _meta %r" % (version, meta[META_VERSION]))
-        if "id" in message:                          # server/discover too: RequestParams requires _meta
-            try:
-                _envelope_peer(params.get("_meta"))  # a malformed envelope is a bad request, not a result
-            except MCPError as exc:
-                raise _HTTPError("400 Bad Request", exc.code, exc.message, request_id=request_id, data=exc.data)
         if "id" not in message:
             return                                   # notifications: no header rules in this revision
+        try:                                         # server/discover too: RequestParams requires _meta
+            _envelope_peer(params.get("_meta"))      # a malformed envelope is a bad request, not a result
+        except MCPError as exc:
+            raise _HTTPError("400 Bad Request", exc.code, exc.message, request_id=request_id, data=exc.data)
         method = _header_value(environ.get("HTTP_MCP_METHOD"))
         if method != message.get("method"):
             raise mismatch("Mcp-Method %r does not match the body's method %r" % (method, message.get("method")))
@@ -6390,12 +6371,9 @@ class _HTTPApp:
                 raise mismatch("Mcp-Name %r does not match the body's %s %r" % (name, field, params.get(field)))
         if method == "tools/call":
             tool = self.server._tools.get(params.get("name"))
-            arguments = params.get("arguments") if isinstance(params.get("arguments"), dict) else {}
-            for header, value in _mirrored_arguments(tool.input_schema if tool else {}, arguments):
+            for header, value in _mirrored_arguments(tool.input_schema if tool else {}, params.get("arguments")):
                 sent = environ.get("HTTP_MCP_PARAM_" + header.upper().replace("-", "_"))
-                if sent is None and value is None:
-                    continue
-                decoded = _header_value(sent)
+                decoded = _header_value(sent)       # None for None: both absent is a match
                 if sent is not None and (decoded is None or any(ord(c) < 32 and c != "\t" for c in sent)):
                     raise mismatch("Mcp-Param-%s has invalid characters" % header)
                 if not _same_header_value(decoded, value):
@@ -6409,11 +6387,10 @@ class _HTTPApp:
                 self.server._sessions.add(session)
         if request_id is None:                       # notifications, or the client's answers to us
             session.take(message)
-            if transient:
+            if held is None:                         # nothing to answer, so no Mcp-Session-Id: even initialize's
                 self._end(session)
-            return self._reply(start_response, "202 Accepted", None, self._cors(environ))
-        key = _id_key(request_id)
-        exchange = session.out.open(key)
+            return self._reply(start_response, "202 Accepted", b"", self._cors(environ))
+        exchange = session.out.open(_id_key(request_id))
         if held is not None:
             with self.lock:
                 held.streams += 1
@@ -6432,21 +6409,16 @@ class _HTTPApp:
         while not streams and not final:           # a client that takes no SSE gets the answer only
             data, final = exchange.queue.get()
         if final:                                  # the answer came first: plain JSON
-            headers = self._cors(environ)
-            status = "200 OK"
-            if data.startswith(b'{"jsonrpc":"2.0","id":') and b'"error":' in data:
-                code = json.loads(data).get("error", {}).get("code")
-                if session.era == "modern" or transient:
-                    status = _MODERN_ERROR_STATUS.get(code, status)
+            status, headers = "200 OK", self._cors(environ)
+            if (session.era == "modern" or transient) and data.startswith(b'{"jsonrpc":"2.0","id":') and \
+                    b'"error":' in data:
+                status = _MODERN_ERROR_STATUS.get(json.loads(data).get("error", {}).get("code"), status)
             if held is None and session.era == "handshake" and session.peer is not None:
                 held = self._keep(session)
                 headers.append(("Mcp-Session-Id", held.id))
             self._done(session, held, transient, exchange, request_id, finished=True)
-            headers += [("Content-Type", "application/json"), ("Content-Length", str(len(data)))]
-            start_response(status, headers)
-            return [data]
-        start_response("200 OK", self._cors(environ) + [("Content-Type", "text/event-stream"),
-                                                       ("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no")])
+            return self._reply(start_response, status, data, headers)
+        start_response("200 OK", self._cors(environ) + _SSE_HEADERS)
         return self._stream(session, held, exchange, request_id, transient, data)
 
     def _stream(self, session: _Session, held, exchange: _Exchange, request_id, transient: bool, first):
@@ -6548,14 +6520,12 @@ class _HTTPApp:
         if not hmac.compare_digest(mac, expected) or not isinstance(data, dict) or \
                 data.get("v") not in HANDSHAKE or time.time() > data.get("t", 0) + self.session_lifetime:
             raise not_found
-        out = _HTTPOut()
-        session = _Session(self.server, out)
+        session = _Session(self.server, _HTTPOut())
         session.era, session.initialized = "handshake", True
         session.peer = _Peer(REVISIONS[data["v"]], data.get("c"), data.get("i"), "debug")
-        held = _HTTPSession(session_id, session)
         self._sweep(room_for=1)
         with self.lock:
-            held = self.sessions.setdefault(session_id, held)
+            held = self.sessions.setdefault(session_id, _HTTPSession(session_id, session))
         with self.server._lock:
             self.server._sessions.add(held.session)
         return held
@@ -6565,9 +6535,8 @@ class _HTTPApp:
         now = time.monotonic()
         with self.lock:
             idle = sorted((h for h in self.sessions.values() if h.streams == 0), key=lambda h: h.used)
-            expired = [h for h in idle if now - h.used > self.session_idle]
-            excess = len(self.sessions) - len(expired) + room_for - self.max_sessions
-            expired += [h for h in idle if h not in expired][:max(0, excess)]
+            stale = sum(1 for h in idle if now - h.used > self.session_idle)      # the oldest: a prefix of idle
+            expired = idle[:max(stale, len(self.sessions) + room_for - self.max_sessions)]
             if len(self.sessions) - len(expired) + room_for > self.max_sessions:
                 raise _HTTPError("503 Service Unavailable", INTERNAL_ERROR, "Service Unavailable: too many "
                                  "open sessions (%d)" % self.max_sessions)
@@ -6585,13 +6554,10 @@ class _HTTPApp:
             raise _HTTPError("405 Method Not Allowed", INVALID_REQUEST, "Method Not Allowed: GET opens a session's "
                              "stream (send Mcp-Session-Id); protocol 2026-07-28 has none", [("Allow", "POST")])
         held = self._find_session(session_id, environ.get("HTTP_MCP_PROTOCOL_VERSION"))
-        exchange = _Exchange()
-        with held.session.out.lock:
-            held.session.out.standalone = exchange           # a newer GET stream replaces an older one
+        exchange = held.session.out.open(None)              # a newer GET stream replaces an older one
         with self.lock:
             held.streams += 1
-        start_response("200 OK", self._cors(environ) + [("Content-Type", "text/event-stream"),
-                                                       ("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no")])
+        start_response("200 OK", self._cors(environ) + _SSE_HEADERS)
         return self._standalone(held, exchange)
 
     def _standalone(self, held: _HTTPSession, exchange: _Exchange):
@@ -6606,9 +6572,7 @@ class _HTTPApp:
                     continue
                 yield b"event: message\ndata: " + data.rstrip(b"\n") + b"\n\n"
         finally:
-            with held.session.out.lock:
-                if held.session.out.standalone is exchange:
-                    held.session.out.standalone = None
+            held.session.out.close(None, exchange)
             with self.lock:
                 held.streams -= 1
                 held.used = time.monotonic()
@@ -6623,7 +6587,7 @@ class _HTTPApp:
             self.sessions.pop(session_id, None)
             self.ended[session_id] = time.monotonic()
         self._end(held.session)
-        return self._reply(start_response, "204 No Content", None, self._cors(environ))
+        return self._reply(start_response, "204 No Content", b"", self._cors(environ))
 
 
 def _env_list(name: str, given):
@@ -6634,8 +6598,8 @@ def _env_list(name: str, given):
     return [item.strip().lower() for item in value.split(",") if item.strip()] if value else None
 
 
-def _mirrored_arguments(schema: dict, arguments: dict, depth: int = 0):
-    """(header name, argument value or None) for every property marked ``x-mcp-header``."""
+def _mirrored_arguments(schema: dict, arguments, depth: int = 0):
+    """(header name, argument value or None) for every property marked ``x-mcp-header``; arguments may be any JSON."""
     for name, prop in (schema.get("properties") or {}).items() if isinstance(schema, dict) else ():
         if not isinstance(prop, dict):
             continue
@@ -6643,15 +6607,12 @@ def _mirrored_arguments(schema: dict, arguments: dict, depth: int = 0):
         if isinstance(prop.get("x-mcp-header"), str):
             yield prop["x-mcp-header"], value
         elif "properties" in prop and depth < 8:
-            for item in _mirrored_arguments(prop, value if isinstance(value, dict) else {}, depth + 1):
-                yield item
+            yield from _mirrored_arguments(prop, value, depth + 1)
 
 
 def _same_header_value(sent, value) -> bool:
-    if value is None:
-        return sent is None
-    if sent is None:
-        return False
+    if sent is None or value is None:
+        return sent is None and value is None
     if isinstance(value, bool):
         return sent == ("true" if value else "false")
     if isinstance(value, int):
@@ -7107,7 +7068,6 @@ _SDK_SERVER_OPTIONS = {
     "resource": ("name", "title", "description", "mime_type", "size", "annotations", "icons", "meta"),
     "prompt": ("name", "title", "description", "icons", "meta"),
 }
-_SDK_PUBLIC = ("ToolError", "ResourceError", "UserMessage", "AssistantMessage", "Message")
 _SDK_CACHE = {}
 
 
@@ -7153,12 +7113,9 @@ class _SDKModel:
     def __repr__(self) -> str:
         return "%s(%s)" % (type(self).__name__, ", ".join("%s=%r" % i for i in self._fields.items()))
 
-class _SDKBlock(_SDKModel):
-    def to_content(self) -> dict:
-        return self.to_json()
-
 def _sdk_block(name, kind):
-    return type(name, (_SDKBlock,), {"kind": kind, "__doc__": "The %s content block." % kind})
+    return type(name, (_SDKModel,), {"kind": kind, "to_content": _SDKModel.to_json,     # a block is its content
+                                     "__doc__": "The %s content block." % kind})
 
 def _sdk_model(name, doc):
     return type(name, (_SDKModel,), {"__doc__": doc})
@@ -7187,22 +7144,14 @@ class _SDKMessage(_SDKPromptMessage):
     """A prompt message: ``Message("text")`` or ``Message(content, role="assistant")``."""
 
     def __init__(self, content=None, role: str = "user", **_ignored) -> None:
-        if not isinstance(content, (str, dict)) and not hasattr(content, "to_content") and \
-                not isinstance(content, _SDKModel):
+        if not isinstance(content, (str, dict, _SDKModel)) and not hasattr(content, "to_content"):
             content = json.dumps(content, ensure_ascii=False, default=_json_default)
         super().__init__(role=role, content=content)
 
-class _SDKUserMessage(_SDKMessage):
-    """A user message of a prompt."""
-
-    def __init__(self, content=None, **fields) -> None:
-        super().__init__(content, role="user")
-
-class _SDKAssistantMessage(_SDKMessage):
-    """An assistant message of a prompt."""
-
-    def __init__(self, content=None, **fields) -> None:
-        super().__init__(content, role="assistant")
+def _sdk_role_message(name: str, role: str):
+    def __init__(self, content=None, **fields) -> None:      # the role is the class's, whatever fields say
+        _SDKMessage.__init__(self, content, role=role)
+    return type(name, (_SDKMessage,), {"__init__": __init__, "__doc__": "A prompt message whose role is %s." % role})
 
 class _SDKToolError(Exception):
     """Raise it in a tool: the model reads its message in an ``isError`` result."""
@@ -7217,19 +7166,16 @@ class _SDKFastMCP(MCPServer):
     """
 
     def __init__(self, name: str = None, instructions: str = None, *args, **settings) -> None:
-        keep = {k: settings[k] for k in ("version", "title", "description", "icons", "website_url")
-                if settings.get(k) is not None}
+        keep = {k: _sdk_json(settings[k]) for k in ("version", "title", "description", "icons", "website_url")
+                if settings.get(k) is not None}         # Icon objects become the dicts minimcp takes
         if settings.get("lifespan") is not None:
             sys.stderr.write("minimcp: lifespan= is accepted but never run; open resources at import "
                              "time or in the tools instead\n")
-        if keep.get("icons"):
-            keep["icons"] = _sdk_json(keep["icons"])
         super().__init__(name or "minimcp", instructions=instructions, **keep)
         self._http_address = (settings.get("host") or "127.0.0.1", int(settings.get("port") or 8000))
 
     def _options(self, kind: str, options: dict) -> dict:
-        kept = {k: _sdk_json(v) for k, v in options.items() if k in _SDK_SERVER_OPTIONS[kind]}
-        return {k: v for k, v in kept.items() if v is not None}
+        return {k: _sdk_json(v) for k, v in options.items() if k in _SDK_SERVER_OPTIONS[kind] and v is not None}
 
     def tool(self, name=None, **options):
         if callable(name) and not isinstance(name, str):
@@ -7261,7 +7207,8 @@ def _sdk_names() -> dict:
         _SDK_CACHE["names"] = {
             "FastMCP": _SDKFastMCP, "MCPServer": _SDKFastMCP, "Context": Context, "Image": Image, "Audio": Audio,
             "ToolError": _SDKToolError, "ResourceError": _SDKResourceError, "Message": _SDKMessage,
-            "UserMessage": _SDKUserMessage, "AssistantMessage": _SDKAssistantMessage, "PromptMessage": _SDKPromptMessage,
+            "UserMessage": _sdk_role_message("UserMessage", "user"), "PromptMessage": _SDKPromptMessage,
+            "AssistantMessage": _sdk_role_message("AssistantMessage", "assistant"),
             "CallToolResult": _SDKCallToolResult, "ToolAnnotations": _SDKToolAnnotations,
             "TextContent": _sdk_block("TextContent", "text"), "ImageContent": _sdk_block("ImageContent", "image"),
             "AudioContent": _sdk_block("AudioContent", "audio"),
@@ -7357,7 +7304,7 @@ def install_sdk_aliases() -> None:
 
 def __getattr__(name: str):
     # ToolError, UserMessage, ... are built on first use, so ``import minimcp`` stays cheap.
-    if name in _SDK_PUBLIC or (name[:1].isupper() and name in _sdk_names()):
+    if name[:1].isupper() and name in _sdk_names():
         return _sdk_names()[name]
     raise AttributeError("module 'minimcp' has no attribute %r" % name)
 
