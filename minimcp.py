@@ -3171,7 +3171,7 @@ class _Session(_SessionTasks):
 
     def __init__(self, server: "MCPServer", out) -> None:
         self.server = server
-        self.out = out                 # a _LineWriter: put(bytes) -> flusher?, drain(), closed, wait_idle()
+        self.out = out                 # a _LineWriter: put(bytes) -> flusher? (who calls drain()), closed, wait_idle()
         self.era = None                # None, "handshake" or "modern": what the connection committed to
         self.peer = None               # handshake era: the client, from initialize
         self.initialized = False
