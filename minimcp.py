@@ -4870,7 +4870,7 @@ class _Protocol:
             timer.start()
         try:
             result = tool.to_result(self._invoke(call, tool, tool.bind(arguments)))
-        except (MCPError, Cancelled, _NeedInput):
+        except MCPError:                       # (Cancelled and _NeedInput are no Exception: they pass)
             raise
         except Exception as exc:
             _log_tool_failure(tool.name, exc)
@@ -4924,12 +4924,10 @@ class _Protocol:
             call.answers = _open_state(self._signing_key, call.method, call.params)
         try:
             return self._read_resource(uri, call)
-        except (MCPError, Cancelled, _NeedInput):
-            raise
+        except (FileNotFoundError, IsADirectoryError, PermissionError) as exc:
+            raise MCPError(call.rev.missing_resource, "Resource not found: %s (%s)"
+                           % (uri, exc.strerror or exc), {"uri": uri})
         except (OSError, ValueError) as exc:
-            if isinstance(exc, (FileNotFoundError, IsADirectoryError, PermissionError)):
-                raise MCPError(call.rev.missing_resource, "Resource not found: %s (%s)"
-                               % (uri, exc.strerror or exc), {"uri": uri})
             raise MCPError(INTERNAL_ERROR, "Reading %s failed: %s" % (uri, exc)) from None
 
     def _on_subscribe(self, call: _Call) -> dict:
