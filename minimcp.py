@@ -4606,9 +4606,7 @@ def _task_ttl(call: _Call, tool: Tool, ttl_cap):
 
 def _agreed_notifications(server: "MCPServer", call: _Call) -> dict:
     """What a ``subscriptions/listen`` request asked for that this server can send."""
-    wanted = call.params.get("notifications")
-    if not isinstance(wanted, dict):
-        raise _invalid_params("Invalid params: notifications must be an object")
+    wanted = _required(call.params, "notifications", dict, "an object")
     agreed = {}
     for kind in ("tools", "prompts", "resources"):
         flag = "%sListChanged" % kind
@@ -4645,11 +4643,12 @@ def _completion_target(prompts: dict, templates: dict, ref: dict) -> tuple:
     raise _invalid_params("Invalid params: ref.type must be ref/prompt or ref/resource")
 
 
-def _required_uri(params: dict) -> str:
-    uri = params.get("uri")
-    if not isinstance(uri, str):
-        raise _invalid_params("Invalid params: uri must be a string")
-    return uri
+def _required(params: dict, key: str, kind: type = str, what: str = "a string"):
+    """``params[key]``, which must be a ``kind``: else an Invalid params error that says so."""
+    value = params.get(key)
+    if not isinstance(value, kind):
+        raise _invalid_params("Invalid params: %s must be %s" % (key, what))
+    return value
 
 
 _WORKER_LOCAL = threading.local()
@@ -4794,8 +4793,7 @@ class _Protocol:
             raise MCPError(INVALID_REQUEST, "Invalid Request: this connection was initialized with protocol %s; "
                            "open a new connection for another revision" % earlier.rev.version,
                            {"negotiated": earlier.rev.version})
-        if not isinstance(params.get("protocolVersion"), str):
-            raise _invalid_params("Invalid params: protocolVersion must be a string")
+        _required(params, "protocolVersion")
         capabilities = params.get("capabilities", {})
         if not isinstance(capabilities, dict):
             raise _invalid_params("Invalid params: capabilities must be an object")
@@ -4833,9 +4831,7 @@ class _Protocol:
 
     # -- handlers: tools ---------------------------------------------------------
     def _on_tools_call(self, call: _Call) -> dict:
-        name = call.params.get("name")
-        if not isinstance(name, str):
-            raise _invalid_params("Invalid params: name must be a string")
+        name = _required(call.params, "name")
         tool = self._tools.get(name)
         if tool is not None and self._apps is not None and _hidden_tool(call, tool):
             tool = None
@@ -4917,9 +4913,7 @@ class _Protocol:
         return result
 
     def _on_resources_read(self, call: _Call) -> dict:
-        uri = call.params.get("uri")
-        if not isinstance(uri, str):
-            raise _invalid_params("Invalid params: uri must be a string")
+        uri = _required(call.params, "uri")
         if call.rev.modern:
             call.answers = _open_state(self._signing_key, call.method, call.params)
         try:
@@ -4931,11 +4925,11 @@ class _Protocol:
             raise MCPError(INTERNAL_ERROR, "Reading %s failed: %s" % (uri, exc)) from None
 
     def _on_subscribe(self, call: _Call) -> dict:
-        call.session.subscriptions.add(_required_uri(call.params))
+        call.session.subscriptions.add(_required(call.params, "uri"))
         return {}
 
     def _on_unsubscribe(self, call: _Call) -> dict:
-        call.session.subscriptions.discard(_required_uri(call.params))
+        call.session.subscriptions.discard(_required(call.params, "uri"))
         return {}
 
     # -- handlers: prompts and completion -------------------------------------------
@@ -4943,9 +4937,7 @@ class _Protocol:
         return self._listing(call, self._prompts, "prompts", _shape_prompt)
 
     def _on_prompts_get(self, call: _Call) -> dict:
-        name = call.params.get("name")
-        if not isinstance(name, str):
-            raise _invalid_params("Invalid params: name must be a string")
+        name = _required(call.params, "name")
         prompt = self._prompts.get(name)
         if prompt is None:
             raise _invalid_params("Unknown prompt: %s" % name, {"name": name})
@@ -5036,7 +5028,7 @@ class _Protocol:
         return _trim("skills_result", result, call.rev.version)
 
     def _on_skills_get(self, call: _Call) -> dict:
-        uri = _required_uri(call.params)
+        uri = _required(call.params, "uri")
         with self._lock:
             skill = self._skills.get(uri)
         if skill is None:
@@ -5051,7 +5043,7 @@ class _Protocol:
         return _trim("skills_result", result, call.rev.version)
 
     def _on_directory_read(self, call: _Call) -> dict:
-        uri, version = _required_uri(call.params), call.rev.version
+        uri, version = _required(call.params, "uri"), call.rev.version
         with self._lock:
             skills = list(self._skills.values())
 
