@@ -4833,9 +4833,7 @@ class _Protocol:
     def _on_tools_call(self, call: _Call) -> dict:
         name = _required(call.params, "name")
         tool = self._tools.get(name)
-        if tool is not None and self._apps is not None and _hidden_tool(call, tool):
-            tool = None
-        if tool is None:
+        if tool is None or (self._apps is not None and _hidden_tool(call, tool)):
             raise _invalid_params("Unknown tool: %s" % name, {"name": name})
         arguments = call.params.get("arguments")
         if arguments is None:
