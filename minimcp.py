@@ -4719,20 +4719,16 @@ def _read_below(base: str, relative: str):
         fd = os.open(base, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
         try:
             for part in parts[:-1]:
-                try:
-                    next_fd = os.open(part, flags | getattr(os, "O_DIRECTORY", 0), dir_fd=fd)
-                except OSError as exc:
-                    if exc.errno in (40, 20):   # ELOOP (a link), ENOTDIR
-                        raise PermissionError(13, "symbolic links are not followed", relative) from None
-                    raise
+                next_fd = os.open(part, flags | getattr(os, "O_DIRECTORY", 0), dir_fd=fd)
                 os.close(fd)
                 fd = next_fd
-            try:                                      # O_NONBLOCK: a FIFO must not hang the read
-                file_fd = os.open(parts[-1], flags | getattr(os, "O_NONBLOCK", 0), dir_fd=fd)
-            except OSError as exc:
-                if exc.errno == 40:
-                    raise PermissionError(13, "symbolic links are not followed", relative) from None
-                raise
+            # O_NONBLOCK: a FIFO must not hang the read
+            file_fd = os.open(parts[-1], flags | getattr(os, "O_NONBLOCK", 0), dir_fd=fd)
+        except OSError as exc:
+            # ELOOP (a link), ENOTDIR (only from a folder part: the last part is one name opened in a folder)
+            if exc.errno in (40, 20):
+                raise PermissionError(13, "symbolic links are not followed", relative) from None
+            raise
         finally:
             os.close(fd)
         import stat
