@@ -5147,14 +5147,12 @@ class MCPServer(_Protocol):
         """
         if callable(name) and not isinstance(name, str):
             return self.add_tool(name)
-
-        def decorator(fn):
-            self.add_tool(fn, name=name, title=title, description=description, annotations=annotations,
-                          icons=icons, meta=meta, input_schema=input_schema, output_schema=output_schema,
-                          structured_output=structured_output, timeout=timeout, task_support=task_support,
-                          ask_first=ask_first, ui=ui, visibility=visibility)
-            return fn
-        return decorator
+        import functools                  # the decorator: add_tool with these options (it returns fn)
+        return functools.partial(self.add_tool, name=name, title=title, description=description,
+                                 annotations=annotations, icons=icons, meta=meta, input_schema=input_schema,
+                                 output_schema=output_schema, structured_output=structured_output,
+                                 timeout=timeout, task_support=task_support, ask_first=ask_first, ui=ui,
+                                 visibility=visibility)
 
     def add_tool(self, fn, **options):
         """Register ``fn`` as a tool; takes the same options as ``tool()``. Returns ``fn``."""
@@ -5278,12 +5276,9 @@ class MCPServer(_Protocol):
         """
         if callable(name) and not isinstance(name, str):
             return self.add_prompt(name)
-
-        def decorator(fn):
-            self.add_prompt(fn, name=name, title=title, description=description, icons=icons, meta=meta,
-                            completions=completions)
-            return fn
-        return decorator
+        import functools                  # the decorator: add_prompt with these options (it returns fn)
+        return functools.partial(self.add_prompt, name=name, title=title, description=description, icons=icons,
+                                 meta=meta, completions=completions)
 
     def add_prompt(self, fn, **options):
         """Register ``fn`` as a prompt; options as for ``prompt()``. Returns ``fn``."""
@@ -5347,11 +5342,10 @@ class MCPServer(_Protocol):
             prefers_border: ask the host for (True) or without (False) a border and background.
             meta: other ``_meta`` keys of the resource.
         """
-        def decorator(fn):
-            self.add_ui_resource(fn, uri, name=name, title=title, description=description, csp=csp,
-                                 permissions=permissions, domain=domain, prefers_border=prefers_border, meta=meta)
-            return fn
-        return decorator
+        import functools                  # the decorator: add_ui_resource with these options (it returns fn)
+        return functools.partial(self.add_ui_resource, uri=uri, name=name, title=title, description=description,
+                                 csp=csp, permissions=permissions, domain=domain, prefers_border=prefers_border,
+                                 meta=meta)
 
     def add_ui_resource(self, source, uri: str, *, name: str = None, title: str = None,
                         description: str = None, csp: dict = None, permissions=None, domain: str = None,
