@@ -4643,9 +4643,9 @@ def _completion_target(prompts: dict, templates: dict, ref: dict) -> tuple:
     raise _invalid_params("Invalid params: ref.type must be ref/prompt or ref/resource")
 
 
-def _required(params: dict, key: str, kind: type = str, what: str = "a string"):
-    """``params[key]``, which must be a ``kind``: else an Invalid params error that says so."""
-    value = params.get(key)
+def _required(params: dict, key: str, kind: type = str, what: str = "a string", default=None):
+    """``params[key]`` (or ``default``), which must be a ``kind``: else an Invalid params error that says so."""
+    value = params.get(key, default)
     if not isinstance(value, kind):
         raise _invalid_params("Invalid params: %s must be %s" % (key, what))
     return value
@@ -4790,9 +4790,7 @@ class _Protocol:
                            "open a new connection for another revision" % earlier.rev.version,
                            {"negotiated": earlier.rev.version})
         _required(params, "protocolVersion")
-        capabilities = params.get("capabilities", {})
-        if not isinstance(capabilities, dict):
-            raise _invalid_params("Invalid params: capabilities must be an object")
+        capabilities = _required(params, "capabilities", dict, "an object", {})
         info = params.get("clientInfo")
         session.peer = _Peer(call.rev, capabilities, info if isinstance(info, dict) else None,
                              "debug" if earlier is None else earlier.log_level)
