@@ -5419,15 +5419,12 @@ class MCPServer(_Protocol):
 
     def _server_info(self, version: str) -> dict:
         """The Implementation object for ``version`` (built again only if its fields changed)."""
-        fields = (version, self.name, self.version, self.title, self.description, self.icons, self.website_url)
+        fields = (self.name, self.version, self.title, self.description, self.icons, self.website_url)
         cached = self._info_cache.get(version)
         if cached is not None and cached[0] == fields:
             return cached[1]
-        info = {"name": self.name, "version": self.version}
-        for key, value in (("title", self.title), ("description", self.description),
-                           ("icons", self.icons), ("websiteUrl", self.website_url)):
-            if value:
-                info[key] = value
+        keys = ("name", "version", "title", "description", "icons", "websiteUrl")
+        info = {key: value for key, value in zip(keys, fields) if value or key in ("name", "version")}
         info = _trim("implementation", info, version)
         self._info_cache[version] = (fields, info)
         return info
