@@ -4657,10 +4657,9 @@ _WORKER_LOCAL = threading.local()
 def _run_coroutine(call: _Call, coroutine):
     """Run an ``async def`` handler on this worker thread's own event loop."""
     import asyncio
-    local = _WORKER_LOCAL.__dict__
-    loop = local.get("loop")
+    loop = getattr(_WORKER_LOCAL, "loop", None)
     if loop is None:
-        loop = local["loop"] = asyncio.new_event_loop()
+        loop = _WORKER_LOCAL.loop = asyncio.new_event_loop()
     task = loop.create_task(coroutine)
     cancel = lambda: loop.call_soon_threadsafe(task.cancel)   # noqa: E731
     call.on_cancel.append(cancel)
