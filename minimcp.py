@@ -4677,8 +4677,7 @@ def _complete(source, prefix: str, chosen: dict) -> list:
     if source is None:
         return []
     if callable(source):
-        takes = len([p for p in _Signature(source).params])
-        values = source(prefix, chosen) if takes >= 2 else source(prefix)
+        values = source(prefix, chosen) if len(_Signature(source).params) >= 2 else source(prefix)
         return [str(v) for v in (values or [])]
     return [str(v) for v in source if str(v).startswith(prefix)]
 
