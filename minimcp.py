@@ -5390,16 +5390,12 @@ class MCPServer(_Protocol):
     def _capabilities(self, rev: _Revision) -> dict:
         """Derived from METHODS and the registry: only what this revision and server offer."""
         capabilities = {}
-        for _, _, versions, capability in METHODS.values():
-            if capability and rev.version in versions and capability not in capabilities \
-                    and self._offers(capability):
-                capabilities[capability] = {}
+        for _, _, versions, kind in METHODS.values():
+            if kind and rev.version in versions and kind not in capabilities and self._offers(kind):
+                capabilities[kind] = {"listChanged": True} if kind in ("tools", "prompts", "resources") else {}
         # Log messages flow in every revision (2026-07-28 asks per request instead of
         # through logging/setLevel), so the capability does not hang on a method.
         capabilities.setdefault("logging", {})
-        for kind in ("tools", "prompts", "resources"):
-            if kind in capabilities:
-                capabilities[kind]["listChanged"] = True
         if "resources" in capabilities:
             capabilities["resources"]["subscribe"] = True
         if not rev.completions:
