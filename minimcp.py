@@ -5019,8 +5019,7 @@ class _Protocol:
 
     def _on_skills_get(self, call: _Call) -> dict:
         uri = _required(call.params, "uri")
-        with self._lock:
-            skill = self._skills.get(uri)
+        skill = self._skills.get(uri)               # one dict lookup, as tools/call and prompts/get do it
         if skill is None:
             raise _invalid_params("No skill is served at %s" % uri, {"uri": uri})
         try:
