@@ -5213,7 +5213,6 @@ class MCPServer(_Protocol):
 
         def read(relative: str) -> bytes:
             return _read_below(base, relative)
-        read.__name__ = label
         self.add_resource(read, base_uri + "/{+relative}", name=label,
                           description="Files below %s (read-only)" % base)
         for relative in _regular_files(base, max_files):
