@@ -4823,7 +4823,9 @@ class _Protocol:
 
     # -- handlers: tools ---------------------------------------------------------
     def _on_tools_call(self, call: _Call) -> dict:
-        name = _required(call.params, "name")
+        name = call.params.get("name")
+        if not isinstance(name, str):               # (not _required: a call less on the per-call path)
+            raise _invalid_params("Invalid params: name must be a string")
         tool = self._tools.get(name)
         if tool is None or (self._apps is not None and _hidden_tool(call, tool)):
             raise _invalid_params("Unknown tool: %s" % name, {"name": name})
