@@ -4606,9 +4606,7 @@ def _task_ttl(call: _Call, tool: Tool, ttl_cap):
 
 def _agreed_notifications(server: "MCPServer", call: _Call) -> dict:
     """What a ``subscriptions/listen`` request asked for that this server can send."""
-    wanted = call.params.get("notifications")
-    if not isinstance(wanted, dict):
-        raise _invalid_params("Invalid params: notifications must be an object")
+    wanted = _required(call.params, "notifications", dict, "an object")
     agreed = {}
     for kind in ("tools", "prompts", "resources"):
         flag = "%sListChanged" % kind
@@ -4645,11 +4643,12 @@ def _completion_target(prompts: dict, templates: dict, ref: dict) -> tuple:
     raise _invalid_params("Invalid params: ref.type must be ref/prompt or ref/resource")
 
 
-def _required_uri(params: dict) -> str:
-    uri = params.get("uri")
-    if not isinstance(uri, str):
-        raise _invalid_params("Invalid params: uri must be a string")
-    return uri
+def _required(params: dict, key: str, kind: type = str, what: str = "a string", default=None):
+    """``params[key]`` (or ``default``), which must be a ``kind``: else an Invalid params error that says so."""
+    value = params.get(key, default)
+    if not isinstance(value, kind):
+        raise _invalid_params("Invalid params: %s must be %s" % (key, what))
+    return value
 
 
 _WORKER_LOCAL = threading.local()
@@ -4658,10 +4657,9 @@ _WORKER_LOCAL = threading.local()
 def _run_coroutine(call: _Call, coroutine):
     """Run an ``async def`` handler on this worker thread's own event loop."""
     import asyncio
-    local = _WORKER_LOCAL.__dict__
-    loop = local.get("loop")
+    loop = getattr(_WORKER_LOCAL, "loop", None)
     if loop is None:
-        loop = local["loop"] = asyncio.new_event_loop()
+        loop = _WORKER_LOCAL.loop = asyncio.new_event_loop()
     task = loop.create_task(coroutine)
     cancel = lambda: loop.call_soon_threadsafe(task.cancel)   # noqa: E731
     call.on_cancel.append(cancel)
@@ -4679,8 +4677,7 @@ def _complete(source, prefix: str, chosen: dict) -> list:
     if source is None:
         return []
     if callable(source):
-        takes = len([p for p in _Signature(source).params])
-        values = source(prefix, chosen) if takes >= 2 else source(prefix)
+        values = source(prefix, chosen) if len(_Signature(source).params) >= 2 else source(prefix)
         return [str(v) for v in (values or [])]
     return [str(v) for v in source if str(v).startswith(prefix)]
 
@@ -4720,20 +4717,16 @@ def _read_below(base: str, relative: str):
         fd = os.open(base, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
         try:
             for part in parts[:-1]:
-                try:
-                    next_fd = os.open(part, flags | getattr(os, "O_DIRECTORY", 0), dir_fd=fd)
-                except OSError as exc:
-                    if exc.errno in (40, 20):   # ELOOP (a link), ENOTDIR
-                        raise PermissionError(13, "symbolic links are not followed", relative) from None
-                    raise
+                next_fd = os.open(part, flags | getattr(os, "O_DIRECTORY", 0), dir_fd=fd)
                 os.close(fd)
                 fd = next_fd
-            try:                                      # O_NONBLOCK: a FIFO must not hang the read
-                file_fd = os.open(parts[-1], flags | getattr(os, "O_NONBLOCK", 0), dir_fd=fd)
-            except OSError as exc:
-                if exc.errno == 40:
-                    raise PermissionError(13, "symbolic links are not followed", relative) from None
-                raise
+            # O_NONBLOCK: a FIFO must not hang the read
+            file_fd = os.open(parts[-1], flags | getattr(os, "O_NONBLOCK", 0), dir_fd=fd)
+        except OSError as exc:
+            # ELOOP (a link), ENOTDIR (only from a folder part: the last part is one name opened in a folder)
+            if exc.errno in (40, 20):
+                raise PermissionError(13, "symbolic links are not followed", relative) from None
+            raise
         finally:
             os.close(fd)
         import stat
@@ -4794,11 +4787,8 @@ class _Protocol:
             raise MCPError(INVALID_REQUEST, "Invalid Request: this connection was initialized with protocol %s; "
                            "open a new connection for another revision" % earlier.rev.version,
                            {"negotiated": earlier.rev.version})
-        if not isinstance(params.get("protocolVersion"), str):
-            raise _invalid_params("Invalid params: protocolVersion must be a string")
-        capabilities = params.get("capabilities", {})
-        if not isinstance(capabilities, dict):
-            raise _invalid_params("Invalid params: capabilities must be an object")
+        _required(params, "protocolVersion")
+        capabilities = _required(params, "capabilities", dict, "an object", {})
         info = params.get("clientInfo")
         session.peer = _Peer(call.rev, capabilities, info if isinstance(info, dict) else None,
                              "debug" if earlier is None else earlier.log_level)
@@ -4834,12 +4824,10 @@ class _Protocol:
     # -- handlers: tools ---------------------------------------------------------
     def _on_tools_call(self, call: _Call) -> dict:
         name = call.params.get("name")
-        if not isinstance(name, str):
+        if not isinstance(name, str):               # (not _required: a call less on the per-call path)
             raise _invalid_params("Invalid params: name must be a string")
         tool = self._tools.get(name)
-        if tool is not None and self._apps is not None and _hidden_tool(call, tool):
-            tool = None
-        if tool is None:
+        if tool is None or (self._apps is not None and _hidden_tool(call, tool)):
             raise _invalid_params("Unknown tool: %s" % name, {"name": name})
         arguments = call.params.get("arguments")
         if arguments is None:
@@ -4870,7 +4858,7 @@ class _Protocol:
             timer.start()
         try:
             result = tool.to_result(self._invoke(call, tool, tool.bind(arguments)))
-        except (MCPError, Cancelled, _NeedInput):
+        except MCPError:                       # (Cancelled and _NeedInput are no Exception: they pass)
             raise
         except Exception as exc:
             _log_tool_failure(tool.name, exc)
@@ -4917,27 +4905,23 @@ class _Protocol:
         return result
 
     def _on_resources_read(self, call: _Call) -> dict:
-        uri = call.params.get("uri")
-        if not isinstance(uri, str):
-            raise _invalid_params("Invalid params: uri must be a string")
+        uri = _required(call.params, "uri")
         if call.rev.modern:
             call.answers = _open_state(self._signing_key, call.method, call.params)
         try:
             return self._read_resource(uri, call)
-        except (MCPError, Cancelled, _NeedInput):
-            raise
+        except (FileNotFoundError, IsADirectoryError, PermissionError) as exc:
+            raise MCPError(call.rev.missing_resource, "Resource not found: %s (%s)"
+                           % (uri, exc.strerror or exc), {"uri": uri})
         except (OSError, ValueError) as exc:
-            if isinstance(exc, (FileNotFoundError, IsADirectoryError, PermissionError)):
-                raise MCPError(call.rev.missing_resource, "Resource not found: %s (%s)"
-                               % (uri, exc.strerror or exc), {"uri": uri})
             raise MCPError(INTERNAL_ERROR, "Reading %s failed: %s" % (uri, exc)) from None
 
     def _on_subscribe(self, call: _Call) -> dict:
-        call.session.subscriptions.add(_required_uri(call.params))
+        call.session.subscriptions.add(_required(call.params, "uri"))
         return {}
 
     def _on_unsubscribe(self, call: _Call) -> dict:
-        call.session.subscriptions.discard(_required_uri(call.params))
+        call.session.subscriptions.discard(_required(call.params, "uri"))
         return {}
 
     # -- handlers: prompts and completion -------------------------------------------
@@ -4945,9 +4929,7 @@ class _Protocol:
         return self._listing(call, self._prompts, "prompts", _shape_prompt)
 
     def _on_prompts_get(self, call: _Call) -> dict:
-        name = call.params.get("name")
-        if not isinstance(name, str):
-            raise _invalid_params("Invalid params: name must be a string")
+        name = _required(call.params, "name")
         prompt = self._prompts.get(name)
         if prompt is None:
             raise _invalid_params("Unknown prompt: %s" % name, {"name": name})
@@ -5038,9 +5020,8 @@ class _Protocol:
         return _trim("skills_result", result, call.rev.version)
 
     def _on_skills_get(self, call: _Call) -> dict:
-        uri = _required_uri(call.params)
-        with self._lock:
-            skill = self._skills.get(uri)
+        uri = _required(call.params, "uri")
+        skill = self._skills.get(uri)               # one dict lookup, as tools/call and prompts/get do it
         if skill is None:
             raise _invalid_params("No skill is served at %s" % uri, {"uri": uri})
         try:
@@ -5053,7 +5034,7 @@ class _Protocol:
         return _trim("skills_result", result, call.rev.version)
 
     def _on_directory_read(self, call: _Call) -> dict:
-        uri, version = _required_uri(call.params), call.rev.version
+        uri, version = _required(call.params, "uri"), call.rev.version
         with self._lock:
             skills = list(self._skills.values())
 
@@ -5163,14 +5144,12 @@ class MCPServer(_Protocol):
         """
         if callable(name) and not isinstance(name, str):
             return self.add_tool(name)
-
-        def decorator(fn):
-            self.add_tool(fn, name=name, title=title, description=description, annotations=annotations,
-                          icons=icons, meta=meta, input_schema=input_schema, output_schema=output_schema,
-                          structured_output=structured_output, timeout=timeout, task_support=task_support,
-                          ask_first=ask_first, ui=ui, visibility=visibility)
-            return fn
-        return decorator
+        import functools                  # the decorator: add_tool with these options (it returns fn)
+        return functools.partial(self.add_tool, name=name, title=title, description=description,
+                                 annotations=annotations, icons=icons, meta=meta, input_schema=input_schema,
+                                 output_schema=output_schema, structured_output=structured_output,
+                                 timeout=timeout, task_support=task_support, ask_first=ask_first, ui=ui,
+                                 visibility=visibility)
 
     def add_tool(self, fn, **options):
         """Register ``fn`` as a tool; takes the same options as ``tool()``. Returns ``fn``."""
@@ -5236,7 +5215,6 @@ class MCPServer(_Protocol):
 
         def read(relative: str) -> bytes:
             return _read_below(base, relative)
-        read.__name__ = label
         self.add_resource(read, base_uri + "/{+relative}", name=label,
                           description="Files below %s (read-only)" % base)
         for relative in _regular_files(base, max_files):
@@ -5294,12 +5272,9 @@ class MCPServer(_Protocol):
         """
         if callable(name) and not isinstance(name, str):
             return self.add_prompt(name)
-
-        def decorator(fn):
-            self.add_prompt(fn, name=name, title=title, description=description, icons=icons, meta=meta,
-                            completions=completions)
-            return fn
-        return decorator
+        import functools                  # the decorator: add_prompt with these options (it returns fn)
+        return functools.partial(self.add_prompt, name=name, title=title, description=description, icons=icons,
+                                 meta=meta, completions=completions)
 
     def add_prompt(self, fn, **options):
         """Register ``fn`` as a prompt; options as for ``prompt()``. Returns ``fn``."""
@@ -5363,11 +5338,10 @@ class MCPServer(_Protocol):
             prefers_border: ask the host for (True) or without (False) a border and background.
             meta: other ``_meta`` keys of the resource.
         """
-        def decorator(fn):
-            self.add_ui_resource(fn, uri, name=name, title=title, description=description, csp=csp,
-                                 permissions=permissions, domain=domain, prefers_border=prefers_border, meta=meta)
-            return fn
-        return decorator
+        import functools                  # the decorator: add_ui_resource with these options (it returns fn)
+        return functools.partial(self.add_ui_resource, uri=uri, name=name, title=title, description=description,
+                                 csp=csp, permissions=permissions, domain=domain, prefers_border=prefers_border,
+                                 meta=meta)
 
     def add_ui_resource(self, source, uri: str, *, name: str = None, title: str = None,
                         description: str = None, csp: dict = None, permissions=None, domain: str = None,
@@ -5416,16 +5390,12 @@ class MCPServer(_Protocol):
     def _capabilities(self, rev: _Revision) -> dict:
         """Derived from METHODS and the registry: only what this revision and server offer."""
         capabilities = {}
-        for _, _, versions, capability in METHODS.values():
-            if capability and rev.version in versions and capability not in capabilities \
-                    and self._offers(capability):
-                capabilities[capability] = {}
+        for _, _, versions, kind in METHODS.values():
+            if kind and rev.version in versions and kind not in capabilities and self._offers(kind):
+                capabilities[kind] = {"listChanged": True} if kind in ("tools", "prompts", "resources") else {}
         # Log messages flow in every revision (2026-07-28 asks per request instead of
         # through logging/setLevel), so the capability does not hang on a method.
         capabilities.setdefault("logging", {})
-        for kind in ("tools", "prompts", "resources"):
-            if kind in capabilities:
-                capabilities[kind]["listChanged"] = True
         if "resources" in capabilities:
             capabilities["resources"]["subscribe"] = True
         if not rev.completions:
@@ -5443,15 +5413,12 @@ class MCPServer(_Protocol):
 
     def _server_info(self, version: str) -> dict:
         """The Implementation object for ``version`` (built again only if its fields changed)."""
-        fields = (version, self.name, self.version, self.title, self.description, self.icons, self.website_url)
+        fields = (self.name, self.version, self.title, self.description, self.icons, self.website_url)
         cached = self._info_cache.get(version)
         if cached is not None and cached[0] == fields:
             return cached[1]
-        info = {"name": self.name, "version": self.version}
-        for key, value in (("title", self.title), ("description", self.description),
-                           ("icons", self.icons), ("websiteUrl", self.website_url)):
-            if value:
-                info[key] = value
+        keys = ("name", "version", "title", "description", "icons", "websiteUrl")
+        info = {key: value for key, value in zip(keys, fields) if value or key in ("name", "version")}
         info = _trim("implementation", info, version)
         self._info_cache[version] = (fields, info)
         return info
