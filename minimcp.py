@@ -1475,30 +1475,13 @@ def _is_content_block(value) -> bool:
     return isinstance(value, dict) and value.get("type") in _CONTENT_TYPES
 
 
-def _to_content(value) -> list:
-    """Turn a handler's return value into a list of content blocks."""
-    if value is None:
-        return []
-    if isinstance(value, str):
-        return [{"type": "text", "text": value}]
-    if hasattr(value, "to_content"):
-        return [value.to_content()]
-    if _is_content_block(value):
-        return [value]
-    if isinstance(value, (list, tuple)) and any(
-            isinstance(v, str) or hasattr(v, "to_content") or _is_content_block(v) for v in value):
-        blocks = []
-        for item in value:
-            blocks.extend(_to_content(item) if item is not None else [])
-        return blocks
-    return [{"type": "text", "text": _to_json_text(value)}]
-
-
-def _result_content(value) -> list:
-    """A tool result's content blocks, as the official SDK writes them.
+def _to_content(value, indent: int = None) -> list:
+    """Turn a handler's return value into a list of content blocks.
 
     Strings are text; media and content blocks are themselves; lists and tuples
-    are unrolled item by item; anything else is JSON indented by two spaces.
+    are unrolled item by item; anything else is JSON text. A tool result
+    (``indent=2``, as the official SDK writes it) unrolls every list; a prompt
+    unrolls only those holding text or content, and sends others as one JSON text.
     """
     if value is None:
         return []
@@ -1508,9 +1491,10 @@ def _result_content(value) -> list:
         return [value.to_content()]
     if _is_content_block(value):
         return [value]
-    if isinstance(value, (list, tuple)):
-        return [block for item in value for block in _result_content(item)]
-    return [{"type": "text", "text": _to_json_text(value, indent=2)}]
+    if isinstance(value, (list, tuple)) and (indent or any(
+            isinstance(v, str) or hasattr(v, "to_content") or _is_content_block(v) for v in value)):
+        return [block for item in value for block in _to_content(item, indent)]
+    return [{"type": "text", "text": _to_json_text(value, indent)}]
 
 
 def _is_content_class(hint) -> bool:
@@ -1679,7 +1663,7 @@ class Tool:
             return value.to_result()                       # mcp.types.CallToolResult (SDK aliases)
         if self.attributes is not None and not isinstance(value, dict):
             value = {k: getattr(value, k) for k in self.attributes if hasattr(value, k)}
-        content = _result_content(value)
+        content = _to_content(value, indent=2)
         if self.output_schema is None:
             return {"content": content}
         plain = _to_plain_json(value)
