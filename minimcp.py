@@ -1466,11 +1466,6 @@ def _json_default(value):
     raise TypeError("%s is not JSON serialisable" % type(value).__name__)
 
 
-def _to_plain_json(value):
-    """Round-trip a return value to plain JSON types (dataclasses become dicts)."""
-    return json.loads(_to_json_text(value))
-
-
 def _is_content_block(value) -> bool:
     return isinstance(value, dict) and value.get("type") in _CONTENT_TYPES
 
@@ -1666,7 +1661,7 @@ class Tool:
         content = _to_content(value, indent=2)
         if self.output_schema is None:
             return {"content": content}
-        plain = _to_plain_json(value)
+        plain = json.loads(_to_json_text(value))          # plain JSON types: dataclasses become dicts
         structured = {"result": plain} if self.wrap_result else plain
         try:
             validate(structured, self.output_schema, "result")
