@@ -1671,12 +1671,6 @@ class Tool:
         return {"content": content, "structuredContent": structured}
 
 
-def _check_name(kind: str, name) -> str:
-    if not isinstance(name, str) or not name:
-        raise ValueError("%s name must be a non-empty string" % kind)
-    return name
-
-
 class _UriTemplate:
     """An RFC 6570 URI template compiled to a regular expression for matching.
 
@@ -1874,7 +1868,9 @@ class Prompt:
     def __init__(self, fn, name=None, title=None, description=None, icons=None, meta=None,
                  completions=None) -> None:
         self.fn = fn
-        self.name = _check_name("prompt", name or getattr(fn, "__name__", None))
+        self.name = name or getattr(fn, "__name__", None)
+        if not isinstance(self.name, str) or not self.name:
+            raise ValueError("prompt name must be a non-empty string")
         self.title, self.icons, self.meta = title, icons, meta
         self.signature = signature = _Signature(fn)
         summary, arg_docs = _parse_docstring(getattr(fn, "__doc__", None))
