@@ -1777,12 +1777,7 @@ class Resource:
             raise ValueError("%s: the parameters %s are not variables of the URI template"
                              % (where, ", ".join(sorted(needed - variables))))
         self.hints = {n: a for n, a, _ in params}
-        self.completions = dict(completions or {})
-        for name, annotation, _ in params:
-            if name not in self.completions and annotation is not _EMPTY:
-                values = _enumerated_values(signature, annotation)
-                if values:
-                    self.completions[name] = values
+        self.completions = _completions(signature, params, completions)
 
     def describe(self) -> dict:
         """The MCP Resource or ResourceTemplate object (newest shape)."""
@@ -1852,14 +1847,19 @@ def _convert_text(value, hint, namespace: dict, what: str):
     return value
 
 
-def _enumerated_values(signature: _Signature, annotation) -> list:
-    """The values of a Literal or Enum annotation, as strings (for completion)."""
-    try:
-        hint = signature.resolve(annotation)
-        schema = _schema_for(hint, signature.namespace)
-    except SchemaError:
-        return []
-    return [str(v) for v in schema.get("enum", [])]
+def _completions(signature: _Signature, params: list, given) -> dict:
+    """Completion values by parameter: those ``given``, else a Literal's or Enum's values as strings."""
+    completions = dict(given or {})
+    for name, annotation, _ in params:
+        if name in completions or annotation is _EMPTY:
+            continue
+        try:
+            values = _schema_for(signature.resolve(annotation), signature.namespace).get("enum")
+        except SchemaError:
+            continue
+        if values:
+            completions[name] = [str(v) for v in values]
+    return completions
 
 
 class Prompt:
@@ -1876,22 +1876,16 @@ class Prompt:
         summary, arg_docs = _parse_docstring(getattr(fn, "__doc__", None))
         self.description = description if description is not None else summary
         self.context_param = signature.context_param()
+        params = [(n, a, d) for n, a, d in signature.params if n != self.context_param]
         self.arguments = []
-        self.hints = {}
-        self.completions = dict(completions or {})
-        for name, annotation, default in signature.params:
-            if name == self.context_param:
-                continue
+        for name, _, default in params:
             argument = {"name": name}
             if arg_docs.get(name):
                 argument["description"] = arg_docs[name]
             argument["required"] = default is _EMPTY
             self.arguments.append(argument)
-            self.hints[name] = annotation
-            if name not in self.completions and annotation is not _EMPTY:
-                values = _enumerated_values(signature, annotation)
-                if values:
-                    self.completions[name] = values
+        self.hints = {n: a for n, a, _ in params}
+        self.completions = _completions(signature, params, completions)
 
     def describe(self) -> dict:
         """The MCP Prompt object (newest shape)."""
