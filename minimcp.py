@@ -1793,11 +1793,8 @@ class Resource:
     def arguments_for(self, variables: dict) -> dict:
         """Convert the template variables matched in a URI to the function's arguments."""
         namespace = self.signature.namespace
-        arguments = {}
-        for name, value in variables.items():
-            hint = self.hints.get(name, _EMPTY)
-            arguments[name] = _convert_text(value, hint, namespace, "URI variable %r" % name)
-        return arguments
+        return {name: _convert_text(value, self.hints.get(name, _EMPTY), namespace, "URI variable %r" % name)
+                for name, value in variables.items()}
 
     def to_contents(self, uri: str, value) -> list:
         """Turn the function's return value into ReadResourceResult ``contents``."""
@@ -1902,13 +1899,9 @@ class Prompt:
         if missing:
             raise _invalid_params("prompt %r: missing required argument %s"
                                   % (self.name, ", ".join(repr(m) for m in missing)))
-        bound = {}
-        for name, value in arguments.items():
-            if name not in self.hints:
-                continue                                   # unknown arguments are ignored
-            bound[name] = _convert_text(value, self.hints[name], self.signature.namespace,
-                                        "prompt %r argument %r" % (self.name, name))
-        return bound
+        namespace = self.signature.namespace
+        return {name: _convert_text(value, self.hints[name], namespace, "prompt %r argument %r" % (self.name, name))
+                for name, value in arguments.items() if name in self.hints}     # unknown arguments are ignored
 
     @staticmethod
     def to_messages(value) -> list:
