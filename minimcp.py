@@ -1691,30 +1691,27 @@ class _UriTemplate:
             pos = match.end()
             expression = match.group(1)
             operator = expression[:1] if expression[:1] in "+#/.?&;" else ""
-            names = [n.strip() for n in expression[len(operator):].split(",")]
-            for raw in names:
-                explode = raw.endswith("*")
+            query = operator in ("?", "&")        # the whole query is matched once, then parsed by name
+            for index, raw in enumerate(n.strip() for n in expression[len(operator):].split(",")):
                 name = raw.rstrip("*").split(":")[0]
                 if not name.replace("_", "a").replace(".", "a").isalnum():
                     raise ValueError("invalid variable %r in URI template %r" % (raw, template))
                 if name in self.variables:
                     raise ValueError("variable %r repeated in URI template %r" % (name, template))
                 self.variables.append(name)
-                if explode:
+                if raw.endswith("*"):
                     self.exploded.add(name)
-            if operator in ("?", "&"):
-                self.query_vars.extend(n.rstrip("*") for n in names)
-                pattern.append(r"(?:[?&](?P<_q%d>[^#]*))?" % len(pattern))
-                continue
-            for index, raw in enumerate(names):
-                name = raw.rstrip("*").split(":")[0]
-                lead = {"": ",", "+": ",", "#": ",", "/": "/", ".": r"\."}.get(operator, ",")
-                prefix = {"#": "#", "/": "/", ".": r"\."}.get(operator, "") if index == 0 else lead
-                if operator == "/" and raw.endswith("*"):
+                if query:
+                    self.query_vars.append(raw.rstrip("*"))
+                elif operator == "/" and raw.endswith("*"):
                     pattern.append(r"(?P<%s>(?:/[^/?#]*)*)" % name)
-                    continue
-                chars = r"[^?#]*?" if operator in ("+", "#") else r"[^/?#,&]*"
-                pattern.append("%s(?P<%s>%s)" % (prefix, name, chars))
+                else:                             # the operator's prefix before the first value, its separator after
+                    prefix = {"#": "#", "/": "/", ".": r"\."}.get(operator, "") if index == 0 \
+                        else {"/": "/", ".": r"\."}.get(operator, ",")
+                    chars = r"[^?#]*?" if operator in ("+", "#") else r"[^/?#,&]*"
+                    pattern.append("%s(?P<%s>%s)" % (prefix, name, chars))
+            if query:
+                pattern.append(r"(?:[?&](?P<_q%d>[^#]*))?" % len(pattern))
         pattern.append(re.escape(template[pos:]))
         self.regex = re.compile("^" + "".join(pattern) + "$")
 
