@@ -1499,8 +1499,7 @@ def _is_content_class(hint) -> bool:
     origin, args, _ = _typing_parts(hint)
     if origin == "annotated":
         return _is_content_class(args[0])
-    name = getattr(hint, "_name", None) or ""
-    if origin in (list, tuple) or origin == "union" or name in ("List", "Tuple", "Sequence", "Union", "Optional") \
+    if origin in (list, tuple) or origin == "union" \
             or repr(origin) in ("typing.Union", "<class 'collections.abc.Sequence'>"):
         return any(_is_content_class(arg) for arg in args)
     return False
