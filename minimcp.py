@@ -1586,11 +1586,10 @@ class Tool:
         self.field_defaults = [(n, d) for n, _, d in signature.params if _is_field_info(d)]
         self.wrap_result = False
         self.output_schema = output_schema
-        returns = signature.returns
         self.attributes = None           # a plain annotated class: structuredContent from its attributes
         if output_schema is None and structured_output is not False:
             try:
-                resolved = signature.resolve(returns) if returns is not _EMPTY else _EMPTY
+                resolved = signature.resolve(signature.returns)        # no annotation stays _EMPTY
             except SchemaError:
                 resolved = _EMPTY
             try:
