@@ -1608,21 +1608,13 @@ class Tool:
     def describe(self) -> dict:
         """The MCP Tool object (newest shape)."""
         tool = {"name": self.name}
-        if self.title:
-            tool["title"] = self.title
-        if self.description:
-            tool["description"] = self.description
-        tool["inputSchema"] = self.input_schema
-        if self.output_schema is not None:
-            tool["outputSchema"] = self.output_schema
-        if self.annotations:
-            tool["annotations"] = dict(self.annotations)
-        if self.icons:
-            tool["icons"] = self.icons
-        if self.task_support != "forbidden":
-            tool["execution"] = {"taskSupport": self.task_support}
-        if self.meta:
-            tool["_meta"] = self.meta
+        execution = {"taskSupport": self.task_support} if self.task_support != "forbidden" else None
+        for key, value in (("title", self.title), ("description", self.description),
+                           ("inputSchema", self.input_schema), ("outputSchema", self.output_schema),
+                           ("annotations", self.annotations and dict(self.annotations)), ("icons", self.icons),
+                           ("execution", execution), ("_meta", self.meta)):
+            if value or (key == "outputSchema" and value is not None):     # an explicit {} outputSchema is sent
+                tool[key] = value
         return tool
 
     def check_arguments(self, arguments: dict) -> None:
