@@ -1906,9 +1906,8 @@ class Prompt:
                 elif hasattr(content, "to_content"):
                     content = content.to_content()
                 messages.append({"role": item["role"], "content": content})
-            elif item is not None:
-                for block in _to_content(item):
-                    messages.append({"role": "user", "content": block})
+            else:                                          # None gives no blocks
+                messages.extend({"role": "user", "content": block} for block in _to_content(item))
         return messages
 
 
