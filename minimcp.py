@@ -1466,39 +1466,17 @@ def _json_default(value):
     raise TypeError("%s is not JSON serialisable" % type(value).__name__)
 
 
-def _to_plain_json(value):
-    """Round-trip a return value to plain JSON types (dataclasses become dicts)."""
-    return json.loads(_to_json_text(value))
-
-
 def _is_content_block(value) -> bool:
     return isinstance(value, dict) and value.get("type") in _CONTENT_TYPES
 
 
-def _to_content(value) -> list:
-    """Turn a handler's return value into a list of content blocks."""
-    if value is None:
-        return []
-    if isinstance(value, str):
-        return [{"type": "text", "text": value}]
-    if hasattr(value, "to_content"):
-        return [value.to_content()]
-    if _is_content_block(value):
-        return [value]
-    if isinstance(value, (list, tuple)) and any(
-            isinstance(v, str) or hasattr(v, "to_content") or _is_content_block(v) for v in value):
-        blocks = []
-        for item in value:
-            blocks.extend(_to_content(item) if item is not None else [])
-        return blocks
-    return [{"type": "text", "text": _to_json_text(value)}]
-
-
-def _result_content(value) -> list:
-    """A tool result's content blocks, as the official SDK writes them.
+def _to_content(value, indent: int = None) -> list:
+    """Turn a handler's return value into a list of content blocks.
 
     Strings are text; media and content blocks are themselves; lists and tuples
-    are unrolled item by item; anything else is JSON indented by two spaces.
+    are unrolled item by item; anything else is JSON text. A tool result
+    (``indent=2``, as the official SDK writes it) unrolls every list; a prompt
+    unrolls only those holding text or content, and sends others as one JSON text.
     """
     if value is None:
         return []
@@ -1508,9 +1486,10 @@ def _result_content(value) -> list:
         return [value.to_content()]
     if _is_content_block(value):
         return [value]
-    if isinstance(value, (list, tuple)):
-        return [block for item in value for block in _result_content(item)]
-    return [{"type": "text", "text": _to_json_text(value, indent=2)}]
+    if isinstance(value, (list, tuple)) and (indent or any(
+            isinstance(v, str) or hasattr(v, "to_content") or _is_content_block(v) for v in value)):
+        return [block for item in value for block in _to_content(item, indent)]
+    return [{"type": "text", "text": _to_json_text(value, indent)}]
 
 
 def _is_content_class(hint) -> bool:
@@ -1520,8 +1499,7 @@ def _is_content_class(hint) -> bool:
     origin, args, _ = _typing_parts(hint)
     if origin == "annotated":
         return _is_content_class(args[0])
-    name = getattr(hint, "_name", None) or ""
-    if origin in (list, tuple) or origin == "union" or name in ("List", "Tuple", "Sequence", "Union", "Optional") \
+    if origin in (list, tuple) or origin == "union" \
             or repr(origin) in ("typing.Union", "<class 'collections.abc.Sequence'>"):
         return any(_is_content_class(arg) for arg in args)
     return False
@@ -1608,11 +1586,10 @@ class Tool:
         self.field_defaults = [(n, d) for n, _, d in signature.params if _is_field_info(d)]
         self.wrap_result = False
         self.output_schema = output_schema
-        returns = signature.returns
         self.attributes = None           # a plain annotated class: structuredContent from its attributes
         if output_schema is None and structured_output is not False:
             try:
-                resolved = signature.resolve(returns) if returns is not _EMPTY else _EMPTY
+                resolved = signature.resolve(signature.returns)        # no annotation stays _EMPTY
             except SchemaError:
                 resolved = _EMPTY
             try:
@@ -1631,21 +1608,13 @@ class Tool:
     def describe(self) -> dict:
         """The MCP Tool object (newest shape)."""
         tool = {"name": self.name}
-        if self.title:
-            tool["title"] = self.title
-        if self.description:
-            tool["description"] = self.description
-        tool["inputSchema"] = self.input_schema
-        if self.output_schema is not None:
-            tool["outputSchema"] = self.output_schema
-        if self.annotations:
-            tool["annotations"] = dict(self.annotations)
-        if self.icons:
-            tool["icons"] = self.icons
-        if self.task_support != "forbidden":
-            tool["execution"] = {"taskSupport": self.task_support}
-        if self.meta:
-            tool["_meta"] = self.meta
+        execution = {"taskSupport": self.task_support} if self.task_support != "forbidden" else None
+        for key, value in (("title", self.title), ("description", self.description),
+                           ("inputSchema", self.input_schema), ("outputSchema", self.output_schema),
+                           ("annotations", self.annotations and dict(self.annotations)), ("icons", self.icons),
+                           ("execution", execution), ("_meta", self.meta)):
+            if value or (key == "outputSchema" and value is not None):     # an explicit {} outputSchema is sent
+                tool[key] = value
         return tool
 
     def check_arguments(self, arguments: dict) -> None:
@@ -1679,10 +1648,10 @@ class Tool:
             return value.to_result()                       # mcp.types.CallToolResult (SDK aliases)
         if self.attributes is not None and not isinstance(value, dict):
             value = {k: getattr(value, k) for k in self.attributes if hasattr(value, k)}
-        content = _result_content(value)
+        content = _to_content(value, indent=2)
         if self.output_schema is None:
             return {"content": content}
-        plain = _to_plain_json(value)
+        plain = json.loads(_to_json_text(value))          # plain JSON types: dataclasses become dicts
         structured = {"result": plain} if self.wrap_result else plain
         try:
             validate(structured, self.output_schema, "result")
@@ -1690,12 +1659,6 @@ class Tool:
             raise ValueError("tool %r returned a value that does not match its outputSchema: %s"
                              % (self.name, exc)) from None
         return {"content": content, "structuredContent": structured}
-
-
-def _check_name(kind: str, name) -> str:
-    if not isinstance(name, str) or not name:
-        raise ValueError("%s name must be a non-empty string" % kind)
-    return name
 
 
 class _UriTemplate:
@@ -1718,30 +1681,27 @@ class _UriTemplate:
             pos = match.end()
             expression = match.group(1)
             operator = expression[:1] if expression[:1] in "+#/.?&;" else ""
-            names = [n.strip() for n in expression[len(operator):].split(",")]
-            for raw in names:
-                explode = raw.endswith("*")
+            query = operator in ("?", "&")        # the whole query is matched once, then parsed by name
+            for index, raw in enumerate(n.strip() for n in expression[len(operator):].split(",")):
                 name = raw.rstrip("*").split(":")[0]
                 if not name.replace("_", "a").replace(".", "a").isalnum():
                     raise ValueError("invalid variable %r in URI template %r" % (raw, template))
                 if name in self.variables:
                     raise ValueError("variable %r repeated in URI template %r" % (name, template))
                 self.variables.append(name)
-                if explode:
+                if raw.endswith("*"):
                     self.exploded.add(name)
-            if operator in ("?", "&"):
-                self.query_vars.extend(n.rstrip("*") for n in names)
-                pattern.append(r"(?:[?&](?P<_q%d>[^#]*))?" % len(pattern))
-                continue
-            for index, raw in enumerate(names):
-                name = raw.rstrip("*").split(":")[0]
-                lead = {"": ",", "+": ",", "#": ",", "/": "/", ".": r"\."}.get(operator, ",")
-                prefix = {"#": "#", "/": "/", ".": r"\."}.get(operator, "") if index == 0 else lead
-                if operator == "/" and raw.endswith("*"):
+                if query:
+                    self.query_vars.append(raw.rstrip("*"))
+                elif operator == "/" and raw.endswith("*"):
                     pattern.append(r"(?P<%s>(?:/[^/?#]*)*)" % name)
-                    continue
-                chars = r"[^?#]*?" if operator in ("+", "#") else r"[^/?#,&]*"
-                pattern.append("%s(?P<%s>%s)" % (prefix, name, chars))
+                else:                             # the operator's prefix before the first value, its separator after
+                    prefix = {"#": "#", "/": "/", ".": r"\."}.get(operator, "") if index == 0 \
+                        else {"/": "/", ".": r"\."}.get(operator, ",")
+                    chars = r"[^?#]*?" if operator in ("+", "#") else r"[^/?#,&]*"
+                    pattern.append("%s(?P<%s>%s)" % (prefix, name, chars))
+            if query:
+                pattern.append(r"(?:[?&](?P<_q%d>[^#]*))?" % len(pattern))
         pattern.append(re.escape(template[pos:]))
         self.regex = re.compile("^" + "".join(pattern) + "$")
 
@@ -1804,12 +1764,7 @@ class Resource:
             raise ValueError("%s: the parameters %s are not variables of the URI template"
                              % (where, ", ".join(sorted(needed - variables))))
         self.hints = {n: a for n, a, _ in params}
-        self.completions = dict(completions or {})
-        for name, annotation, _ in params:
-            if name not in self.completions and annotation is not _EMPTY:
-                values = _enumerated_values(signature, annotation)
-                if values:
-                    self.completions[name] = values
+        self.completions = _completions(signature, params, completions)
 
     def describe(self) -> dict:
         """The MCP Resource or ResourceTemplate object (newest shape)."""
@@ -1825,11 +1780,8 @@ class Resource:
     def arguments_for(self, variables: dict) -> dict:
         """Convert the template variables matched in a URI to the function's arguments."""
         namespace = self.signature.namespace
-        arguments = {}
-        for name, value in variables.items():
-            hint = self.hints.get(name, _EMPTY)
-            arguments[name] = _convert_text(value, hint, namespace, "URI variable %r" % name)
-        return arguments
+        return {name: _convert_text(value, self.hints.get(name, _EMPTY), namespace, "URI variable %r" % name)
+                for name, value in variables.items()}
 
     def to_contents(self, uri: str, value) -> list:
         """Turn the function's return value into ReadResourceResult ``contents``."""
@@ -1879,14 +1831,19 @@ def _convert_text(value, hint, namespace: dict, what: str):
     return value
 
 
-def _enumerated_values(signature: _Signature, annotation) -> list:
-    """The values of a Literal or Enum annotation, as strings (for completion)."""
-    try:
-        hint = signature.resolve(annotation)
-        schema = _schema_for(hint, signature.namespace)
-    except SchemaError:
-        return []
-    return [str(v) for v in schema.get("enum", [])]
+def _completions(signature: _Signature, params: list, given) -> dict:
+    """Completion values by parameter: those ``given``, else a Literal's or Enum's values as strings."""
+    completions = dict(given or {})
+    for name, annotation, _ in params:
+        if name in completions or annotation is _EMPTY:
+            continue
+        try:
+            values = _schema_for(signature.resolve(annotation), signature.namespace).get("enum")
+        except SchemaError:
+            continue
+        if values:
+            completions[name] = [str(v) for v in values]
+    return completions
 
 
 class Prompt:
@@ -1895,28 +1852,24 @@ class Prompt:
     def __init__(self, fn, name=None, title=None, description=None, icons=None, meta=None,
                  completions=None) -> None:
         self.fn = fn
-        self.name = _check_name("prompt", name or getattr(fn, "__name__", None))
+        self.name = name or getattr(fn, "__name__", None)
+        if not isinstance(self.name, str) or not self.name:
+            raise ValueError("prompt name must be a non-empty string")
         self.title, self.icons, self.meta = title, icons, meta
         self.signature = signature = _Signature(fn)
         summary, arg_docs = _parse_docstring(getattr(fn, "__doc__", None))
         self.description = description if description is not None else summary
         self.context_param = signature.context_param()
+        params = [(n, a, d) for n, a, d in signature.params if n != self.context_param]
         self.arguments = []
-        self.hints = {}
-        self.completions = dict(completions or {})
-        for name, annotation, default in signature.params:
-            if name == self.context_param:
-                continue
+        for name, _, default in params:
             argument = {"name": name}
             if arg_docs.get(name):
                 argument["description"] = arg_docs[name]
             argument["required"] = default is _EMPTY
             self.arguments.append(argument)
-            self.hints[name] = annotation
-            if name not in self.completions and annotation is not _EMPTY:
-                values = _enumerated_values(signature, annotation)
-                if values:
-                    self.completions[name] = values
+        self.hints = {n: a for n, a, _ in params}
+        self.completions = _completions(signature, params, completions)
 
     def describe(self) -> dict:
         """The MCP Prompt object (newest shape)."""
@@ -1933,13 +1886,9 @@ class Prompt:
         if missing:
             raise _invalid_params("prompt %r: missing required argument %s"
                                   % (self.name, ", ".join(repr(m) for m in missing)))
-        bound = {}
-        for name, value in arguments.items():
-            if name not in self.hints:
-                continue                                   # unknown arguments are ignored
-            bound[name] = _convert_text(value, self.hints[name], self.signature.namespace,
-                                        "prompt %r argument %r" % (self.name, name))
-        return bound
+        namespace = self.signature.namespace
+        return {name: _convert_text(value, self.hints[name], namespace, "prompt %r argument %r" % (self.name, name))
+                for name, value in arguments.items() if name in self.hints}     # unknown arguments are ignored
 
     @staticmethod
     def to_messages(value) -> list:
@@ -1957,9 +1906,8 @@ class Prompt:
                 elif hasattr(content, "to_content"):
                     content = content.to_content()
                 messages.append({"role": item["role"], "content": content})
-            elif item is not None:
-                for block in _to_content(item):
-                    messages.append({"role": "user", "content": block})
+            else:                                          # None gives no blocks
+                messages.extend({"role": "user", "content": block} for block in _to_content(item))
         return messages
 
 
