@@ -1494,7 +1494,7 @@ def _to_content(value, indent: int = None) -> list:
 
 def _is_content_class(hint) -> bool:
     """Whether a return annotation names content (media, links, blocks), bare, in a list or in a union."""
-    if isinstance(hint, type):
+    if isinstance(hint, type) and type(hint).__name__ != "GenericAlias":     # (3.9 and 3.10: list[X] is a type)
         return issubclass(hint, (_Media, ResourceLink, EmbeddedResource)) or hasattr(hint, "to_content")
     origin, args, _ = _typing_parts(hint)
     if origin == "annotated":

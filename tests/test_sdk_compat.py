@@ -149,6 +149,17 @@ def test_output_policy_matches_the_sdk(annotation, value, output_schema, structu
     wire.close()
 
 
+@pytest.mark.skipif(sys.version_info < (3, 9), reason="list[Image] needs Python 3.9")
+def test_builtin_list_of_images_is_content_not_structured_output():
+    def pictures() -> "list[Image]":                  # on 3.9 and 3.10, list[X] passes isinstance(..., type)
+        return [Image(PNG, "image/png")]
+    wire = connect(pictures)
+    assert "outputSchema" not in tools(wire)["pictures"]
+    result = call(wire, "pictures")
+    assert result == {"content": [{"type": "image", "data": "iVBORw0K", "mimeType": "image/png"}]}, result
+    wire.close()
+
+
 @pytest.mark.skipif(sys.version_info < (3, 9), reason="dict[str, int] needs Python 3.9")
 def test_builtin_dict_of_str_is_structured_as_it_is():
     def mapping() -> "dict[str, int]":
