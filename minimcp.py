@@ -4523,7 +4523,6 @@ class _WorkerPool:
                 _logger().exception("minimcp worker job failed")
 
 
-
 def _task_ttl(call: _Call, tool: Tool, ttl_cap):
     """Apply the task rules of the call's revision: False to run the tool plainly, else the task's ttl."""
     if tool.task_support == "forbidden" and call.params.get("task") is None:
@@ -4617,7 +4616,6 @@ def _run_coroutine(call: _Call, coroutine):
         raise Cancelled(call.cancel_reason or "cancelled") from None
     finally:
         call.on_cancel.remove(cancel)
-
 
 
 def _complete(source, prefix: str, chosen: dict) -> list:
@@ -4714,8 +4712,6 @@ def _text_if_text(filename: str, data: bytes):
         return data.decode("utf-8")
     except UnicodeDecodeError:
         return data
-
-
 
 
 class _Protocol:
