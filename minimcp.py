@@ -5752,16 +5752,18 @@ class _ReadLoop:
         session, out = self.session, self.session.out
         try:
             while True:
-                burst = self.reader.has_line()       # the next line is here already: hold the answers
-                if not burst:
+                if not self.reader.has_line():       # the burst has ended: no more queueing
                     self.queueing = False
-                if burst is not (out.corked is not None):
-                    out.cork(burst)                  # (a burst's end writes them, and may find the pipe shut)
                 if out.closed:
                     return True
                 line = self.reader.readline()
                 if line is None:
                     return True
+                # Another line is here already: hold this one's answers for the same write. The
+                # last line of a burst runs uncorked, so a long call's progress is never held.
+                burst = self.reader.has_line()
+                if burst is not (out.corked is not None):
+                    out.cork(burst)                  # (a burst's end writes them, and may find the pipe shut)
                 if isinstance(line, _Oversized):
                     session.write(_error(line.request_id, INVALID_REQUEST,
                                          "Invalid Request: message larger than %d bytes" % self.limit))

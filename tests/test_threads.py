@@ -1,5 +1,6 @@
 """Worker pool, progress, cancellation, timeouts, and questions to the client (handshake era)."""
 
+import json
 import threading
 import time
 
@@ -32,6 +33,31 @@ def test_a_busy_handler_never_holds_up_the_pipe(legacy):
     assert held_id not in legacy.stash
     gate.set()
     assert legacy.response(held_id)["result"]["content"][0]["text"] == "released"
+
+
+def test_a_long_call_that_ends_a_burst_still_sends_its_progress_at_once(legacy):
+    gate = threading.Event()
+
+    @legacy.app.tool()
+    def reports(ctx: Context) -> str:
+        """Report progress, then block until the test saw it."""
+        ctx.progress(1, 2)
+        return "released" if gate.wait(10) else "never released"
+
+    # Two requests in one write: the reader finds the call already buffered behind the
+    # ping. The ping's answer may wait for the burst's end, the call's progress may not.
+    lines = [{"jsonrpc": "2.0", "id": "p", "method": "ping"},
+             {"jsonrpc": "2.0", "id": "r", "method": "tools/call",
+              "params": {"name": "reports", "_meta": {"progressToken": "t"}}}]
+    legacy.send_raw(b"".join(json.dumps(m).encode() + b"\n" for m in lines))
+    try:
+        seen = []
+        while not any(m.get("method") == "notifications/progress" for m in seen):
+            seen.append(legacy.recv(timeout=5))       # raises if nothing comes while the tool blocks
+        assert seen[-1]["params"] == {"progressToken": "t", "progress": 1, "total": 2}
+    finally:
+        gate.set()
+    assert legacy.response("r")["result"]["content"][0]["text"] == "released"
 
 
 def test_independent_calls_run_concurrently(legacy):
