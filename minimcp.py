@@ -5499,6 +5499,7 @@ class _LineReader:
         # What makes a read return: the descriptor, plus a stop pipe where the stream has one.
         self.wake_fds = getattr(stream, "wake_fds", None) or (lambda: [stream.fileno()])
         self.stream_terminated = lambda: getattr(stream, "terminated", False)
+        self.parent_gone = getattr(stream, "parent_gone", None) or (lambda: False)
         self.limit = limit
         self.buffer = bytearray()
         self.start = 0                   # where the unread part of the buffer begins
@@ -5513,8 +5514,8 @@ class _LineReader:
 
         True when it cannot tell (a stream with no descriptor).
         """
-        if len(self.buffer) > self.start or self.stream_terminated():
-            return True
+        if len(self.buffer) > self.start or self.stream_terminated() or self.parent_gone():
+            return True                          # (an orphan's reader ends as at end of input)
         try:
             import select
             return bool(select.select(self.wake_fds(), [], [], 0)[0])
@@ -5784,6 +5785,10 @@ def _raise_terminated(signum, frame):
     raise _Terminated()
 
 
+#: How often a waiting reader looks whether the process that started us is still there.
+PARENT_POLL_SECONDS = 1.0
+
+
 class _WakeableRaw(io.RawIOBase):
     """The main thread's stdin: a raw stream that waits in select(), never in read().
 
@@ -5792,14 +5797,21 @@ class _WakeableRaw(io.RawIOBase):
     and a main thread blocked in ``read()`` on stdin would never look at it: the
     signal is lost and the server runs on. So the main thread waits on three file
     descriptors at once: stdin, the signal wakeup pipe (``signal.set_wakeup_fd``,
-    written by the C-level handler whatever thread it ran on) and a stop pipe (the
-    parent watchdog's). A wakeup returns to Python, where the handler then runs; a
-    stop reads as end of input, so the server ends exactly as on stdin EOF.
+    written by the C-level handler whatever thread it ran on) and a stop pipe (written
+    on SIGTERM). A wakeup returns to Python, where the handler then runs; a stop reads
+    as end of input, so the server ends exactly as on stdin EOF.
+
+    ``parent``: the process that started us. A parent that dies without closing our
+    stdin (the pipe inherited by another process) would leave us running for ever; an
+    orphan is re-parented on POSIX, so ``getppid()`` changes. Whichever thread reads looks
+    every PARENT_POLL_SECONDS, and so does the pool's watcher while a call holds the reading
+    thread (``_LineReader.input_waiting``): no thread of its own.
     """
 
-    def __init__(self, fd: int, wake_fd: int, stop_fd: int, stop_write: int) -> None:
+    def __init__(self, fd: int, wake_fd: int, stop_fd: int, stop_write: int, parent: int = None) -> None:
         super().__init__()
         self.fd, self.wake_fd, self.stop_fd, self.stop_write = fd, wake_fd, stop_fd, stop_write
+        self.parent = parent
         self.terminated = False
 
     def on_sigterm(self, signum, frame) -> None:
@@ -5823,8 +5835,11 @@ class _WakeableRaw(io.RawIOBase):
         return self.fd
 
     def wake_fds(self) -> list:
-        """What a read waits on that ends it: input, and the stop pipe (the parent watchdog's)."""
+        """What a read waits on that ends it: input, and the stop pipe."""
         return [self.fd, self.stop_fd]
+
+    def parent_gone(self) -> bool:
+        return self.parent is not None and os.getppid() != self.parent
 
     def close(self) -> None:
         if not self.closed:
@@ -5837,9 +5852,14 @@ class _WakeableRaw(io.RawIOBase):
     def readinto(self, buffer) -> int:
         """Fill ``buffer`` with what stdin has (0 at end of input or on a stop)."""
         import select
+        poll = None if self.parent is None else PARENT_POLL_SECONDS
         while not self.terminated:
+            if self.parent_gone():
+                _logger().warning("minimcp: the parent process (pid %d) is gone; stopping as on end of input",
+                                  self.parent)
+                return 0
             try:
-                ready = select.select([self.fd, self.wake_fd, self.stop_fd], [], [])[0]
+                ready = select.select([self.fd, self.wake_fd, self.stop_fd], [], [], poll)[0]
                 if self.wake_fd in ready:
                     try:
                         os.read(self.wake_fd, 512)
@@ -5858,11 +5878,11 @@ class _WakeableRaw(io.RawIOBase):
 
 
 def _wakeable_stdin(fd: int, watch_parent: bool):
-    """A buffered stdin on ``fd`` that signals and the parent watchdog can wake.
+    """A buffered stdin on ``fd`` that signals can wake, and that ends if the parent dies.
 
-    Returns ``(stream, undo)``; ``undo()`` restores the previous wakeup fd and stops
-    the watchdog. Where it can't work (not the main thread, no select() on pipes,
-    descriptors too high for select) the stream is a plain one and undo does nothing.
+    Returns ``(stream, undo)``; ``undo()`` restores the previous wakeup fd. Where it can't
+    work (not the main thread, no select() on pipes, descriptors too high for select) the
+    stream is a plain one and undo does nothing.
     """
     import signal
     usable = os.name == "posix" and threading.current_thread() is threading.main_thread()
@@ -5877,15 +5897,11 @@ def _wakeable_stdin(fd: int, watch_parent: bool):
     previous = signal.set_wakeup_fd(wake_write, warn_on_full_buffer=False)
     # Unbuffered (_LineReader keeps its own buffer): closing it never waits for a lock
     # held by a reader still blocked in a read.
-    stream = _WakeableRaw(fd, wake_read, stop_read, stop_write)
-    finished = threading.Event()
     parent = os.getppid()
-    if watch_parent and parent > 1 and os.environ.get("MINIMCP_WATCH_PARENT", "1") != "0":
-        threading.Thread(target=_watch_parent, args=(parent, stop_write, finished),
-                         name="minimcp-parent-watchdog", daemon=True).start()
+    watched = watch_parent and parent > 1 and os.environ.get("MINIMCP_WATCH_PARENT", "1") != "0"
+    stream = _WakeableRaw(fd, wake_read, stop_read, stop_write, parent if watched else None)
 
     def undo():
-        finished.set()
         try:
             signal.set_wakeup_fd(previous)
         except (ValueError, OSError):
@@ -5896,27 +5912,6 @@ def _wakeable_stdin(fd: int, watch_parent: bool):
             except OSError:
                 pass
     return stream, undo
-
-
-#: How often the parent watchdog looks whether the process that started us is still there.
-PARENT_POLL_SECONDS = 1.0
-
-
-def _watch_parent(parent: int, stop_fd: int, finished) -> None:
-    """End the server as on stdin EOF once the parent process is gone.
-
-    A parent that dies without closing our stdin (the pipe inherited by another
-    process) would otherwise leave us running forever. On POSIX an orphan is
-    re-parented, so ``getppid()`` changes; that is what is watched.
-    """
-    while not finished.wait(PARENT_POLL_SECONDS):
-        if os.getppid() != parent:
-            _logger().warning("minimcp: the parent process (pid %d) is gone; stopping as on end of input", parent)
-            try:
-                os.write(stop_fd, b"x")
-            except OSError:
-                pass
-            return
 
 
 class _OwnedStdio:

@@ -159,8 +159,14 @@ def orphan(tmp_path, watch_parent=True, env=None):
     """(server pid, the test's end of the server's stdin, of its stdout, the middle process)."""
     script = server_script(tmp_path, """
         import time
-        from minimcp import MCPServer
+        from minimcp import MCPServer, Context
         app = MCPServer("orphan")
+
+        @app.tool()
+        def block(seconds: float, ctx: Context) -> str:
+            ctx.info("block: started")
+            time.sleep(seconds)            # plain sleep: it holds whatever thread runs it
+            return "done"
         app.run(%s)
     """ % ("" if watch_parent else "watch_parent=False"))
     in_read, in_write = os.pipe()
@@ -201,6 +207,38 @@ def test_the_server_exits_as_on_eof_once_its_parent_is_gone(tmp_path):
             raise AssertionError("the orphaned server still runs 10 s after its parent died")
         while alive(pid) and time.monotonic() < deadline:
             select.select([], [], [], 0.02)       # the last moments of its exit
+        assert not alive(pid)
+    finally:
+        if alive(pid):
+            os.kill(pid, signal.SIGKILL)
+        to_server.close()
+        from_server.close()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to see an orphan's state")
+def test_an_orphan_exits_even_while_a_tool_holds_the_reading_thread(tmp_path):
+    pid, to_server, from_server, middle = orphan(tmp_path)
+    try:
+        to_server.write(encode(INIT))
+        read_answer(from_server, 0, time.monotonic() + 10)
+        to_server.write(encode({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        to_server.write(encode({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                                "params": {"name": "block", "arguments": {"seconds": 60}}}))
+        seen, deadline = b"", time.monotonic() + 10
+        while b"block: started" not in seen:           # the tool runs: now the parent dies
+            assert select.select([from_server], [], [], max(0, deadline - time.monotonic()))[0], seen
+            seen += os.read(from_server.fileno(), 65536)
+        middle.stdin.write(b"die\n")
+        middle.stdin.flush()
+        middle.wait(10)
+        deadline = time.monotonic() + 10               # far less than the tool's 60 s
+        while select.select([from_server], [], [], max(0, deadline - time.monotonic()))[0]:
+            if not os.read(from_server.fileno(), 65536):
+                break
+        else:
+            raise AssertionError("the orphaned server still runs 10 s after its parent died")
+        while alive(pid) and time.monotonic() < deadline:
+            select.select([], [], [], 0.02)
         assert not alive(pid)
     finally:
         if alive(pid):
