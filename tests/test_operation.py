@@ -188,26 +188,31 @@ def alive(pid):
         return False
 
 
+def orphaned_then_gone(pid, from_server, middle):
+    """Let the middle process die, then see the server exit within 10 s."""
+    middle.stdin.write(b"die\n")
+    middle.stdin.flush()
+    middle.wait(10)
+    # Our copy of the server's stdin is still open, so only the watchdog can end it:
+    # its exit closes its stdout, which we see as EOF.
+    deadline = time.monotonic() + 10
+    while select.select([from_server], [], [], max(0, deadline - time.monotonic()))[0]:
+        if not os.read(from_server.fileno(), 65536):
+            break
+    else:
+        raise AssertionError("the orphaned server still runs 10 s after its parent died")
+    while alive(pid) and time.monotonic() < deadline:
+        select.select([], [], [], 0.02)       # the last moments of its exit
+    assert not alive(pid)
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to see an orphan's state")
 def test_the_server_exits_as_on_eof_once_its_parent_is_gone(tmp_path):
     pid, to_server, from_server, middle = orphan(tmp_path)
     try:
         to_server.write(encode(INIT))
         assert read_answer(from_server, 0, time.monotonic() + 10)["result"]["serverInfo"]["name"] == "orphan"
-        middle.stdin.write(b"die\n")
-        middle.stdin.flush()
-        middle.wait(10)
-        # Our copy of the server's stdin is still open, so only the watchdog can end it:
-        # its exit closes its stdout, which we see as EOF.
-        deadline = time.monotonic() + 10
-        while select.select([from_server], [], [], max(0, deadline - time.monotonic()))[0]:
-            if not os.read(from_server.fileno(), 65536):
-                break
-        else:
-            raise AssertionError("the orphaned server still runs 10 s after its parent died")
-        while alive(pid) and time.monotonic() < deadline:
-            select.select([], [], [], 0.02)       # the last moments of its exit
-        assert not alive(pid)
+        orphaned_then_gone(pid, from_server, middle)
     finally:
         if alive(pid):
             os.kill(pid, signal.SIGKILL)
@@ -228,18 +233,7 @@ def test_an_orphan_exits_even_while_a_tool_holds_the_reading_thread(tmp_path):
         while b"block: started" not in seen:           # the tool runs: now the parent dies
             assert select.select([from_server], [], [], max(0, deadline - time.monotonic()))[0], seen
             seen += os.read(from_server.fileno(), 65536)
-        middle.stdin.write(b"die\n")
-        middle.stdin.flush()
-        middle.wait(10)
-        deadline = time.monotonic() + 10               # far less than the tool's 60 s
-        while select.select([from_server], [], [], max(0, deadline - time.monotonic()))[0]:
-            if not os.read(from_server.fileno(), 65536):
-                break
-        else:
-            raise AssertionError("the orphaned server still runs 10 s after its parent died")
-        while alive(pid) and time.monotonic() < deadline:
-            select.select([], [], [], 0.02)
-        assert not alive(pid)
+        orphaned_then_gone(pid, from_server, middle)     # within 10 s: far less than the tool's 60
     finally:
         if alive(pid):
             os.kill(pid, signal.SIGKILL)
