@@ -4,6 +4,7 @@ that die without closing our stdin, responses too big for the client, old interp
 Every case is a real process over real pipes; every wait has a deadline.
 """
 
+import contextlib
 import json
 import os
 import select
@@ -155,8 +156,10 @@ os._exit(0)
 """
 
 
+@contextlib.contextmanager
 def orphan(tmp_path, watch_parent=True, env=None):
-    """(server pid, the test's end of the server's stdin, of its stdout, the middle process)."""
+    """(server pid, the test's end of the server's stdin, of its stdout, the middle process);
+    the server is killed if it still runs at the end, and the test's pipe ends closed."""
     script = server_script(tmp_path, """
         import time
         from minimcp import MCPServer, Context
@@ -177,7 +180,14 @@ def orphan(tmp_path, watch_parent=True, env=None):
     os.close(in_read)
     os.close(out_write)
     pid = int(middle.stdout.readline())
-    return pid, os.fdopen(in_write, "wb", buffering=0), os.fdopen(out_read, "rb"), middle
+    to_server, from_server = os.fdopen(in_write, "wb", buffering=0), os.fdopen(out_read, "rb")
+    try:
+        yield pid, to_server, from_server, middle
+    finally:
+        if alive(pid):
+            os.kill(pid, signal.SIGKILL)
+        to_server.close()
+        from_server.close()
 
 
 def alive(pid):
@@ -208,22 +218,15 @@ def orphaned_then_gone(pid, from_server, middle):
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to see an orphan's state")
 def test_the_server_exits_as_on_eof_once_its_parent_is_gone(tmp_path):
-    pid, to_server, from_server, middle = orphan(tmp_path)
-    try:
+    with orphan(tmp_path) as (pid, to_server, from_server, middle):
         to_server.write(encode(INIT))
         assert read_answer(from_server, 0, time.monotonic() + 10)["result"]["serverInfo"]["name"] == "orphan"
         orphaned_then_gone(pid, from_server, middle)
-    finally:
-        if alive(pid):
-            os.kill(pid, signal.SIGKILL)
-        to_server.close()
-        from_server.close()
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to see an orphan's state")
 def test_an_orphan_exits_even_while_a_tool_holds_the_reading_thread(tmp_path):
-    pid, to_server, from_server, middle = orphan(tmp_path)
-    try:
+    with orphan(tmp_path) as (pid, to_server, from_server, middle):
         to_server.write(encode(INIT))
         read_answer(from_server, 0, time.monotonic() + 10)
         to_server.write(encode({"jsonrpc": "2.0", "method": "notifications/initialized"}))
@@ -234,21 +237,13 @@ def test_an_orphan_exits_even_while_a_tool_holds_the_reading_thread(tmp_path):
             assert select.select([from_server], [], [], max(0, deadline - time.monotonic()))[0], seen
             seen += os.read(from_server.fileno(), 65536)
         orphaned_then_gone(pid, from_server, middle)     # within 10 s: far less than the tool's 60
-    finally:
-        if alive(pid):
-            os.kill(pid, signal.SIGKILL)
-        to_server.close()
-        from_server.close()
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to see an orphan's state")
 @pytest.mark.parametrize("how", ["run(watch_parent=False)", "MINIMCP_WATCH_PARENT=0"])
 def test_the_watchdog_can_be_switched_off(tmp_path, how):
-    if how.startswith("run"):
-        pid, to_server, from_server, middle = orphan(tmp_path, watch_parent=False)
-    else:
-        pid, to_server, from_server, middle = orphan(tmp_path, env={"MINIMCP_WATCH_PARENT": "0"})
-    try:
+    options = {"watch_parent": False} if how.startswith("run") else {"env": {"MINIMCP_WATCH_PARENT": "0"}}
+    with orphan(tmp_path, **options) as (pid, to_server, from_server, middle):
         middle.stdin.write(b"die\n")
         middle.stdin.flush()
         middle.wait(10)
@@ -264,11 +259,6 @@ def test_the_watchdog_can_be_switched_off(tmp_path, how):
         to_server.write(encode({"jsonrpc": "2.0", "id": 2, "method": "ping"}))
         read_answer(from_server, 2, time.monotonic() + 10)
         assert alive(pid)
-    finally:
-        if alive(pid):
-            os.kill(pid, signal.SIGKILL)
-        to_server.close()
-        from_server.close()
 
 
 # -- outgoing size: never write a line the client will choke on -----------------------------
