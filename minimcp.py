@@ -6171,8 +6171,10 @@ class _HTTPApp:
             allowed = self.auth(headers)
         else:
             import hmac
-            allowed = hmac.compare_digest(headers.get("authorization", "").encode("utf-8"),
-                                          ("Bearer " + self.token).encode("utf-8"))
+            # RFC 9110: the scheme is case-insensitive ("bearer" is "Bearer"); the token is not.
+            scheme, _, credentials = headers.get("authorization", "").partition(" ")
+            token_matches = hmac.compare_digest(credentials.strip().encode("utf-8"), self.token.encode("utf-8"))
+            allowed = scheme.lower() == "bearer" and token_matches
         if not allowed:                  # the token itself is never logged nor echoed
             raise _HTTPError("401 Unauthorized", INVALID_REQUEST, "Unauthorized: a valid bearer token is required",
                              [("WWW-Authenticate", 'Bearer realm="mcp"')])
@@ -6196,17 +6198,50 @@ class _HTTPApp:
 
     # -- POST -----------------------------------------------------------------------
     def _read_body(self, environ: dict) -> bytes:
-        try:
-            length = int(environ.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: Content-Length is not a number")
-        if length > self.max_body:
-            raise _HTTPError("413 Content Too Large", INVALID_REQUEST, "Invalid Request: the body has %d bytes; "
-                             "the limit is %d" % (length, self.max_body))
-        body = environ["wsgi.input"].read(length) if length else b""
-        if len(body) < length:
+        """The POST body, never more than ``max_body`` bytes of it read, the same under any WSGI server.
+
+        Content-Length must be plain ASCII digits: ``int()`` would also take ``-1`` (and
+        ``read(-1)`` reads the whole stream), ``+5``, ``1_0`` and `` 7``. A chunked body has no
+        length; it is read piece by piece, and only where the server says the stream ends
+        with the body (``wsgi.input_terminated``): elsewhere ``read()`` would wait on the
+        connection.
+        """
+        stream = environ["wsgi.input"]
+        if "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
+            if not environ.get("wsgi.input_terminated"):
+                raise _HTTPError("411 Length Required", INVALID_REQUEST, "Length Required: this WSGI server "
+                                 "passes chunked bodies undecoded; send a Content-Length")
+            return self._read_to_end(stream)
+        length = environ.get("CONTENT_LENGTH") or "0"
+        if not (length.isascii() and length.isdigit()):
+            raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: Content-Length must be a "
+                             "number of bytes, not %r" % length[:40])
+        # int() of a header of thousands of digits raises on 3.11+; no body that long is served anyway.
+        if len(length.lstrip("0")) > 18 or int(length) > self.max_body:
+            raise _HTTPError("413 Content Too Large", INVALID_REQUEST, "Invalid Request: the body has %s bytes; "
+                             "the limit is %d" % (length[:40], self.max_body))
+        size = int(length)
+        body = stream.read(size) if size else b""
+        if len(body) < size:
             raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: the body ended early")
         return body
+
+    def _read_to_end(self, stream) -> bytes:
+        """A body of unknown length, read in pieces until it ends or passes ``max_body``."""
+        pieces, size = [], 0
+        try:
+            while True:
+                piece = stream.read(min(65536, self.max_body + 1 - size))
+                if not piece:
+                    return b"".join(pieces)
+                pieces.append(piece)
+                size += len(piece)
+                if size > self.max_body:
+                    raise _HTTPError("413 Content Too Large", INVALID_REQUEST, "Invalid Request: the body has "
+                                     "more than %d bytes, the limit" % self.max_body)
+        except (ValueError, OSError) as problem:            # a malformed chunk, or the client went away
+            raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: the chunked body could not be "
+                             "read (%s)" % problem)
 
     def _post(self, environ: dict, start_response):
         message, problem = _decode_line(self._read_body(environ))
@@ -6545,6 +6580,51 @@ def _run_http(app: "MCPServer", host: str, port: int, options: dict) -> None:
             signal.signal(signal.SIGTERM, previous)
 
 
+class _ChunkedBody:
+    """A chunked request body (RFC 9112 section 7.1) read as the plain bytes it carries.
+
+    Reads are bounded by the caller's size; malformed framing raises ValueError.
+    """
+
+    def __init__(self, raw) -> None:
+        self.raw = raw
+        self.left = 0                    # bytes of the current chunk not read yet
+        self.done = False                # the last chunk and the trailers are read
+
+    def read(self, size: int = -1) -> bytes:
+        pieces = []
+        while not self.done and size != 0:
+            if self.left == 0:
+                self._start_chunk()
+                continue
+            piece = self.raw.read(self.left if size < 0 else min(self.left, size))
+            if not piece:
+                raise ValueError("the body ended inside a chunk")
+            pieces.append(piece)
+            self.left -= len(piece)
+            size = size - len(piece) if size > 0 else size
+            if self.left == 0 and self.raw.readline(3) not in (b"\r\n", b"\n"):
+                raise ValueError("a chunk is longer than its size says")
+        return b"".join(pieces)
+
+    def _start_chunk(self) -> None:
+        line = self.raw.readline(1026)
+        digits = line.split(b";", 1)[0].strip()            # chunk extensions are allowed and ignored
+        if not line.endswith(b"\n") or not digits or len(digits) > 16 or \
+                digits.strip(b"0123456789abcdefABCDEF"):
+            raise ValueError("a chunk size line is malformed")
+        self.left = int(digits, 16)
+        if self.left == 0:                                  # the last chunk: skip the trailer fields
+            for _ in range(64):
+                if self.raw.readline(8194) in (b"\r\n", b"\n", b""):
+                    self.done = True
+                    return
+            raise ValueError("too many trailer fields")
+
+    def close(self) -> None:
+        self.raw.close()
+
+
 def _serve_http(app: "MCPServer", host: str, port: int, ready=None, **options) -> None:
     """Run the WSGI app on the standard library's threading HTTP server until interrupted."""
     from socketserver import ThreadingMixIn
@@ -6555,6 +6635,19 @@ def _serve_http(app: "MCPServer", host: str, port: int, ready=None, **options) -
 
         def log_message(self, *args):                        # no access log on stderr (tokens in URLs)
             return None
+
+        def parse_request(self) -> bool:
+            # wsgiref hands the app the raw socket; a chunked body is decoded on its way to the app.
+            if not super().parse_request():
+                return False
+            if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+                self.rfile = _ChunkedBody(self.rfile)
+            return True
+
+        def get_environ(self) -> dict:
+            environ = super().get_environ()
+            environ["wsgi.input_terminated"] = isinstance(self.rfile, _ChunkedBody)
+            return environ
 
     class Server(ThreadingMixIn, WSGIServer):
         daemon_threads = True
