@@ -761,16 +761,31 @@ class _Signature:
 
     def context_param(self):
         """Name of the parameter annotated with Context, if any."""
+        import re
         for name, annotation, _ in self.params:
-            if isinstance(annotation, str) and annotation.split(".")[-1].strip("'\"") == "Context":
-                return name                     # even when the name cannot be resolved
+            # Context, Context[T] (mcp 2.x), Optional[Context], Context | None, even when unresolvable
+            if isinstance(annotation, str) and re.fullmatch(
+                    r"(?:(?:typing\.)?Optional\[)?(?:[\w.]*\.)?Context(?:\[.*\])?\]?(?:\s*\|\s*None)?",
+                    annotation.strip("'\" ")):
+                return name
             try:
                 resolved = self.resolve(annotation)
             except SchemaError:
                 continue
-            if isinstance(resolved, type) and issubclass(resolved, Context):
+            if _is_context_hint(resolved):
                 return name
         return None
+
+
+def _is_context_hint(hint) -> bool:
+    """Context itself, ``Context[T]``, or ``Optional[Context]`` / ``Context | None`` (the SDK finds all three)."""
+    if isinstance(hint, type):
+        return issubclass(hint, Context)
+    origin, args, _ = _typing_parts(hint)
+    if origin == "union" or repr(origin) == "typing.Union":
+        others = [arg for arg in args if arg is not type(None)]
+        return len(others) == 1 and _is_context_hint(others[0])
+    return False
 
 
 class _Empty:
@@ -1278,6 +1293,103 @@ def _fits_format(text: str, kind: str) -> bool:
 # content, always in the newest shape. Older revisions are served by trimming
 # (see _REVISION_FIELDS in the server section).
 
+class _Dialect:
+    """How one SDK shows a server to its client and its model, as named rules.
+
+    A server is served in the dialect of the SDK it was written for, so that a model
+    sees what it saw there: ``MCPServer(dialect=...)``, or the class a server
+    constructs. Code reads ``dialect.<rule>`` where the thing it shapes is made (a
+    description, a result, an error), never ``if dialect == ...``. Each rule is
+    explained at ``_DIALECT_RULES``.
+    """
+    RULES = ("docstrings", "tool_failure", "tool_error", "told", "unknown_tool", "argument_error",
+             "lax_arguments", "is_error_always", "objects", "list_blocks", "compact_json", "dict_structured",
+             "text_structured", "default_mime", "resource_lists", "decode_uri_variables", "missing_resource",
+             "unknown_prompt", "missing_prompt_arguments", "capabilities", "default_version", "describe_extra",
+             "result_meta")
+    __slots__ = ("name",) + RULES
+
+    def __init__(self, name: str, **rules) -> None:
+        self.name = name
+        for rule in self.RULES:
+            setattr(self, rule, rules.pop(rule))
+        if rules:
+            raise TypeError("unknown dialect rules: %s" % ", ".join(rules))
+
+    def but(self, name: str, **changes) -> "_Dialect":
+        """This row with some rules changed: how the SDK rows say what sets them apart."""
+        return _Dialect(name, **dict({rule: getattr(self, rule) for rule in self.RULES}, **changes))
+
+    def __repr__(self) -> str:
+        return "<dialect %s>" % self.name
+
+
+# The rules, one per thing a client or model sees:
+#   docstrings: "parsed" (dedented, Args: become the parameters' descriptions, none when empty)
+#     or "raw" (the docstring as written, "" when there is none, parameters undescribed);
+#   tool_failure / tool_error: the isError text of a tool that raised, for any exception and
+#     for the ``told`` types (the SDK's ToolError), as a format of {name} and {error};
+#   unknown_tool: None (a -32602 error) or the isError text for a tool that does not exist;
+#   argument_error: None (the revision decides: -32602, or isError since 2025-11-25) or the
+#     isError text for invalid arguments, always a result; lax_arguments: "3" is taken for
+#     an integer and 3.0 for 3, as pydantic's lax mode takes them;
+#   is_error_always: results carry "isError": false too;
+#   objects: an object that is not JSON is written as its fields ("fields", or refused when it
+#     has none) or as the JSON string of its repr() ("repr");
+#   list_blocks: a returned list is one content block per item ("items") or one JSON text ("json");
+#   compact_json: JSON text without spaces; dict_structured: an unannotated dict is also
+#     structuredContent; text_structured: ``-> str`` has an outputSchema ({"result": ...});
+#   default_mime: the mimeType of a resource registered without one (None: guessed from the URI
+#     and the value); resource_lists: a returned list is several contents ("items") or one JSON
+#     text ("json"); decode_uri_variables: template variables arrive percent-decoded;
+#   missing_resource / unknown_prompt / missing_prompt_arguments: (code, message, with data) of
+#     those errors; a code of None takes the revision's own (see _REVISION_RULES);
+#   capabilities: None (derived from what is registered) or the capabilities always declared,
+#     with their flags, every list answering (empty) for them; default_version: serverInfo's
+#     version when the server names none;
+#   describe_extra: None or fn(kind, record, described) adding the SDK's own fields to a listing;
+#   result_meta: the _meta of a result wrapped in {"result": ...}.
+_MCP2_RULES = dict(
+    docstrings="raw", tool_failure="Error executing tool {name}", tool_error="Error executing tool {name}: {error}",
+    told=(), unknown_tool="Unknown tool: {name}", argument_error="Error executing tool {name}: {error}",
+    lax_arguments=True, is_error_always=True, objects="repr", list_blocks="items", compact_json=False,
+    dict_structured=False, text_structured=True, default_mime="text/plain", resource_lists="json",
+    decode_uri_variables=True, missing_resource=(INVALID_PARAMS, "Unknown resource: {uri}", True),
+    unknown_prompt=(0, "Unknown prompt: {name}", False),
+    missing_prompt_arguments=(0, "Missing required arguments: {missing}", False),
+    capabilities={"prompts": {"listChanged": False}, "resources": {"subscribe": False, "listChanged": False},
+                  "tools": {"listChanged": False}},
+    default_version="", describe_extra=None, result_meta=None)
+_DIALECTS = {
+    # mcp 2.3.0; the SDK section adds the rows of mcp 1.x and fastmcp.
+    "mcp2": _Dialect("mcp2", **_MCP2_RULES),
+    # minimcp's own lean choices.
+    "minimcp": _Dialect("minimcp", **dict(
+        _MCP2_RULES, docstrings="parsed", tool_failure="{error}", tool_error="{error}", unknown_tool=None,
+        argument_error=None, lax_arguments=False, is_error_always=False, objects="fields",
+        text_structured=False, default_mime=None, resource_lists="items",
+        missing_resource=(None, "Resource not found: {uri}", True),
+        unknown_prompt=(INVALID_PARAMS, "Unknown prompt: {name}", True),
+        missing_prompt_arguments=(INVALID_PARAMS, "prompt {prompt!r}: missing required argument {listed}", False),
+        capabilities=None, default_version="0.0.0")),
+}
+
+
+def _dialect(name) -> _Dialect:
+    if name not in _DIALECTS:
+        raise ValueError("dialect must be one of %s, not %r" % (", ".join(sorted(_DIALECTS)), name))
+    return _DIALECTS[name]
+
+
+def _read_docstring(fn, dialect: _Dialect) -> tuple:
+    """(description or None, {argument: description}) of a handler, as its dialect reads docstrings."""
+    doc = getattr(fn, "__doc__", None)
+    if dialect.docstrings == "raw":
+        return (doc if isinstance(doc, str) else ""), {}
+    summary, arg_docs = _parse_docstring(doc)
+    return summary or None, arg_docs
+
+
 _TOOL_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.")
 _CONTENT_TYPES = ("text", "image", "audio", "resource_link", "resource")
 
@@ -1371,9 +1483,10 @@ class EmbeddedResource:
         return json.loads(json.dumps(self.block))
 
 
-def _to_json_text(value, indent: int = None) -> str:
+def _to_json_text(value, indent: int = None, compact: bool = False) -> str:
     try:
-        return json.dumps(value, ensure_ascii=False, allow_nan=False, indent=indent, default=_json_default)
+        return json.dumps(value, ensure_ascii=False, allow_nan=False, indent=indent, default=_json_default,
+                          separators=(",", ":") if compact else None)
     except (TypeError, ValueError) as exc:
         where = _unsendable(value, "result")
         if where is None:
@@ -1470,7 +1583,7 @@ def _is_content_block(value) -> bool:
     return isinstance(value, dict) and value.get("type") in _CONTENT_TYPES
 
 
-def _to_content(value, indent: int = None) -> list:
+def _to_content(value, indent: int = None, compact: bool = False) -> list:
     """Turn a handler's return value into a list of content blocks.
 
     Strings are text; media and content blocks are themselves; lists and tuples
@@ -1488,8 +1601,8 @@ def _to_content(value, indent: int = None) -> list:
         return [value]
     if isinstance(value, (list, tuple)) and (indent or any(
             isinstance(v, str) or hasattr(v, "to_content") or _is_content_block(v) for v in value)):
-        return [block for item in value for block in _to_content(item, indent)]
-    return [{"type": "text", "text": _to_json_text(value, indent)}]
+        return [block for item in value for block in _to_content(item, indent, compact)]
+    return [{"type": "text", "text": _to_json_text(value, indent, compact)}]
 
 
 def _is_content_class(hint) -> bool:
@@ -1563,7 +1676,7 @@ class Tool:
 
     def __init__(self, fn, name=None, title=None, description=None, annotations=None, icons=None,
                  meta=None, input_schema=None, output_schema=None, structured_output=None,
-                 timeout=None, task_support="forbidden", ask_first=False) -> None:
+                 timeout=None, task_support="forbidden", ask_first=False, dialect: _Dialect = None) -> None:
         name = fn.__name__ if name is None else name
         if not isinstance(name, str) or not (1 <= len(name) <= 128) or not set(name) <= _TOOL_NAME_CHARS:
             raise ValueError("invalid tool name %r: use 1-128 characters of A-Z a-z 0-9 _ - ." % name)
@@ -1573,8 +1686,9 @@ class Tool:
         self.fn, self.name, self.title, self.icons, self.meta = fn, name, title, icons, meta
         self.annotations, self.timeout, self.task_support = annotations, timeout, task_support
         self.ask_first = ask_first
+        self.dialect = dialect = dialect or _DIALECTS["minimcp"]
         self.signature = signature = _Signature(fn)
-        summary, arg_docs = _parse_docstring(getattr(fn, "__doc__", None))
+        summary, arg_docs = _read_docstring(fn, dialect)
         self.description = description if description is not None else summary
         self.context_param = signature.context_param()
         owner = "tool %r (function %s)" % (name, getattr(fn, "__qualname__", fn))
@@ -1596,6 +1710,8 @@ class Tool:
                 if structured_output:
                     schema = _schema_for(resolved, signature.namespace) if resolved is not _EMPTY else {}
                     self.wrap_result = schema.get("type") != "object"   # structuredContent must be an object
+                elif resolved is str and not dialect.text_structured:
+                    schema = None                 # the text once, not again as {"result": text}
                 else:
                     schema, self.wrap_result, self.attributes = _output_policy(resolved, signature.namespace)
             except SchemaError as exc:
@@ -1613,8 +1729,10 @@ class Tool:
                            ("inputSchema", self.input_schema), ("outputSchema", self.output_schema),
                            ("annotations", self.annotations and dict(self.annotations)), ("icons", self.icons),
                            ("execution", execution), ("_meta", self.meta)):
-            if value or (key == "outputSchema" and value is not None):     # an explicit {} outputSchema is sent
+            if value or (key in ("outputSchema", "description") and value is not None):   # {} and "" are sent
                 tool[key] = value
+        if self.dialect.describe_extra is not None:
+            tool = self.dialect.describe_extra("tool", self, tool)
         return tool
 
     def check_arguments(self, arguments: dict) -> None:
@@ -1638,27 +1756,55 @@ class Tool:
         return bound
 
     def to_result(self, value) -> dict:
-        """Turn the function's return value into a CallToolResult (newest shape)."""
+        """Turn the function's return value into a CallToolResult (newest shape), as its dialect writes it."""
         if isinstance(value, str) and self.output_schema is None:
-            return {"content": [{"type": "text", "text": value}]}     # the common case, first
-        if isinstance(value, dict) and isinstance(value.get("content"), list) and \
+            result = {"content": [{"type": "text", "text": value}]}     # the common case, first
+        elif isinstance(value, dict) and isinstance(value.get("content"), list) and \
                 set(value) <= {"content", "structuredContent", "isError", "_meta"}:
-            return value                                   # an explicit CallToolResult
-        if hasattr(value, "to_result") and not isinstance(value, type):
-            return value.to_result()                       # mcp.types.CallToolResult (SDK aliases)
+            result = value                                 # an explicit CallToolResult
+        elif hasattr(value, "to_result") and not isinstance(value, type):
+            result = value.to_result()                     # mcp.types.CallToolResult (SDK aliases)
+        else:
+            result = self._structured(value)
+        if self.dialect.is_error_always and "isError" not in result:
+            result = dict(result, isError=False)           # a copy: the tool's own dict is never edited
+        return result
+
+    def _structured(self, value) -> dict:
+        """A plain return value as content, and as structuredContent where the tool has an outputSchema."""
+        dialect = self.dialect
+        fields = value
         if self.attributes is not None and not isinstance(value, dict):
-            value = {k: getattr(value, k) for k in self.attributes if hasattr(value, k)}
-        content = _to_content(value, indent=2)
+            fields = {k: getattr(value, k) for k in self.attributes if hasattr(value, k)}
+        content = self._content(value if dialect.objects == "repr" else fields)
         if self.output_schema is None:
+            if dialect.dict_structured and type(value) is dict:
+                return {"content": content, "structuredContent": value}
             return {"content": content}
-        plain = json.loads(_to_json_text(value))          # plain JSON types: dataclasses become dicts
+        plain = json.loads(_to_json_text(fields))          # plain JSON types: dataclasses become dicts
         structured = {"result": plain} if self.wrap_result else plain
         try:
             validate(structured, self.output_schema, "result")
         except ValueError as exc:
             raise ValueError("tool %r returned a value that does not match its outputSchema: %s"
                              % (self.name, exc)) from None
-        return {"content": content, "structuredContent": structured}
+        result = {"content": content, "structuredContent": structured}
+        if self.wrap_result and dialect.result_meta is not None:
+            result["_meta"] = dialect.result_meta
+        return result
+
+    def _content(self, value) -> list:
+        """Content blocks for a return value: JSON indented as mcp writes it, or compact, as fastmcp does."""
+        dialect = self.dialect
+        try:
+            if dialect.list_blocks == "json" and isinstance(value, (list, tuple)) and not any(
+                    hasattr(v, "to_content") or _is_content_block(v) for v in value):
+                return [{"type": "text", "text": _to_json_text(value, compact=True)}]
+            return _to_content(value, indent=None if dialect.compact_json else 2, compact=dialect.compact_json)
+        except _UnsendableResult:
+            if dialect.objects != "repr":
+                raise
+            return [{"type": "text", "text": json.dumps(repr(value))}]    # what pydantic makes of an object
 
 
 class _UriTemplate:
@@ -1705,9 +1851,11 @@ class _UriTemplate:
         pattern.append(re.escape(template[pos:]))
         self.regex = re.compile("^" + "".join(pattern) + "$")
 
-    def match(self, uri: str):
-        """Return the variables of ``uri`` as a dict, or None if it does not match."""
+    def match(self, uri: str, decode: bool = True):
+        """Return the variables of ``uri`` as a dict (percent-decoded, or as sent), or None if it does not match."""
         from urllib.parse import unquote, parse_qsl
+        if not decode:
+            unquote = str
         found = self.regex.match(uri)
         if not found:
             return None
@@ -1739,15 +1887,16 @@ class Resource:
 
     def __init__(self, uri, fn, name=None, title=None, description=None, mime_type=None, size=None,
                  annotations=None, icons=None, meta=None, ttl_ms=None, cache_scope=None,
-                 completions=None) -> None:
+                 completions=None, dialect: _Dialect = None) -> None:
         if not isinstance(uri, str) or not uri:
             raise ValueError("resource URI must be a non-empty string")
         self.uri, self.fn, self.title, self.mime_type, self.size = uri, fn, title, mime_type, size
         self.annotations, self.icons, self.meta = annotations, icons, meta
         self.ttl_ms, self.cache_scope = ttl_ms, cache_scope
         self.name = name or getattr(fn, "__name__", None) or uri
+        self.dialect = dialect = dialect or _DIALECTS["minimcp"]
         self.signature = signature = _Signature(fn)
-        summary, _ = _parse_docstring(getattr(fn, "__doc__", None))
+        summary, _ = _read_docstring(fn, dialect)
         self.description = description if description is not None else summary
         self.context_param = signature.context_param()
         self.is_template = "{" in uri
@@ -1771,10 +1920,13 @@ class Resource:
         item = {"uriTemplate": self.uri} if self.is_template else {"uri": self.uri}
         item["name"] = self.name
         for key, value in (("title", self.title), ("description", self.description),
-                           ("mimeType", self.mime_type), ("size", None if self.is_template else self.size),
+                           ("mimeType", self.mime_type or self.dialect.default_mime),
+                           ("size", None if self.is_template else self.size),
                            ("annotations", self.annotations), ("icons", self.icons), ("_meta", self.meta)):
-            if value not in (None, "", {}):
+            if value not in (None, "", {}) or (key == "description" and value is not None):
                 item[key] = value
+        if self.dialect.describe_extra is not None:
+            item = self.dialect.describe_extra("resource", self, item)
         return item
 
     def arguments_for(self, variables: dict) -> dict:
@@ -1785,21 +1937,25 @@ class Resource:
 
     def to_contents(self, uri: str, value) -> list:
         """Turn the function's return value into ReadResourceResult ``contents``."""
-        items = value if isinstance(value, list) else [value]          # a list: several contents
+        # A list is several contents, or (the SDKs) data written as one JSON text.
+        several = isinstance(value, list) and (self.dialect.resource_lists == "items" or any(
+            isinstance(item, dict) and ("text" in item or "blob" in item) for item in value))
+        items = value if several else [value]
+        mime_type = self.mime_type or self.dialect.default_mime
         contents = []
         for item in items:
             if isinstance(item, dict) and ("text" in item or "blob" in item):
                 entry = dict(item)
                 entry.setdefault("uri", uri)
             elif isinstance(item, (bytes, bytearray)):
-                entry = {"uri": uri, "mimeType": self.mime_type or _guess_mime(uri, "application/octet-stream"),
+                entry = {"uri": uri, "mimeType": mime_type or _guess_mime(uri, "application/octet-stream"),
                          "blob": _b64(bytes(item))}
             elif isinstance(item, str):
-                entry = {"uri": uri, "mimeType": self.mime_type or _guess_mime(uri, "text/plain"), "text": item}
-            else:                                              # data: JSON, indented as the SDK does
-                entry = {"uri": uri, "mimeType": self.mime_type or "application/json",
-                         "text": json.dumps(item, ensure_ascii=False, allow_nan=False, indent=2,
-                                            default=_json_default)}
+                entry = {"uri": uri, "mimeType": mime_type or _guess_mime(uri, "text/plain"), "text": item}
+            else:                                              # data: JSON, indented as mcp does (fastmcp: not)
+                entry = {"uri": uri, "mimeType": mime_type or "application/json",
+                         "text": json.dumps(item, ensure_ascii=False, allow_nan=False, default=_json_default,
+                                            indent=None if self.dialect.compact_json else 2)}
             contents.append(entry)
         return contents
 
@@ -1850,14 +2006,15 @@ class Prompt:
     """A registered prompt. Built by ``MCPServer.prompt``."""
 
     def __init__(self, fn, name=None, title=None, description=None, icons=None, meta=None,
-                 completions=None) -> None:
+                 completions=None, dialect: _Dialect = None) -> None:
         self.fn = fn
+        self.dialect = dialect = dialect or _DIALECTS["minimcp"]
         self.name = name or getattr(fn, "__name__", None)
         if not isinstance(self.name, str) or not self.name:
             raise ValueError("prompt name must be a non-empty string")
         self.title, self.icons, self.meta = title, icons, meta
         self.signature = signature = _Signature(fn)
-        summary, arg_docs = _parse_docstring(getattr(fn, "__doc__", None))
+        summary, arg_docs = _read_docstring(fn, dialect)
         self.description = description if description is not None else summary
         self.context_param = signature.context_param()
         params = [(n, a, d) for n, a, d in signature.params if n != self.context_param]
@@ -1876,16 +2033,19 @@ class Prompt:
         item = {"name": self.name}
         for key, value in (("title", self.title), ("description", self.description),
                            ("arguments", self.arguments), ("icons", self.icons), ("_meta", self.meta)):
-            if value:
+            if value or (key == "description" and value is not None):
                 item[key] = value
+        if self.dialect.describe_extra is not None:
+            item = self.dialect.describe_extra("prompt", self, item)
         return item
 
     def bind(self, arguments: dict) -> dict:
         """Check and convert prompts/get arguments (all strings on the wire)."""
         missing = [a["name"] for a in self.arguments if a["required"] and a["name"] not in arguments]
         if missing:
-            raise _invalid_params("prompt %r: missing required argument %s"
-                                  % (self.name, ", ".join(repr(m) for m in missing)))
+            code, text, _ = self.dialect.missing_prompt_arguments
+            raise MCPError(code, text.format(prompt=self.name, listed=", ".join(repr(m) for m in missing),
+                                             missing=set(missing)))
         namespace = self.signature.namespace
         return {name: _convert_text(value, self.hints[name], namespace, "prompt %r argument %r" % (self.name, name))
                 for name, value in arguments.items() if name in self.hints}     # unknown arguments are ignored
@@ -1925,6 +2085,9 @@ class Context:
     must ask its questions in the same order on every run.
     """
 
+    def __class_getitem__(cls, _lifespan_type):
+        return cls                    # mcp 2.x spells it Context[AppContext]: the same class here
+
     def __init__(self, call) -> None:
         self._call = call
         self._session = call.session
@@ -1961,6 +2124,19 @@ class Context:
     def server(self) -> "MCPServer":
         """The server serving this request."""
         return self._session.server
+
+    fastmcp = server                  # fastmcp's spelling
+
+    @property
+    def request_context(self) -> "_RequestContext":
+        """The SDK's ``ctx.request_context``: ``lifespan_context`` (what the lifespan yielded), ``request_id``, ``meta``."""
+        return _RequestContext(self)
+
+    @property
+    def client_id(self):
+        """The client id the request's ``_meta`` names, if any (the SDK's ``ctx.client_id``)."""
+        meta = self._call.meta
+        return meta.get("client_id") if isinstance(meta, dict) else None
 
     # -- cancellation ---------------------------------------------------------
     @property
@@ -2206,6 +2382,15 @@ class _Questions:
         ctx = self._ctx
         answers = ctx._session.ask(ctx._call, self._asked, timeout)
         return dict(zip([q.key for q in self._asked], answers))
+
+
+class _RequestContext:
+    """What ``ctx.request_context`` holds in the SDK, read from the running request."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.request_id, self.meta = ctx.request_id, ctx.meta
+        lifespan = ctx.server._lifespan
+        self.lifespan_context = lifespan.value if lifespan is not None else {}
 
 
 class _AwaitableNone:
@@ -2665,6 +2850,33 @@ def _tool_error(message: str) -> dict:
     return {"content": [{"type": "text", "text": message}], "isError": True}
 
 
+_LAX_BOOLEANS = {"true": True, "t": True, "yes": True, "y": True, "on": True, "1": True,
+                 "false": False, "f": False, "no": False, "n": False, "off": False, "0": False}
+
+
+def _lax_arguments(schema: dict, arguments: dict) -> dict:
+    """Top-level arguments as pydantic's lax mode takes them: "3" and 3.0 for an integer, "1.5" for a
+    number, "yes" or 1 for a boolean. Anything else is left for the validator to judge."""
+    properties = schema.get("properties") or {}
+    changed = {}
+    for name, value in arguments.items():
+        kind = (properties.get(name) or {}).get("type")
+        if kind == "integer" and isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+            changed[name] = int(value.strip())
+        elif kind == "integer" and isinstance(value, float) and value.is_integer():
+            changed[name] = int(value)
+        elif kind == "number" and isinstance(value, str):
+            try:
+                changed[name] = float(value)
+            except ValueError:
+                pass
+        elif kind == "boolean" and isinstance(value, (str, int)) and not isinstance(value, bool):
+            key = value.strip().lower() if isinstance(value, str) else str(value)
+            if key in _LAX_BOOLEANS:
+                changed[name] = _LAX_BOOLEANS[key]
+    return dict(arguments, **changed) if changed else arguments
+
+
 def _missing_capability(declared: dict, needs: dict):
     """Name the capability in ``needs`` the client did not declare, or None."""
     for name, sub in needs.items():
@@ -3118,6 +3330,7 @@ class _Session(_SessionTasks):
     """
 
     def __init__(self, server: "MCPServer", out) -> None:
+        server._enter_lifespan()       # before the first request of the process (under WSGI: its first)
         self.server = server
         self.out = out                 # a _LineWriter: put(bytes) -> flusher? (who calls drain()), closed, wait_idle()
         self.era = None                # None, "handshake" or "modern": what the connection committed to
@@ -4772,6 +4985,8 @@ class _Protocol:
             raise _invalid_params("Invalid params: name must be a string")
         tool = self._tools.get(name)
         if tool is None or (self._apps is not None and _hidden_tool(call, tool)):
+            if self.dialect.unknown_tool is not None:
+                return _tool_error(self.dialect.unknown_tool.format(name=name))
             raise _invalid_params("Unknown tool: %s" % name, {"name": name})
         arguments = call.params.get("arguments")
         if arguments is None:
@@ -4781,9 +4996,13 @@ class _Protocol:
         if call.rev.modern:
             call.answers = _open_state(self._signing_key, call.method, call.params)
         ttl = _task_ttl(call, tool, self.task_ttl_ms)
+        if self.dialect.lax_arguments:
+            arguments = _lax_arguments(tool.input_schema, arguments)
         try:
             tool.check_arguments(arguments)
         except ValueError as exc:
+            if self.dialect.argument_error is not None:
+                return _tool_error(self.dialect.argument_error.format(name=name, error=exc))
             if not call.rev.argument_errors_as_results:
                 raise _invalid_params("Invalid arguments for tool %s: %s" % (name, exc)) from None
             return _tool_error("Invalid arguments for tool %s: %s" % (name, exc))
@@ -4806,7 +5025,9 @@ class _Protocol:
             raise
         except Exception as exc:
             _log_tool_failure(tool.name, exc)
-            return _tool_error(str(exc) or type(exc).__name__)
+            told = isinstance(exc, self.dialect.told)         # the SDK's ToolError: its message is for the model
+            text = self.dialect.tool_error if told else self.dialect.tool_failure
+            return _tool_error(text.format(name=tool.name, error=str(exc) or type(exc).__name__))
         finally:
             if timer is not None:
                 timer.cancel()
@@ -4830,7 +5051,7 @@ class _Protocol:
             if record is not None:
                 return record, {}
             for template in self._templates.values():
-                variables = template.template.match(uri)
+                variables = template.template.match(uri, self.dialect.decode_uri_variables)
                 if variables is not None:
                     return template, variables
         return None, None
@@ -4838,7 +5059,9 @@ class _Protocol:
     def _read_resource(self, uri: str, call: _Call) -> dict:
         record, variables = self._find_resource(uri)
         if record is None:
-            raise MCPError(call.rev.missing_resource, "Resource not found: %s" % uri, {"uri": uri})
+            code, text, with_data = self.dialect.missing_resource
+            raise MCPError(call.rev.missing_resource if code is None else code, text.format(uri=uri),
+                           {"uri": uri} if with_data else None)
         value = self._invoke(call, record, record.arguments_for(variables))
         result = {"contents": [_trim("contents", c, call.rev.version) for c in record.to_contents(uri, value)]}
         if call.rev.modern:
@@ -4876,7 +5099,8 @@ class _Protocol:
         name = _required(call.params, "name")
         prompt = self._prompts.get(name)
         if prompt is None:
-            raise _invalid_params("Unknown prompt: %s" % name, {"name": name})
+            code, text, with_data = self.dialect.unknown_prompt
+            raise MCPError(code, text.format(name=name), {"name": name} if with_data else None)
         arguments = call.params.get("arguments") or {}
         if not isinstance(arguments, dict) or not all(isinstance(v, str) for v in arguments.values()):
             raise _invalid_params("Invalid params: arguments must be an object of strings")
@@ -4885,7 +5109,7 @@ class _Protocol:
         value = self._invoke(call, prompt, prompt.bind(arguments))
         version = call.rev.version
         result = {"messages": [dict(m, content=_trim_block(m["content"], version)) for m in prompt.to_messages(value)]}
-        if prompt.description:
+        if prompt.description is not None:
             result["description"] = prompt.description
         return result
 
@@ -5007,6 +5231,65 @@ class _Protocol:
         return None
 
 
+class _LifespanError(Exception):
+    """The server's lifespan raised on entry (the cause is chained)."""
+
+
+class _Lifespan:
+    """``MCPServer(lifespan=fn)``: ``fn(server)``'s context manager, entered once per process.
+
+    Sync (``contextlib.contextmanager``) and async (``asynccontextmanager``) managers both
+    work; an async one is entered and exited on an event loop of its own. The first
+    session to start enters it, so stdio enters it before the first request and a WSGI
+    server at its first request; ``run()`` exits it when serving ends, and ``atexit``
+    where nothing else does.
+    """
+
+    def __init__(self, factory) -> None:
+        self.factory = factory
+        self.value = None                # what the manager yielded
+        self.manager = self.loop = None
+        self.state = "waiting"           # waiting -> open -> closed, or failed
+        self.lock = threading.Lock()
+
+    def enter(self, server: "MCPServer") -> None:
+        if self.state == "open":         # the common case, without the lock
+            return
+        with self.lock:
+            if self.state == "failed":
+                raise _LifespanError("the server's lifespan failed when it was entered")
+            if self.state != "waiting":
+                return
+            try:
+                manager = self.factory(server)
+                if hasattr(manager, "__aenter__"):
+                    import asyncio
+                    self.loop = asyncio.new_event_loop()
+                    self.value = self.loop.run_until_complete(manager.__aenter__())
+                else:
+                    self.value = manager.__enter__()
+            except Exception as exc:
+                self.state = "failed"
+                raise _LifespanError("the server's lifespan raised %s" % type(exc).__name__) from exc
+            self.manager, self.state = manager, "open"
+        import atexit
+        atexit.register(self.exit)
+
+    def exit(self) -> None:
+        with self.lock:
+            if self.state != "open":
+                return
+            self.state = "closed"
+        try:
+            if self.loop is not None:
+                self.loop.run_until_complete(self.manager.__aexit__(None, None, None))
+                self.loop.close()
+            else:
+                self.manager.__exit__(None, None, None)
+        except Exception:
+            _logger().error("minimcp: the server's lifespan raised on exit", exc_info=True)
+
+
 class MCPServer(_Protocol):
     """An MCP server: register tools, resources and prompts, then ``run()`` it on stdio.
 
@@ -5029,19 +5312,34 @@ class MCPServer(_Protocol):
             HTTP session ids with it (default: $MINIMCP_STATE_KEY, else a random key per process).
         max_output_size: the longest line written, in bytes (None: no limit); a longer response
             becomes an error result that says so, and the session goes on.
+        dialect: whose way of showing the server to clients and models: "minimcp" (its lean
+            choices, the default), "mcp2" (mcp 2.3.0), "mcp1" (mcp 1.x) or "fastmcp" (README,
+            "Dialects"). The SDK's classes (``FastMCP``, and ``MCPServer`` imported from ``mcp``)
+            choose their own.
+        lifespan: ``fn(server)`` returning a context manager (sync or async), entered once per
+            process before the first connection is served and exited at shutdown; what it
+            yields is ``ctx.request_context.lifespan_context``.
+        host, port, log_level, debug, dependencies: the SDK's settings, accepted so that its
+            servers construct this class unchanged (host and port are run(transport="http")'s).
     """
 
-    def __init__(self, name: str = "minimcp", version: str = "0.0.0", instructions: str = None, *,
+    def __init__(self, name: str = "minimcp", version: str = None, instructions: str = None, *,
                  title: str = None, description: str = None, icons: list = None,
                  website_url: str = None, workers: int = 32, queue_size: int = 256,
                  page_size: int = None, max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
                  request_timeout: float = 300.0, shutdown_grace: float = 1.0,
                  cache_ttl_ms: int = 0, cache_scope: str = "private", state_ttl: float = 600.0,
                  task_ttl_ms: int = 3600000, state_key: str = None,
-                 max_output_size: int = DEFAULT_MAX_OUTPUT_SIZE) -> None:
+                 max_output_size: int = DEFAULT_MAX_OUTPUT_SIZE, dialect: str = "minimcp", lifespan=None,
+                 host: str = "127.0.0.1", port: int = 8000, log_level: str = None, debug: bool = False,
+                 dependencies: list = None) -> None:
         if cache_scope not in ("public", "private"):
             raise ValueError("cache_scope must be 'public' or 'private'")
+        self.dialect = _dialect(dialect)
+        version = self.dialect.default_version if version is None else version
         self.name, self.version, self.instructions = name, version, instructions
+        self._lifespan = _Lifespan(lifespan) if lifespan is not None else None
+        self._http_address = (host, int(port))
         self.title, self.description, self.icons, self.website_url = title, description, icons, website_url
         self._info_cache = {}
         self.workers, self.queue_size, self.page_size = workers, queue_size, page_size
@@ -5098,7 +5396,7 @@ class MCPServer(_Protocol):
     def add_tool(self, fn, **options):
         """Register ``fn`` as a tool; takes the same options as ``tool()``. Returns ``fn``."""
         ui, visibility = options.pop("ui", None), options.pop("visibility", None)
-        tool = Tool(fn, **options)
+        tool = Tool(fn, dialect=self.dialect, **options)
         if ui is not None or visibility is not None or (isinstance(tool.meta, dict) and "ui" in tool.meta):
             _link_tool(self, tool, ui, visibility)
         self._register(self._tools, tool.name, tool, "tools", "a tool named %r")
@@ -5134,7 +5432,7 @@ class MCPServer(_Protocol):
             value = fn
             fn = lambda: value                                  # noqa: E731 - a constant resource
             fn.__name__ = options.get("name") or uri
-        record = Resource(uri, fn, **options)
+        record = Resource(uri, fn, dialect=self.dialect, **options)
         self._register(self._templates if record.is_template else self._resources, uri, record,
                        "resources", "the resource %r")
         return fn
@@ -5222,7 +5520,7 @@ class MCPServer(_Protocol):
 
     def add_prompt(self, fn, **options):
         """Register ``fn`` as a prompt; options as for ``prompt()``. Returns ``fn``."""
-        record = Prompt(fn, **options)
+        record = Prompt(fn, dialect=self.dialect, **options)
         self._register(self._prompts, record.name, record, "prompts", "a prompt named %r")
         return fn
 
@@ -5320,7 +5618,9 @@ class MCPServer(_Protocol):
     def _offers(self, capability: str) -> bool:
         """Whether the registry holds something behind a capability of the method table."""
         if capability == "tools":                 # first: asked on every tools/call
-            return bool(self._tools)
+            return bool(self._tools) or self.dialect.capabilities is not None
+        if self.dialect.capabilities is not None and capability in self.dialect.capabilities:
+            return True                           # declared whatever is registered: its lists answer, empty
         if capability == "completions":
             return any(r.completions for r in list(self._prompts.values()) + list(self._templates.values()))
         if capability == "tasks":
@@ -5332,7 +5632,22 @@ class MCPServer(_Protocol):
         return capability == "logging" or (capability == "prompts" and bool(self._prompts))
 
     def _capabilities(self, rev: _Revision) -> dict:
-        """Derived from METHODS and the registry: only what this revision and server offer."""
+        """Derived from METHODS and the registry: only what this revision and server offer.
+
+        A dialect that declares a fixed set (the SDKs declare tools, resources and prompts
+        whatever is registered) starts from it, and what else is offered is added.
+        """
+        fixed = self.dialect.capabilities
+        if fixed is not None:
+            capabilities = {kind: dict(flags) for kind, flags in fixed.items()}
+            for kind, flags in self._capabilities_derived(rev).items():
+                capabilities.setdefault(kind, flags)
+            if "logging" not in fixed:
+                capabilities.pop("logging", None)
+            return capabilities
+        return self._capabilities_derived(rev)
+
+    def _capabilities_derived(self, rev: _Revision) -> dict:
         capabilities = {}
         for _, _, versions, kind in METHODS.values():
             if kind and rev.version in versions and kind not in capabilities and self._offers(kind):
@@ -5444,7 +5759,7 @@ class MCPServer(_Protocol):
         """
         return self.wsgi(environ, start_response)
 
-    def run(self, transport: str = "stdio", host: str = "127.0.0.1", port: int = 8000, *,
+    def run(self, transport: str = "stdio", host: str = None, port: int = None, *,
             watch_parent: bool = True, **options) -> None:
         """Serve until stdin closes (stdio) or until interrupted (``transport="http"``).
 
@@ -5452,13 +5767,33 @@ class MCPServer(_Protocol):
         prints, logging and child processes cannot corrupt the protocol stream.
         ``watch_parent``: on POSIX, stop as on stdin EOF once the parent process is gone.
         Over HTTP, the standard library's threading server runs ``wsgi_app(**options)``
-        on ``host:port`` (loopback unless told otherwise).
+        on ``host:port`` (the constructor's, by default 127.0.0.1:8000). The lifespan, if
+        any, is entered before serving, and exited when serving ends.
         """
-        if transport in ("http", "streamable-http"):
-            _run_http(self, host, port, options)
-            return
-        if transport != "stdio":
+        if transport not in ("stdio", "http", "streamable-http"):
             raise ValueError("transport must be 'stdio' or 'http'")
+        try:
+            if transport == "stdio":
+                self._run_stdio(watch_parent)     # its session enters the lifespan, fd 1 already on stderr
+            else:
+                self._enter_lifespan()            # before the socket is bound
+                _run_http(self, host or self._http_address[0], port or self._http_address[1], options)
+        except _LifespanError as failure:
+            import traceback
+            sys.stderr.write("minimcp: %s, so the server cannot start:\n%s" % (
+                failure, "".join(traceback.format_exception(type(failure.__cause__), failure.__cause__,
+                                                            failure.__cause__.__traceback__))))
+            raise SystemExit(1) from None
+        finally:
+            if self._lifespan is not None:
+                self._lifespan.exit()
+
+    def _enter_lifespan(self) -> None:
+        """Enter the lifespan once per process (each session asks; the first one enters it)."""
+        if self._lifespan is not None:
+            self._lifespan.enter(self)
+
+    def _run_stdio(self, watch_parent: bool) -> None:
         with self._lock:                 # one run() at a time: the process has one stdin and stdout
             if self._stdio_thread not in (None, threading.get_ident()):   # (serve() has no such limit)
                 raise RuntimeError("this MCPServer is already serving stdio on another thread; the process has "
@@ -7161,19 +7496,20 @@ class _SDKResourceError(Exception):
     """Raise it in a resource: the client gets an error with its message."""
 
 class _SDKFastMCP(MCPServer):
-    """minimcp's MCPServer with the SDK's constructor and decorator keywords.
+    """minimcp's MCPServer with an SDK's constructor and decorator keywords, served in that SDK's dialect.
 
-    Keywords minimcp has no use for (host, port, lifespan, tags, ...) are accepted and ignored.
+    Settings minimcp has no use for (tags, auth, mount paths, ...) are accepted and ignored;
+    ``lifespan``, ``host`` and ``port`` are honoured.
     """
+    sdk_dialect = "mcp1"                 # each alias class names its SDK (see _sdk_server_class)
 
     def __init__(self, name: str = None, instructions: str = None, *args, **settings) -> None:
         keep = {k: _sdk_json(settings[k]) for k in ("version", "title", "description", "icons", "website_url")
                 if settings.get(k) is not None}         # Icon objects become the dicts minimcp takes
-        if settings.get("lifespan") is not None:
-            sys.stderr.write("minimcp: lifespan= is accepted but never run; open resources at import "
-                             "time or in the tools instead\n")
-        super().__init__(name or "minimcp", instructions=instructions, **keep)
-        self._http_address = (settings.get("host") or "127.0.0.1", int(settings.get("port") or 8000))
+        keep.update({k: settings[k] for k in ("lifespan", "host", "port", "log_level", "debug", "dependencies")
+                     if settings.get(k) is not None})
+        super().__init__(name or "minimcp", instructions=instructions,
+                         dialect=settings.get("dialect") or self.sdk_dialect, **keep)
 
     def _options(self, kind: str, options: dict) -> dict:
         return {k: _sdk_json(v) for k, v in options.items() if k in _SDK_SERVER_OPTIONS[kind] and v is not None}
@@ -7195,18 +7531,56 @@ class _SDKFastMCP(MCPServer):
         if transport in (None, "stdio"):
             super().run()
         elif transport in ("streamable-http", "http"):      # the SDK's host/port, as it defaults them
-            host, port = options.get("host") or self._http_address[0], options.get("port") or self._http_address[1]
-            super().run("http", host, int(port), **({"ready": options["ready"]} if "ready" in options else {}))
+            super().run("http", options.get("host"), options.get("port"),
+                        **({"ready": options["ready"]} if "ready" in options else {}))
         else:
             raise SystemExit("minimcp serves stdio and Streamable HTTP, not %r (the HTTP+SSE transport of "
                              "2024-11-05 is deprecated): use transport='streamable-http'" % transport)
+
+
+def _sdk_server_class(dialect: str) -> type:
+    """The alias server class of one SDK: mcp1 (mcp.server.fastmcp.FastMCP, minimcp.FastMCP), mcp2
+    (mcp.server.mcpserver.MCPServer, mcp.server.MCPServer) or fastmcp (fastmcp.FastMCP)."""
+    key = "server:" + dialect
+    if key not in _SDK_CACHE:
+        _SDK_CACHE[key] = type("MCPServer" if dialect == "mcp2" else "FastMCP", (_SDKFastMCP,),
+                               {"sdk_dialect": dialect, "__doc__": _SDKFastMCP.__doc__})
+    return _SDK_CACHE[key]
+
+
+def _fastmcp_listing(kind: str, record, described: dict) -> dict:
+    """fastmcp's own fields in a listing: tags in _meta, a title made from a tool's name, closed input."""
+    described["_meta"] = dict(described.get("_meta") or {}, fastmcp={"tags": []})
+    if kind == "tool":
+        described.setdefault("title", record.name.replace("_", " ").title())
+        described["inputSchema"] = dict(described["inputSchema"], additionalProperties=False)
+        if record.wrap_result:
+            described["outputSchema"] = dict(described["outputSchema"], **{"x-fastmcp-wrap-result": True})
+    return described
+
+
+# The SDK rows of the dialect table (mcp 2.3.0's is the core's), each as it differs from mcp 2.3.0.
+_DIALECTS["mcp2"] = _DIALECTS["mcp2"].but("mcp2", told=(_SDKToolError,))
+_DIALECTS["mcp1"] = _DIALECTS["mcp2"].but(        # mcp 1.30.0, the last 1.x
+    "mcp1", tool_failure="Error executing tool {name}: {error}", decode_uri_variables=False,
+    missing_resource=(0, "Unknown resource: {uri}", False), default_version="1.30.0",
+    capabilities=dict(_DIALECTS["mcp2"].capabilities, experimental={}))
+_DIALECTS["fastmcp"] = _DIALECTS["mcp2"].but(     # fastmcp 4.2.3
+    "fastmcp", docstrings="parsed", tool_failure="Error calling tool {name!r}: {error}", tool_error="{error}",
+    unknown_tool="Unknown tool: {name!r}", argument_error="{error}", list_blocks="json", compact_json=True,
+    dict_structured=True, missing_resource=(INVALID_PARAMS, "Resource not found: {uri!r}", True),
+    unknown_prompt=(INVALID_PARAMS, "Unknown prompt: {name!r}", False),
+    missing_prompt_arguments=(INVALID_PARAMS, "Missing required arguments: {missing}", False),
+    capabilities={"logging": {}, "prompts": {"listChanged": True},
+                  "resources": {"subscribe": False, "listChanged": True}, "tools": {"listChanged": True}},
+    default_version="4.2.3", describe_extra=_fastmcp_listing, result_meta={"fastmcp": {"wrap_result": True}})
 
 
 def _sdk_names() -> dict:
     """The names the alias modules export, with the SDK's spellings (made once)."""
     if "names" not in _SDK_CACHE:
         _SDK_CACHE["names"] = {
-            "FastMCP": _SDKFastMCP, "MCPServer": _SDKFastMCP, "Context": Context, "Image": Image, "Audio": Audio,
+            "FastMCP": _sdk_server_class("mcp1"), "MCPServer": _sdk_server_class("mcp2"), "Context": Context, "Image": Image, "Audio": Audio,
             "ToolError": _SDKToolError, "ResourceError": _SDKResourceError, "Message": _SDKMessage,
             "UserMessage": _sdk_role_message("UserMessage", "user"), "PromptMessage": _SDKPromptMessage,
             "AssistantMessage": _sdk_role_message("AssistantMessage", "assistant"),
@@ -7277,6 +7651,8 @@ class _SDKFinder:
         names = _sdk_names()
         exported = _sdk_modules()[module.__name__]
         module.__dict__.update({n: names[n] for n in exported})
+        if module.__name__.split(".")[0] == "fastmcp" and "FastMCP" in exported:
+            module.FastMCP = _sdk_server_class("fastmcp")
         module.__all__ = list(exported)
         module.__path__ = []
         module.__doc__ = "minimcp's stand-in for %s (%s)." % (module.__name__, ", ".join(exported) or "a package")
@@ -7327,6 +7703,9 @@ commands:
   config --client claude|vscode|cursor [--name N] SCRIPT [ARGS...]
                                                        the host configuration snippet, absolute paths
   serve SCRIPT[:OBJECT]                                run the MCPServer object defined in a file
+                                                       (in a package: imported as pkg.module)
+  serve -m MODULE[:OBJECT]                             the same for a module (pkg.server), from here
+  serve --entry CONSOLE_SCRIPT [ARGS...]               run an installed server's console script
   serve --functions SCRIPT [FUNCTION ...]              serve a script's plain functions as tools
   serve --http [HOST:]PORT SCRIPT                      serve it over Streamable HTTP (default host 127.0.0.1)
   --version                                            print minimcp's version
@@ -7569,19 +7948,64 @@ def _config_name(script: str, arguments: list) -> str:
 
 
 def _load_script(path: str):
-    """Import a script as a module (its ``if __name__ == "__main__"`` block does not run)."""
+    """Import a script as a module (its ``if __name__ == "__main__"`` block does not run).
+
+    A file inside a package (a folder with ``__init__.py``) is imported by its dotted name
+    from the package's parent, so that its relative imports (``from .utils import x``) work.
+    """
     import importlib.util
     if not os.path.isfile(path):
         raise SystemExit("minimcp: no such file: %s" % path)
     directory = os.path.dirname(os.path.abspath(path))
+    name = os.path.splitext(os.path.basename(path))[0]
+    dotted = [name]
+    while os.path.isfile(os.path.join(directory, "__init__.py")):     # climb to the outermost package
+        directory, package = os.path.split(directory)
+        dotted.insert(0, package)
+    if len(dotted) > 1:
+        return _load_module(".".join(dotted), directory)
     if directory not in sys.path:
         sys.path.insert(0, directory)
-    name = os.path.splitext(os.path.basename(path))[0]
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules.setdefault(name, module)
     spec.loader.exec_module(module)
     return module
+
+
+def _load_module(name: str, directory: str = None):
+    """Import a module by its dotted name, from ``directory`` (default: the working directory) first."""
+    import importlib
+    directory = os.path.abspath(directory or os.getcwd())
+    if directory not in sys.path:
+        sys.path.insert(0, directory)
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and name.startswith(exc.name):        # the module itself, not one it imports
+            raise SystemExit("minimcp: no module named %r (looked in %s and on sys.path)" % (name, directory))
+        raise
+
+
+def _run_entry_point(name: str, arguments: list) -> int:
+    """Run an installed server's console script (``serve --entry NAME``) with the SDK aliases in place."""
+    from importlib import metadata
+    try:
+        found = [e for e in metadata.entry_points().get("console_scripts", ())  # (3.8, 3.9: a dict)
+                 if e.name == name] if sys.version_info < (3, 10) else \
+            list(metadata.entry_points(group="console_scripts", name=name))
+    except Exception as exc:                     # a broken distribution's metadata
+        raise SystemExit("minimcp: cannot read the installed entry points: %s" % exc)
+    if not found:
+        raise SystemExit("minimcp: no installed console script named %r (pip show the server's package, "
+                         "or serve its module: serve -m package.module)" % name)
+    module_name, _, attribute = found[0].value.partition(":")
+    target = _load_module(module_name)
+    for part in attribute.strip().split("."):
+        target = getattr(target, part)
+    sys.argv = [name] + list(arguments)
+    result = target()                            # its main() builds the server and calls run()
+    return result if isinstance(result, int) else 0
 
 
 def _http_address(text: str) -> tuple:
@@ -7631,13 +8055,23 @@ def _serve_command(words: list) -> int:
             app.add_tool(function)
         _run_served(app, http)
         return 0
+    if words[:1] == ["--entry"]:
+        if len(words) < 2 or http is not None:
+            raise SystemExit("minimcp: serve --entry CONSOLE_SCRIPT [ARGUMENTS ...] (stdio)")
+        install_sdk_aliases()
+        return _run_entry_point(words[1], words[2:])
+    as_module = words[:1] == ["-m"]
+    words = words[1:] if as_module else words
     if len(words) != 1:
-        raise SystemExit("minimcp: serve SCRIPT[:OBJECT]  or  serve --functions SCRIPT [FUNCTION ...]")
+        raise SystemExit("minimcp: serve SCRIPT[:OBJECT], serve -m MODULE[:OBJECT], serve --entry CONSOLE_SCRIPT"
+                         "  or  serve --functions SCRIPT [FUNCTION ...]")
     script, _, attribute = words[0].partition(":")
     if len(script) == 1 and attribute and os.name == "nt":        # C:\path\x.py
         script, _, attribute = words[0].rpartition(":") if words[0].count(":") > 1 else (words[0], "", "")
     install_sdk_aliases()                     # a server written for the official SDK runs unchanged
-    module = _load_script(script)
+    dotted = not script.endswith(".py") and not os.path.exists(script) and \
+        all(part.isidentifier() for part in script.split("."))
+    module = _load_module(script) if as_module or dotted else _load_script(script)
     if attribute:
         app = getattr(module, attribute, None)
     else:
