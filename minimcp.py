@@ -1303,8 +1303,8 @@ class _Dialect:
     explained at ``_DIALECT_RULES``.
     """
     RULES = ("docstrings", "tool_failure", "tool_error", "told", "unknown_tool", "argument_error",
-             "lax_arguments", "is_error_always", "objects", "list_blocks", "compact_json", "dict_structured",
-             "text_structured", "default_mime", "resource_lists", "decode_uri_variables", "missing_resource",
+             "argument_wording", "lax_arguments", "is_error_always", "objects", "list_blocks", "compact_json",
+             "dict_structured", "text_structured", "class_structured", "default_mime", "resource_lists", "decode_uri_variables", "missing_resource",
              "unknown_prompt", "missing_prompt_arguments", "capabilities", "default_version", "describe_extra",
              "result_meta")
     __slots__ = ("name",) + RULES
@@ -1331,14 +1331,17 @@ class _Dialect:
 #     for the ``told`` types (the SDK's ToolError), as a format of {name} and {error};
 #   unknown_tool: None (a -32602 error) or the isError text for a tool that does not exist;
 #   argument_error: None (the revision decides: -32602, or isError since 2025-11-25) or the
-#     isError text for invalid arguments, always a result; lax_arguments: "3" is taken for
-#     an integer and 3.0 for 3, as pydantic's lax mode takes them;
+#     isError text for invalid arguments, always a result; argument_wording: None (the
+#     validator's words for {error}) or fn(tool, arguments) giving pydantic's words, or None
+#     where it has none; lax_arguments: "3" is taken for an integer and 3.0 for 3, as
+#     pydantic's lax mode takes them;
 #   is_error_always: results carry "isError": false too;
 #   objects: an object that is not JSON is written as its fields ("fields", or refused when it
 #     has none) or as the JSON string of its repr() ("repr");
 #   list_blocks: a returned list is one content block per item ("items") or one JSON text ("json");
 #   compact_json: JSON text without spaces; dict_structured: an unannotated dict is also
 #     structuredContent; text_structured: ``-> str`` has an outputSchema ({"result": ...});
+#     class_structured: a plain annotated class has one, from its annotations;
 #   default_mime: the mimeType of a resource registered without one (None: guessed from the URI
 #     and the value); resource_lists: a returned list is several contents ("items") or one JSON
 #     text ("json"); decode_uri_variables: template variables arrive percent-decoded;
@@ -1352,8 +1355,8 @@ class _Dialect:
 _MCP2_RULES = dict(
     docstrings="raw", tool_failure="Error executing tool {name}", tool_error="Error executing tool {name}: {error}",
     told=(), unknown_tool="Unknown tool: {name}", argument_error="Error executing tool {name}: {error}",
-    lax_arguments=True, is_error_always=True, objects="repr", list_blocks="items", compact_json=False,
-    dict_structured=False, text_structured=True, default_mime="text/plain", resource_lists="json",
+    argument_wording=None, lax_arguments=True, is_error_always=True, objects="repr", list_blocks="items", compact_json=False,
+    dict_structured=False, text_structured=True, class_structured=True, default_mime="text/plain", resource_lists="json",
     decode_uri_variables=True, missing_resource=(INVALID_PARAMS, "Unknown resource: {uri}", True),
     unknown_prompt=(0, "Unknown prompt: {name}", False),
     missing_prompt_arguments=(0, "Missing required arguments: {missing}", False),
@@ -1714,6 +1717,8 @@ class Tool:
                     schema = None                 # the text once, not again as {"result": text}
                 else:
                     schema, self.wrap_result, self.attributes = _output_policy(resolved, signature.namespace)
+                    if self.attributes is not None and not dialect.class_structured:
+                        schema = self.attributes = None
             except SchemaError as exc:
                 raise SchemaError("%s, return annotation: %s" % (owner, exc)) from None
             if schema is not None:
@@ -2854,6 +2859,14 @@ _LAX_BOOLEANS = {"true": True, "t": True, "yes": True, "y": True, "on": True, "1
                  "false": False, "f": False, "no": False, "n": False, "off": False, "0": False}
 
 
+def _integral(text: str) -> bool:
+    try:
+        number = float(text)
+    except ValueError:
+        return False
+    return number.is_integer() and abs(number) < 2 ** 53
+
+
 def _lax_arguments(schema: dict, arguments: dict) -> dict:
     """Top-level arguments as pydantic's lax mode takes them: "3" and 3.0 for an integer, "1.5" for a
     number, "yes" or 1 for a boolean. Anything else is left for the validator to judge."""
@@ -2861,8 +2874,8 @@ def _lax_arguments(schema: dict, arguments: dict) -> dict:
     changed = {}
     for name, value in arguments.items():
         kind = (properties.get(name) or {}).get("type")
-        if kind == "integer" and isinstance(value, str) and value.strip().lstrip("+-").isdigit():
-            changed[name] = int(value.strip())
+        if kind == "integer" and isinstance(value, str) and _integral(value):
+            changed[name] = int(float(value))
         elif kind == "integer" and isinstance(value, float) and value.is_integer():
             changed[name] = int(value)
         elif kind == "number" and isinstance(value, str):
@@ -5002,7 +5015,9 @@ class _Protocol:
             tool.check_arguments(arguments)
         except ValueError as exc:
             if self.dialect.argument_error is not None:
-                return _tool_error(self.dialect.argument_error.format(name=name, error=exc))
+                wording = self.dialect.argument_wording
+                error = (wording(tool, arguments) if wording is not None else None) or exc
+                return _tool_error(self.dialect.argument_error.format(name=name, error=error))
             if not call.rev.argument_errors_as_results:
                 raise _invalid_params("Invalid arguments for tool %s: %s" % (name, exc)) from None
             return _tool_error("Invalid arguments for tool %s: %s" % (name, exc))
@@ -5777,7 +5792,8 @@ class MCPServer(_Protocol):
                 self._run_stdio(watch_parent)     # its session enters the lifespan, fd 1 already on stderr
             else:
                 self._enter_lifespan()            # before the socket is bound
-                _run_http(self, host or self._http_address[0], port or self._http_address[1], options)
+                _run_http(self, self._http_address[0] if host is None else host,
+                          self._http_address[1] if port is None else port, options)    # (port 0: any free one)
         except _LifespanError as failure:
             import traceback
             sys.stderr.write("minimcp: %s, so the server cannot start:\n%s" % (
@@ -7559,8 +7575,90 @@ def _fastmcp_listing(kind: str, record, described: dict) -> dict:
     return described
 
 
+_PYDANTIC_TYPES = {   # JSON Schema type -> (the Python types pydantic takes in lax mode, error type, words)
+    "integer": ("int_type", "Input should be a valid integer"),
+    "number": ("float_type", "Input should be a valid number"),
+    "string": ("string_type", "Input should be a valid string"),
+    "boolean": ("bool_type", "Input should be a valid boolean"),
+    "array": ("list_type", "Input should be a valid list"),
+    "object": ("dict_type", "Input should be a valid dictionary"),
+}
+
+
+def _pydantic_repr(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 50 else text[:25] + "..." + text[-24:]      # pydantic-core cuts it so
+
+
+def _pydantic_issue(kind: str, value):
+    """(error type, words) pydantic gives a top-level argument of schema type ``kind``, or None if it passes."""
+    if kind == "integer":
+        if isinstance(value, float) and not value.is_integer():
+            return "int_from_float", "Input should be a valid integer, got a number with a fractional part"
+        if isinstance(value, str) and not _integral(value):
+            return "int_parsing", "Input should be a valid integer, unable to parse string as an integer"
+        passes = isinstance(value, (int, float, str))
+    elif kind == "number":
+        if isinstance(value, str):
+            try:
+                float(value)
+            except ValueError:
+                return "float_parsing", "Input should be a valid number, unable to parse string as a number"
+        passes = isinstance(value, (int, float, str))
+    elif kind == "boolean":
+        if isinstance(value, (str, int)) and not isinstance(value, bool):
+            key = value.strip().lower() if isinstance(value, str) else str(value)
+            return None if key in _LAX_BOOLEANS else ("bool_parsing",
+                                                       "Input should be a valid boolean, unable to interpret input")
+        passes = isinstance(value, bool)
+    else:
+        passes = isinstance(value, {"string": str, "array": list, "object": dict}[kind])
+    return None if passes else _PYDANTIC_TYPES[kind]
+
+
+def _pydantic_worded(model: str, missing: tuple):
+    """A dialect's argument_wording: invalid arguments as pydantic's ValidationError says them.
+
+    Only top-level arguments of plain types are worded so; anything else (constraints, nested
+    models, enums) returns None and keeps the validator's words. The version in the link is the
+    installed pydantic's, read from its metadata (pydantic is never imported); 2.14 without one.
+    """
+    def wording(tool, arguments: dict):
+        schema = tool.input_schema
+        problems = []
+        for name, prop in (schema.get("properties") or {}).items():
+            if name not in arguments:
+                if name in (schema.get("required") or ()):
+                    problems.append((name, missing[0], missing[1], arguments))
+                continue
+            kind = prop.get("type") if set(prop) <= {"type", "description", "default", "title"} else None
+            if kind not in _PYDANTIC_TYPES:
+                if not isinstance(kind, str):
+                    continue            # no plain type: left to the validator, which found something
+                return None
+            issue = _pydantic_issue(kind, arguments[name])
+            if issue is not None:
+                problems.append((name,) + issue + (arguments[name],))
+        if not problems:
+            return None
+        try:
+            from importlib import metadata
+            version = ".".join(metadata.version("pydantic").split(".")[:2])
+        except Exception:                # not installed: the pydantic of the pinned SDKs
+            version = "2.14"
+        lines = ["%d validation error%s for %s" % (len(problems), "s" if len(problems) > 1 else "",
+                                                   model.format(name=tool.name))]
+        for name, kind, words, value in problems:
+            lines += [name, "  %s [type=%s, input_value=%s, input_type=%s]" % (
+                words, kind, _pydantic_repr(value), type(value).__name__),
+                "    For further information visit https://errors.pydantic.dev/%s/v/%s" % (version, kind)]
+        return "\n".join(lines)
+    return wording
+
+
 # The SDK rows of the dialect table (mcp 2.3.0's is the core's), each as it differs from mcp 2.3.0.
-_DIALECTS["mcp2"] = _DIALECTS["mcp2"].but("mcp2", told=(_SDKToolError,))
+_DIALECTS["mcp2"] = _DIALECTS["mcp2"].but("mcp2", told=(_SDKToolError,), argument_wording=_pydantic_worded(
+    "{name}Arguments", ("missing", "Field required")))
 _DIALECTS["mcp1"] = _DIALECTS["mcp2"].but(        # mcp 1.30.0, the last 1.x
     "mcp1", tool_failure="Error executing tool {name}: {error}", decode_uri_variables=False,
     missing_resource=(0, "Unknown resource: {uri}", False), default_version="1.30.0",
@@ -7568,7 +7666,9 @@ _DIALECTS["mcp1"] = _DIALECTS["mcp2"].but(        # mcp 1.30.0, the last 1.x
 _DIALECTS["fastmcp"] = _DIALECTS["mcp2"].but(     # fastmcp 4.2.3
     "fastmcp", docstrings="parsed", tool_failure="Error calling tool {name!r}: {error}", tool_error="{error}",
     unknown_tool="Unknown tool: {name!r}", argument_error="{error}", list_blocks="json", compact_json=True,
-    dict_structured=True, missing_resource=(INVALID_PARAMS, "Resource not found: {uri!r}", True),
+    argument_wording=_pydantic_worded("call[{name}]", ("missing_argument", "Missing required argument")),
+    dict_structured=True, class_structured=False,
+    missing_resource=(INVALID_PARAMS, "Resource not found: {uri!r}", True),
     unknown_prompt=(INVALID_PARAMS, "Unknown prompt: {name!r}", False),
     missing_prompt_arguments=(INVALID_PARAMS, "Missing required arguments: {missing}", False),
     capabilities={"logging": {}, "prompts": {"listChanged": True},
