@@ -7557,7 +7557,7 @@ class _SDKFastMCP(MCPServer):
 def _sdk_server_class(dialect: str) -> type:
     """The alias server class of one SDK: mcp1 (mcp.server.fastmcp.FastMCP, minimcp.FastMCP), mcp2
     (mcp.server.mcpserver.MCPServer, mcp.server.MCPServer) or fastmcp (fastmcp.FastMCP)."""
-    key = "server:" + dialect
+    key = "class:" + dialect
     if key not in _SDK_CACHE:
         _SDK_CACHE[key] = type("MCPServer" if dialect == "mcp2" else "FastMCP", (_SDKFastMCP,),
                                {"sdk_dialect": dialect, "__doc__": _SDKFastMCP.__doc__})
