@@ -2130,7 +2130,13 @@ class Context:
         """The server serving this request."""
         return self._session.server
 
-    fastmcp = server                  # fastmcp's spelling
+    fastmcp = mcp_server = server      # fastmcp's and mcp 2.x's spellings
+
+    @property
+    def lifespan_context(self):
+        """What the server's lifespan yielded (fastmcp's spelling of ``request_context.lifespan_context``)."""
+        lifespan = self._session.server._lifespan
+        return lifespan.value if lifespan is not None else {}
 
     @property
     def request_context(self) -> "_RequestContext":
@@ -2394,8 +2400,7 @@ class _RequestContext:
 
     def __init__(self, ctx: Context) -> None:
         self.request_id, self.meta = ctx.request_id, ctx.meta
-        lifespan = ctx.server._lifespan
-        self.lifespan_context = lifespan.value if lifespan is not None else {}
+        self.lifespan_context = ctx.lifespan_context
 
 
 class _AwaitableNone:

@@ -118,6 +118,8 @@ def test_two_sessions_share_one_lifespan_entered_once():
 
     @app.tool()
     def n(ctx: Context) -> int:
+        assert ctx.lifespan_context is ctx.request_context.lifespan_context      # fastmcp's spelling
+        assert ctx.fastmcp is ctx.mcp_server is app
         return ctx.request_context.lifespan_context["n"]
     first, second = Wire(app), Wire(app)
     for wire in (first, second):
