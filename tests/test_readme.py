@@ -212,7 +212,7 @@ CHECKS = {"trips": check_trips, "notes": check_notes, "tools-demo": check_tools,
 # -- issue 18, item 9: the README says what is true --------------------------------------------
 
 def test_the_line_count_in_the_heading_is_the_block_s():
-    heading = re.search(r"^## A server in (\d+) lines\n\n```python\n(.*?)^```", README, flags=re.S | re.M)
+    heading = re.search(r"^### A server in (\d+) lines\n\n```python\n(.*?)^```", README, flags=re.S | re.M)
     assert heading, "the heading 'A server in N lines' and its block"
     assert int(heading.group(1)) == len(heading.group(2).splitlines())
 
@@ -288,3 +288,116 @@ def test_the_read_only_directory_advice_works_as_written(request):
     cached, exists = check.stdout.decode().split()
     assert cached.startswith(str(home)) and exists == "True", check.stdout + check.stderr
     assert not (folder / "__pycache__").exists()
+
+
+# -- issue 30, point 5: the README is a guide, read from the top ---------------------------------
+
+GUIDE_ORDER = ["What this is", "Try it: two commands on a fresh clone", "Your first server",
+               "Connect it to a host", "Tools, resources, prompts and the Context", "Testing your server",
+               "The command line", "HTTP and replicas", "Protocol revisions", "Reference and limits"]
+
+
+def headings():
+    """(level, title) of every heading outside code blocks, in order."""
+    found, fence = [], False
+    for line in README.splitlines():
+        if line.startswith("```"):
+            fence = not fence
+        elif not fence:
+            match = re.match(r"^(#{1,6}) (.*)$", line)
+            if match:
+                found.append((len(match.group(1)), match.group(2)))
+    return found
+
+
+def slug(title):
+    """GitHub's anchor for a heading."""
+    return re.sub(r"[^\w\- ]", "", title.lower()).replace(" ", "-")
+
+
+def test_the_sections_are_the_guide_s_ten_in_order():
+    # Text that later work adds goes into these sections, as ### subsections: a new ## is a
+    # change of the guide's structure, and this test is where it is decided.
+    assert [title for level, title in headings() if level == 2] == GUIDE_ORDER
+
+
+def test_the_table_of_contents_lists_every_section_and_subsection_in_order():
+    contents = README.split("**Contents**\n\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    listed = []
+    for line in contents:
+        match = re.match(r"^(\d+\.|    -) \[(.*)\]\(#([^)]*)\)$", line)
+        assert match, line
+        listed.append((2 if match.group(1)[0].isdigit() else 3, match.group(3)))
+    assert listed == [(level, slug(title)) for level, title in headings() if level in (2, 3)]
+    assert [line.split(".")[0] for line in contents if line[0].isdigit()] == [str(n) for n in range(1, 11)]
+
+
+def test_every_link_inside_the_readme_has_its_heading():
+    anchors = {slug(title) for _, title in headings()}
+    for target in re.findall(r"\]\(#([^)]+)\)", README):
+        assert target in anchors, target
+
+
+GLOSSARY_TERMS = ["2026-07-28", "handshake era", "MRTR", "SEP-", "envelope", "elicitation", "sampling",
+                  "roots", "isError", "structuredContent", "_meta", "capabilities", "JSON-RPC", "SSE",
+                  "WSGI", "Streamable HTTP", "MCP Apps", "Agent Skills", "extension", "2025-11-25"]
+
+
+def test_each_protocol_term_is_explained_before_its_first_use():
+    start = README.index("### Words used here")
+    glossary = README[start:README.index("\n## ", start)]
+    text = README[README.index("## What this is"):].lower()        # after the table of contents
+    start = text.index("### words used here")
+    for term in GLOSSARY_TERMS:
+        first = text.index(term.lower())
+        assert first > start, "%r is used before the glossary" % term
+        assert term.lower() in glossary.lower(), term
+
+
+def test_the_context_table_is_one_table():
+    # A paragraph between two rows ends the table: the rows after it render as literal pipes.
+    start = README.index("| member | what it does |")
+    table = README[start:].split("\n\n", 1)[0].splitlines()
+    assert any(row.startswith("| `ping()`") for row in table)
+    assert all(row.startswith("|") and row.endswith("|") for row in table)
+    rest = README[start + len("\n".join(table)):].split("\n## ", 1)[0]
+    assert not re.search(r"^\|", rest.split("### ", 1)[0], flags=re.M)
+
+
+def test_ctx_sleep_raises_cancelled_as_the_readme_says():
+    """Point 2: the README said sleep "returns at once" on cancel, so cleanup written after it
+    never ran. It raises Cancelled, which an ``except Exception`` does not catch."""
+    import threading
+    from minimcp import Cancelled, Context, MCPError
+    assert "`sleep` raises `Cancelled` at once on cancel, so cleanup goes in a `finally:`" in README
+    assert "`ctx.sleep` returns at once" not in README and "`sleep` wakes at once" not in README
+    app = MCPServer("sleeper")
+    started, ids, seen = threading.Event(), [], []
+
+    @app.tool()
+    def wait(ctx: Context) -> str:
+        started.set()
+        try:
+            ctx.sleep(30)
+        except Exception:                                   # the README: this does not catch it
+            seen.append("Exception")
+        except Cancelled:
+            seen.append("Cancelled")
+            raise
+        finally:
+            seen.append("finally")
+        return "slept"
+
+    def call(client):
+        try:
+            client.request("tools/call", {"name": "wait", "arguments": {}}, on_id=ids.append)
+        except MCPError:
+            pass
+    with TestClient(app) as client:
+        client.timeout = 2                                  # the cancelled call is never answered
+        caller = threading.Thread(target=call, args=(client,))
+        caller.start()
+        assert started.wait(10)
+        client.notify("notifications/cancelled", {"requestId": ids[0], "reason": "test"})
+        caller.join(10)
+    assert seen == ["Cancelled", "finally"]
