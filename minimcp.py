@@ -6975,7 +6975,7 @@ class _ProcessClient(_ClientBase):
 # the public members of the server classes and Context as module:Class (all pins' union).
 _SDK_SURFACE_PINS = {"fastmcp": "2.3.5 2.14.7 3.4.11 4.2.3", "mcp": "1.2.1 1.9.4 1.30.0 2.3.0"}
 _SDK_SURFACE = r"""
-fastmcp: Client ClientGroup Context FastMCP FastMCPApp FastMCPDeprecationWarning Skill settings
+fastmcp: Client ClientGroup Context FastMCP FastMCPApp FastMCPDeprecationWarning Image Skill settings
 fastmcp.apps: AppConfig FastMCPApp PrefabAppConfig ResourceCSP ResourcePermissions
   UI_EXTENSION_ID='io.modelcontextprotocol/ui' UI_MIME_TYPE='text/html;profile=mcp-app'
   app_config_to_meta_dict resolve_ui_mime_type
@@ -6988,7 +6988,8 @@ fastmcp.cli.apps_dev_log:
 fastmcp.cli.apps_dev_security: DevSessionMiddleware SESSION_COOKIE='fastmcp_dev_session'
 fastmcp.cli.auth:
 fastmcp.cli.cimd: create_command validate_command
-fastmcp.cli.cli: apps dev inspect inspector prepare run version with_argv
+fastmcp.cli.claude: get_claude_config_path update_claude_config
+fastmcp.cli.cli: apps dev inspect inspector install prepare run version with_argv
 fastmcp.cli.client: call_command coerce_value discover_command format_tool_signature list_command
   parse_tool_arguments resolve_server_spec
 fastmcp.cli.deploy:
@@ -7022,8 +7023,8 @@ fastmcp.cli.install.mcp_json: install_mcp_json mcp_json_command
 fastmcp.cli.install.shared: open_deeplink parse_env_var process_common_args quote_windows_batch_argument
   run_cli_command validate_server_name windows_batch_command_line
 fastmcp.cli.install.stdio: install_stdio stdio_command
-fastmcp.cli.run: LogLevelType TransportType create_client_server create_mcp_config_server is_url
-  load_mcp_server_config run_command run_module_command run_v1_server_async run_with_reload
+fastmcp.cli.run: LogLevelType TransportType create_client_server create_mcp_config_server import_server is_url
+  load_mcp_server_config parse_file_path run_command run_module_command run_v1_server_async run_with_reload
 fastmcp.cli.tasks: check_distributed_backend worker
 fastmcp.client: BearerAuth Client ClientCredentialsOAuthProvider ClientTransport FastMCPTransport
   NodeStdioTransport NpxStdioTransport OAuth PrivateKeyJWTOAuthProvider PythonStdioTransport SSETransport
@@ -7034,6 +7035,7 @@ fastmcp.client.auth.bearer: BearerAuth
 fastmcp.client.auth.client_credentials: ClientCredentialsOAuthProvider PrivateKeyJWTOAuthProvider
   SignedJWTParameters static_assertion_provider
 fastmcp.client.auth.oauth: OAuth
+fastmcp.client.base:
 fastmcp.client.caching: DEFAULT_CACHE_COLLECTION='fastmcp_response_cache' KeyValueResponseCacheStore
 fastmcp.client.client: Client ElicitationHandler LogHandler MessageHandler ProgressHandler RootsHandler
   RootsList SamplingHandler SessionKwargs
@@ -7041,7 +7043,7 @@ fastmcp.client.dependencies: get_http_headers
 fastmcp.client.elicitation: ElicitRequestParams ElicitResult ElicitationHandler
 fastmcp.client.extension_hooks: build_internal_client_extensions register_internal_client_extension_factory
 fastmcp.client.group: ClientGroup ToolRoute
-fastmcp.client.logging: LogMessage create_log_callback default_log_handler
+fastmcp.client.logging: LogHandler LogMessage MessageHandler create_log_callback default_log_handler
 fastmcp.client.messages: Message MessageHandler MessageHandlerT
 fastmcp.client.mixins: ClientPromptsMixin ClientResourcesMixin ClientSkillsMixin ClientTaskManagementMixin
   ClientToolsMixin
@@ -7054,14 +7056,14 @@ fastmcp.client.oauth_callback: CallbackResponse OAuthCallbackResult create_callb
   create_oauth_callback_server
 fastmcp.client.progress: ProgressHandler default_progress_handler
 fastmcp.client.roots: RootsHandler RootsList convert_roots_list create_roots_callback
-fastmcp.client.sampling: RequestContext SamplingHandler SamplingHandlerResult SamplingMessage SamplingParams
-  create_sampling_callback
+fastmcp.client.sampling: MessageResult RequestContext SamplingHandler SamplingHandlerResult SamplingMessage
+  SamplingParams create_sampling_callback
 fastmcp.client.sampling.handlers:
 fastmcp.client.tasks: PromptTask ResourceTask Task TaskNotificationHandler ToolTask
 fastmcp.client.telemetry: client_span
 fastmcp.client.transports: ClientTransport FastMCPStdioTransport FastMCPTransport NodeStdioTransport
-  NpxStdioTransport PythonStdioTransport SSETransport StdioTransport StreamableHttpTransport UvStdioTransport
-  UvxStdioTransport infer_transport
+  NpxStdioTransport PythonStdioTransport SSETransport SessionKwargs StdioTransport StreamableHttpTransport
+  UvStdioTransport UvxStdioTransport WSTransport infer_transport
 fastmcp.client.transports.base: ClientSessionKwargs ClientTransport SessionKwargs TransportOptions
   VersionAwareClientSession
 fastmcp.client.transports.config: MCPConfigTransport
@@ -7085,13 +7087,15 @@ fastmcp.experimental.transforms.code_mode: CodeMode GetSchemas GetTags GetToolCa
   MontySandboxProvider SandboxProvider Search
 fastmcp.experimental.transforms.jev_search: API_KEY_ENV='TYPESAFE_API_KEY' JevSearchTransform
   MAX_CHOICE_OPTIONS=255 SystemOneClient
+fastmcp.low_level:
 fastmcp.mcp_config: CanonicalMCPConfig CanonicalMCPServerTypes MCPConfig MCPServerTypes RemoteMCPServer
   StdioMCPServer TransformingMCPServerTypes TransformingRemoteMCPServer TransformingStdioMCPServer
   infer_transport_type_from_url update_config_file
 fastmcp.prompts: FunctionPrompt Message Prompt PromptArgument PromptManager PromptMessage PromptResult prompt
 fastmcp.prompts.base: Message Prompt PromptArgument PromptResult
 fastmcp.prompts.function_prompt: DecoratedPrompt FunctionPrompt PromptMeta prompt
-fastmcp.prompts.prompt: FunctionPrompt Message Prompt PromptArgument PromptResult SyncPromptResult
+fastmcp.prompts.prompt: CONTENT_TYPES FunctionPrompt Message Prompt PromptArgument PromptResult
+  SyncPromptResult
 fastmcp.prompts.prompt_manager: PromptManager
 fastmcp.resources: BinaryResource DirectoryResource FileResource FunctionResource HttpResource Resource
   ResourceContent ResourceManager ResourceResult ResourceSecurity ResourceTemplate TextResource resource
@@ -7100,10 +7104,11 @@ fastmcp.resources.function_resource: DecoratedResource FunctionResource Resource
 fastmcp.resources.resource: FunctionResource Resource
 fastmcp.resources.resource_manager: ResourceManager
 fastmcp.resources.security: ResourceSecurity
-fastmcp.resources.template: FunctionResourceTemplate ResourceTemplate build_regex encode_literal
+fastmcp.resources.template: FunctionResourceTemplate MyModel ResourceTemplate build_regex encode_literal
   expand_uri_template extract_exploded_query_params extract_query_params forward_uri match_uri_template
   template_param_key
-fastmcp.resources.types: BinaryResource DirectoryResource FileResource HttpResource TextResource
+fastmcp.resources.types: BinaryResource DirectoryResource FileResource FunctionResource HttpResource
+  TextResource
 fastmcp.server: Context FastMCP create_proxy
 fastmcp.server.app:
 fastmcp.server.apps:
@@ -7177,7 +7182,7 @@ fastmcp.server.completions: CompletionReference CompletionValues MAX_COMPLETION_
 fastmcp.server.context: Context LogData ToolChoiceOption TransportType reset_transport set_context
   set_transport
 fastmcp.server.dependencies: AccessToken CurrentAccessToken CurrentContext CurrentDocket CurrentFastMCP
-  CurrentHeaders CurrentRequest CurrentWorker FastMCPRequestContext Progress TaskContextInfo
+  CurrentHeaders CurrentRequest CurrentWorker FastMCPRequestContext P Progress TaskContextInfo
   TaskContextSnapshot TokenClaim bind_request_context extract_version_spec fastmcp_request_ctx
   get_access_token get_context get_http_headers get_http_request get_server get_session get_task_context
   get_task_session is_docket_available register_task_server register_task_session require_docket
@@ -7188,7 +7193,7 @@ fastmcp.server.event_store: EventEntry EventStore SessionScopedEventStore Stream
 fastmcp.server.extensions: MethodBinding ServerExtension read_client_extension_settings
 fastmcp.server.http: FastMCPStreamableHTTPSessionManager HostOriginGuardMiddleware HostOriginProtection
   HostOriginProtectionMode RequestContextMiddleware StarletteWithLifespan StreamableHTTPASGIApp
-  create_base_app create_sse_app create_streamable_http_app set_http_request
+  create_base_app create_sse_app create_streamable_http_app set_http_request setup_auth_middleware_and_routes
 fastmcp.server.lifespan: ComposedLifespan ContextManagerLifespan Lifespan lifespan
 fastmcp.server.low_level: FastMCPServerMiddleware LowLevelServer MiddlewareServerSession
   client_supports_extension
@@ -7219,8 +7224,8 @@ fastmcp.server.mixins.extensions: ExtensionsMixin
 fastmcp.server.mixins.lifespan: LifespanMixin
 fastmcp.server.mixins.mcp_operations: MCPOperationsMixin
 fastmcp.server.mixins.transport: TransportMixin
-fastmcp.server.openapi: ComponentFn DEFAULT_ROUTE_MAPPINGS FastMCPOpenAPI MCPType OpenAPIProvider
-  OpenAPIResource OpenAPIResourceTemplate OpenAPITool RouteMap RouteMapFn
+fastmcp.server.openapi: ComponentFn DEFAULT_ROUTE_MAPPINGS FastMCPOpenAPI HttpMethod MCPType OpenAPIProvider
+  OpenAPIResource OpenAPIResourceTemplate OpenAPITool RouteMap RouteMapFn RouteType
 fastmcp.server.openapi.components: OpenAPIResource OpenAPIResourceTemplate OpenAPITool
 fastmcp.server.openapi.routing: ComponentFn DEFAULT_ROUTE_MAPPINGS MCPType RouteMap RouteMapFn
 fastmcp.server.openapi.server: FastMCPOpenAPI
@@ -7325,7 +7330,7 @@ fastmcp.server.transforms.visibility: Visibility apply_session_transforms create
   disable_components enable_components get_session_transforms get_visibility_rules is_enabled reset_visibility
   save_visibility_rules
 fastmcp.settings: DocketSettings DuplicateBehavior ENV_FILE='.env' ExperimentalSettings LOG_LEVEL
-  MCP_LOG_LEVEL Settings TELEMETRY_MODE TEN_MB_IN_BYTES=10485760
+  MCP_LOG_LEVEL ServerSettings Settings TELEMETRY_MODE TEN_MB_IN_BYTES=10485760 settings
 fastmcp.skills: GetSkillResult ListSkillsResult MCPSkill Skill SkillFile SkillFrontmatter SkillManifest
   SkillResource SkillsClientExtension
 fastmcp.skills.client: SkillsClientExtension
@@ -7353,9 +7358,11 @@ fastmcp.utilities.async_utils: call_sync_fn_in_threadpool gather is_coroutine_fu
 fastmcp.utilities.auth: decode_jwt_header decode_jwt_payload parse_scopes
 fastmcp.utilities.authorization: AuthCheck AuthContext require_roles require_scopes restrict_tag
   run_auth_checks run_auth_checks_with_shortfall scope_requirements
+fastmcp.utilities.cache: TimedCache
 fastmcp.utilities.cli: is_already_in_uv_subprocess load_and_merge_config log_server_banner
 fastmcp.utilities.components: FastMCPComponent FastMCPMeta MirroredComponent get_fastmcp_metadata
   public_result_meta
+fastmcp.utilities.decorators: DecoratedFunction P
 fastmcp.utilities.docstring_parsing: ParsedDocstring parse_docstring
 fastmcp.utilities.exceptions: get_catch_handlers get_http_status_code is_http_status_error is_request_error
   is_timeout_error iter_exc
@@ -7466,7 +7473,8 @@ mcp.client.session_group: ClientSessionGroup ClientSessionParameters ServerParam
 mcp.client.sse: remove_request_params sse_client
 mcp.client.stdio: FallbackProcess SessionMessage StdioServerParameters create_windows_process
   get_default_environment get_windows_executable_command stdio_client terminate_posix_process_tree
-  terminate_windows_process_tree
+  terminate_windows_process terminate_windows_process_tree
+mcp.client.stdio.win32: create_windows_process get_windows_executable_command terminate_windows_process
 mcp.client.streamable_http: ACCEPT='accept' CONTENT_TYPE='content-type' DEFAULT_MAX_SSE_EVENT_SIZE=1048576
   DEFAULT_RECONNECTION_DELAY_MS=1000 JSON='application/json' LAST_EVENT_ID='last-event-id'
   MAX_RECONNECTION_ATTEMPTS=2 MCP_PROTOCOL_VERSION='mcp-protocol-version' MCP_SESSION_ID='mcp-session-id'
@@ -7526,9 +7534,10 @@ mcp.server.extension: Extension MethodBinding ResourceBinding ToolBinding compos
 mcp.server.fastmcp: Audio Context FastMCP Icon Image
 mcp.server.fastmcp.exceptions: FastMCPError InvalidSignature ResourceError ToolError ValidationError
 mcp.server.fastmcp.prompts: Prompt PromptManager
-mcp.server.fastmcp.prompts.base: AssistantMessage Message Prompt PromptArgument PromptResult SyncPromptResult
-  UserMessage
+mcp.server.fastmcp.prompts.base: AssistantMessage CONTENT_TYPES Message Prompt PromptArgument PromptResult
+  SyncPromptResult UserMessage
 mcp.server.fastmcp.prompts.manager: PromptManager
+mcp.server.fastmcp.prompts.prompt_manager: PromptManager
 mcp.server.fastmcp.resources: BinaryResource DirectoryResource FileResource FunctionResource HttpResource
   Resource ResourceManager ResourceTemplate TextResource
 mcp.server.fastmcp.resources.base: Resource
@@ -7596,12 +7605,13 @@ mcp.server.sse: SseServerTransport
 mcp.server.stdio: stdio_server
 mcp.server.streamable_http: CONTENT_TYPE_JSON='application/json' CONTENT_TYPE_SSE='text/event-stream'
   EventMessage EventStore GET_STREAM_KEY='_GET_stream' LAST_EVENT_ID_HEADER='last-event-id'
-  MCP_PROTOCOL_VERSION_HEADER='mcp-protocol-version' MCP_SESSION_ID_HEADER='mcp-session-id'
-  REQUEST_CANCELLED=-32800 REQUEST_STREAM_BUFFER_SIZE=16 SSEEvent StreamableHTTPServerTransport
-  check_accept_headers
+  MAXIMUM_MESSAGE_SIZE=4194304 MCP_PROTOCOL_VERSION_HEADER='mcp-protocol-version'
+  MCP_SESSION_ID_HEADER='mcp-session-id' REQUEST_CANCELLED=-32800 REQUEST_STREAM_BUFFER_SIZE=16 SSEEvent
+  StreamableHTTPServerTransport check_accept_headers
 mcp.server.streamable_http_manager: DEFAULT_MAX_REQUEST_BODY_SIZE=4194304 DEFAULT_MAX_SESSIONS=10000
   DEFAULT_SESSION_IDLE_TIMEOUT=1800 RequestBodyLimitMiddleware StreamableHTTPASGIApp
   StreamableHTTPSessionManager
+mcp.server.streaming_asgi_transport: StreamingASGIResponseStream StreamingASGITransport
 mcp.server.subscriptions: InMemorySubscriptionBus ListenHandler PromptsListChanged ResourceUpdated
   ResourcesListChanged SUBSCRIPTION_ID_META_KEY='io.modelcontextprotocol/subscriptionId' ServerEvent
   SubscriptionBus ToolsListChanged
@@ -7727,19 +7737,20 @@ mcp.types.version: HANDSHAKE_PROTOCOL_VERSIONS KNOWN_PROTOCOL_VERSIONS LATEST_HA
   LATEST_MODERN_VERSION='2026-07-28' LATEST_PROTOCOL_VERSION='2026-07-28' MODERN_PROTOCOL_VERSIONS
   OLDEST_SUPPORTED_VERSION='2024-11-05' SUPPORTED_PROTOCOL_VERSIONS is_version_at_least
 fastmcp:Context: client_extension_settings client_id client_supports_extension close_sse_stream debug
-  delete_state disable_components elicit enable_components error fastmcp get_prompt get_state info
-  input_responses is_background_task lifespan_context list_prompts list_resources list_roots log
+  delete_state disable_components elicit enable_components error fastmcp get_http_request get_prompt get_state
+  info input_responses is_background_task lifespan_context list_prompts list_resources list_roots log
   origin_request_id read_resource report_progress request_context request_id request_state reset_visibility
   sample sample_step send_notification send_prompt_list_changed send_resource_list_changed
   send_tool_list_changed session session_id set_state task_id transport warning
 fastmcp:FastMCP: add_completion_handler add_extension add_middleware add_prompt add_provider add_resource
-  add_template add_tool add_tool_transformation add_transform as_proxy call_tool completion custom_route
-  disable docket enable from_fastapi from_openapi generate_name get_app_tool get_prompt get_prompts
-  get_resource get_resource_template get_resource_templates get_resources get_tasks get_tool get_tool_by_hash
-  get_tools http_app icons import_server instructions lifespan list_prompts list_resource_templates
-  list_resources list_tools local_provider mount name prompt read_resource remove_tool
+  add_resource_fn add_template add_tool add_tool_transformation add_transform as_proxy call_tool completion
+  custom_route disable docket enable from_client from_fastapi from_openapi generate_name get_app_tool
+  get_prompt get_prompts get_resource get_resource_template get_resource_templates get_resources get_tasks
+  get_tool get_tool_by_hash get_tools http_app icons import_server instructions lifespan list_prompts
+  list_resource_templates list_resources list_tools local_provider mount name prompt read_resource remove_tool
   remove_tool_transformation render_prompt required_extensions resource run run_async run_http_async
-  run_stdio_async settings tool transforms version website_url wrap_transform
+  run_sse_async run_stdio_async run_streamable_http_async settings sse_app streamable_http_app tool transforms
+  unmount version website_url wrap_transform
 mcp.server.fastmcp:Context: client_id close_sse_stream close_standalone_sse_stream construct copy debug dict
   elicit elicit_url error fastmcp from_orm info json log model_computed_fields model_config model_construct
   model_copy model_dump model_dump_json model_extra model_fields model_fields_set model_json_schema
@@ -8016,7 +8027,7 @@ class _SDKServerSurface:
     def _sdk_register(self, kind: str, component, options: dict):
         if isinstance(component, _SDKComponent):
             options = dict(component.options, **options)
-            fn = component.fn
+            fn = component.fn if component.fn is not None else options.get("text", options.get("data"))
         else:
             fn = component
         keep = {k: _sdk_json(v) for k, v in options.items() if k in _SDK_SERVER_OPTIONS[kind] and v is not None}
@@ -8111,6 +8122,7 @@ def _sdk_modules() -> dict:
 
 _SDK_COMPONENTS = {"Tool": ("tool", ()), "FunctionTool": ("tool", ()), "Prompt": ("prompt", ()),
                    "FunctionPrompt": ("prompt", ()), "Resource": ("resource", ("uri",)),
+                   "TextResource": ("resource", ("uri",)), "BinaryResource": ("resource", ("uri",)),
                    "FunctionResource": ("resource", ("uri",)), "ResourceTemplate": ("resource", ("uri_template",)),
                    "FunctionResourceTemplate": ("resource", ("uri_template",))}
 

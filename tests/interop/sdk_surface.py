@@ -254,7 +254,7 @@ def main(argv=None):
         print("sdk_surface: wrote %d lines into %s" % (table.count("\n"), args.minimcp))
         return 0
     if text[start:end] == table:
-        print("sdk_surface: minimcp's table matches the SDKs (%s)" % table.splitlines()[0].split(" from ")[1])
+        print("sdk_surface: minimcp's table matches the SDKs (%s)" % table.splitlines()[0].split(" from ")[1].split(";")[0])
         return 0
     sys.stdout.writelines(difflib.unified_diff(text[start:end].splitlines(True), table.splitlines(True),
                                                "minimcp.py", "the installed SDKs"))
