@@ -7743,24 +7743,26 @@ fastmcp:Context: client_extension_settings client_id client_supports_extension c
   sample sample_step send_notification send_prompt_list_changed send_resource_list_changed
   send_tool_list_changed session session_id set_state task_id transport warning
 fastmcp:FastMCP: add_completion_handler add_extension add_middleware add_prompt add_provider add_resource
-  add_resource_fn add_template add_tool add_tool_transformation add_transform as_proxy call_tool completion
-  custom_route disable docket enable from_client from_fastapi from_openapi generate_name get_app_tool
-  get_prompt get_prompts get_resource get_resource_template get_resource_templates get_resources get_tasks
-  get_tool get_tool_by_hash get_tools http_app icons import_server instructions lifespan list_prompts
-  list_resource_templates list_resources list_tools local_provider mount name prompt read_resource remove_tool
-  remove_tool_transformation render_prompt required_extensions resource run run_async run_http_async
-  run_sse_async run_stdio_async run_streamable_http_async settings sse_app streamable_http_app tool transforms
-  unmount version website_url wrap_transform
+  add_resource_fn add_template add_tool add_tool_transformation add_transform as_proxy auth call_tool
+  client_log_level completion custom_route dependencies disable docket enable exclude_tags
+  experimental_capabilities from_client from_fastapi from_openapi generate_name get_app_tool get_prompt
+  get_prompts get_resource get_resource_template get_resource_templates get_resources get_tasks get_tool
+  get_tool_by_hash get_tools http_app icons import_server include_fastmcp_meta include_tags instructions
+  lifespan list_prompts list_resource_templates list_resources list_tools local_provider middleware mount name
+  prompt provider_error_strategy providers read_resource remove_tool remove_tool_transformation render_prompt
+  required_extensions resource run run_async run_http_async run_sse_async run_stdio_async
+  run_streamable_http_async sampling_handler sampling_handler_behavior settings sse_app streamable_http_app
+  strict_input_validation tags tool transforms unmount version website_url wrap_transform
 mcp.server.fastmcp:Context: client_id close_sse_stream close_standalone_sse_stream construct copy debug dict
   elicit elicit_url error fastmcp from_orm info json log model_computed_fields model_config model_construct
   model_copy model_dump model_dump_json model_extra model_fields model_fields_set model_json_schema
   model_parametrized_name model_post_init model_rebuild model_validate model_validate_json
   model_validate_strings parse_file parse_obj parse_raw read_resource report_progress request_context
   request_id schema schema_json session update_forward_refs validate warning
-mcp.server.fastmcp:FastMCP: add_prompt add_resource add_tool call_tool completion custom_route get_context
-  get_prompt icons instructions list_prompts list_resource_templates list_resources list_tools name prompt
-  read_resource remove_tool resource run run_sse_async run_stdio_async run_streamable_http_async
-  session_manager sse_app streamable_http_app tool website_url
+mcp.server.fastmcp:FastMCP: add_prompt add_resource add_tool call_tool completion custom_route dependencies
+  get_context get_prompt icons instructions list_prompts list_resource_templates list_resources list_tools
+  name prompt read_resource remove_tool resource run run_sse_async run_stdio_async run_streamable_http_async
+  session_manager settings sse_app streamable_http_app tool website_url
 mcp.server.mcpserver:Context: client_capabilities close_sse_stream close_standalone_sse_stream construct copy
   debug dict elicit elicit_url error from_orm headers info input_responses json log mcp_server
   model_computed_fields model_config model_construct model_copy model_dump model_dump_json model_extra
@@ -7769,10 +7771,11 @@ mcp.server.mcpserver:Context: client_capabilities close_sse_stream close_standal
   notify_resources_changed notify_tools_changed parse_file parse_obj parse_raw protocol_version read_resource
   report_progress request_context request_id request_state schema schema_json session update_forward_refs
   validate warning
-mcp.server.mcpserver:MCPServer: add_prompt add_resource add_tool call_tool completion custom_route description
-  get_prompt icons instructions list_prompts list_resource_templates list_resources list_tools middleware name
-  prompt read_resource remove_prompt remove_tool resource run run_sse_async run_stdio_async
-  run_streamable_http_async session_manager sse_app streamable_http_app title tool version website_url
+mcp.server.mcpserver:MCPServer: add_prompt add_resource add_tool call_tool completion custom_route
+  dependencies description get_prompt icons instructions list_prompts list_resource_templates list_resources
+  list_tools middleware name prompt read_resource remove_prompt remove_tool resource run run_sse_async
+  run_stdio_async run_streamable_http_async session_manager settings sse_app streamable_http_app title tool
+  version website_url
 """
 # </sdk-surface>
 
@@ -8157,7 +8160,8 @@ def _sdk_refusal(module: str, name: str = None) -> ImportError:
     return ModuleNotFoundError(
         "%s is not a public name of the %r package (%s), which is not installed; minimcp, which stands in "
         "for its public names, has none by that name. Install the real package (pip install %s), or write "
-        "it with minimcp." % (what, root, pins, root), name=root)
+        "it with minimcp." % (what, root, pins, root), name=what)     # the name lets `from X import Y` say
+                                                                     # "cannot import name", as Python does
 
 
 class _SDKFinder:

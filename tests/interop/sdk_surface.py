@@ -161,7 +161,13 @@ def dump():
         module_name, cls_name = path.split(":")
         if module_name in modules and cls_name in modules[module_name]:
             cls = getattr(importlib.import_module(module_name), cls_name)
-            members[path] = sorted(n for n in dir(cls) if not n.startswith("_"))
+            names = set(dir(cls))
+            if cls_name != "Context":                 # what __init__ sets (settings, ...) is public too
+                try:
+                    names.update(vars(cls("sdk-surface")))
+                except Exception as exc:
+                    failed.append("%s() (%s: %s)" % (path, type(exc).__name__, exc))
+            members[path] = sorted(n for n in names if not n.startswith("_"))
     for line in failed:
         sys.stderr.write("sdk_surface: not imported: %s\n" % line)
     json.dump({"versions": versions, "modules": modules, "members": members}, out, sort_keys=True)
