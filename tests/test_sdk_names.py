@@ -224,4 +224,4 @@ def test_the_table_is_whole_every_module_s_parent_is_in_it():
     orphans = [m for m in modules if "." in m and m.rpartition(".")[0] not in modules]
     assert orphans == []
     assert not any(part.startswith("_") for m in modules for part in m.split("."))
-    assert minimcp._SDK_SURFACE_PINS["mcp"].split()[-1] == "2.3.0"
+    assert minimcp._sdk_table()[2]["mcp"].split()[-1] == "2.3.0"

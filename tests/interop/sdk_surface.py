@@ -20,6 +20,8 @@ What counts as public, per module (no part of its dotted name starts with an und
   - its submodules are modules of the table of their own (``from PKG import submodule``).
 Literal constants (ints, and strings without spaces) keep their value, so minimcp backs them.
 The public members of the server classes and of Context are listed as ``module:Class``.
+The table is a comment block (``#|`` lines), which minimcp reads from its own source when first
+needed: a comment costs ``import minimcp`` nothing.
 
 Usage: python3 tests/interop/sdk_surface.py check --python venv1/bin/python --python ...
 (tests/interop/run_sdk_diff.sh does it with the pinned versions.)
@@ -213,19 +215,19 @@ def _wrap(head, words):
 def render(versions, modules, members):
     def key(version):
         return [int(p) if p.isdigit() else p for p in re.split(r"[.]", version)]
-    pins = ", ".join("%s %s" % (root, " ".join(sorted(versions[root], key=key))) for root in sorted(versions))
-    out = [BEGIN + " written by tests/interop/sdk_surface.py from %s; do not edit" % pins,
-           "# Each line: a public module of the SDKs and its public names (NAME=value: a constant), then",
-           "# the public members of the server classes and Context as module:Class (all pins' union).",
-           "_SDK_SURFACE_PINS = {%s}" % ", ".join('"%s": "%s"' % (root, " ".join(sorted(versions[root], key=key)))
-                                               for root in sorted(versions)),
-           '_SDK_SURFACE = r"""']
+    pins = "; ".join("%s %s" % (root, " ".join(sorted(versions[root], key=key))) for root in sorted(versions))
+    out = [BEGIN + " written by tests/interop/sdk_surface.py; do not edit",
+           "# A comment, so that it costs `import minimcp` nothing: minimcp reads it from its own source",
+           "# when a server first imports an SDK name. Each #| line: a public module of the SDKs and its",
+           "# public names (NAME=value: a constant); then the public members of the server classes and",
+           "# Context, as module:Class. The union over these pins:",
+           "#| pins: " + pins]
     for name in sorted(modules):
         words = ["%s=%s" % (n, v) if v is not None else n for n, v in sorted(modules[name].items())]
-        out.extend(_wrap(name, words))
+        out.extend("#| " + line for line in _wrap(name, words))
     for path in sorted(members):
-        out.extend(_wrap(path, sorted(members[path])))
-    out += ['"""', END]
+        out.extend("#| " + line for line in _wrap(path, sorted(members[path])))
+    out.append(END)
     return "\n".join(out) + "\n"
 
 
@@ -234,10 +236,10 @@ def _minimcp_path():
 
 
 def _current(text):
-    start, end = text.find(BEGIN), text.find(END)
+    start, end = text.find("\n" + BEGIN), text.find("\n" + END)
     if start < 0 or end < start:
-        sys.exit("sdk_surface: the %s ... %s markers are not in minimcp.py" % (BEGIN, END))
-    return start, end + len(END) + 1
+        sys.exit("sdk_surface: the %s ... %s lines are not in minimcp.py" % (BEGIN, END))
+    return start + 1, end + 1 + len(END) + 1
 
 
 def main(argv=None):
@@ -260,7 +262,7 @@ def main(argv=None):
         print("sdk_surface: wrote %d lines into %s" % (table.count("\n"), args.minimcp))
         return 0
     if text[start:end] == table:
-        print("sdk_surface: minimcp's table matches the SDKs (%s)" % table.splitlines()[0].split(" from ")[1].split(";")[0])
+        print("sdk_surface: minimcp's table matches the SDKs (%s)" % table.splitlines()[5].split(": ", 1)[1])
         return 0
     sys.stdout.writelines(difflib.unified_diff(text[start:end].splitlines(True), table.splitlines(True),
                                                "minimcp.py", "the installed SDKs"))
