@@ -8095,7 +8095,7 @@ def _sdk_server(dialect: str) -> type:
         path = {"mcp1": "mcp.server.fastmcp:FastMCP", "mcp2": "mcp.server.mcpserver:MCPServer",
                 "fastmcp": "fastmcp:FastMCP"}[dialect]
         attrs = {"__module__": base.__module__, "__doc__": base.__doc__}
-        for member in sorted(_sdk_table()[1].get(path, ())):
+        for member in _sdk_table()[1].get(path, "").split():
             if hasattr(base, member) or hasattr(_SDKServerSurface, member):
                 continue
             what = "%s.%s" % (path.replace(":", "."), member)
@@ -8108,46 +8108,51 @@ def _sdk_server(dialect: str) -> type:
 
 
 def _sdk_table() -> tuple:
-    """The generated table: ({module: {name: literal or None}}, {"module:Class": {member, ...}}).
+    """The generated table: ({module: its names, unparsed}, {"module:Class": members, unparsed}, pins).
 
     It is the comment block between the <sdk-surface> markers, read from this file's source on
-    the first SDK import: as a comment it costs ``import minimcp`` nothing.
+    the first SDK import: as a comment it costs ``import minimcp`` nothing. A module's names are
+    parsed when that module is imported (_sdk_exports).
     """
     _sdk_build()
     if "table" not in _SDK_CACHE:
         try:
-            source = __loader__.get_source(__name__)            # a zip app has no file to open
-        except Exception:
-            source = None
-        if source is None:
             with open(__file__, encoding="utf-8") as f:
                 source = f.read()
+        except OSError:                                        # a zip app has no file to open
+            source = __loader__.get_source(__name__) or ""
         start, end = source.find("\n# <sdk-surface>"), source.find("\n# </sdk-surface>")
         if start < 0 or end < start:
             raise ImportError("minimcp's table of the SDK's names is missing from %s" % __file__)
-        modules, members, pins, head = {}, {}, {}, None
-        for line in source[start:end].splitlines():
-            if not line.startswith("#| "):
-                continue
-            line = line[3:]
-            if not line[:1].isspace():                       # "module: names" or "module:Class: members"
-                head, _, line = line.partition(" ")
-                head = head[:-1]
-                if head == "pins":
-                    pins = dict(pin.split(" ", 1) for pin in line.split("; "))
-                    continue
-                (members if ":" in head else modules)[head] = {}
-            table = members if ":" in head else modules
-            for word in line.split():
-                name, _, value = word.partition("=")
-                table[head][name] = (value[1:-1] if value[:1] == "'" else int(value)) if value else None
-        _SDK_CACHE["table"] = modules, {k: set(v) for k, v in members.items()}, pins
+        tables, head = ({}, {}), None
+        for line in source[start:end].split("\n#| ")[1:]:     # "module: names", "module:Class: members"
+            line = line.split("\n", 1)[0]
+            if line[:1] == " ":                                # a continued line
+                tables[":" in head][head] += line
+            else:
+                head, _, rest = line.partition(": ")
+                head = head.rstrip(":")
+                tables[":" in head][head] = rest
+        pins = dict(pin.split(" ", 1) for pin in tables[0].pop("pins").split("; "))
+        _SDK_CACHE["table"] = tables[0], tables[1], pins
     return _SDK_CACHE["table"]
 
 
 def _sdk_modules() -> dict:
-    """Each alias module and the public names it exports, from the table."""
+    """Each alias module, and its public names unparsed (see _sdk_exports)."""
     return _sdk_table()[0]
+
+
+def _sdk_exports(module: str) -> dict:
+    """A module's public names: {name: the SDK's constant value, or None}."""
+    key = "exports:" + module
+    if key not in _SDK_CACHE:
+        names = {}
+        for word in _sdk_modules()[module].split():
+            name, _, value = word.partition("=")
+            names[name] = (value[1:-1] if value[:1] == "'" else int(value)) if value else None
+        _SDK_CACHE[key] = names
+    return _SDK_CACHE[key]
 
 
 _SDK_COMPONENTS = {"Tool": ("tool", ()), "FunctionTool": ("tool", ()), "Prompt": ("prompt", ()),
@@ -8159,7 +8164,7 @@ _SDK_COMPONENTS = {"Tool": ("tool", ()), "FunctionTool": ("tool", ()), "Prompt":
 
 def _sdk_value(module: str, name: str):
     """What ``module.name`` is under minimcp: backed by minimcp, the SDK's constant, or a placeholder."""
-    value = _sdk_modules()[module][name]
+    value = _sdk_exports(module)[name]
     if value is not None:
         return value
     framework = module.startswith(("fastmcp", "mcp.server.fastmcp", "mcp.server.mcpserver"))
@@ -8207,7 +8212,7 @@ class _SDKFinder:
 
     def exec_module(self, module) -> None:
         fullname = module.__name__
-        exported = _sdk_modules()[fullname]
+        exported = _sdk_exports(fullname)
         module.__all__ = sorted(exported)
         module.__path__ = []
         module.__doc__ = "minimcp's stand-in for %s: its public names, each built when first read." % fullname

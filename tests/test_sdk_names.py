@@ -205,7 +205,7 @@ BACKED = [
 
 @pytest.mark.parametrize("module, name", BACKED)
 def test_the_names_real_servers_use_are_in_the_table_and_backed_by_minimcp(module, name):
-    assert name in minimcp._sdk_modules()[module]
+    assert name in minimcp._sdk_exports(module)
     value = minimcp._sdk_value(module, name)
     assert not isinstance(value, minimcp._SDKPlaceholderType), value
     assert getattr(value, "__module__", None) == "minimcp"
