@@ -6965,10 +6965,13 @@ class _ProcessClient(_ClientBase):
 # ``python3 minimcp.py serve server.py`` (or install_sdk_aliases() in a script
 # that starts itself) lets a file that imports ``mcp.server.fastmcp`` (mcp 1.x),
 # ``mcp.server.mcpserver`` (mcp 2.x) or ``fastmcp`` run on minimcp when those
-# packages are not installed. The alias modules hold only the names such
-# servers use, backed by minimcp; the finder sits at the end of sys.meta_path,
-# so an installed package is always found first. Nothing here is built until
-# it is asked for: ``import minimcp`` costs what it did.
+# packages are not installed. The alias modules hold every public module and
+# name of those SDKs (the table below, written from the pinned SDKs by
+# tests/interop/sdk_surface.py): the names servers use are backed by minimcp,
+# the others are placeholders that explain themselves when used, and a name the
+# SDK does not have raises ImportError. The finder sits at the end of
+# sys.meta_path, so an installed package is always found first. Nothing here is
+# built until it is asked for: ``import minimcp`` costs what it did.
 
 # <sdk-surface> written by tests/interop/sdk_surface.py; do not edit
 # A comment, so that it costs `import minimcp` nothing: minimcp reads it from its own source
@@ -7948,21 +7951,25 @@ def _sdk_server_class(dialect: str) -> type:
     return _SDKFastMCP
 
 
-_SDK_HINTS = (   # (module or name, what to do instead), the first that matches the placeholder
-    ("mcp.shared.memory", "to drive a server in a test without a process, use minimcp.TestClient(server)"),
-    ("mcp.client", "minimcp.TestClient(server) drives a server in-process; `python3 minimcp.py call` a process"),
-    ("fastmcp.client", "minimcp.TestClient(server) drives a server in-process; `python3 minimcp.py call` a process"),
-    ("Client", "minimcp.TestClient(server) drives a server in-process; `python3 minimcp.py call` a process"),
-    ("_app()", "minimcp serves Streamable HTTP as a WSGI app: app = server.wsgi_app(), or run "
-               "`python3 minimcp.py serve --http PORT FILE`"),
-    ("mcp.server.s", "minimcp serves stdio (server.run()) and Streamable HTTP as a WSGI app (server.wsgi_app())"),
+_CLIENT_HINT = ("minimcp.TestClient(server) drives a server in-process, and "
+                "`python3 minimcp.py call TOOL -- CMD...` a server process")
+_TRANSPORT_HINT = "minimcp serves stdio (server.run()) and Streamable HTTP as a WSGI app (server.wsgi_app())"
+_SDK_HINTS = (   # (a prefix of the dotted name, or its last part, or "()": what to do instead); first match wins
+    ("mcp.shared.memory", "to test a server without a process, use minimcp.TestClient(server)"),
+    ("mcp.client", _CLIENT_HINT), ("fastmcp.client", _CLIENT_HINT), ("Client", _CLIENT_HINT),
+    ("ClientSession", _CLIENT_HINT),
+    ("()", "minimcp serves Streamable HTTP as a WSGI app: app = server.wsgi_app(), or run "
+           "`python3 minimcp.py serve --http PORT FILE`"),
+    ("mcp.server.stdio", _TRANSPORT_HINT), ("mcp.server.sse", _TRANSPORT_HINT),
+    ("mcp.server.streamable_http", _TRANSPORT_HINT), ("mcp.server.websocket", _TRANSPORT_HINT),
 )
 
 
 def _sdk_unusable(what: str) -> str:
     root = what.split(".")[0]
-    hint = next((h for key, h in _SDK_HINTS if what.startswith(key) or what.endswith(key)
-                 or what.split(".")[-1] == key), "or write that part with minimcp's own API (README)")
+    last = what.rsplit(".", 1)[-1]
+    hint = next((h for key, h in _SDK_HINTS if what.startswith(key + ".") or what == key or last == key
+                 or (key == "()" and what.endswith(key))), "write that part with minimcp's own API (README)")
     return ("%s is part of the %s package, which is not installed; minimcp stands in for its names so that "
             "this server imports, but does not implement this one. Install the real package to use it "
             "(pip install %s); without it, %s." % (what, root, root, hint))
@@ -7995,6 +8002,9 @@ def _sdk_build() -> None:
             if name.startswith("__"):
                 raise AttributeError(name)
             raise AttributeError(_sdk_unusable(cls._sdk_what + "." + name))
+
+        def __getitem__(cls, parameters):         # RequestContext[ServerSession, Any] in an annotation
+            return cls
 
     class _SDKComponent:
         """A tool, resource or prompt made from a function (``Tool.from_function(fn, name=...)``).

@@ -156,9 +156,14 @@ def test_placeholders_are_classes_a_server_may_subclass_and_fail_when_instantiat
         from fastmcp.server.middleware import Middleware
         from mcp.server.fastmcp import FastMCP
 
+        from mcp.shared.context import RequestContext
+
         class Timing(Middleware):                 # at import, as servers define theirs
             pass
-        out = {"subclassed": Timing.__name__}
+
+        def handler(ctx: RequestContext[int, str]) -> None:    # subscripted in an annotation
+            pass
+        out = {"subclassed": Timing.__name__, "subscripted": handler.__annotations__["ctx"].__name__}
         try:
             Timing()
         except ImportError as exc:
@@ -174,7 +179,7 @@ def test_placeholders_are_classes_a_server_may_subclass_and_fail_when_instantiat
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           timeout=60, env=dict(os.environ, PYTHONPATH=ROOT))
     out = json.loads(done.stdout)
-    assert out["subclassed"] == "Timing", done.stderr.decode()
+    assert out["subclassed"] == "Timing" and out["subscripted"] == "RequestContext", done.stderr.decode()
     assert "fastmcp.server.middleware.Middleware is part of the fastmcp package" in out["instantiated"]
     assert "pip install fastmcp" in out["instantiated"]
     assert "mcp.server.fastmcp.FastMCP.run_sse_async" in out["member"]
