@@ -15,6 +15,7 @@
 # field. Only the differences in the README's table of deliberate differences are allowed.
 #
 # Usage: tests/interop/run_sdk_diff.sh [--only NAME]... [-v] [--keep DIR]
+#        SDK_SURFACE=write tests/interop/run_sdk_diff.sh    (rewrite minimcp's SDK names table)
 set -euo pipefail
 
 MCP2_VERSION="2.3.0"
@@ -87,7 +88,8 @@ surface=(--python "$workdir/s_mcp1_2/bin/python" --python "$workdir/s_mcp1_9/bin
          --python "$workdir/mcp1/bin/python" --python "$workdir/mcp2/bin/python"
          --python "$workdir/s_fm2_3/bin/python" --python "$workdir/s_fm2_14/bin/python"
          --python "$workdir/s_fm3_4/bin/python" --python "$workdir/fastmcp/bin/python")
-timeout 600 "$PY" "$here/sdk_surface.py" check "${surface[@]}" 2>"$workdir/surface.log" \
+# SDK_SURFACE=write rewrites the table instead (after a pin changes), then goes on.
+timeout 600 "$PY" "$here/sdk_surface.py" "${SDK_SURFACE:-check}" "${surface[@]}" 2>"$workdir/surface.log" \
   || { grep -v '^sdk_surface: not imported' "$workdir/surface.log" >&2; die "minimcp's SDK names table differs from the pinned SDKs (see above)"; }
 
 "$workdir/mcp2/bin/python" "$here/sdk_diff.py" --corpus tests/sdk_corpus --readme README.md --repo "$repo" \

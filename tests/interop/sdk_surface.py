@@ -266,8 +266,8 @@ def main(argv=None):
         return 0
     sys.stdout.writelines(difflib.unified_diff(text[start:end].splitlines(True), table.splitlines(True),
                                                "minimcp.py", "the installed SDKs"))
-    print("sdk_surface: minimcp's SDK table drifted from the SDKs: run tests/interop/sdk_surface.py write "
-          "with the same venvs, and back or place-hold the new names")
+    print("sdk_surface: minimcp's SDK table drifted from the SDKs: rewrite it with "
+          "`SDK_SURFACE=write tests/interop/run_sdk_diff.sh`, and back with minimcp the new names servers use")
     return 1
 
 
