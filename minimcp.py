@@ -6979,7 +6979,8 @@ class _ProcessClient(_ClientBase):
 # public names (NAME=value: a constant); then the public members of the server classes and
 # Context, as module:Class. The union over these pins:
 #| pins: fastmcp 2.3.5 2.14.7 3.4.11 4.2.3; mcp 1.2.1 1.9.4 1.30.0 2.3.0
-#| fastmcp: Client ClientGroup Context FastMCP FastMCPApp FastMCPDeprecationWarning Image Skill settings
+#| fastmcp: Client ClientGroup Context FastMCP FastMCPApp FastMCPDeprecationWarning Image Skill
+#|   __version__='4.2.3' settings
 #| fastmcp.apps: AppConfig FastMCPApp PrefabAppConfig ResourceCSP ResourcePermissions
 #|   UI_EXTENSION_ID='io.modelcontextprotocol/ui' UI_MIME_TYPE='text/html;profile=mcp-app'
 #|   app_config_to_meta_dict resolve_ui_mime_type
@@ -7535,7 +7536,7 @@ class _ProcessClient(_ClientBase):
 #|   task_listable_in_session_scope
 #| mcp.server.experimental.task_support: TaskSupport
 #| mcp.server.extension: Extension MethodBinding ResourceBinding ToolBinding compose_tool_call_handler
-#| mcp.server.fastmcp: Audio Context FastMCP Icon Image
+#| mcp.server.fastmcp: Audio Context FastMCP Icon Image __version__='1.30.0'
 #| mcp.server.fastmcp.exceptions: FastMCPError InvalidSignature ResourceError ToolError ValidationError
 #| mcp.server.fastmcp.prompts: Prompt PromptManager
 #| mcp.server.fastmcp.prompts.base: AssistantMessage CONTENT_TYPES Message Prompt PromptArgument PromptResult
@@ -7921,11 +7922,17 @@ class _SDKFastMCP(MCPServer):
                              "2024-11-05 is deprecated): use transport='streamable-http'" % transport)
 
 
+def _sdk_get_logger(name: str):
+    """The SDKs' ``get_logger(__name__)``: a standard logger (minimcp logs to stderr)."""
+    import logging
+    return logging.getLogger(name)
+
+
 def _sdk_names() -> dict:
     """The names the alias modules export, with the SDK's spellings (made once)."""
     if "names" not in _SDK_CACHE:
         _SDK_CACHE["names"] = {
-            "Context": Context, "Image": Image, "Audio": Audio,
+            "Context": Context, "get_logger": _sdk_get_logger, "Image": Image, "Audio": Audio,
             "ToolError": _SDKToolError, "ResourceError": _SDKResourceError, "Message": _SDKMessage,
             "UserMessage": _sdk_role_message("UserMessage", "user"), "PromptMessage": _SDKPromptMessage,
             "AssistantMessage": _sdk_role_message("AssistantMessage", "assistant"),

@@ -35,6 +35,10 @@ SERVER = '''
     from mcp import types
     from mcp.types import INVALID_PARAMS
     from fastmcp.tools import Tool
+    from fastmcp import __version__ as fastmcp_version
+    from fastmcp.utilities.logging import get_logger
+
+    logger = get_logger(__name__)
 
     mcp = FastMCP("names")
     app = mcp.streamable_http_app()          # for uvicorn; nothing is served through it here
@@ -85,6 +89,8 @@ SERVER = '''
             "not_a_module": failure(not_a_module),
             "hasattr": hasattr(types, "NotAnSdkName"),
             "constant": INVALID_PARAMS,
+            "version": fastmcp_version,
+            "logger": type(logger).__name__,
             "mcp2_is_mcp2": MCPServer is __import__("mcp.server.mcpserver", fromlist=["x"]).MCPServer,
             "mcp2_server": type(MCPServer("two")).__mro__[-3].__name__,
         }
@@ -146,6 +152,7 @@ def test_a_server_importing_the_paths_real_servers_use_starts_and_answers(tmp_pa
     assert "pip install mcp" in message
     assert probe["hasattr"] is False
     assert probe["constant"] == -32602                        # the SDK's value, from the table
+    assert probe["version"] == "4.2.3" and probe["logger"] == "Logger"
     assert probe["mcp2_is_mcp2"] is True and probe["mcp2_server"] == "MCPServer"
 
 

@@ -18,7 +18,8 @@ What counts as public, per module (no part of its dotted name starts with an und
     UPPER_CASE constant; names it imported from elsewhere (``Any``, ``BaseModel``) are not
     the SDK's;
   - its submodules are modules of the table of their own (``from PKG import submodule``).
-Literal constants (ints, and strings without spaces) keep their value, so minimcp backs them.
+Literal constants (ints, and strings without spaces) keep their value, so minimcp backs them;
+so does a package's ``__version__`` (the newest pin's), which servers import too.
 The public members of the server classes and of Context are listed as ``module:Class``.
 The table is a comment block (``#|`` lines), which minimcp reads from its own source when first
 needed: a comment costs ``import minimcp`` nothing.
@@ -126,6 +127,9 @@ def _names(module):
             elif not _in_sdk(type(value).__module__):
                 continue
         found[name] = repr(value) if _literal(value) and name.isupper() else None
+    version = getattr(module, "__version__", None)
+    if isinstance(version, str) and _literal(version):      # `from fastmcp import __version__`, as servers do
+        found["__version__"] = repr(version)
     return found
 
 
