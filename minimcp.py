@@ -2925,6 +2925,77 @@ class _Task:
         return self.status in _TERMINAL and self.ttl_ms is not None and now > self.created + self.ttl_ms / 1000.0
 
 
+class _Admission:
+    """What a session made of one message a transport handed it; the transport maps it to its wire.
+
+    The session decides; a transport only reads this. stdio writes a refusal as a
+    line (and nothing for a refused notification, as JSON-RPC says); HTTP turns it
+    into a status and a body, or waits on ``stream`` for the answer.
+
+    Attributes:
+        refusal: an error response to send now, instead of any answer (None: none).
+        malformed: the refusal is of the message itself, before it was a request of
+            any revision (not an object, a forbidden batch, headers that contradict the body).
+        unanswered: the refusal is of a notification or an answer: JSON-RPC sends nothing back.
+        route: the id key the answer will be written for (None: no answer follows).
+        stream: what the writer's ``open(route)`` gave for it, if the writer has streams.
+        request_id: the request's id, for a transport that cancels it when its stream goes.
+        stateless: the message was served (or refused) outside any lasting session: nothing
+            outlives the answer, so a transport may map an error to its own status.
+    """
+    __slots__ = ("refusal", "malformed", "unanswered", "route", "stream", "request_id", "stateless")
+
+    def __init__(self) -> None:
+        self.refusal = self.route = self.stream = self.request_id = None
+        self.malformed = self.unanswered = self.stateless = False
+
+    def refuse(self, request_id, code: int, message: str, data=None, malformed: bool = False) -> None:
+        self.refusal, self.malformed = _error(request_id, code, message, data), malformed
+
+
+HEADER_MISMATCH = -32020
+# Where Mcp-Name comes from in the body (SEP-2663 routing headers).
+_NAMED_BY = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri",
+             "tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId"}
+
+
+def _mirrored_arguments(schema: dict, arguments, depth: int = 0):
+    """(header name, argument value or None) for every property marked ``x-mcp-header``; arguments may be any JSON."""
+    for name, prop in (schema.get("properties") or {}).items() if isinstance(schema, dict) else ():
+        if not isinstance(prop, dict):
+            continue
+        value = arguments.get(name) if isinstance(arguments, dict) else None
+        if isinstance(prop.get("x-mcp-header"), str):
+            yield prop["x-mcp-header"], value
+        elif "properties" in prop and depth < 8:
+            yield from _mirrored_arguments(prop, value, depth + 1)
+
+
+def _same_header_value(sent, value) -> bool:
+    if sent is None or value is None:
+        return sent is None and value is None
+    if isinstance(value, bool):
+        return sent == ("true" if value else "false")
+    if isinstance(value, int):
+        try:
+            return float(sent) == value
+        except ValueError:
+            return False
+    return sent == value
+
+
+def _header_value(raw):
+    """A header as sent, with the ``=?base64?...?=`` sentinel decoded (None if undecodable)."""
+    if raw is None or not (raw.startswith("=?base64?") and raw.endswith("?=")):
+        return raw
+    import base64
+    import binascii
+    try:
+        return base64.b64decode(raw[9:-2], validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):
+        return None
+
+
 class _Batch:
     """Collects the responses of one JSON-RPC batch (2025-03-26) and writes them together."""
 
@@ -3146,43 +3217,74 @@ class _Session(_SessionTasks):
         message, problem = _decode_line(line)
         if problem is not None:
             self.write(problem)
-        else:
-            self.take(message)
+            return
+        admission = self.take(message)
+        if admission.refusal is not None and not admission.unanswered:
+            self.write(admission.refusal, refused=admission.route)
 
-    def take(self, message) -> None:
-        """Take one parsed message or batch (a transport that parsed the body itself calls this)."""
+    def take(self, message, headers: dict = None) -> _Admission:
+        """Take one parsed message or batch; what became of it (the transport sends any refusal).
+
+        ``headers``: HTTP's ``mcp-*`` request headers (lower-case names, values as sent),
+        which must agree with the body and the session; None where there are none (stdio).
+        """
+        admission = _Admission()
         if isinstance(message, list):
-            self._on_batch(message)
+            self._on_batch(message, admission, headers)
         else:
-            self._on_message(message, None)
+            self._on_message(message, None, admission, headers)
+        admission.stateless = not self.lasting
+        return admission
 
-    def _on_batch(self, messages: list) -> None:
-        if not (self.era == "handshake" and self.peer.rev.batches):
-            self.write(_error(None, INVALID_REQUEST, "Invalid Request: JSON-RPC batches are only allowed "
-                                                     "after negotiating protocol 2025-03-26"))
+    @property
+    def lasting(self) -> bool:
+        """The session outlives its messages: ``initialize`` opened it (the handshake era)."""
+        return self.era == "handshake" and self.peer is not None
+
+    def resume(self, peer: _Peer) -> None:
+        """Serve, from now on, a handshake session another connection opened (HTTP replicas)."""
+        self.peer, self.era, self.initialized = peer, "handshake", True
+
+    def _on_batch(self, messages: list, admission: _Admission, headers) -> None:
+        refusal = self._check_headers(None, None, headers) if headers is not None else None
+        if refusal is not None:
+            admission.refuse(None, *refusal)
+        elif not (self.era == "handshake" and self.peer.rev.batches):
+            admission.refuse(None, INVALID_REQUEST, "Invalid Request: JSON-RPC batches are only allowed "
+                                                    "after negotiating protocol 2025-03-26", malformed=True)
         elif not messages:
-            self.write(_error(None, INVALID_REQUEST, "Invalid Request: empty batch"))
+            admission.refuse(None, INVALID_REQUEST, "Invalid Request: empty batch", malformed=True)
         elif any(isinstance(m, dict) and m.get("method") == "initialize" for m in messages):
-            self.write(_error(None, INVALID_REQUEST, "Invalid Request: initialize must not be batched"))
+            admission.refuse(None, INVALID_REQUEST, "Invalid Request: initialize must not be batched", malformed=True)
         else:
             expecting = sum(1 for m in messages if _expects_response(m))
-            first = next((m["id"] for m in messages if isinstance(m, dict) and _valid_id(m.get("id"))), None)
-            batch = _Batch(self, expecting, _id_key(first)) if expecting else None
+            batch = _Batch(self, expecting, None) if expecting else None
+            if batch is not None:                  # its own stream key: ids inside may repeat one in flight
+                batch.key = admission.route = ("batch", id(batch))
+                admission.stream = self._open_stream(batch.key)
             for message in messages:
                 self._on_message(message, batch)
 
-    def _reply_error(self, batch, request_id, code, message, data=None) -> None:
-        response = _error(request_id, code, message, data)
-        if batch is not None:
-            batch.add(response)
-        else:
-            self.write(response, refused=_id_key(request_id) if request_id is not None else None)
+    def _open_stream(self, key):
+        """The writer's stream for the answer to ``key``, opened before anything can be written to it."""
+        opener = getattr(self.out, "open", None)     # only writers with a stream per request have one
+        return opener(key) if opener is not None else None
 
-    def _on_message(self, message, batch) -> None:
+    def _reply_error(self, batch, request_id, code, message, data=None, admission=None, malformed=False) -> None:
+        if batch is not None:
+            batch.add(_error(request_id, code, message, data))
+        elif admission is not None:
+            admission.refuse(request_id, code, message, data, malformed)
+            admission.route = _id_key(request_id) if request_id is not None else None
+        else:
+            self.write(_error(request_id, code, message, data),
+                       refused=_id_key(request_id) if request_id is not None else None)
+
+    def _on_message(self, message, batch, admission: _Admission = None, headers=None) -> None:
         """Classify one message: a request, a notification, or the client's answer to us."""
         if not isinstance(message, dict):
-            self._reply_error(batch, None, INVALID_REQUEST,
-                              "Invalid Request: a JSON-RPC message must be an object, not %s" % _json_type(message))
+            self._reply_error(batch, None, INVALID_REQUEST, "Invalid Request: a JSON-RPC message must be an "
+                              "object, not %s" % _json_type(message), admission=admission, malformed=True)
             return
         has_id, request_id = "id" in message, message.get("id")
         valid_id = _valid_id(request_id)
@@ -3191,22 +3293,32 @@ class _Session(_SessionTasks):
             if has_id and ("result" in message or "error" in message):
                 self._on_client_response(message)
             else:
-                self._reply_error(batch, reply_id, INVALID_REQUEST, "Invalid Request: the message has no method")
+                self._reply_error(batch, reply_id, INVALID_REQUEST, "Invalid Request: the message has no method",
+                                  admission=admission, malformed=True)
             return
         method, params = message["method"], message.get("params")
         if params is None:
             params = {}
         refusal = None
         if message.get("jsonrpc") != "2.0":
-            refusal = (reply_id, INVALID_REQUEST, 'Invalid Request: "jsonrpc" must be "2.0"')
+            refusal = (reply_id, INVALID_REQUEST, 'Invalid Request: "jsonrpc" must be "2.0"', None, True)
         elif not isinstance(method, str):
-            refusal = (reply_id, INVALID_REQUEST, "Invalid Request: method must be a string")
+            refusal = (reply_id, INVALID_REQUEST, "Invalid Request: method must be a string", None, True)
         elif has_id and not valid_id:
-            refusal = (None, INVALID_REQUEST,
-                       "Invalid Request: id must be a string or an integer, not %s" % _json_type(request_id))
-        elif not has_id:
-            self._on_notification(method, params)
+            refusal = (None, INVALID_REQUEST, "Invalid Request: id must be a string or an integer, not %s"
+                       % _json_type(request_id), None, True)
+        elif headers is not None:
+            refusal = self._check_headers(method, params, headers, message if has_id else None)
+            if refusal is not None:
+                refusal = (reply_id,) + refusal
+        if refusal is None and not has_id:
+            problem = self._on_notification(method, params)
+            if problem is not None and admission is not None:
+                admission.refuse(None, INVALID_REQUEST, problem, malformed=True)
+                admission.unanswered = True
             return
+        if refusal is not None:
+            pass
         elif method.startswith("notifications/"):
             refusal = (request_id, METHOD_NOT_FOUND, "Method not found: %s is a notification, not a request "
                                                      "(send it without an id)" % method)
@@ -3216,15 +3328,18 @@ class _Session(_SessionTasks):
             refusal = (request_id, INVALID_REQUEST, "Invalid Request: id %s is already in use by a request in "
                                                     "flight" % json.dumps(request_id))
         if refusal is not None:
-            self._reply_error(batch, *refusal)
+            self._reply_error(batch, *refusal[:4], admission=admission, malformed=len(refusal) > 4 and refusal[4])
             return
         try:
             peer, (handler, where, _, _) = self._admit(method, params)
         except MCPError as exc:
-            self._reply_error(batch, request_id, exc.code, exc.message, exc.data)
+            self._reply_error(batch, request_id, exc.code, exc.message, exc.data, admission)
             return
         call = _Call(self, request_id, method, params, peer, batch)
         handler = getattr(self.server, handler)
+        if admission is not None:              # the answer's stream exists before anything is written to it
+            admission.route, admission.request_id = call.key, request_id
+            admission.stream = self._open_stream(call.key)
         if where == "reader":
             self._run(call, handler)
             return
@@ -3300,15 +3415,101 @@ class _Session(_SessionTasks):
         self.last_envelope = (fields, peer)
         return peer
 
-    def _on_notification(self, method: str, params) -> None:
+    def refuses_headers(self, headers: dict):
+        """(code, message, data, malformed) if a transport's headers do not fit this session, else None.
+
+        For what carries no message (HTTP GET and DELETE): only the revision is checked.
+        """
+        return self._check_headers(None, None, headers)
+
+    def _check_headers(self, method, params, headers: dict, request: dict = None):
+        """HTTP: the ``mcp-*`` headers agree with this session and the body; else (code, message, data, malformed).
+
+        ``method`` is None for a batch (only the version header is checked for one);
+        ``request`` is the message if it is a request. A session opened by
+        ``initialize`` takes any handshake revision in MCP-Protocol-Version. Outside
+        one, ``initialize`` opens one; otherwise the header (or, without it, the
+        body's ``_meta``) must say 2026-07-28, whose requests mirror their method and
+        name in Mcp-Method and Mcp-Name (SEP-2243, SEP-2663).
+        """
+        version = headers.get("mcp-protocol-version")
+        if self.lasting:
+            if version is not None and version not in HANDSHAKE:
+                return (INVALID_REQUEST, "Bad Request: MCP-Protocol-Version %s is not a revision of this "
+                        "session's era (it speaks %s)" % (version, self.peer.rev.version), None, True)
+            return None
+        meta = params.get("_meta") if isinstance(params, dict) else None
+        meta = meta if isinstance(meta, dict) else {}
+        if method == "initialize" and version not in MODERN:
+            return None                              # opens a session: _admit and the handler decide the rest
+        if version in MODERN or (version is None and META_VERSION in meta):
+            return self._check_modern_headers(method, params, meta, headers, request)
+        if version is not None and version not in ALL_VERSIONS:
+            refusal = _version_refusal(version)
+            return refusal.code, refusal.message, refusal.data, True
+        return (INVALID_REQUEST, "Bad Request: no Mcp-Session-Id; send initialize first (protocol 2025-11-25 "
+                "and older) or the 2026-07-28 _meta envelope and MCP-Protocol-Version header", None, True)
+
+    def _check_modern_headers(self, method, params, meta: dict, headers: dict, request):
+        version = headers.get("mcp-protocol-version")
+        if method is None:
+            return (INVALID_REQUEST, "Invalid Request: one JSON-RPC message per POST (no batches in protocol "
+                    "2026-07-28)", None, True)
+        if version is None:
+            return HEADER_MISMATCH, "Header mismatch: the MCP-Protocol-Version header is missing", None, True
+        if META_VERSION in meta and meta[META_VERSION] != version:
+            return (HEADER_MISMATCH, "Header mismatch: MCP-Protocol-Version %r does not match _meta %r"
+                    % (version, meta[META_VERSION]), None, True)
+        if request is None:
+            return None                              # notifications: no header rules in this revision
+        try:                                         # server/discover too: RequestParams requires _meta
+            _envelope_peer(params.get("_meta") if isinstance(params, dict) else None)
+        except MCPError as exc:                      # a malformed envelope is a bad request, not a result
+            return exc.code, exc.message, exc.data, True
+        sent = _header_value(headers.get("mcp-method"))
+        if sent != method:
+            return (HEADER_MISMATCH, "Header mismatch: Mcp-Method %r does not match the body's method %r"
+                    % (sent, method), None, True)
+        if method == "initialize":                   # the header chose 2026-07-28, which has no initialize
+            return (METHOD_NOT_FOUND, "Method not found: initialize is not part of protocol 2026-07-28; to open "
+                    "a 2025-11-25 session, send it without the 2026-07-28 MCP-Protocol-Version header and _meta "
+                    "envelope", None, False)
+        field = _NAMED_BY.get(method)
+        if field is not None:
+            name = _header_value(headers.get("mcp-name"))
+            if name != params.get(field):
+                return (HEADER_MISMATCH, "Header mismatch: Mcp-Name %r does not match the body's %s %r"
+                        % (name, field, params.get(field)), None, True)
+        if method == "tools/call":
+            tool = self.server._tools.get(params.get("name"))
+            for header, value in _mirrored_arguments(tool.input_schema if tool else {}, params.get("arguments")):
+                sent = headers.get("mcp-param-" + header.lower())
+                decoded = _header_value(sent)       # None for None: both absent is a match
+                if sent is not None and (decoded is None or any(ord(c) < 32 and c != "\t" for c in sent)):
+                    return (HEADER_MISMATCH, "Header mismatch: Mcp-Param-%s has invalid characters" % header,
+                            None, True)
+                if not _same_header_value(decoded, value):
+                    return (HEADER_MISMATCH, "Header mismatch: Mcp-Param-%s %r does not match the argument %r"
+                            % (header, decoded, value), None, True)
+        return None
+
+    def _on_notification(self, method: str, params):
+        """Act on a notification; a reason if it is not one this server can accept (else None).
+
+        An unknown notification is accepted and ignored (extensions may send any), and
+        so is a request's method sent without an id; params that are not an object are not.
+        """
         entry = METHODS.get(method)
-        if entry is None or not method.startswith("notifications/") or not isinstance(params, dict):
+        if entry is None or not method.startswith("notifications/"):
             _logger().debug("ignored notification %s", method)
-            return
+            return None
+        if not isinstance(params, dict):
+            return "Invalid Request: the params of %s must be an object" % method
         try:
             getattr(self.server, entry[0])(self, params)
         except Exception:
             _logger().exception("minimcp: notification %s failed", method)
+        return None
 
     def _on_client_response(self, message: dict) -> None:
         request_id = message.get("id")
@@ -3381,6 +3582,7 @@ class _Session(_SessionTasks):
         """
         out = self.out
         owner = finish or guard or via
+        owner = getattr(owner, "batch", None) or owner        # a batched call speaks on its batch's stream
         route = owner.key if owner is not None else refused
         if self.stopped:
             return False
@@ -3405,7 +3607,9 @@ class _Session(_SessionTasks):
                 # The id is free once its response is queued; stop() waits for the
                 # in-flight table to empty and then for the writer to drain.
                 self._leave_inflight(finish)
-            flusher = out.put(data, route, finish is not None or refused is not None or isinstance(via, _Batch))
+            # final: the answer itself (truthy), so a writer with a stream per request can read its outcome.
+            final = message if finish is not None or refused is not None or isinstance(via, _Batch) else None
+            flusher = out.put(data, route, final)
         if flusher:
             out.drain()
         return not out.closed
@@ -6044,29 +6248,12 @@ class _HTTPError(Exception):
         self.request_id, self.data = request_id, data
 
 
-HEADER_MISMATCH = -32020
 _LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]", "::1")
 # The JSON-RPC errors that 2026-07-28 answers with an HTTP status other than 200.
 _MODERN_ERROR_STATUS = {METHOD_NOT_FOUND: "404 Not Found", UNSUPPORTED_PROTOCOL_VERSION: "400 Bad Request",
                         MISSING_CLIENT_CAPABILITY: "400 Bad Request", HEADER_MISMATCH: "400 Bad Request",
                         INVALID_REQUEST: "400 Bad Request", PARSE_ERROR: "400 Bad Request"}
 _SSE_HEADERS = [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no")]
-_NAMED_BY = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri",      # Mcp-Name's source
-             "tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId"}   # (SEP-2663 routing)
-
-
-def _header_value(raw):
-    """A header as sent, with the ``=?base64?...?=`` sentinel decoded (None if undecodable)."""
-    if raw is None or not (raw.startswith("=?base64?") and raw.endswith("?=")):
-        return raw
-    import base64
-    import binascii
-    try:
-        return base64.b64decode(raw[9:-2], validate=True).decode("utf-8")
-    except (binascii.Error, ValueError):
-        return None
-
-
 def _host_name(host: str) -> str:
     """The host part of a Host header or an Origin's netloc, without the port."""
     host = host.strip().lower()
@@ -6085,15 +6272,47 @@ class _HTTPSession:
         self.streams = 0                 # responses still streaming (a busy session never expires)
 
 
-class _StatelessSession(_Session):
-    """The session of one 2026-07-28 POST: its tasks are the app's, and so are their listeners."""
+class _PostSession(_Session):
+    """The session of one POST without Mcp-Session-Id: a 2026-07-28 request, or the ``initialize`` opening one.
+
+    A 2026-07-28 request's tasks are the app's, shared by its POSTs (a task outlives
+    the request that made it, SEP-2663), and so are their listeners; a session that
+    ``initialize`` opens keeps tasks of its own.
+    """
+
+    def __init__(self, server: "MCPServer", out: _HTTPOut, shared_tasks: dict) -> None:
+        self.shared_tasks = shared_tasks
+        super().__init__(server, out)
+
+    @property
+    def tasks(self) -> dict:
+        return self.own_tasks if self.lasting else self.shared_tasks
+
+    @tasks.setter
+    def tasks(self, table: dict) -> None:
+        self.own_tasks = table
+
+    def stop(self) -> None:
+        self.shared_tasks = {}          # stop() cancels its session's tasks; the app's outlive this POST
+        super().stop()
 
     def _announce_task(self, task: _Task) -> None:
+        if self.lasting:
+            super()._announce_task(task)
+            return
         # The subscriptions/listen stream naming this task is another POST, so another session.
         for session in self.server._live_sessions():
             for call, wanted in list(session.listens.values()):
                 if task.id in (wanted.get("taskIds") or ()):
                     session.notify_listener(call, "notifications/tasks", task.detailed())
+
+
+def _accepts(environ: dict) -> tuple:
+    """(JSON, SSE): which of the two answers the request's Accept header takes."""
+    types = [part.split(";", 1)[0].strip().lower() for part in environ.get("HTTP_ACCEPT", "").split(",")]
+    anything = "*/*" in types
+    return (anything or "application/json" in types or "application/*" in types,
+            anything or "text/event-stream" in types or "text/*" in types)
 
 
 class _HTTPApp:
@@ -6244,176 +6463,118 @@ class _HTTPApp:
                              "read (%s)" % problem)
 
     def _post(self, environ: dict, start_response):
+        """One POSTed message: the session admits it; this maps the outcome to a status and a stream."""
+        kind = environ.get("CONTENT_TYPE", "").split(";", 1)[0].strip().lower()
+        if kind != "application/json":
+            raise _HTTPError("415 Unsupported Media Type", INVALID_REQUEST, "Unsupported Media Type: POST a "
+                             "JSON-RPC message as application/json, not %r" % kind[:60])
+        if not any(_accepts(environ)):
+            raise _HTTPError("406 Not Acceptable", INVALID_REQUEST, "Not Acceptable: the answer is "
+                             "application/json or text/event-stream; Accept must list them")
         message, problem = _decode_line(self._read_body(environ))
         if problem is not None:
             raise _HTTPError("400 Bad Request", problem["error"]["code"], problem["error"]["message"])
-        items = message if isinstance(message, list) else [message]
-        if not items or not all(isinstance(m, dict) for m in items):
-            raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Invalid Request: the body must be a JSON-RPC "
-                             "message (an object)")
-        requests = [m for m in items if "method" in m and "id" in m]
-        for each in requests:
-            if not _valid_id(each["id"]):
-                raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Invalid Request: id must be a string or an "
-                                 "integer, not %s" % _json_type(each["id"]))
-        request_id = requests[0]["id"] if requests else None
-        first = items[0]
-        session_id = environ.get("HTTP_MCP_SESSION_ID")
-        version = environ.get("HTTP_MCP_PROTOCOL_VERSION")
-        meta = first.get("params", {}).get("_meta") if isinstance(first.get("params"), dict) else None
-        if session_id is not None and version not in MODERN:
-            held = self._find_session(session_id, version)
-            return self._exchange(held.session, held, message, request_id, environ, start_response)
-        if first.get("method") == "initialize" and version not in MODERN:
-            return self._exchange(_Session(self.server, _HTTPOut()), None, message, request_id, environ,
-                                  start_response)
-        if version in MODERN or (version is None and isinstance(meta, dict) and META_VERSION in meta):
-            self._check_modern_headers(environ, message, request_id)
-            session = _StatelessSession(self.server, _HTTPOut())
-            session.tasks = self.tasks               # a task outlives the POST that created it (SEP-2663)
-            return self._exchange(session, None, message, request_id, environ, start_response)
-        if version is not None and version not in ALL_VERSIONS:
-            refusal = _version_refusal(version)
-            raise _HTTPError("400 Bad Request", refusal.code, refusal.message, request_id=request_id,
-                             data=refusal.data)
-        raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: no Mcp-Session-Id; send initialize "
-                         "first (protocol 2025-11-25 and older) or the 2026-07-28 _meta envelope and "
-                         "MCP-Protocol-Version header", request_id=request_id)
-
-    def _check_modern_headers(self, environ: dict, message, request_id) -> None:
-        """2026-07-28 (in the header, or in _meta with no header): the headers mirror the body, else -32020."""
-        def mismatch(text):
-            return _HTTPError("400 Bad Request", HEADER_MISMATCH, "Header mismatch: " + text, request_id=request_id)
-        if not isinstance(message, dict):
-            raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Invalid Request: one JSON-RPC message per POST "
-                             "(no batches in protocol 2026-07-28)", request_id=request_id)
-        version = environ.get("HTTP_MCP_PROTOCOL_VERSION")
-        params = message.get("params") if isinstance(message.get("params"), dict) else {}
-        meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
-        if version is None:
-            raise mismatch("the MCP-Protocol-Version header is missing")
-        if META_VERSION in meta and meta[META_VERSION] != version:
-            raise mismatch("MCP-Protocol-Version %r does not match _meta %r" % (version, meta[META_VERSION]))
-        if "id" not in message:
-            return                                   # notifications: no header rules in this revision
-        try:                                         # server/discover too: RequestParams requires _meta
-            _envelope_peer(params.get("_meta"))      # a malformed envelope is a bad request, not a result
-        except MCPError as exc:
-            raise _HTTPError("400 Bad Request", exc.code, exc.message, request_id=request_id, data=exc.data)
-        method = _header_value(environ.get("HTTP_MCP_METHOD"))
-        if method != message.get("method"):
-            raise mismatch("Mcp-Method %r does not match the body's method %r" % (method, message.get("method")))
-        if method == "initialize":                   # the header chose 2026-07-28, which has no initialize
-            raise _HTTPError("404 Not Found", METHOD_NOT_FOUND, "Method not found: initialize is not part of protocol "
-                             "2026-07-28; to open a 2025-11-25 session, send it without the 2026-07-28 "
-                             "MCP-Protocol-Version header and _meta envelope", request_id=request_id)
-        field = _NAMED_BY.get(method)
-        if field is not None:
-            name = _header_value(environ.get("HTTP_MCP_NAME"))
-            if name != params.get(field):
-                raise mismatch("Mcp-Name %r does not match the body's %s %r" % (name, field, params.get(field)))
-        if method == "tools/call":
-            tool = self.server._tools.get(params.get("name"))
-            for header, value in _mirrored_arguments(tool.input_schema if tool else {}, params.get("arguments")):
-                sent = environ.get("HTTP_MCP_PARAM_" + header.upper().replace("-", "_"))
-                decoded = _header_value(sent)       # None for None: both absent is a match
-                if sent is not None and (decoded is None or any(ord(c) < 32 and c != "\t" for c in sent)):
-                    raise mismatch("Mcp-Param-%s has invalid characters" % header)
-                if not _same_header_value(decoded, value):
-                    raise mismatch("Mcp-Param-%s %r does not match the argument %r" % (header, decoded, value))
-
-    def _exchange(self, session: _Session, held, message, request_id, environ: dict, start_response):
-        """Give one POST's message to a session and answer: 202, JSON, or an SSE stream."""
-        transient = held is None and not (isinstance(message, dict) and message.get("method") == "initialize")
-        if held is None:
+        headers = {key[5:].replace("_", "-").lower(): value for key, value in environ.items()
+                   if key.startswith("HTTP_MCP_")}
+        session_id = headers.pop("mcp-session-id", None)
+        if session_id is not None:
+            held = self._find_session(session_id)
+            session = held.session
+        else:
+            held, session = None, _PostSession(self.server, _HTTPOut(), self.tasks)
             with self.server._lock:
                 self.server._sessions.add(session)
-        if request_id is None:                       # notifications, or the client's answers to us
-            session.take(message)
-            if held is None:                         # nothing to answer, so no Mcp-Session-Id: even initialize's
-                self._end(session)
-            return self._reply(start_response, "202 Accepted", b"", self._cors(environ))
-        exchange = session.out.open(_id_key(request_id))
         if held is not None:
-            with self.lock:
+            with self.lock:                          # busy while it admits: never expired under a request
                 held.streams += 1
-        session.take(message)
-        return self._answer(session, held, exchange, request_id, transient, environ, start_response)
-
-    def _answer(self, session: _Session, held, exchange: _Exchange, request_id, transient: bool, environ: dict,
-                start_response):
-        import queue
-        accept = environ.get("HTTP_ACCEPT", "")
-        streams = "text/event-stream" in accept or not accept or "*/*" in accept
         try:
-            data, final = exchange.queue.get(timeout=self._quiet_interval(session, transient))
+            admission = session.take(message, headers)
+        except BaseException:
+            self._done(session, held, None, None)
+            raise
+        if admission.refusal is not None or admission.stream is None:
+            self._done(session, held, admission, None)
+            if admission.refusal is None:            # notifications, or the client's answers to us
+                return self._reply(start_response, "202 Accepted", b"", self._cors(environ))
+            status = self._status(admission, admission.refusal)
+            return self._reply(start_response, status, encode_message(admission.refusal), self._cors(environ))
+        return self._answer(session, held, admission, environ, start_response)
+
+    def _status(self, admission: _Admission, answer) -> str:
+        """The HTTP status of a JSON answer: 400 for a message refused as such; a stateless error's own."""
+        if admission.malformed:
+            return "400 Bad Request"
+        if admission.stateless and isinstance(answer, dict) and isinstance(answer.get("error"), dict):
+            return _MODERN_ERROR_STATUS.get(answer["error"].get("code"), "200 OK")
+        return "200 OK"
+
+    def _answer(self, session: _Session, held, admission: _Admission, environ: dict, start_response):
+        import queue
+        exchange = admission.stream
+        takes_json, streams = _accepts(environ)
+        try:
+            data, final = exchange.queue.get(timeout=self._quiet_interval(admission))
         except queue.Empty:
-            data, final = None, False
+            data, final = None, None
         while not streams and not final:           # a client that takes no SSE gets the answer only
             data, final = exchange.queue.get()
-        if final:                                  # the answer came first: plain JSON
-            status, headers = "200 OK", self._cors(environ)
-            if (session.era == "modern" or transient) and data.startswith(b'{"jsonrpc":"2.0","id":') and \
-                    b'"error":' in data:
-                status = _MODERN_ERROR_STATUS.get(json.loads(data).get("error", {}).get("code"), status)
-            if held is None and session.era == "handshake" and session.peer is not None:
-                held = self._keep(session)
-                headers.append(("Mcp-Session-Id", held.id))
-            self._done(session, held, transient, exchange, request_id, finished=True)
-            return self._reply(start_response, status, data, headers)
-        start_response("200 OK", self._cors(environ) + _SSE_HEADERS)
-        return self._stream(session, held, exchange, request_id, transient, data)
+        headers = self._cors(environ)
+        if held is None and session.lasting:       # initialize opened a session: it gets its id
+            held = self._keep(session)
+            headers.append(("Mcp-Session-Id", held.id))
+        if final and takes_json:                   # the answer came first: plain JSON
+            self._done(session, held, admission, exchange, finished=True)
+            return self._reply(start_response, self._status(admission, final), data, headers)
+        start_response("200 OK", headers + _SSE_HEADERS)
+        return self._stream(session, held, admission, data, final)
 
-    def _stream(self, session: _Session, held, exchange: _Exchange, request_id, transient: bool, first):
-        """Yield SSE events until the answer; a client that goes away cancels a 2026-07-28 request."""
+    def _stream(self, session: _Session, held, admission: _Admission, first, finished):
+        """Yield SSE events until the answer; a client that goes away cancels a stateless request."""
         import queue
-        finished = False
-        interval = self._quiet_interval(session, transient)
+        exchange = admission.stream
+        interval = self._quiet_interval(admission)
         try:
             if first is not None:
                 yield b"event: message\ndata: " + first.rstrip(b"\n") + b"\n\n"
             else:
                 yield b": waiting\n\n"
-            while True:
+            while not finished:
                 try:
                     data, finished = exchange.queue.get(timeout=interval)
                 except queue.Empty:
                     yield b": keep-alive\n\n"          # a closed connection shows up here
                     continue
                 yield b"event: message\ndata: " + data.rstrip(b"\n") + b"\n\n"
-                if finished:
-                    return
         finally:
-            if not finished and (transient or session.era == "modern"):
-                session.cancel_request(request_id, "the client closed the stream")
-            self._done(session, held, transient, exchange, request_id, finished)
+            if not finished and admission.stateless:
+                session.cancel_request(admission.request_id, "the client closed the stream")
+            self._done(session, held, admission, exchange, bool(finished))
 
-    def _quiet_interval(self, session: _Session, transient: bool) -> float:
+    def _quiet_interval(self, admission: _Admission) -> float:
         """How long a stream may stay silent: short where a disconnect cancels the request.
 
         WSGI tells a server that its client went away only when a write fails, so a
-        2026-07-28 request, which the client cancels by closing the connection, is
-        probed with a comment this often; others only get the keepalive.
+        stateless (2026-07-28) request, which the client cancels by closing the
+        connection, is probed with a comment this often; others only get the keepalive.
         """
-        if transient or session.era == "modern":
+        if admission.stateless:
             return min(self.keepalive, self.disconnect_probe)
         return self.keepalive
 
-    def _done(self, session: _Session, held, transient: bool, exchange: _Exchange, request_id,
-              finished: bool) -> None:
-        session.out.close(_id_key(request_id), exchange)
+    def _done(self, session: _Session, held, admission, exchange, finished: bool = False) -> None:
+        """One POST is over: release its stream; a session that does not last ends with it."""
+        if exchange is not None:
+            session.out.close(admission.route, exchange)
         if held is not None:
             with self.lock:
                 held.streams -= 1
                 held.used = time.monotonic()
-        elif transient or not finished or session.era != "handshake":
+        elif not (finished and session.lasting):   # kept by _keep: initialize's answer went out
             self._end(session)
 
     def _end(self, session: _Session) -> None:
         with self.server._lock:
             self.server._sessions.discard(session)
-        if session.tasks is self.tasks:
-            session.tasks = {}                       # stop() cancels its session's tasks; these are the app's
         session.stop()
 
     # -- handshake-era sessions ----------------------------------------------------------
@@ -6433,7 +6594,7 @@ class _HTTPApp:
             held.streams = 1                         # the initialize exchange itself, released by _done
         return held
 
-    def _find_session(self, session_id: str, version) -> _HTTPSession:
+    def _find_session(self, session_id: str) -> _HTTPSession:
         """This process's session, or one another replica opened (its signed id says who the client is)."""
         with self.lock:
             held = self.sessions.get(session_id)
@@ -6441,11 +6602,15 @@ class _HTTPApp:
                 held.used = time.monotonic()
         if held is None:
             held = self._revive(session_id)
-        # The client SHOULD send the negotiated version; only an unsupported one MUST be refused.
-        if version is not None and version not in HANDSHAKE:
-            raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: MCP-Protocol-Version %s is not a "
-                             "revision of this session's era (it speaks %s)" % (version, held.session.peer.rev.version))
         return held
+
+    def _check_session_headers(self, held: _HTTPSession, environ: dict) -> None:
+        """GET and DELETE: the session decides whether their headers fit it (MCP-Protocol-Version)."""
+        headers = {key[5:].replace("_", "-").lower(): value for key, value in environ.items()
+                   if key.startswith("HTTP_MCP_")}
+        refusal = held.session.refuses_headers(headers)
+        if refusal is not None:
+            raise _HTTPError("400 Bad Request", *refusal[:2], data=refusal[2])
 
     def _revive(self, session_id: str) -> _HTTPSession:
         import hmac
@@ -6464,8 +6629,7 @@ class _HTTPApp:
                 data.get("v") not in HANDSHAKE or time.time() > data.get("t", 0) + self.session_lifetime:
             raise not_found
         session = _Session(self.server, _HTTPOut())
-        session.era, session.initialized = "handshake", True
-        session.peer = _Peer(REVISIONS[data["v"]], data.get("c"), data.get("i"), "debug")
+        session.resume(_Peer(REVISIONS[data["v"]], data.get("c"), data.get("i"), "debug"))
         self._sweep(room_for=1)
         with self.lock:
             held = self.sessions.setdefault(session_id, _HTTPSession(session_id, session))
@@ -6496,7 +6660,11 @@ class _HTTPApp:
         if session_id is None:
             raise _HTTPError("405 Method Not Allowed", INVALID_REQUEST, "Method Not Allowed: GET opens a session's "
                              "stream (send Mcp-Session-Id); protocol 2026-07-28 has none", [("Allow", "POST")])
-        held = self._find_session(session_id, environ.get("HTTP_MCP_PROTOCOL_VERSION"))
+        if not _accepts(environ)[1]:
+            raise _HTTPError("406 Not Acceptable", INVALID_REQUEST, "Not Acceptable: GET opens an event stream; "
+                             "Accept must list text/event-stream")
+        held = self._find_session(session_id)
+        self._check_session_headers(held, environ)
         exchange = held.session.out.open(None)              # a newer GET stream replaces an older one
         with self.lock:
             held.streams += 1
@@ -6525,7 +6693,7 @@ class _HTTPApp:
         if session_id is None:
             raise _HTTPError("405 Method Not Allowed", INVALID_REQUEST, "Method Not Allowed: DELETE ends a session "
                              "(send Mcp-Session-Id)", [("Allow", "POST")])
-        held = self._find_session(session_id, None)
+        held = self._find_session(session_id)
         with self.lock:
             self.sessions.pop(session_id, None)
             self.ended[session_id] = time.monotonic()
@@ -6539,31 +6707,6 @@ def _env_list(name: str, given):
         return [given] if isinstance(given, str) else list(given)
     value = os.environ.get(name)
     return [item.strip().lower() for item in value.split(",") if item.strip()] if value else None
-
-
-def _mirrored_arguments(schema: dict, arguments, depth: int = 0):
-    """(header name, argument value or None) for every property marked ``x-mcp-header``; arguments may be any JSON."""
-    for name, prop in (schema.get("properties") or {}).items() if isinstance(schema, dict) else ():
-        if not isinstance(prop, dict):
-            continue
-        value = arguments.get(name) if isinstance(arguments, dict) else None
-        if isinstance(prop.get("x-mcp-header"), str):
-            yield prop["x-mcp-header"], value
-        elif "properties" in prop and depth < 8:
-            yield from _mirrored_arguments(prop, value, depth + 1)
-
-
-def _same_header_value(sent, value) -> bool:
-    if sent is None or value is None:
-        return sent is None and value is None
-    if isinstance(value, bool):
-        return sent == ("true" if value else "false")
-    if isinstance(value, int):
-        try:
-            return float(sent) == value
-        except ValueError:
-            return False
-    return sent == value
 
 
 def _run_http(app: "MCPServer", host: str, port: int, options: dict) -> None:
