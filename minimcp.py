@@ -6185,7 +6185,12 @@ class _OwnedStdio:
 # Transport: Streamable HTTP as a WSGI app (its modules imported only when used) ####
 
 class _Exchange:
-    """The messages one HTTP request is waiting for: its answer, and what comes before it."""
+    """The messages one HTTP request is waiting for: its answer, and what comes before it.
+
+    Items are (data, final): ``final`` is the answer itself (as the session wrote it)
+    for the last one, else None; ``(None, None)`` says the stream is shut (its session
+    ended, or a newer GET replaced it) and must end now.
+    """
     __slots__ = ("queue",)
 
     def __init__(self) -> None:
@@ -6194,18 +6199,22 @@ class _Exchange:
 
     LIMIT = 1024                         # notifications queued for a client that does not read
 
-    def push(self, data: bytes, final: bool) -> None:
+    def push(self, data: bytes, final) -> None:
         if final or self.queue.qsize() < self.LIMIT:   # bounded memory: drop progress, never the answer
             self.queue.put((data, final))
+
+    def shut(self) -> None:
+        self.queue.put((None, None))
 
 
 class _HTTPOut:
     """A session's writer over HTTP: each message goes to the stream of the request it belongs to.
 
     A request's answer and its progress, logs and questions go on that POST's
-    exchange; everything else (list changes, resource updates, task status) on
-    the session's GET stream, if one is open, and is dropped otherwise, as the
-    handshake-era transport allows.
+    exchange and nowhere else: once that stream is gone they are dropped (the
+    spec: never on the GET stream). Messages of no request (list changes,
+    resource updates, task status) go on the session's GET stream, if one is
+    open, and are dropped otherwise, as the handshake-era transport allows.
     """
     closed = False
 
@@ -6213,21 +6222,22 @@ class _HTTPOut:
         self.lock = threading.Lock()
         self.exchanges = {}              # id key -> _Exchange of the POST that carried that request; None -> GET's
 
-    def put(self, data: bytes, route=None, final: bool = False) -> bool:
+    def put(self, data: bytes, route=None, final=None) -> bool:
         with self.lock:
             target = self.exchanges.get(route)
-            if target is None:
-                target = self.exchanges.get(None)
-            elif final and route is not None:    # the answer closes the exchange: nothing more is routed to it
+            if final and target is not None and route is not None:   # the answer closes the exchange
                 del self.exchanges[route]
         if target is not None:
             target.push(data, final)
         return False                     # nobody has to drain: delivery is the queue
 
     def open(self, key) -> _Exchange:
+        """A new stream for ``key``; a stream it replaces (an older GET) is shut."""
         exchange = _Exchange()
         with self.lock:
-            self.exchanges[key] = exchange
+            older, self.exchanges[key] = self.exchanges.get(key), exchange
+        if older is not None:
+            older.shut()
         return exchange
 
     def close(self, key, exchange: _Exchange) -> None:
@@ -6235,8 +6245,42 @@ class _HTTPOut:
             if self.exchanges.get(key) is exchange:
                 del self.exchanges[key]
 
+    def shut(self) -> None:
+        """The session ended: every stream of it ends now, whatever it was waiting for."""
+        with self.lock:
+            exchanges, self.exchanges = list(self.exchanges.values()), {}
+            self.closed = True
+        for exchange in exchanges:
+            exchange.shut()
+
     def wait_idle(self, deadline: float) -> None:
         return None
+
+
+def _client_gone(environ: dict):
+    """A check that the client of this request has closed its connection, if the server shows its socket.
+
+    WSGI learns of a disconnect only when a write fails; a stream with nothing to
+    say would hold its thread until the next keep-alive. The stdlib server
+    (``minimcp.socket``) and gunicorn (``gunicorn.socket``) show the socket: a
+    readable socket with nothing to read is a closed one.
+    """
+    sock = environ.get("minimcp.socket") or environ.get("gunicorn.socket")
+    if sock is None or not hasattr(sock, "fileno"):
+        return None
+    import select
+    import socket
+
+    def gone() -> bool:
+        try:
+            if not select.select([sock], [], [], 0)[0]:
+                return False
+            return sock.recv(1, socket.MSG_PEEK | getattr(socket, "MSG_DONTWAIT", 0)) == b""
+        except BlockingIOError:
+            return False
+        except (OSError, ValueError):
+            return True
+    return gone
 
 
 class _HTTPError(Exception):
@@ -6509,15 +6553,18 @@ class _HTTPApp:
         return "200 OK"
 
     def _answer(self, session: _Session, held, admission: _Admission, environ: dict, start_response):
-        import queue
-        exchange = admission.stream
+        exchange, gone = admission.stream, _client_gone(environ)
         takes_json, streams = _accepts(environ)
-        try:
-            data, final = exchange.queue.get(timeout=self._quiet_interval(admission))
-        except queue.Empty:
-            data, final = None, None
-        while not streams and not final:           # a client that takes no SSE gets the answer only
-            data, final = exchange.queue.get()
+        item = self._wait(exchange, self._quiet_interval(admission, gone), gone)
+        while not streams and item is None:        # a client that takes no SSE gets the answer only
+            item = self._wait(exchange, self.keepalive, gone)
+        data, final = item or (None, None)
+        if item is False or (item is not None and data is None):     # the client left, or the session ended
+            if item is False and admission.stateless:
+                session.cancel_request(admission.request_id, "the client closed the connection")
+            self._done(session, held, admission, exchange)
+            return self._reply(start_response, "404 Not Found", encode_message(_error(
+                admission.request_id, INVALID_REQUEST, "Session not found: it ended")), self._cors(environ))
         headers = self._cors(environ)
         if held is None and session.lasting:       # initialize opened a session: it gets its id
             held = self._keep(session)
@@ -6526,38 +6573,54 @@ class _HTTPApp:
             self._done(session, held, admission, exchange, finished=True)
             return self._reply(start_response, self._status(admission, final), data, headers)
         start_response("200 OK", headers + _SSE_HEADERS)
-        return self._stream(session, held, admission, data, final)
+        return self._stream(session, held, admission, data, final, gone)
 
-    def _stream(self, session: _Session, held, admission: _Admission, first, finished):
-        """Yield SSE events until the answer; a client that goes away cancels a stateless request."""
+    def _wait(self, exchange: _Exchange, timeout: float, gone):
+        """The exchange's next (data, final); None after ``timeout`` of silence; False once the client is gone."""
         import queue
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                return exchange.queue.get(timeout=max(0.0, min(left, self.disconnect_probe) if gone else left))
+            except queue.Empty:
+                if gone is not None and gone():
+                    return False
+                if time.monotonic() >= deadline:
+                    return None
+
+    def _stream(self, session: _Session, held, admission: _Admission, first, finished, gone):
+        """Yield SSE events until the answer; a client that goes away cancels a stateless request."""
         exchange = admission.stream
-        interval = self._quiet_interval(admission)
+        interval = self._quiet_interval(admission, gone)
         try:
             if first is not None:
                 yield b"event: message\ndata: " + first.rstrip(b"\n") + b"\n\n"
             else:
                 yield b": waiting\n\n"
             while not finished:
-                try:
-                    data, finished = exchange.queue.get(timeout=interval)
-                except queue.Empty:
-                    yield b": keep-alive\n\n"          # a closed connection shows up here
+                item = self._wait(exchange, interval, gone)
+                if item is None:
+                    yield b": keep-alive\n\n"          # without a socket to watch, a closed one shows up here
                     continue
+                if item is False or item[0] is None:  # the client left, or the session ended
+                    return
+                data, finished = item
                 yield b"event: message\ndata: " + data.rstrip(b"\n") + b"\n\n"
         finally:
             if not finished and admission.stateless:
                 session.cancel_request(admission.request_id, "the client closed the stream")
             self._done(session, held, admission, exchange, bool(finished))
 
-    def _quiet_interval(self, admission: _Admission) -> float:
+    def _quiet_interval(self, admission: _Admission, gone=None) -> float:
         """How long a stream may stay silent: short where a disconnect cancels the request.
 
-        WSGI tells a server that its client went away only when a write fails, so a
-        stateless (2026-07-28) request, which the client cancels by closing the
-        connection, is probed with a comment this often; others only get the keepalive.
+        WSGI tells a server that its client went away only when a write fails, so
+        where the socket cannot be watched (``_client_gone``) a stateless (2026-07-28)
+        request, which the client cancels by closing the connection, is probed with a
+        comment this often; others only get the keepalive.
         """
-        if admission.stateless:
+        if admission.stateless and gone is None:
             return min(self.keepalive, self.disconnect_probe)
         return self.keepalive
 
@@ -6575,6 +6638,7 @@ class _HTTPApp:
     def _end(self, session: _Session) -> None:
         with self.server._lock:
             self.server._sessions.discard(session)
+        session.out.shut()                           # its streams end now, not at their next keep-alive
         session.stop()
 
     # -- handshake-era sessions ----------------------------------------------------------
@@ -6669,19 +6733,19 @@ class _HTTPApp:
         with self.lock:
             held.streams += 1
         start_response("200 OK", self._cors(environ) + _SSE_HEADERS)
-        return self._standalone(held, exchange)
+        return self._standalone(held, exchange, _client_gone(environ))
 
-    def _standalone(self, held: _HTTPSession, exchange: _Exchange):
-        import queue
+    def _standalone(self, held: _HTTPSession, exchange: _Exchange, gone):
         try:
             yield b": stream open\n\n"
             while held.id in self.sessions:
-                try:
-                    data, _ = exchange.queue.get(timeout=self.keepalive)
-                except queue.Empty:
+                item = self._wait(exchange, self.keepalive, gone)
+                if item is None:
                     yield b": keep-alive\n\n"
                     continue
-                yield b"event: message\ndata: " + data.rstrip(b"\n") + b"\n\n"
+                if item is False or item[0] is None:  # the client left, DELETE, or a newer GET replaced it
+                    return
+                yield b"event: message\ndata: " + item[0].rstrip(b"\n") + b"\n\n"
         finally:
             held.session.out.close(None, exchange)
             with self.lock:
@@ -6790,6 +6854,7 @@ def _serve_http(app: "MCPServer", host: str, port: int, ready=None, **options) -
         def get_environ(self) -> dict:
             environ = super().get_environ()
             environ["wsgi.input_terminated"] = isinstance(self.rfile, _ChunkedBody)
+            environ["minimcp.socket"] = self.connection      # so a stream sees its client leave (_client_gone)
             return environ
 
     class Server(ThreadingMixIn, WSGIServer):
