@@ -1953,6 +1953,11 @@ class Context:
         return self._call.peer.info
 
     @property
+    def auth(self):
+        """Who the client is, as the HTTP ``auth=`` hook said (None over stdio, or if it said only True)."""
+        return self._session.auth
+
+    @property
     def meta(self) -> dict:
         """The request's ``params._meta`` (trace context keys included)."""
         return self._call.meta
@@ -3188,9 +3193,10 @@ class _Session(_SessionTasks):
     "mark done, then answer exactly once" is decided, under ``lock``.
     """
 
-    def __init__(self, server: "MCPServer", out) -> None:
+    def __init__(self, server: "MCPServer", out, auth=None) -> None:
         self.server = server
         self.out = out                 # a _LineWriter: put(bytes) -> flusher? (who calls drain()), closed, wait_idle()
+        self.auth = auth               # who the transport says the client is (HTTP's auth hook); ctx.auth
         self.era = None                # None, "handshake" or "modern": what the connection committed to
         self.peer = None               # handshake era: the client, from initialize
         self.initialized = False
@@ -3243,6 +3249,8 @@ class _Session(_SessionTasks):
 
     def resume(self, peer: _Peer) -> None:
         """Serve, from now on, a handshake session another connection opened (HTTP replicas)."""
+        if peer.rev.modern:
+            raise ValueError("protocol %s has no sessions to resume" % peer.rev.version)
         self.peer, self.era, self.initialized = peer, "handshake", True
 
     def _on_batch(self, messages: list, admission: _Admission, headers) -> None:
@@ -6293,6 +6301,7 @@ class _HTTPError(Exception):
 
 
 _LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]", "::1")
+_METADATA_PATH = "/.well-known/oauth-protected-resource"      # RFC 9728
 # The JSON-RPC errors that 2026-07-28 answers with an HTTP status other than 200.
 _MODERN_ERROR_STATUS = {METHOD_NOT_FOUND: "404 Not Found", UNSUPPORTED_PROTOCOL_VERSION: "400 Bad Request",
                         MISSING_CLIENT_CAPABILITY: "400 Bad Request", HEADER_MISMATCH: "400 Bad Request",
@@ -6308,12 +6317,110 @@ def _host_name(host: str) -> str:
 
 class _HTTPSession:
     """A handshake-era HTTP session: one _Session of the app, its streams, and when it was last used."""
-    __slots__ = ("id", "session", "used", "streams")
+    __slots__ = ("id", "session", "used", "streams", "owner")
 
-    def __init__(self, session_id: str, session: _Session) -> None:
-        self.id, self.session = session_id, session
+    def __init__(self, session_id: str, session: _Session, owner: bytes) -> None:
+        self.id, self.session, self.owner = session_id, session, owner     # owner: the identity's digest
         self.used = time.monotonic()
         self.streams = 0                 # responses still streaming (a busy session never expires)
+
+
+class SQLiteSessionStore:
+    """Deleted HTTP session ids, in an sqlite3 file that every worker and replica on a host shares.
+
+    A session id is signed, so any replica with the state key can serve it; only a
+    store they share can tell them it was deleted. This is the default when
+    ``$MINIMCP_SESSION_DIR`` names a directory. For replicas on several hosts, pass
+    any object with the same two methods (Redis, a database) as ``session_store=``.
+
+    Args:
+        directory: where ``minimcp-sessions.sqlite3`` lives (made if missing).
+        keep: seconds a deletion is remembered: a session id expires by then anyway.
+    """
+
+    def __init__(self, directory: str, keep: float = 86400.0) -> None:
+        os.makedirs(directory, exist_ok=True)
+        self.path, self.keep = os.path.join(directory, "minimcp-sessions.sqlite3"), keep
+        self.local = threading.local()   # sqlite3 connections belong to the thread that made them
+        with self._connection() as db:
+            db.execute("CREATE TABLE IF NOT EXISTS revoked (id TEXT PRIMARY KEY, at REAL NOT NULL)")
+
+    def _connection(self):
+        db = getattr(self.local, "db", None)
+        if db is None:
+            import sqlite3
+            db = self.local.db = sqlite3.connect(self.path, timeout=10.0)
+        return db
+
+    def revoke(self, session_id: str) -> None:
+        """Remember that ``session_id`` was deleted (and forget deletions older than ``keep``)."""
+        now = time.time()
+        with self._connection() as db:
+            db.execute("INSERT OR REPLACE INTO revoked VALUES (?, ?)", (session_id, now))
+            db.execute("DELETE FROM revoked WHERE at < ?", (now - self.keep,))
+
+    def is_revoked(self, session_id: str) -> bool:
+        """Whether any worker sharing the directory deleted ``session_id``."""
+        return self._connection().execute("SELECT 1 FROM revoked WHERE id = ?", (session_id,)).fetchone() is not None
+
+
+class _MemorySessionStore:
+    """Deleted session ids in this process only: another worker or replica may serve one until it expires."""
+
+    def __init__(self, keep: float) -> None:
+        self.keep, self.revoked, self.lock = keep, {}, threading.Lock()
+
+    def revoke(self, session_id: str) -> None:
+        now = time.monotonic()
+        with self.lock:
+            self.revoked[session_id] = now
+            for old in [k for k, when in self.revoked.items() if now - when > self.keep]:
+                del self.revoked[old]
+
+    def is_revoked(self, session_id: str) -> bool:
+        return session_id in self.revoked
+
+
+# A session id (a handshake-era Mcp-Session-Id) is this, then 16 bytes of its HMAC-SHA256, in
+# base64url: 74 characters whatever the client sent. format, revision (an index of
+# PROTOCOL_VERSIONS), the client's capabilities (bits of _CAPABILITY_BITS), expiry (Unix
+# seconds), a nonce, and 8-byte digests of the client's info and of the auth hook's identity.
+_SESSION_TOKEN = ">BBHI8s8s8s"
+_CAPABILITY_BITS = (("roots",), ("roots", "listChanged"), ("sampling",), ("sampling", "context"),
+                    ("sampling", "tools"), ("elicitation",), ("elicitation", "form"), ("elicitation", "url"),
+                    ("tasks",), ("tasks", "list"), ("tasks", "cancel"),
+                    ("tasks", "requests", "sampling", "createMessage"),
+                    ("tasks", "requests", "elicitation", "create"), ("experimental",))
+
+
+def _capability_bits(capabilities: dict) -> int:
+    bits = 0
+    for bit, path in enumerate(_CAPABILITY_BITS):
+        node = capabilities
+        for name in path:
+            node = node.get(name) if isinstance(node, dict) else None
+        if node is not None and node is not False:
+            bits |= 1 << bit
+    return bits
+
+
+def _capabilities_from_bits(bits: int) -> dict:
+    """The capabilities a session id names, as the client declared them (flags True, the rest objects)."""
+    capabilities = {}
+    for bit, path in enumerate(_CAPABILITY_BITS):
+        if bits >> bit & 1:
+            node = capabilities
+            for name in path[:-1]:
+                node = node.setdefault(name, {})
+            node.setdefault(path[-1], True if path[-1] == "listChanged" else {})
+    return capabilities
+
+
+def _digest(value) -> bytes:
+    """8 bytes that tell two clients' info, or two identities, apart (None has one too)."""
+    import hashlib
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), default=repr)
+    return hashlib.sha256(text.encode("utf-8")).digest()[:8]
 
 
 class _PostSession(_Session):
@@ -6324,9 +6431,9 @@ class _PostSession(_Session):
     ``initialize`` opens keeps tasks of its own.
     """
 
-    def __init__(self, server: "MCPServer", out: _HTTPOut, shared_tasks: dict) -> None:
+    def __init__(self, server: "MCPServer", out: _HTTPOut, shared_tasks: dict, auth=None) -> None:
         self.shared_tasks = shared_tasks
-        super().__init__(server, out)
+        super().__init__(server, out, auth)
 
     @property
     def tasks(self) -> dict:
@@ -6365,18 +6472,21 @@ class _HTTPApp:
     POST carries one JSON-RPC message. A 2026-07-28 request (its ``_meta``
     envelope and ``MCP-Protocol-Version`` header) stands alone: it is served by
     a session of its own that ends with the answer. In the handshake era,
-    ``initialize`` opens an HTTP session whose ``Mcp-Session-Id`` is signed with
-    the server's state key and names the negotiated revision and the client's
-    capabilities, so any replica sharing the key can serve the session's later
-    requests; GET opens its stream for server-initiated messages and DELETE
-    ends it. Answers are JSON, or SSE when notifications or questions to the
-    client come first.
+    ``initialize`` opens an HTTP session whose ``Mcp-Session-Id`` (74 bytes,
+    ``_SESSION_TOKEN``) is signed with the server's state key and names the
+    negotiated revision, the client's capabilities and digests of its info and of
+    the identity the ``auth`` hook returned, so any replica sharing the key can
+    serve the session's later requests, to that identity only (404 to others);
+    GET opens its stream for server-initiated messages and DELETE ends it, for
+    every worker sharing the ``session_store`` (``SQLiteSessionStore`` under
+    ``$MINIMCP_SESSION_DIR``). Answers are JSON, or SSE when notifications or
+    questions to the client come first.
     """
 
     def __init__(self, server: "MCPServer", path: str = "/mcp", allowed_hosts=None, allowed_origins=None,
                  auth=None, max_body: int = 4 * 1024 * 1024, max_sessions: int = 1000,
                  session_idle: float = 1800.0, session_lifetime: float = 86400.0, keepalive: float = 15.0,
-                 disconnect_probe: float = 0.5) -> None:
+                 disconnect_probe: float = 0.5, session_store=None, resource_metadata: dict = None) -> None:
         self.server, self.path, self.auth, self.max_body = server, path, auth, max_body
         self.allowed_hosts = _env_list("MINIMCP_ALLOWED_HOSTS", allowed_hosts)
         self.allowed_origins = _env_list("MINIMCP_ALLOWED_ORIGINS", allowed_origins)
@@ -6384,15 +6494,24 @@ class _HTTPApp:
         self.max_sessions, self.session_idle, self.session_lifetime = max_sessions, session_idle, session_lifetime
         self.keepalive, self.disconnect_probe = keepalive, disconnect_probe      # a quiet stream's two intervals
         self.sessions = {}               # session id -> _HTTPSession (this process's)
-        self.ended = {}                  # session id -> when it was deleted here (refused, not revived)
+        if session_store is None:        # deleted ids: shared by the workers of a host, else this process's
+            shared = os.environ.get("MINIMCP_SESSION_DIR")
+            session_store = SQLiteSessionStore(shared, session_lifetime) if shared else \
+                _MemorySessionStore(session_lifetime)
+        self.store = session_store
+        self.resource_metadata = resource_metadata       # RFC 9728, served at /.well-known/oauth-protected-resource
         self.tasks = {}                  # 2026-07-28 task id -> _Task, shared by this process's requests
         self.lock = threading.Lock()
 
     # -- the WSGI callable ----------------------------------------------------------
     def __call__(self, environ: dict, start_response):
         try:
-            self._check_access(environ)
-            if environ.get("PATH_INFO", "") not in (self.path, self.path + "/"):
+            path = environ.get("PATH_INFO", "")
+            if self.resource_metadata is not None and path in (_METADATA_PATH, _METADATA_PATH + self.path):
+                self._check_access(environ, authenticate=False)     # what a client reads to learn how to log in
+                return self._metadata(environ, start_response)
+            environ["minimcp.auth"] = self._check_access(environ)
+            if path not in (self.path, self.path + "/"):
                 raise _HTTPError("404 Not Found", INVALID_REQUEST, "Not Found: the MCP endpoint is %s" % self.path)
             method = environ.get("REQUEST_METHOD", "GET")
             if method == "OPTIONS":
@@ -6415,8 +6534,12 @@ class _HTTPApp:
         return [body]
 
     # -- security -------------------------------------------------------------------
-    def _check_access(self, environ: dict) -> None:
-        """DNS rebinding (Host 421, Origin 403) and authentication (401), before anything is read."""
+    def _check_access(self, environ: dict, authenticate: bool = True):
+        """DNS rebinding (Host 421, Origin 403) and authentication (401), before anything is read.
+
+        Returns who the client is: what the ``auth`` hook returned, or None if it
+        returned True (or there is no hook); sessions are bound to it.
+        """
         host = environ.get("HTTP_HOST") or environ.get("SERVER_NAME", "")
         hosts = _LOOPBACK_HOSTS if self.allowed_hosts is None else self.allowed_hosts
         if "*" not in hosts and _host_name(host) not in hosts:
@@ -6426,8 +6549,8 @@ class _HTTPApp:
         if origin is not None and not self._origin_allowed(origin):
             raise _HTTPError("403 Forbidden", INVALID_REQUEST, "Forbidden: origin %r is not allowed "
                              "(see allowed_origins)" % origin[:100])
-        if environ.get("REQUEST_METHOD") == "OPTIONS" or (self.auth is None and self.token is None):
-            return
+        if not authenticate or environ.get("REQUEST_METHOD") == "OPTIONS" or (self.auth is None and self.token is None):
+            return None
         headers = {key[5:].replace("_", "-").lower(): value for key, value in environ.items()
                    if key.startswith("HTTP_")}
         if self.auth is not None:
@@ -6439,8 +6562,25 @@ class _HTTPApp:
             token_matches = hmac.compare_digest(credentials.strip().encode("utf-8"), self.token.encode("utf-8"))
             allowed = scheme.lower() == "bearer" and token_matches
         if not allowed:                  # the token itself is never logged nor echoed
+            challenge = 'Bearer realm="mcp"'
+            if self.resource_metadata is not None:           # MCP authorization: where to learn how to log in
+                challenge += ', resource_metadata="%s"' % (self._base_url(environ) + _METADATA_PATH)
             raise _HTTPError("401 Unauthorized", INVALID_REQUEST, "Unauthorized: a valid bearer token is required",
-                             [("WWW-Authenticate", 'Bearer realm="mcp"')])
+                             [("WWW-Authenticate", challenge)])
+        return None if allowed is True else allowed
+
+    def _base_url(self, environ: dict) -> str:
+        host = environ.get("HTTP_HOST") or "%s:%s" % (environ.get("SERVER_NAME", ""), environ.get("SERVER_PORT", ""))
+        return "%s://%s" % (environ.get("wsgi.url_scheme", "http"), host)
+
+    def _metadata(self, environ: dict, start_response):
+        """RFC 9728 protected-resource metadata: the resource is this endpoint unless it says otherwise."""
+        if environ.get("REQUEST_METHOD", "GET") not in ("GET", "HEAD"):
+            raise _HTTPError("405 Method Not Allowed", INVALID_REQUEST, "Method Not Allowed", [("Allow", "GET")])
+        document = dict(self.resource_metadata)
+        document.setdefault("resource", self._base_url(environ) + self.path)
+        body = json.dumps(document).encode("utf-8")
+        return self._reply(start_response, "200 OK", body, self._cors(environ) + [("Cache-Control", "max-age=3600")])
 
     def _origin_allowed(self, origin: str) -> bool:
         if self.allowed_origins is not None:
@@ -6521,11 +6661,12 @@ class _HTTPApp:
         headers = {key[5:].replace("_", "-").lower(): value for key, value in environ.items()
                    if key.startswith("HTTP_MCP_")}
         session_id = headers.pop("mcp-session-id", None)
+        identity = environ.get("minimcp.auth")
         if session_id is not None:
-            held = self._find_session(session_id)
+            held = self._find_session(session_id, identity)
             session = held.session
         else:
-            held, session = None, _PostSession(self.server, _HTTPOut(), self.tasks)
+            held, session = None, _PostSession(self.server, _HTTPOut(), self.tasks, identity)
             with self.server._lock:
                 self.server._sessions.add(session)
         if held is not None:
@@ -6644,28 +6785,43 @@ class _HTTPApp:
     # -- handshake-era sessions ----------------------------------------------------------
     def _keep(self, session: _Session) -> _HTTPSession:
         """Give an initialized session its id and a place in the table (bounded; idle ones expire)."""
-        import secrets
-        token = json.dumps({"v": session.peer.rev.version, "c": session.peer.capabilities,
-                            "i": session.peer.info, "t": int(time.time()), "n": secrets.token_hex(8)},
-                           separators=(",", ":"), sort_keys=True).encode("utf-8")
         import hmac
         import hashlib
-        mac = hmac.new(self.server._signing_key(), b"session:" + token, hashlib.sha256).digest()
-        held = _HTTPSession(_b64url(token) + "." + _b64url(mac), session)
+        import struct
+        owner = _digest(session.auth)
+        token = struct.pack(_SESSION_TOKEN, 1, PROTOCOL_VERSIONS.index(session.peer.rev.version),
+                            _capability_bits(session.peer.capabilities), int(time.time() + self.session_lifetime),
+                            os.urandom(8), _digest(session.peer.info), owner)
+        mac = hmac.new(self.server._signing_key(), b"session:" + token, hashlib.sha256).digest()[:16]
+        held = _HTTPSession(_b64url(token + mac), session, owner)
         self._sweep(room_for=1)
         with self.lock:
             self.sessions[held.id] = held
             held.streams = 1                         # the initialize exchange itself, released by _done
         return held
 
-    def _find_session(self, session_id: str) -> _HTTPSession:
-        """This process's session, or one another replica opened (its signed id says who the client is)."""
+    def _find_session(self, session_id: str, identity) -> _HTTPSession:
+        """This process's session, or one another replica opened (its signed id says who the client is).
+
+        Deleted (by any worker sharing the store), expired, forged, or opened by
+        another identity: 404, as for a session that never was.
+        """
+        not_found = _HTTPError("404 Not Found", INVALID_REQUEST, "Session not found: initialize again")
+        if self.store.is_revoked(session_id):
+            with self.lock:
+                held = self.sessions.pop(session_id, None)
+            if held is not None:
+                self._end(held.session)
+            raise not_found
         with self.lock:
             held = self.sessions.get(session_id)
             if held is not None:
                 held.used = time.monotonic()
         if held is None:
-            held = self._revive(session_id)
+            held = self._revive(session_id, identity, not_found)
+        import hmac
+        if not hmac.compare_digest(held.owner, _digest(identity)):
+            raise not_found
         return held
 
     def _check_session_headers(self, held: _HTTPSession, environ: dict) -> None:
@@ -6676,27 +6832,32 @@ class _HTTPApp:
         if refusal is not None:
             raise _HTTPError("400 Bad Request", *refusal[:2], data=refusal[2])
 
-    def _revive(self, session_id: str) -> _HTTPSession:
+    def _revive(self, session_id: str, identity, not_found: _HTTPError) -> _HTTPSession:
         import hmac
         import hashlib
-        not_found = _HTTPError("404 Not Found", INVALID_REQUEST, "Session not found: initialize again")
-        if session_id in self.ended or session_id.count(".") != 1:
-            raise not_found
-        body, _, signature = session_id.partition(".")
+        import struct
+        size = struct.calcsize(_SESSION_TOKEN)
         try:
-            token, mac = _unb64url(body), _unb64url(signature)
-            data = json.loads(token.decode("utf-8"))
+            raw = _unb64url(session_id) if len(session_id) < 100 else b""
         except ValueError:
             raise not_found from None
-        expected = hmac.new(self.server._signing_key(), b"session:" + token, hashlib.sha256).digest()
-        if not hmac.compare_digest(mac, expected) or not isinstance(data, dict) or \
-                data.get("v") not in HANDSHAKE or time.time() > data.get("t", 0) + self.session_lifetime:
+        token, mac = raw[:size], raw[size:]
+        expected = hmac.new(self.server._signing_key(), b"session:" + token, hashlib.sha256).digest()[:16]
+        if len(raw) != size + 16 or not hmac.compare_digest(mac, expected):
             raise not_found
-        session = _Session(self.server, _HTTPOut())
-        session.resume(_Peer(REVISIONS[data["v"]], data.get("c"), data.get("i"), "debug"))
+        form, revision, bits, expiry, _, _, owner = struct.unpack(_SESSION_TOKEN, token)
+        if form != 1 or revision >= len(PROTOCOL_VERSIONS) or time.time() > expiry or \
+                not hmac.compare_digest(owner, _digest(identity)):
+            raise not_found
+        session = _Session(self.server, _HTTPOut(), identity)
+        try:                             # the client's info stays with the replica it sent it to
+            session.resume(_Peer(REVISIONS[PROTOCOL_VERSIONS[revision]], _capabilities_from_bits(bits), None,
+                                 "debug"))
+        except ValueError:
+            raise not_found from None
         self._sweep(room_for=1)
         with self.lock:
-            held = self.sessions.setdefault(session_id, _HTTPSession(session_id, session))
+            held = self.sessions.setdefault(session_id, _HTTPSession(session_id, session, owner))
         with self.server._lock:
             self.server._sessions.add(held.session)
         return held
@@ -6713,8 +6874,6 @@ class _HTTPApp:
                                  "open sessions (%d)" % self.max_sessions)
             for held in expired:
                 del self.sessions[held.id]
-            for ended in [k for k, when in self.ended.items() if now - when > self.session_lifetime]:
-                del self.ended[ended]
         for held in expired:
             self._end(held.session)
 
@@ -6727,7 +6886,7 @@ class _HTTPApp:
         if not _accepts(environ)[1]:
             raise _HTTPError("406 Not Acceptable", INVALID_REQUEST, "Not Acceptable: GET opens an event stream; "
                              "Accept must list text/event-stream")
-        held = self._find_session(session_id)
+        held = self._find_session(session_id, environ.get("minimcp.auth"))
         self._check_session_headers(held, environ)
         exchange = held.session.out.open(None)              # a newer GET stream replaces an older one
         with self.lock:
@@ -6740,6 +6899,8 @@ class _HTTPApp:
             yield b": stream open\n\n"
             while held.id in self.sessions:
                 item = self._wait(exchange, self.keepalive, gone)
+                if item is None and self.store.is_revoked(held.id):   # deleted by another worker
+                    return
                 if item is None:
                     yield b": keep-alive\n\n"
                     continue
@@ -6757,10 +6918,10 @@ class _HTTPApp:
         if session_id is None:
             raise _HTTPError("405 Method Not Allowed", INVALID_REQUEST, "Method Not Allowed: DELETE ends a session "
                              "(send Mcp-Session-Id)", [("Allow", "POST")])
-        held = self._find_session(session_id)
+        held = self._find_session(session_id, environ.get("minimcp.auth"))
+        self.store.revoke(session_id)                # every worker sharing the store refuses it from now on
         with self.lock:
             self.sessions.pop(session_id, None)
-            self.ended[session_id] = time.monotonic()
         self._end(held.session)
         return self._reply(start_response, "204 No Content", b"", self._cors(environ))
 
