@@ -6253,6 +6253,12 @@ class _HTTPOut:
             if self.exchanges.get(key) is exchange:
                 del self.exchanges[key]
 
+    def shut_stream(self, key) -> None:
+        with self.lock:
+            exchange = self.exchanges.pop(key, None)
+        if exchange is not None:
+            exchange.shut()
+
     def shut(self) -> None:
         """The session ended: every stream of it ends now, whatever it was waiting for."""
         with self.lock:
@@ -6500,6 +6506,7 @@ class _HTTPApp:
                 _MemorySessionStore(session_lifetime)
         self.store = session_store
         self.resource_metadata = resource_metadata       # RFC 9728, served at /.well-known/oauth-protected-resource
+        self.stopping = False            # the server's drain time is over: what still waits is answered 503
         self.tasks = {}                  # 2026-07-28 task id -> _Task, shared by this process's requests
         self.lock = threading.Lock()
 
@@ -6704,8 +6711,11 @@ class _HTTPApp:
             if item is False and admission.stateless:
                 session.cancel_request(admission.request_id, "the client closed the connection")
             self._done(session, held, admission, exchange)
-            return self._reply(start_response, "404 Not Found", encode_message(_error(
-                admission.request_id, INVALID_REQUEST, "Session not found: it ended")), self._cors(environ))
+            status, text = ("503 Service Unavailable", "Service Unavailable: the server is shutting down") \
+                if self.stopping else ("404 Not Found", "Session not found: it ended")
+            return self._reply(start_response, status, encode_message(_error(
+                admission.request_id, INTERNAL_ERROR if self.stopping else INVALID_REQUEST, text)),
+                self._cors(environ))
         headers = self._cors(environ)
         if held is None and session.lasting:       # initialize opened a session: it gets its id
             held = self._keep(session)
@@ -6745,6 +6755,11 @@ class _HTTPApp:
                     yield b": keep-alive\n\n"          # without a socket to watch, a closed one shows up here
                     continue
                 if item is False or item[0] is None:  # the client left, or the session ended
+                    if item is not False and self.stopping:     # the server stops: still an answer
+                        yield b"event: message\ndata: " + encode_message(_error(
+                            admission.request_id, INTERNAL_ERROR, "the server is shutting down")).rstrip(b"\n") + \
+                            b"\n\n"
+                        finished = True
                     return
                 data, finished = item
                 yield b"event: message\ndata: " + data.rstrip(b"\n") + b"\n\n"
@@ -6781,6 +6796,30 @@ class _HTTPApp:
             self.server._sessions.discard(session)
         session.out.shut()                           # its streams end now, not at their next keep-alive
         session.stop()
+
+    # -- the server stops ------------------------------------------------------------
+    def close_streams(self) -> None:
+        """End every session's GET stream (a drain waits for requests that finish; these never do)."""
+        with self.lock:
+            sessions = [held.session for held in self.sessions.values()]
+        for session in sessions:
+            session.out.shut_stream(None)
+
+    def shutdown(self) -> None:
+        """The drain time is over: cancel what runs, give it ``shutdown_grace``, then end every stream.
+
+        A POST still waiting for its answer then gets 503; every request started is answered.
+        """
+        self.stopping = True
+        with self.server._lock:
+            sessions = [s for s in self.server._sessions if isinstance(s.out, _HTTPOut)]
+        stoppers = [threading.Thread(target=session.stop, daemon=True) for session in sessions]
+        for stopper in stoppers:         # each waits shutdown_grace for its calls: all at once
+            stopper.start()
+        for stopper in stoppers:
+            stopper.join(self.server.shutdown_grace + 1.0)
+        for session in sessions:
+            session.out.shut()
 
     # -- handshake-era sessions ----------------------------------------------------------
     def _keep(self, session: _Session) -> _HTTPSession:
@@ -6935,14 +6974,27 @@ def _env_list(name: str, given):
 
 
 def _run_http(app: "MCPServer", host: str, port: int, options: dict) -> None:
-    """``app.run(transport="http")``: serve until SIGTERM or Ctrl-C, then close the socket."""
+    """``app.run(transport="http")``: serve until SIGTERM or Ctrl-C, drain, then close the socket.
+
+    The address goes to stderr once bound (unless the caller passes its own ``ready``);
+    a port that is taken is a message and exit status 1, not a traceback.
+    """
     import signal
+    if "ready" not in options:
+        path = options.get("path", "/mcp")
+
+        def announce(httpd):
+            bound = httpd.server_address
+            shown = "[%s]" % bound[0] if ":" in bound[0] else bound[0]
+            sys.stderr.write("minimcp: serving %s at http://%s:%d%s\n" % (app.name, shown, bound[1], path))
+            sys.stderr.flush()
+        options = dict(options, ready=announce)
     on_main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _raise_terminated) if on_main else None
     try:
         _serve_http(app, host, port, **options)
     except (KeyboardInterrupt, _Terminated):
-        pass
+        pass                             # a second signal while draining: stop now
     finally:
         if on_main:
             signal.signal(signal.SIGTERM, previous)
@@ -6993,38 +7045,247 @@ class _ChunkedBody:
         self.raw.close()
 
 
+class _BodyInput:
+    """``wsgi.input`` for a body of Content-Length bytes: never reads into the next request."""
+
+    def __init__(self, raw, length: int) -> None:
+        self.raw, self.left = raw, length
+
+    def read(self, size: int = -1) -> bytes:
+        size = self.left if size is None or size < 0 else min(size, self.left)
+        data = self.raw.read(size) if size else b""
+        self.left -= len(data)
+        if len(data) < size:
+            self.left = -1               # ended early: the connection cannot carry another request
+        return data
+
+    def readline(self, size: int = -1) -> bytes:
+        size = self.left if size is None or size < 0 else min(size, self.left)
+        data = self.raw.readline(size) if size else b""
+        self.left -= len(data)
+        return data
+
+    @property
+    def done(self) -> bool:
+        return self.left == 0
+
+
+class _StdlibHTTPServer:
+    """What ``_serve_http`` adds to ``http.server``: HTTP/1.1 keep-alive, bounded threads, a drain.
+
+    wsgiref answers one request per connection over HTTP/1.0, so every request of a
+    client paid a TCP handshake (and, with Python's listen backlog of 5, SYN retries
+    under load). Here each connection runs a loop of requests on its own thread, at
+    most ``max_connections`` at once, with that many waiting in the listen backlog.
+    A connection waits ``idle_timeout`` for its next request, ``read_timeout`` within
+    one. ``drain`` is the end: stop accepting, let started requests finish, then
+    cancel the rest and answer them.
+    """
+
+    def __init__(self) -> None:
+        self.draining = False
+        self.busy = 0                    # requests between their first line and their last byte
+        self.idle = set()                # sockets waiting for a next request
+        self.changed = threading.Condition()
+
+    application = None                   # the WSGI app served (wsgiref's name for it)
+
+    def get_app(self):
+        return self.application
+
+    def waiting(self, sock, idle: bool) -> None:
+        with self.changed:
+            if idle:
+                self.idle.add(sock)
+            else:
+                self.idle.discard(sock)
+
+    def working(self, delta: int) -> None:
+        with self.changed:
+            self.busy += delta
+            self.changed.notify_all()
+
+    def wait_idle(self, seconds: float) -> bool:
+        deadline = time.monotonic() + seconds
+        with self.changed:
+            while self.busy and time.monotonic() < deadline:
+                self.changed.wait(max(0.0, min(0.5, deadline - time.monotonic())))
+            return not self.busy
+
+    def drain(self, wsgi: "_HTTPApp", drain_seconds: float, grace: float) -> None:
+        """SIGTERM (or shutdown()): no new connections; started requests finish, then are cancelled and answered."""
+        import socket
+        with self.changed:
+            self.draining = True
+            idle = list(self.idle)
+        self.socket.close()              # stop accepting: new connections are refused by the kernel
+        for sock in idle:                # keep-alive connections between requests: closed now
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        wsgi.close_streams()             # GET streams never finish on their own
+        if not self.wait_idle(drain_seconds):
+            wsgi.shutdown()              # cancel, shutdown_grace, then every waiting request is answered
+            self.wait_idle(grace + 5.0)
+
+
 def _serve_http(app: "MCPServer", host: str, port: int, ready=None, **options) -> None:
-    """Run the WSGI app on the standard library's threading HTTP server until interrupted."""
+    """Run the WSGI app on the standard library's HTTP server until interrupted; then drain.
+
+    Options of the server (the rest go to ``wsgi_app``): ``max_connections`` (256),
+    ``read_timeout`` (30 s), ``idle_timeout`` (5 s between requests on a kept-alive
+    connection), ``drain_seconds`` (10 s for started requests to finish on SIGTERM).
+    """
+    import socket
+    from http.server import BaseHTTPRequestHandler, HTTPServer
     from socketserver import ThreadingMixIn
-    from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
+    read_timeout = options.pop("read_timeout", 30.0)
+    idle_timeout = options.pop("idle_timeout", 5.0)
+    max_connections = options.pop("max_connections", 256)
+    drain_seconds = options.pop("drain_seconds", 10.0)
+    wsgi = app.wsgi_app(**options)
 
-    class Handler(WSGIRequestHandler):
-        timeout = options.pop("read_timeout", 30.0)          # a slow client cannot hold a thread forever
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        server_version = "minimcp/" + __version__
+        timeout = read_timeout           # a slow client cannot hold a thread forever
 
-        def log_message(self, *args):                        # no access log on stderr (tokens in URLs)
+        def log_message(self, *args):    # no access log on stderr (tokens in URLs)
             return None
 
-        def parse_request(self) -> bool:
-            # wsgiref hands the app the raw socket; a chunked body is decoded on its way to the app.
-            if not super().parse_request():
-                return False
-            if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
-                self.rfile = _ChunkedBody(self.rfile)
-            return True
+        def handle(self) -> None:
+            """Requests, one after another, until the client or the server closes the connection."""
+            first = True
+            while True:
+                if not first:
+                    if self.server.draining:
+                        return
+                    self.connection.settimeout(idle_timeout)
+                    self.server.waiting(self.connection, True)
+                try:
+                    self.raw_requestline = self.rfile.readline(65537)
+                except OSError:          # idle too long, or closed by the drain
+                    return
+                finally:
+                    if not first:
+                        self.server.waiting(self.connection, False)
+                first = False
+                if not self.raw_requestline:
+                    return
+                self.connection.settimeout(read_timeout)
+                self.server.working(1)
+                try:
+                    if len(self.raw_requestline) > 65536:
+                        self.send_error(414)
+                        return
+                    if not self.parse_request():             # it has answered 400/505 itself
+                        return
+                    self.run_app()
+                finally:
+                    self.server.working(-1)
+                if self.close_connection:
+                    return
 
-        def get_environ(self) -> dict:
-            environ = super().get_environ()
-            environ["wsgi.input_terminated"] = isinstance(self.rfile, _ChunkedBody)
-            environ["minimcp.socket"] = self.connection      # so a stream sees its client leave (_client_gone)
+        def body_input(self):
+            """``wsgi.input``, and whether the body's end is known (so the connection may go on)."""
+            if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+                if self.headers.get("Content-Length") is not None:
+                    self.close_connection = True             # both framings: trust neither for what follows
+                return _ChunkedBody(self.rfile)
+            length = self.headers.get("Content-Length") or "0"
+            if not (length.isascii() and length.isdigit()) or len(length) > 18:
+                self.close_connection = True                 # the app refuses it; the framing is lost
+                return _BodyInput(self.rfile, 0)
+            return _BodyInput(self.rfile, int(length))
+
+        def environ(self, body) -> dict:
+            from urllib.parse import unquote
+            path, _, query = self.path.partition("?")
+            environ = {"REQUEST_METHOD": self.command, "SCRIPT_NAME": "", "QUERY_STRING": query,
+                       "PATH_INFO": unquote(path, "iso-8859-1"), "SERVER_NAME": self.server.server_name,
+                       "SERVER_PORT": str(self.server.server_port), "SERVER_PROTOCOL": self.request_version,
+                       "REMOTE_ADDR": self.client_address[0], "wsgi.version": (1, 0), "wsgi.url_scheme": "http",
+                       "wsgi.input": body, "wsgi.errors": sys.stderr, "wsgi.multithread": True,
+                       "wsgi.multiprocess": False, "wsgi.run_once": False,
+                       "wsgi.input_terminated": isinstance(body, _ChunkedBody),
+                       "minimcp.socket": self.connection}           # so a stream sees its client leave
+            for name, value in self.headers.items():
+                if "_" in name:          # X_Token must not pass for X-Token
+                    continue
+                key = name.upper().replace("-", "_")
+                key = key if key in ("CONTENT_TYPE", "CONTENT_LENGTH") else "HTTP_" + key
+                environ[key] = environ[key] + "," + value if key in environ else value
             return environ
 
-    class Server(ThreadingMixIn, WSGIServer):
+        def run_app(self) -> None:
+            body = self.body_input()
+            state = {"status": None, "headers": None, "sent": False}
+            head_only = self.command == "HEAD"
+
+            def start_response(status, headers, exc_info=None):
+                if exc_info is not None and state["sent"]:
+                    raise exc_info[1].with_traceback(exc_info[2])
+                state["status"], state["headers"] = status, list(headers)
+                return write
+
+            def send_head():
+                code = state["status"].split(" ", 1)[0]
+                names = {name.lower() for name, _ in state["headers"]}
+                lines = ["%s %s\r\n" % (self.protocol_version, state["status"]),
+                         "Server: %s\r\n" % self.version_string(), "Date: %s\r\n" % self.date_time_string()]
+                lines += ["%s: %s\r\n" % pair for pair in state["headers"]]
+                if "content-length" not in names and code not in ("204", "304") and not head_only:
+                    self.close_connection = True     # a stream (SSE) ends with its connection, as SSE readers expect
+                if self.close_connection:
+                    lines.append("Connection: close\r\n")
+                elif self.request_version == "HTTP/1.0":
+                    lines.append("Connection: keep-alive\r\n")
+                self.wfile.write(("".join(lines) + "\r\n").encode("latin-1"))
+                state["sent"] = True
+
+            def write(data: bytes) -> None:
+                if not state["sent"]:
+                    send_head()
+                if data and not head_only:
+                    self.wfile.write(data)
+
+            result = None
+            try:
+                result = self.server.application(self.environ(body), start_response)
+                for data in result:
+                    if data:
+                        write(data)
+                if not state["sent"]:
+                    send_head()
+            except OSError:              # the client went away (or timed out) mid-request
+                self.close_connection = True
+            except Exception:            # the app's own error boundary failed: answer, never hang
+                _logger().exception("minimcp: the HTTP request failed")
+                self.close_connection = True
+                if not state["sent"]:
+                    try:
+                        self.send_error(500)
+                    except OSError:
+                        pass
+            finally:
+                if hasattr(result, "close"):
+                    result.close()
+            if not body.done:            # unread body bytes would be taken for the next request
+                self.close_connection = True
+
+    class Server(ThreadingMixIn, _StdlibHTTPServer, HTTPServer):
         daemon_threads = True
         allow_reuse_address = True
-        limit = threading.BoundedSemaphore(options.pop("max_connections", 256))
+        request_queue_size = max(5, max_connections)      # the listen backlog: a burst waits, not SYN retries
+        limit = threading.BoundedSemaphore(max_connections)
+
+        def __init__(self, *args) -> None:
+            _StdlibHTTPServer.__init__(self)
+            HTTPServer.__init__(self, *args)
 
         def process_request(self, request, client_address):
-            if not self.limit.acquire(blocking=False):      # bounded threads: refuse past the limit
+            if self.draining or not self.limit.acquire(blocking=False):   # bounded threads
                 self.shutdown_request(request)
                 return
             super().process_request(request, client_address)
@@ -7036,16 +7297,25 @@ def _serve_http(app: "MCPServer", host: str, port: int, ready=None, **options) -
                 self.limit.release()
 
     if ":" in host and not host.startswith("["):
-        import socket
         Server.address_family = socket.AF_INET6
-    httpd = Server((host.strip("[]"), port), Handler)
-    httpd.set_app(app.wsgi_app(**options))
-    if ready is not None:                                    # tests and embedders: the bound server
+    try:
+        httpd = Server((host.strip("[]"), port), Handler)
+    except OSError as problem:
+        import errno
+        if problem.errno == errno.EADDRINUSE:
+            raise SystemExit("minimcp: cannot serve on %s:%d: the port is taken (is another server running? "
+                             "pick another port)" % (host, port)) from None
+        raise SystemExit("minimcp: cannot serve on %s:%d: %s" % (host, port, problem.strerror or problem)) from None
+    httpd.application = wsgi
+    if ready is not None:                # tests and embedders: the bound server
         ready(httpd)
     try:
         httpd.serve_forever(poll_interval=0.2)
     finally:
-        httpd.server_close()
+        try:
+            httpd.drain(wsgi, drain_seconds, app.shutdown_grace)
+        finally:
+            httpd.server_close()
 
 
 # Clients: TestClient for your tests, and the client the command line uses #####
