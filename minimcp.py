@@ -6388,7 +6388,7 @@ class _MemorySessionStore:
 
 
 # A session id (a handshake-era Mcp-Session-Id) is this, then 16 bytes of its HMAC-SHA256, in
-# base64url: 74 characters whatever the client sent. format, revision (an index of
+# base64url: 64 characters whatever the client sent. format, revision (an index of
 # PROTOCOL_VERSIONS), the client's capabilities (bits of _CAPABILITY_BITS), expiry (Unix
 # seconds), a nonce, and 8-byte digests of the client's info and of the auth hook's identity.
 _SESSION_TOKEN = ">BBHI8s8s8s"
@@ -6478,7 +6478,7 @@ class _HTTPApp:
     POST carries one JSON-RPC message. A 2026-07-28 request (its ``_meta``
     envelope and ``MCP-Protocol-Version`` header) stands alone: it is served by
     a session of its own that ends with the answer. In the handshake era,
-    ``initialize`` opens an HTTP session whose ``Mcp-Session-Id`` (74 bytes,
+    ``initialize`` opens an HTTP session whose ``Mcp-Session-Id`` (64 bytes,
     ``_SESSION_TOKEN``) is signed with the server's state key and names the
     negotiated revision, the client's capabilities and digests of its info and of
     the identity the ``auth`` hook returned, so any replica sharing the key can
