@@ -155,3 +155,49 @@ def test_protected_resource_metadata_is_served_and_named_in_the_challenge(starte
     challenge = response.getheader("WWW-Authenticate")
     assert challenge.startswith("Bearer ") and \
         'resource_metadata="%s/.well-known/oauth-protected-resource"' % base in challenge, challenge
+
+
+def test_the_readmes_introspection_hook_binds_sessions_to_the_token_subject(started):
+    # The README's RFC 7662 example, run as written against a stand-in introspection endpoint.
+    import re
+    import threading
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+    from urllib.parse import parse_qs
+    from conftest import ROOT
+    readme = open(ROOT + "/README.md", encoding="utf-8").read()
+    block = next(b for b in re.findall(r"^```python\n(.*?)^```", readme, flags=re.S | re.M) if "def introspect" in b)
+    asked = []
+
+    class Introspection(BaseHTTPRequestHandler):
+        def do_POST(self):
+            form = parse_qs(self.rfile.read(int(self.headers["Content-Length"])).decode())
+            asked.append(self.headers["Authorization"])
+            token = form["token"][0]
+            claims = {"active": token in ("tok-a", "tok-b"), "scope": "mcp read", "sub": token[-1]}
+            body = json.dumps(claims).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            return None
+    authority = HTTPServer(("127.0.0.1", 0), Introspection)
+    threading.Thread(target=authority.serve_forever, daemon=True).start()
+    try:
+        namespace = {"__name__": "readme_introspection"}
+        exec(compile(block.replace("https://auth.example.com/oauth2/introspect",
+                                   "http://127.0.0.1:%d/introspect" % authority.server_address[1]),
+                     "README.md", "exec"), namespace)
+        wsgi = namespace["wsgi"]
+        ep = started(namespace["app"], auth=wsgi.auth, resource_metadata=wsgi.resource_metadata)
+        session = initialize(ep, "Bearer tok-a")
+        status, _, body = call(ep, session, "whoami", "Bearer tok-a")
+        assert status == 200 and body["result"]["content"][0]["text"] == "a", body
+        assert call(ep, session, "whoami", "Bearer tok-b")[0] == 404
+        assert call(ep, session, "whoami", "Bearer tok-x")[0] == 401
+        assert asked and all(value.startswith("Basic ") for value in asked)
+    finally:
+        authority.shutdown()
+        authority.server_close()
