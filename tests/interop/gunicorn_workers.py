@@ -11,7 +11,11 @@ tokens. The checks, each on fresh connections so the kernel spreads them over th
    serves that session (gunicorn answered 431 to the 8.3 KB id the client info used to make);
 2. the holder of the other token gets 404 for that session, from every worker;
 3. once all three workers have served the session, DELETE on one is honoured by all
-   (MINIMCP_SESSION_DIR: the sqlite3 store), and by a gunicorn started afresh on the same dir.
+   (MINIMCP_SESSION_DIR: the sqlite3 store), and by a gunicorn started afresh on the same dir;
+4. GET streams whose clients leave give their threads back at once: with every thread of a
+   gunicorn of 1 worker x 4 threads holding one, the clients close them, and a request is
+   answered within 5 s (the keep-alive is 15 s: a stream that noticed only when writing it held
+   its thread that long, and new requests waited).
 
 Bounded: every request has a timeout, every loop a count; the processes are stopped by PID.
 """
@@ -87,6 +91,49 @@ def delete(port, session, token):
         connection.close()
 
 
+def open_session(port, token="Bearer token-a"):
+    status, headers, body = post(port, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "workers-check", "version": "1"}}},
+        {"Authorization": token})
+    expect(status == 200 and "mcp-session-id" in headers, "initialize: %s %s" % (status, str(body)[:300]))
+    return headers["mcp-session-id"]
+
+
+def check_streams_let_go(port):
+    streams = []
+    try:
+        for _ in range(4):                           # 1 worker x 4 threads: every thread holds one
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+            connection.request("GET", "/mcp", headers={"Mcp-Session-Id": open_session(port),
+                                                       "Authorization": "Bearer token-a",
+                                                       "Accept": "text/event-stream"})
+            sock = connection.sock
+            response = connection.getresponse()
+            expect(response.status == 200, "GET stream: %s" % response.status)
+            expect(response.read1(64).startswith(b":"), "the GET stream did not open")   # chunked under gunicorn
+            streams.append((connection, sock))
+    finally:
+        for connection, sock in streams:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            connection.close()
+    started = time.monotonic()
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        connection.request("POST", "/mcp", body=json.dumps({"jsonrpc": "2.0", "id": 9, "method": "ping"}).encode(),
+                           headers={"Content-Type": "application/json", "Accept": ACCEPT,
+                                    "Authorization": "Bearer token-a", "Mcp-Session-Id": open_session(port)})
+        response = connection.getresponse()
+        response.read()
+    except OSError as problem:
+        raise Check("a request waited more than 5 s after 4 GET streams were closed: %s" % problem)
+    finally:
+        connection.close()
+    return time.monotonic() - started
+
+
 def call_worker(port, session, token, request_id):
     status, _, body = post(port, {"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
                                   "params": {"name": "worker", "arguments": {}}},
@@ -98,7 +145,7 @@ def call_worker(port, session, token, request_id):
 
 
 class Gunicorn:
-    def __init__(self, gunicorn, workdir, pidfile, name, env):
+    def __init__(self, gunicorn, workdir, pidfile, name, env, workers=3):
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
@@ -106,7 +153,7 @@ class Gunicorn:
         with open(self.logfile, "wb") as out:
             self.proc = subprocess.Popen(
                 [gunicorn, "server:wsgi", "--chdir", workdir, "--bind", "127.0.0.1:%d" % self.port,
-                 "--workers", "3", "--threads", "4", "--keep-alive", "5", "--graceful-timeout", "5",
+                 "--workers", str(workers), "--threads", "4", "--keep-alive", "5", "--graceful-timeout", "5",
                  "--log-level", "warning"], stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
                 env=env, start_new_session=True)
         with open(pidfile, "a") as f:
@@ -183,6 +230,13 @@ def main() -> int:
         status, _ = call_worker(restarted.port, session, "Bearer token-a", 600)
         expect(status == 404, "a gunicorn started afresh served the deleted session: %s" % status)
         log("   and from a gunicorn started afresh on the same MINIMCP_SESSION_DIR")
+        restarted.stop()
+        single = Gunicorn(a.gunicorn, a.workdir, a.pidfile, "gunicorn-1x4", env, workers=1)
+        try:
+            waited = check_streams_let_go(single.port)
+        finally:
+            single.stop()
+        log("4. 4 GET streams closed by their clients, all 4 threads free again: answered in %.2f s" % waited)
     except Check as failed:
         log("FAILED: %s" % failed)
         log("gunicorn log: %s" % server.tail())
