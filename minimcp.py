@@ -46,8 +46,10 @@ only those above it::
     Protocol tables            METHODS (every method of every revision, its handler and where it
                                runs), _REVISION_RULES (what each revision does differently, read
                                as call.rev.<rule>), _FIELD_SINCE (which fields each revision has)
-    Session                    _Session: one connection. feed() turns a line into messages;
-                               _admit() is the one place where the two eras meet and decides the
+    Session                    _Session: one connection. feed() turns a line into messages, and
+                               take() says what became of one (_Admission: a refusal, or the
+                               stream its answer goes to) for stdio and HTTP alike, headers
+                               included; _admit() is the one place where the two eras meet and decides the
                                _Peer (revision, capabilities) a request is served under; write()
                                keeps "mark done, then answer exactly once"; our questions to the
                                client (several per round: ask()) and listen streams live here
@@ -66,8 +68,11 @@ only those above it::
                                when a call waits or runs long; _LineReader, _LineWriter (corked
                                during a burst), _OwnedStdio
     Transport: HTTP            _HTTPApp, the Streamable HTTP endpoint as a WSGI app: a POST is
-                               given to a session, and _HTTPOut puts each message on the stream
-                               of the request it belongs to; _serve_http runs it on the stdlib
+                               given to a session, whose _Admission it maps to a status and a
+                               stream, and _HTTPOut puts each message on the stream of the
+                               request it belongs to; signed session ids, their identity and
+                               SQLiteSessionStore; _serve_http runs it on http.server (HTTP/1.1,
+                               keep-alive, a drain on SIGTERM)
     SDK names                  alias modules so servers written for mcp/fastmcp run unchanged
     Clients, Command line      TestClient and the CLI's client; python3 minimcp.py COMMAND
 
@@ -5635,9 +5640,11 @@ class MCPServer(_Protocol):
         """The Streamable HTTP endpoint as a WSGI application, for gunicorn, waitress, uWSGI, ...
 
         Options (README, "Serving over HTTP"): ``path`` ("/mcp"), ``allowed_hosts`` and
-        ``allowed_origins`` (loopback; 421 and 403 otherwise), ``auth`` (``fn(headers) -> bool``;
-        else $MINIMCP_HTTP_TOKEN), ``max_body`` (4 MiB), ``max_sessions``, ``session_idle``,
-        ``session_lifetime``, ``keepalive`` and ``disconnect_probe`` (seconds).
+        ``allowed_origins`` (loopback; 421 and 403 otherwise), ``auth`` (``fn(headers)`` -> True
+        or an identity, ``ctx.auth``; else $MINIMCP_HTTP_TOKEN), ``max_body`` (4 MiB),
+        ``max_sessions``, ``session_idle``, ``session_lifetime``, ``keepalive`` and
+        ``disconnect_probe`` (seconds), ``session_store`` (``revoke``/``is_revoked``; default
+        ``SQLiteSessionStore`` under $MINIMCP_SESSION_DIR) and ``resource_metadata`` (RFC 9728).
         """
         return _HTTPApp(self, **options)
 
@@ -6505,7 +6512,9 @@ class _HTTPApp:
             session_store = SQLiteSessionStore(shared, session_lifetime) if shared else \
                 _MemorySessionStore(session_lifetime)
         self.store = session_store
-        self.resource_metadata = resource_metadata       # RFC 9728, served at /.well-known/oauth-protected-resource
+        if resource_metadata is None:    # RFC 9728, served at /.well-known/oauth-protected-resource
+            resource_metadata = getattr(server, "resource_metadata", None)
+        self.resource_metadata = resource_metadata
         self.stopping = False            # the server's drain time is over: what still waits is answered 503
         self.tasks = {}                  # 2026-07-28 task id -> _Task, shared by this process's requests
         self.lock = threading.Lock()
