@@ -7186,6 +7186,7 @@ def _serve_http(app: "MCPServer", host: str, port: int, ready=None, **options) -
                 self.server.working(1)
                 try:
                     if len(self.raw_requestline) > 65536:
+                        self.requestline, self.request_version, self.command = "", "", ""
                         self.send_error(414)
                         return
                     if not self.parse_request():             # it has answered 400/505 itself

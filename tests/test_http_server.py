@@ -68,6 +68,10 @@ def test_requests_share_one_kept_alive_connection():
             assert answer["result"]["content"][0]["text"] == "again"
             assert connection.sock is sock, "the server closed the connection after a request"
         connection.close()
+        raw = socket.create_connection(("127.0.0.1", ep.port), timeout=10)     # and a line too long: 414
+        raw.sendall(b"GET /" + b"x" * 70000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert raw.recv(100).startswith(b"HTTP/1.1 414 "), "no 414 for a 70 KB request line"
+        raw.close()
     finally:
         ep.close()
 
