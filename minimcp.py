@@ -46,8 +46,10 @@ only those above it::
     Protocol tables            METHODS (every method of every revision, its handler and where it
                                runs), _REVISION_RULES (what each revision does differently, read
                                as call.rev.<rule>), _FIELD_SINCE (which fields each revision has)
-    Session                    _Session: one connection. feed() turns a line into messages;
-                               _admit() is the one place where the two eras meet and decides the
+    Session                    _Session: one connection. feed() turns a line into messages, and
+                               take() says what became of one (_Admission: a refusal, or the
+                               stream its answer goes to) for stdio and HTTP alike, headers
+                               included; _admit() is the one place where the two eras meet and decides the
                                _Peer (revision, capabilities) a request is served under; write()
                                keeps "mark done, then answer exactly once"; our questions to the
                                client (several per round: ask()) and listen streams live here
@@ -66,8 +68,11 @@ only those above it::
                                when a call waits or runs long; _LineReader, _LineWriter (corked
                                during a burst), _OwnedStdio
     Transport: HTTP            _HTTPApp, the Streamable HTTP endpoint as a WSGI app: a POST is
-                               given to a session, and _HTTPOut puts each message on the stream
-                               of the request it belongs to; _serve_http runs it on the stdlib
+                               given to a session, whose _Admission it maps to a status and a
+                               stream, and _HTTPOut puts each message on the stream of the
+                               request it belongs to; signed session ids, their identity and
+                               SQLiteSessionStore; _serve_http runs it on http.server (HTTP/1.1,
+                               keep-alive, a drain on SIGTERM)
     SDK names                  alias modules so servers written for mcp/fastmcp run unchanged
     Clients, Command line      TestClient and the CLI's client; python3 minimcp.py COMMAND
 
@@ -2121,6 +2126,11 @@ class Context:
         return self._call.peer.info
 
     @property
+    def auth(self):
+        """Who the client is, as the HTTP ``auth=`` hook said (None over stdio, or if it said only True)."""
+        return self._session.auth
+
+    @property
     def meta(self) -> dict:
         """The request's ``params._meta`` (trace context keys included)."""
         return self._call.meta
@@ -3155,6 +3165,77 @@ class _Task:
         return self.status in _TERMINAL and self.ttl_ms is not None and now > self.created + self.ttl_ms / 1000.0
 
 
+class _Admission:
+    """What a session made of one message a transport handed it; the transport maps it to its wire.
+
+    The session decides; a transport only reads this. stdio writes a refusal as a
+    line (and nothing for a refused notification, as JSON-RPC says); HTTP turns it
+    into a status and a body, or waits on ``stream`` for the answer.
+
+    Attributes:
+        refusal: an error response to send now, instead of any answer (None: none).
+        malformed: the refusal is of the message itself, before it was a request of
+            any revision (not an object, a forbidden batch, headers that contradict the body).
+        unanswered: the refusal is of a notification or an answer: JSON-RPC sends nothing back.
+        route: the id key the answer will be written for (None: no answer follows).
+        stream: what the writer's ``open(route)`` gave for it, if the writer has streams.
+        request_id: the request's id, for a transport that cancels it when its stream goes.
+        stateless: the message was served (or refused) outside any lasting session: nothing
+            outlives the answer, so a transport may map an error to its own status.
+    """
+    __slots__ = ("refusal", "malformed", "unanswered", "route", "stream", "request_id", "stateless")
+
+    def __init__(self) -> None:
+        self.refusal = self.route = self.stream = self.request_id = None
+        self.malformed = self.unanswered = self.stateless = False
+
+    def refuse(self, request_id, code: int, message: str, data=None, malformed: bool = False) -> None:
+        self.refusal, self.malformed = _error(request_id, code, message, data), malformed
+
+
+HEADER_MISMATCH = -32020
+# Where Mcp-Name comes from in the body (SEP-2663 routing headers).
+_NAMED_BY = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri",
+             "tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId"}
+
+
+def _mirrored_arguments(schema: dict, arguments, depth: int = 0):
+    """(header name, argument value or None) for every property marked ``x-mcp-header``; arguments may be any JSON."""
+    for name, prop in (schema.get("properties") or {}).items() if isinstance(schema, dict) else ():
+        if not isinstance(prop, dict):
+            continue
+        value = arguments.get(name) if isinstance(arguments, dict) else None
+        if isinstance(prop.get("x-mcp-header"), str):
+            yield prop["x-mcp-header"], value
+        elif "properties" in prop and depth < 8:
+            yield from _mirrored_arguments(prop, value, depth + 1)
+
+
+def _same_header_value(sent, value) -> bool:
+    if sent is None or value is None:
+        return sent is None and value is None
+    if isinstance(value, bool):
+        return sent == ("true" if value else "false")
+    if isinstance(value, int):
+        try:
+            return float(sent) == value
+        except ValueError:
+            return False
+    return sent == value
+
+
+def _header_value(raw):
+    """A header as sent, with the ``=?base64?...?=`` sentinel decoded (None if undecodable)."""
+    if raw is None or not (raw.startswith("=?base64?") and raw.endswith("?=")):
+        return raw
+    import base64
+    import binascii
+    try:
+        return base64.b64decode(raw[9:-2], validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):
+        return None
+
+
 class _Batch:
     """Collects the responses of one JSON-RPC batch (2025-03-26) and writes them together."""
 
@@ -3347,10 +3428,11 @@ class _Session(_SessionTasks):
     "mark done, then answer exactly once" is decided, under ``lock``.
     """
 
-    def __init__(self, server: "MCPServer", out) -> None:
+    def __init__(self, server: "MCPServer", out, auth=None) -> None:
         server._enter_lifespan()       # before the first request of the process (under WSGI: its first)
         self.server = server
         self.out = out                 # a _LineWriter: put(bytes) -> flusher? (who calls drain()), closed, wait_idle()
+        self.auth = auth               # who the transport says the client is (HTTP's auth hook); ctx.auth
         self.era = None                # None, "handshake" or "modern": what the connection committed to
         self.peer = None               # handshake era: the client, from initialize
         self.initialized = False
@@ -3377,43 +3459,76 @@ class _Session(_SessionTasks):
         message, problem = _decode_line(line)
         if problem is not None:
             self.write(problem)
-        else:
-            self.take(message)
+            return
+        admission = self.take(message)
+        if admission.refusal is not None and not admission.unanswered:
+            self.write(admission.refusal, refused=admission.route)
 
-    def take(self, message) -> None:
-        """Take one parsed message or batch (a transport that parsed the body itself calls this)."""
+    def take(self, message, headers: dict = None) -> _Admission:
+        """Take one parsed message or batch; what became of it (the transport sends any refusal).
+
+        ``headers``: HTTP's ``mcp-*`` request headers (lower-case names, values as sent),
+        which must agree with the body and the session; None where there are none (stdio).
+        """
+        admission = _Admission()
         if isinstance(message, list):
-            self._on_batch(message)
+            self._on_batch(message, admission, headers)
         else:
-            self._on_message(message, None)
+            self._on_message(message, None, admission, headers)
+        admission.stateless = not self.lasting
+        return admission
 
-    def _on_batch(self, messages: list) -> None:
-        if not (self.era == "handshake" and self.peer.rev.batches):
-            self.write(_error(None, INVALID_REQUEST, "Invalid Request: JSON-RPC batches are only allowed "
-                                                     "after negotiating protocol 2025-03-26"))
+    @property
+    def lasting(self) -> bool:
+        """The session outlives its messages: ``initialize`` opened it (the handshake era)."""
+        return self.era == "handshake" and self.peer is not None
+
+    def resume(self, peer: _Peer) -> None:
+        """Serve, from now on, a handshake session another connection opened (HTTP replicas)."""
+        if peer.rev.modern:
+            raise ValueError("protocol %s has no sessions to resume" % peer.rev.version)
+        self.peer, self.era, self.initialized = peer, "handshake", True
+
+    def _on_batch(self, messages: list, admission: _Admission, headers) -> None:
+        refusal = self._check_headers(None, None, headers) if headers is not None else None
+        if refusal is not None:
+            admission.refuse(None, *refusal)
+        elif not (self.era == "handshake" and self.peer.rev.batches):
+            admission.refuse(None, INVALID_REQUEST, "Invalid Request: JSON-RPC batches are only allowed "
+                                                    "after negotiating protocol 2025-03-26", malformed=True)
         elif not messages:
-            self.write(_error(None, INVALID_REQUEST, "Invalid Request: empty batch"))
+            admission.refuse(None, INVALID_REQUEST, "Invalid Request: empty batch", malformed=True)
         elif any(isinstance(m, dict) and m.get("method") == "initialize" for m in messages):
-            self.write(_error(None, INVALID_REQUEST, "Invalid Request: initialize must not be batched"))
+            admission.refuse(None, INVALID_REQUEST, "Invalid Request: initialize must not be batched", malformed=True)
         else:
             expecting = sum(1 for m in messages if _expects_response(m))
-            first = next((m["id"] for m in messages if isinstance(m, dict) and _valid_id(m.get("id"))), None)
-            batch = _Batch(self, expecting, _id_key(first)) if expecting else None
+            batch = _Batch(self, expecting, None) if expecting else None
+            if batch is not None:                  # its own stream key: ids inside may repeat one in flight
+                batch.key = admission.route = ("batch", id(batch))
+                admission.stream = self._open_stream(batch.key)
             for message in messages:
                 self._on_message(message, batch)
 
-    def _reply_error(self, batch, request_id, code, message, data=None) -> None:
-        response = _error(request_id, code, message, data)
-        if batch is not None:
-            batch.add(response)
-        else:
-            self.write(response, refused=_id_key(request_id) if request_id is not None else None)
+    def _open_stream(self, key):
+        """The writer's stream for the answer to ``key``, opened before anything can be written to it."""
+        opener = getattr(self.out, "open", None)     # only writers with a stream per request have one
+        return opener(key) if opener is not None else None
 
-    def _on_message(self, message, batch) -> None:
+    def _reply_error(self, batch, request_id, code, message, data=None, admission=None, malformed=False) -> None:
+        if batch is not None:
+            batch.add(_error(request_id, code, message, data))
+        elif admission is not None:
+            admission.refuse(request_id, code, message, data, malformed)
+            admission.route = _id_key(request_id) if request_id is not None else None
+        else:
+            self.write(_error(request_id, code, message, data),
+                       refused=_id_key(request_id) if request_id is not None else None)
+
+    def _on_message(self, message, batch, admission: _Admission = None, headers=None) -> None:
         """Classify one message: a request, a notification, or the client's answer to us."""
         if not isinstance(message, dict):
-            self._reply_error(batch, None, INVALID_REQUEST,
-                              "Invalid Request: a JSON-RPC message must be an object, not %s" % _json_type(message))
+            self._reply_error(batch, None, INVALID_REQUEST, "Invalid Request: a JSON-RPC message must be an "
+                              "object, not %s" % _json_type(message), admission=admission, malformed=True)
             return
         has_id, request_id = "id" in message, message.get("id")
         valid_id = _valid_id(request_id)
@@ -3422,22 +3537,32 @@ class _Session(_SessionTasks):
             if has_id and ("result" in message or "error" in message):
                 self._on_client_response(message)
             else:
-                self._reply_error(batch, reply_id, INVALID_REQUEST, "Invalid Request: the message has no method")
+                self._reply_error(batch, reply_id, INVALID_REQUEST, "Invalid Request: the message has no method",
+                                  admission=admission, malformed=True)
             return
         method, params = message["method"], message.get("params")
         if params is None:
             params = {}
         refusal = None
         if message.get("jsonrpc") != "2.0":
-            refusal = (reply_id, INVALID_REQUEST, 'Invalid Request: "jsonrpc" must be "2.0"')
+            refusal = (reply_id, INVALID_REQUEST, 'Invalid Request: "jsonrpc" must be "2.0"', None, True)
         elif not isinstance(method, str):
-            refusal = (reply_id, INVALID_REQUEST, "Invalid Request: method must be a string")
+            refusal = (reply_id, INVALID_REQUEST, "Invalid Request: method must be a string", None, True)
         elif has_id and not valid_id:
-            refusal = (None, INVALID_REQUEST,
-                       "Invalid Request: id must be a string or an integer, not %s" % _json_type(request_id))
-        elif not has_id:
-            self._on_notification(method, params)
+            refusal = (None, INVALID_REQUEST, "Invalid Request: id must be a string or an integer, not %s"
+                       % _json_type(request_id), None, True)
+        elif headers is not None:
+            refusal = self._check_headers(method, params, headers, message if has_id else None)
+            if refusal is not None:
+                refusal = (reply_id,) + refusal
+        if refusal is None and not has_id:
+            problem = self._on_notification(method, params)
+            if problem is not None and admission is not None:
+                admission.refuse(None, INVALID_REQUEST, problem, malformed=True)
+                admission.unanswered = True
             return
+        if refusal is not None:
+            pass
         elif method.startswith("notifications/"):
             refusal = (request_id, METHOD_NOT_FOUND, "Method not found: %s is a notification, not a request "
                                                      "(send it without an id)" % method)
@@ -3447,15 +3572,18 @@ class _Session(_SessionTasks):
             refusal = (request_id, INVALID_REQUEST, "Invalid Request: id %s is already in use by a request in "
                                                     "flight" % json.dumps(request_id))
         if refusal is not None:
-            self._reply_error(batch, *refusal)
+            self._reply_error(batch, *refusal[:4], admission=admission, malformed=len(refusal) > 4 and refusal[4])
             return
         try:
             peer, (handler, where, _, _) = self._admit(method, params)
         except MCPError as exc:
-            self._reply_error(batch, request_id, exc.code, exc.message, exc.data)
+            self._reply_error(batch, request_id, exc.code, exc.message, exc.data, admission)
             return
         call = _Call(self, request_id, method, params, peer, batch)
         handler = getattr(self.server, handler)
+        if admission is not None:              # the answer's stream exists before anything is written to it
+            admission.route, admission.request_id = call.key, request_id
+            admission.stream = self._open_stream(call.key)
         if where == "reader":
             self._run(call, handler)
             return
@@ -3531,15 +3659,101 @@ class _Session(_SessionTasks):
         self.last_envelope = (fields, peer)
         return peer
 
-    def _on_notification(self, method: str, params) -> None:
+    def refuses_headers(self, headers: dict):
+        """(code, message, data, malformed) if a transport's headers do not fit this session, else None.
+
+        For what carries no message (HTTP GET and DELETE): only the revision is checked.
+        """
+        return self._check_headers(None, None, headers)
+
+    def _check_headers(self, method, params, headers: dict, request: dict = None):
+        """HTTP: the ``mcp-*`` headers agree with this session and the body; else (code, message, data, malformed).
+
+        ``method`` is None for a batch (only the version header is checked for one);
+        ``request`` is the message if it is a request. A session opened by
+        ``initialize`` takes any handshake revision in MCP-Protocol-Version. Outside
+        one, ``initialize`` opens one; otherwise the header (or, without it, the
+        body's ``_meta``) must say 2026-07-28, whose requests mirror their method and
+        name in Mcp-Method and Mcp-Name (SEP-2243, SEP-2663).
+        """
+        version = headers.get("mcp-protocol-version")
+        if self.lasting:
+            if version is not None and version not in HANDSHAKE:
+                return (INVALID_REQUEST, "Bad Request: MCP-Protocol-Version %s is not a revision of this "
+                        "session's era (it speaks %s)" % (version, self.peer.rev.version), None, True)
+            return None
+        meta = params.get("_meta") if isinstance(params, dict) else None
+        meta = meta if isinstance(meta, dict) else {}
+        if method == "initialize" and version not in MODERN:
+            return None                              # opens a session: _admit and the handler decide the rest
+        if version in MODERN or (version is None and META_VERSION in meta):
+            return self._check_modern_headers(method, params, meta, headers, request)
+        if version is not None and version not in ALL_VERSIONS:
+            refusal = _version_refusal(version)
+            return refusal.code, refusal.message, refusal.data, True
+        return (INVALID_REQUEST, "Bad Request: no Mcp-Session-Id; send initialize first (protocol 2025-11-25 "
+                "and older) or the 2026-07-28 _meta envelope and MCP-Protocol-Version header", None, True)
+
+    def _check_modern_headers(self, method, params, meta: dict, headers: dict, request):
+        version = headers.get("mcp-protocol-version")
+        if method is None:
+            return (INVALID_REQUEST, "Invalid Request: one JSON-RPC message per POST (no batches in protocol "
+                    "2026-07-28)", None, True)
+        if version is None:
+            return HEADER_MISMATCH, "Header mismatch: the MCP-Protocol-Version header is missing", None, True
+        if META_VERSION in meta and meta[META_VERSION] != version:
+            return (HEADER_MISMATCH, "Header mismatch: MCP-Protocol-Version %r does not match _meta %r"
+                    % (version, meta[META_VERSION]), None, True)
+        if request is None:
+            return None                              # notifications: no header rules in this revision
+        try:                                         # server/discover too: RequestParams requires _meta
+            _envelope_peer(params.get("_meta") if isinstance(params, dict) else None)
+        except MCPError as exc:                      # a malformed envelope is a bad request, not a result
+            return exc.code, exc.message, exc.data, True
+        sent = _header_value(headers.get("mcp-method"))
+        if sent != method:
+            return (HEADER_MISMATCH, "Header mismatch: Mcp-Method %r does not match the body's method %r"
+                    % (sent, method), None, True)
+        if method == "initialize":                   # the header chose 2026-07-28, which has no initialize
+            return (METHOD_NOT_FOUND, "Method not found: initialize is not part of protocol 2026-07-28; to open "
+                    "a 2025-11-25 session, send it without the 2026-07-28 MCP-Protocol-Version header and _meta "
+                    "envelope", None, False)
+        field = _NAMED_BY.get(method)
+        if field is not None:
+            name = _header_value(headers.get("mcp-name"))
+            if name != params.get(field):
+                return (HEADER_MISMATCH, "Header mismatch: Mcp-Name %r does not match the body's %s %r"
+                        % (name, field, params.get(field)), None, True)
+        if method == "tools/call":
+            tool = self.server._tools.get(params.get("name"))
+            for header, value in _mirrored_arguments(tool.input_schema if tool else {}, params.get("arguments")):
+                sent = headers.get("mcp-param-" + header.lower())
+                decoded = _header_value(sent)       # None for None: both absent is a match
+                if sent is not None and (decoded is None or any(ord(c) < 32 and c != "\t" for c in sent)):
+                    return (HEADER_MISMATCH, "Header mismatch: Mcp-Param-%s has invalid characters" % header,
+                            None, True)
+                if not _same_header_value(decoded, value):
+                    return (HEADER_MISMATCH, "Header mismatch: Mcp-Param-%s %r does not match the argument %r"
+                            % (header, decoded, value), None, True)
+        return None
+
+    def _on_notification(self, method: str, params):
+        """Act on a notification; a reason if it is not one this server can accept (else None).
+
+        An unknown notification is accepted and ignored (extensions may send any), and
+        so is a request's method sent without an id; params that are not an object are not.
+        """
         entry = METHODS.get(method)
-        if entry is None or not method.startswith("notifications/") or not isinstance(params, dict):
+        if entry is None or not method.startswith("notifications/"):
             _logger().debug("ignored notification %s", method)
-            return
+            return None
+        if not isinstance(params, dict):
+            return "Invalid Request: the params of %s must be an object" % method
         try:
             getattr(self.server, entry[0])(self, params)
         except Exception:
             _logger().exception("minimcp: notification %s failed", method)
+        return None
 
     def _on_client_response(self, message: dict) -> None:
         request_id = message.get("id")
@@ -3612,6 +3826,7 @@ class _Session(_SessionTasks):
         """
         out = self.out
         owner = finish or guard or via
+        owner = getattr(owner, "batch", None) or owner        # a batched call speaks on its batch's stream
         route = owner.key if owner is not None else refused
         if self.stopped:
             return False
@@ -3636,7 +3851,9 @@ class _Session(_SessionTasks):
                 # The id is free once its response is queued; stop() waits for the
                 # in-flight table to empty and then for the writer to drain.
                 self._leave_inflight(finish)
-            flusher = out.put(data, route, finish is not None or refused is not None or isinstance(via, _Batch))
+            # final: the answer itself (truthy), so a writer with a stream per request can read its outcome.
+            final = message if finish is not None or refused is not None or isinstance(via, _Batch) else None
+            flusher = out.put(data, route, final)
         if flusher:
             out.drain()
         return not out.closed
@@ -5758,9 +5975,11 @@ class MCPServer(_Protocol):
         """The Streamable HTTP endpoint as a WSGI application, for gunicorn, waitress, uWSGI, ...
 
         Options (README, "Serving over HTTP"): ``path`` ("/mcp"), ``allowed_hosts`` and
-        ``allowed_origins`` (loopback; 421 and 403 otherwise), ``auth`` (``fn(headers) -> bool``;
-        else $MINIMCP_HTTP_TOKEN), ``max_body`` (4 MiB), ``max_sessions``, ``session_idle``,
-        ``session_lifetime``, ``keepalive`` and ``disconnect_probe`` (seconds).
+        ``allowed_origins`` (loopback; 421 and 403 otherwise), ``auth`` (``fn(headers)`` -> True
+        or an identity, ``ctx.auth``; else $MINIMCP_HTTP_TOKEN), ``max_body`` (4 MiB),
+        ``max_sessions``, ``session_idle``, ``session_lifetime``, ``keepalive`` and
+        ``disconnect_probe`` (seconds), ``session_store`` (``revoke``/``is_revoked``; default
+        ``SQLiteSessionStore`` under $MINIMCP_SESSION_DIR) and ``resource_metadata`` (RFC 9728).
         """
         return _HTTPApp(self, **options)
 
@@ -6337,7 +6556,12 @@ class _OwnedStdio:
 # Transport: Streamable HTTP as a WSGI app (its modules imported only when used) ####
 
 class _Exchange:
-    """The messages one HTTP request is waiting for: its answer, and what comes before it."""
+    """The messages one HTTP request is waiting for: its answer, and what comes before it.
+
+    Items are (data, final): ``final`` is the answer itself (as the session wrote it)
+    for the last one, else None; ``(None, None)`` says the stream is shut (its session
+    ended, or a newer GET replaced it) and must end now.
+    """
     __slots__ = ("queue",)
 
     def __init__(self) -> None:
@@ -6346,18 +6570,22 @@ class _Exchange:
 
     LIMIT = 1024                         # notifications queued for a client that does not read
 
-    def push(self, data: bytes, final: bool) -> None:
+    def push(self, data: bytes, final) -> None:
         if final or self.queue.qsize() < self.LIMIT:   # bounded memory: drop progress, never the answer
             self.queue.put((data, final))
+
+    def shut(self) -> None:
+        self.queue.put((None, None))
 
 
 class _HTTPOut:
     """A session's writer over HTTP: each message goes to the stream of the request it belongs to.
 
     A request's answer and its progress, logs and questions go on that POST's
-    exchange; everything else (list changes, resource updates, task status) on
-    the session's GET stream, if one is open, and is dropped otherwise, as the
-    handshake-era transport allows.
+    exchange and nowhere else: once that stream is gone they are dropped (the
+    spec: never on the GET stream). Messages of no request (list changes,
+    resource updates, task status) go on the session's GET stream, if one is
+    open, and are dropped otherwise, as the handshake-era transport allows.
     """
     closed = False
 
@@ -6365,21 +6593,22 @@ class _HTTPOut:
         self.lock = threading.Lock()
         self.exchanges = {}              # id key -> _Exchange of the POST that carried that request; None -> GET's
 
-    def put(self, data: bytes, route=None, final: bool = False) -> bool:
+    def put(self, data: bytes, route=None, final=None) -> bool:
         with self.lock:
             target = self.exchanges.get(route)
-            if target is None:
-                target = self.exchanges.get(None)
-            elif final and route is not None:    # the answer closes the exchange: nothing more is routed to it
+            if final and target is not None and route is not None:   # the answer closes the exchange
                 del self.exchanges[route]
         if target is not None:
             target.push(data, final)
         return False                     # nobody has to drain: delivery is the queue
 
     def open(self, key) -> _Exchange:
+        """A new stream for ``key``; a stream it replaces (an older GET) is shut."""
         exchange = _Exchange()
         with self.lock:
-            self.exchanges[key] = exchange
+            older, self.exchanges[key] = self.exchanges.get(key), exchange
+        if older is not None:
+            older.shut()
         return exchange
 
     def close(self, key, exchange: _Exchange) -> None:
@@ -6387,8 +6616,48 @@ class _HTTPOut:
             if self.exchanges.get(key) is exchange:
                 del self.exchanges[key]
 
+    def shut_stream(self, key) -> None:
+        with self.lock:
+            exchange = self.exchanges.pop(key, None)
+        if exchange is not None:
+            exchange.shut()
+
+    def shut(self) -> None:
+        """The session ended: every stream of it ends now, whatever it was waiting for."""
+        with self.lock:
+            exchanges, self.exchanges = list(self.exchanges.values()), {}
+            self.closed = True
+        for exchange in exchanges:
+            exchange.shut()
+
     def wait_idle(self, deadline: float) -> None:
         return None
+
+
+def _client_gone(environ: dict):
+    """A check that the client of this request has closed its connection, if the server shows its socket.
+
+    WSGI learns of a disconnect only when a write fails; a stream with nothing to
+    say would hold its thread until the next keep-alive. The stdlib server
+    (``minimcp.socket``) and gunicorn (``gunicorn.socket``) show the socket: a
+    readable socket with nothing to read is a closed one.
+    """
+    sock = environ.get("minimcp.socket") or environ.get("gunicorn.socket")
+    if sock is None or not hasattr(sock, "fileno"):
+        return None
+    import select
+    import socket
+
+    def gone() -> bool:
+        try:
+            if not select.select([sock], [], [], 0)[0]:
+                return False
+            return sock.recv(1, socket.MSG_PEEK | getattr(socket, "MSG_DONTWAIT", 0)) == b""
+        except BlockingIOError:
+            return False
+        except (OSError, ValueError):
+            return True
+    return gone
 
 
 class _HTTPError(Exception):
@@ -6400,29 +6669,13 @@ class _HTTPError(Exception):
         self.request_id, self.data = request_id, data
 
 
-HEADER_MISMATCH = -32020
 _LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]", "::1")
+_METADATA_PATH = "/.well-known/oauth-protected-resource"      # RFC 9728
 # The JSON-RPC errors that 2026-07-28 answers with an HTTP status other than 200.
 _MODERN_ERROR_STATUS = {METHOD_NOT_FOUND: "404 Not Found", UNSUPPORTED_PROTOCOL_VERSION: "400 Bad Request",
                         MISSING_CLIENT_CAPABILITY: "400 Bad Request", HEADER_MISMATCH: "400 Bad Request",
                         INVALID_REQUEST: "400 Bad Request", PARSE_ERROR: "400 Bad Request"}
 _SSE_HEADERS = [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no")]
-_NAMED_BY = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri",      # Mcp-Name's source
-             "tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId"}   # (SEP-2663 routing)
-
-
-def _header_value(raw):
-    """A header as sent, with the ``=?base64?...?=`` sentinel decoded (None if undecodable)."""
-    if raw is None or not (raw.startswith("=?base64?") and raw.endswith("?=")):
-        return raw
-    import base64
-    import binascii
-    try:
-        return base64.b64decode(raw[9:-2], validate=True).decode("utf-8")
-    except (binascii.Error, ValueError):
-        return None
-
-
 def _host_name(host: str) -> str:
     """The host part of a Host header or an Origin's netloc, without the port."""
     host = host.strip().lower()
@@ -6433,23 +6686,153 @@ def _host_name(host: str) -> str:
 
 class _HTTPSession:
     """A handshake-era HTTP session: one _Session of the app, its streams, and when it was last used."""
-    __slots__ = ("id", "session", "used", "streams")
+    __slots__ = ("id", "session", "used", "streams", "owner")
 
-    def __init__(self, session_id: str, session: _Session) -> None:
-        self.id, self.session = session_id, session
+    def __init__(self, session_id: str, session: _Session, owner: bytes) -> None:
+        self.id, self.session, self.owner = session_id, session, owner     # owner: the identity's digest
         self.used = time.monotonic()
         self.streams = 0                 # responses still streaming (a busy session never expires)
 
 
-class _StatelessSession(_Session):
-    """The session of one 2026-07-28 POST: its tasks are the app's, and so are their listeners."""
+class SQLiteSessionStore:
+    """Deleted HTTP session ids, in an sqlite3 file that every worker and replica on a host shares.
+
+    A session id is signed, so any replica with the state key can serve it; only a
+    store they share can tell them it was deleted. This is the default when
+    ``$MINIMCP_SESSION_DIR`` names a directory. For replicas on several hosts, pass
+    any object with the same two methods (Redis, a database) as ``session_store=``.
+
+    Args:
+        directory: where ``minimcp-sessions.sqlite3`` lives (made if missing).
+        keep: seconds a deletion is remembered: a session id expires by then anyway.
+    """
+
+    def __init__(self, directory: str, keep: float = 86400.0) -> None:
+        os.makedirs(directory, exist_ok=True)
+        self.path, self.keep = os.path.join(directory, "minimcp-sessions.sqlite3"), keep
+        self.local = threading.local()   # sqlite3 connections belong to the thread that made them
+        with self._connection() as db:
+            db.execute("CREATE TABLE IF NOT EXISTS revoked (id TEXT PRIMARY KEY, at REAL NOT NULL)")
+
+    def _connection(self):
+        db = getattr(self.local, "db", None)
+        if db is None:
+            import sqlite3
+            db = self.local.db = sqlite3.connect(self.path, timeout=10.0)
+        return db
+
+    def revoke(self, session_id: str) -> None:
+        """Remember that ``session_id`` was deleted (and forget deletions older than ``keep``)."""
+        now = time.time()
+        with self._connection() as db:
+            db.execute("INSERT OR REPLACE INTO revoked VALUES (?, ?)", (session_id, now))
+            db.execute("DELETE FROM revoked WHERE at < ?", (now - self.keep,))
+
+    def is_revoked(self, session_id: str) -> bool:
+        """Whether any worker sharing the directory deleted ``session_id``."""
+        return self._connection().execute("SELECT 1 FROM revoked WHERE id = ?", (session_id,)).fetchone() is not None
+
+
+class _MemorySessionStore:
+    """Deleted session ids in this process only: another worker or replica may serve one until it expires."""
+
+    def __init__(self, keep: float) -> None:
+        self.keep, self.revoked, self.lock = keep, {}, threading.Lock()
+
+    def revoke(self, session_id: str) -> None:
+        now = time.monotonic()
+        with self.lock:
+            self.revoked[session_id] = now
+            for old in [k for k, when in self.revoked.items() if now - when > self.keep]:
+                del self.revoked[old]
+
+    def is_revoked(self, session_id: str) -> bool:
+        return session_id in self.revoked
+
+
+# A session id (a handshake-era Mcp-Session-Id) is this, then 16 bytes of its HMAC-SHA256, in
+# base64url: 64 characters whatever the client sent. format, revision (an index of
+# PROTOCOL_VERSIONS), the client's capabilities (bits of _CAPABILITY_BITS), expiry (Unix
+# seconds), a nonce, and 8-byte digests of the client's info and of the auth hook's identity.
+_SESSION_TOKEN = ">BBHI8s8s8s"
+_CAPABILITY_BITS = (("roots",), ("roots", "listChanged"), ("sampling",), ("sampling", "context"),
+                    ("sampling", "tools"), ("elicitation",), ("elicitation", "form"), ("elicitation", "url"),
+                    ("tasks",), ("tasks", "list"), ("tasks", "cancel"),
+                    ("tasks", "requests", "sampling", "createMessage"),
+                    ("tasks", "requests", "elicitation", "create"), ("experimental",))
+
+
+def _capability_bits(capabilities: dict) -> int:
+    bits = 0
+    for bit, path in enumerate(_CAPABILITY_BITS):
+        node = capabilities
+        for name in path:
+            node = node.get(name) if isinstance(node, dict) else None
+        if node is not None and node is not False:
+            bits |= 1 << bit
+    return bits
+
+
+def _capabilities_from_bits(bits: int) -> dict:
+    """The capabilities a session id names, as the client declared them (flags True, the rest objects)."""
+    capabilities = {}
+    for bit, path in enumerate(_CAPABILITY_BITS):
+        if bits >> bit & 1:
+            node = capabilities
+            for name in path[:-1]:
+                node = node.setdefault(name, {})
+            node.setdefault(path[-1], True if path[-1] == "listChanged" else {})
+    return capabilities
+
+
+def _digest(value) -> bytes:
+    """8 bytes that tell two clients' info, or two identities, apart (None has one too)."""
+    import hashlib
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), default=repr)
+    return hashlib.sha256(text.encode("utf-8")).digest()[:8]
+
+
+class _PostSession(_Session):
+    """The session of one POST without Mcp-Session-Id: a 2026-07-28 request, or the ``initialize`` opening one.
+
+    A 2026-07-28 request's tasks are the app's, shared by its POSTs (a task outlives
+    the request that made it, SEP-2663), and so are their listeners; a session that
+    ``initialize`` opens keeps tasks of its own.
+    """
+
+    def __init__(self, server: "MCPServer", out: _HTTPOut, shared_tasks: dict, auth=None) -> None:
+        self.shared_tasks = shared_tasks
+        super().__init__(server, out, auth)
+
+    @property
+    def tasks(self) -> dict:
+        return self.own_tasks if self.lasting else self.shared_tasks
+
+    @tasks.setter
+    def tasks(self, table: dict) -> None:
+        self.own_tasks = table
+
+    def stop(self) -> None:
+        self.shared_tasks = {}          # stop() cancels its session's tasks; the app's outlive this POST
+        super().stop()
 
     def _announce_task(self, task: _Task) -> None:
+        if self.lasting:
+            super()._announce_task(task)
+            return
         # The subscriptions/listen stream naming this task is another POST, so another session.
         for session in self.server._live_sessions():
             for call, wanted in list(session.listens.values()):
                 if task.id in (wanted.get("taskIds") or ()):
                     session.notify_listener(call, "notifications/tasks", task.detailed())
+
+
+def _accepts(environ: dict) -> tuple:
+    """(JSON, SSE): which of the two answers the request's Accept header takes."""
+    types = [part.split(";", 1)[0].strip().lower() for part in environ.get("HTTP_ACCEPT", "").split(",")]
+    anything = "*/*" in types
+    return (anything or "application/json" in types or "application/*" in types,
+            anything or "text/event-stream" in types or "text/*" in types)
 
 
 class _HTTPApp:
@@ -6458,18 +6841,21 @@ class _HTTPApp:
     POST carries one JSON-RPC message. A 2026-07-28 request (its ``_meta``
     envelope and ``MCP-Protocol-Version`` header) stands alone: it is served by
     a session of its own that ends with the answer. In the handshake era,
-    ``initialize`` opens an HTTP session whose ``Mcp-Session-Id`` is signed with
-    the server's state key and names the negotiated revision and the client's
-    capabilities, so any replica sharing the key can serve the session's later
-    requests; GET opens its stream for server-initiated messages and DELETE
-    ends it. Answers are JSON, or SSE when notifications or questions to the
-    client come first.
+    ``initialize`` opens an HTTP session whose ``Mcp-Session-Id`` (64 bytes,
+    ``_SESSION_TOKEN``) is signed with the server's state key and names the
+    negotiated revision, the client's capabilities and digests of its info and of
+    the identity the ``auth`` hook returned, so any replica sharing the key can
+    serve the session's later requests, to that identity only (404 to others);
+    GET opens its stream for server-initiated messages and DELETE ends it, for
+    every worker sharing the ``session_store`` (``SQLiteSessionStore`` under
+    ``$MINIMCP_SESSION_DIR``). Answers are JSON, or SSE when notifications or
+    questions to the client come first.
     """
 
     def __init__(self, server: "MCPServer", path: str = "/mcp", allowed_hosts=None, allowed_origins=None,
                  auth=None, max_body: int = 4 * 1024 * 1024, max_sessions: int = 1000,
                  session_idle: float = 1800.0, session_lifetime: float = 86400.0, keepalive: float = 15.0,
-                 disconnect_probe: float = 0.5) -> None:
+                 disconnect_probe: float = 0.5, session_store=None, resource_metadata: dict = None) -> None:
         self.server, self.path, self.auth, self.max_body = server, path, auth, max_body
         self.allowed_hosts = _env_list("MINIMCP_ALLOWED_HOSTS", allowed_hosts)
         self.allowed_origins = _env_list("MINIMCP_ALLOWED_ORIGINS", allowed_origins)
@@ -6477,15 +6863,27 @@ class _HTTPApp:
         self.max_sessions, self.session_idle, self.session_lifetime = max_sessions, session_idle, session_lifetime
         self.keepalive, self.disconnect_probe = keepalive, disconnect_probe      # a quiet stream's two intervals
         self.sessions = {}               # session id -> _HTTPSession (this process's)
-        self.ended = {}                  # session id -> when it was deleted here (refused, not revived)
+        if session_store is None:        # deleted ids: shared by the workers of a host, else this process's
+            shared = os.environ.get("MINIMCP_SESSION_DIR")
+            session_store = SQLiteSessionStore(shared, session_lifetime) if shared else \
+                _MemorySessionStore(session_lifetime)
+        self.store = session_store
+        if resource_metadata is None:    # RFC 9728, served at /.well-known/oauth-protected-resource
+            resource_metadata = getattr(server, "resource_metadata", None)
+        self.resource_metadata = resource_metadata
+        self.stopping = False            # the server's drain time is over: what still waits is answered 503
         self.tasks = {}                  # 2026-07-28 task id -> _Task, shared by this process's requests
         self.lock = threading.Lock()
 
     # -- the WSGI callable ----------------------------------------------------------
     def __call__(self, environ: dict, start_response):
         try:
-            self._check_access(environ)
-            if environ.get("PATH_INFO", "") not in (self.path, self.path + "/"):
+            path = environ.get("PATH_INFO", "")
+            if self.resource_metadata is not None and path in (_METADATA_PATH, _METADATA_PATH + self.path):
+                self._check_access(environ, authenticate=False)     # what a client reads to learn how to log in
+                return self._metadata(environ, start_response)
+            environ["minimcp.auth"] = self._check_access(environ)
+            if path not in (self.path, self.path + "/"):
                 raise _HTTPError("404 Not Found", INVALID_REQUEST, "Not Found: the MCP endpoint is %s" % self.path)
             method = environ.get("REQUEST_METHOD", "GET")
             if method == "OPTIONS":
@@ -6508,8 +6906,12 @@ class _HTTPApp:
         return [body]
 
     # -- security -------------------------------------------------------------------
-    def _check_access(self, environ: dict) -> None:
-        """DNS rebinding (Host 421, Origin 403) and authentication (401), before anything is read."""
+    def _check_access(self, environ: dict, authenticate: bool = True):
+        """DNS rebinding (Host 421, Origin 403) and authentication (401), before anything is read.
+
+        Returns who the client is: what the ``auth`` hook returned, or None if it
+        returned True (or there is no hook); sessions are bound to it.
+        """
         host = environ.get("HTTP_HOST") or environ.get("SERVER_NAME", "")
         hosts = _LOOPBACK_HOSTS if self.allowed_hosts is None else self.allowed_hosts
         if "*" not in hosts and _host_name(host) not in hosts:
@@ -6519,8 +6921,8 @@ class _HTTPApp:
         if origin is not None and not self._origin_allowed(origin):
             raise _HTTPError("403 Forbidden", INVALID_REQUEST, "Forbidden: origin %r is not allowed "
                              "(see allowed_origins)" % origin[:100])
-        if environ.get("REQUEST_METHOD") == "OPTIONS" or (self.auth is None and self.token is None):
-            return
+        if not authenticate or environ.get("REQUEST_METHOD") == "OPTIONS" or (self.auth is None and self.token is None):
+            return None
         headers = {key[5:].replace("_", "-").lower(): value for key, value in environ.items()
                    if key.startswith("HTTP_")}
         if self.auth is not None:
@@ -6532,8 +6934,25 @@ class _HTTPApp:
             token_matches = hmac.compare_digest(credentials.strip().encode("utf-8"), self.token.encode("utf-8"))
             allowed = scheme.lower() == "bearer" and token_matches
         if not allowed:                  # the token itself is never logged nor echoed
+            challenge = 'Bearer realm="mcp"'
+            if self.resource_metadata is not None:           # MCP authorization: where to learn how to log in
+                challenge += ', resource_metadata="%s"' % (self._base_url(environ) + _METADATA_PATH)
             raise _HTTPError("401 Unauthorized", INVALID_REQUEST, "Unauthorized: a valid bearer token is required",
-                             [("WWW-Authenticate", 'Bearer realm="mcp"')])
+                             [("WWW-Authenticate", challenge)])
+        return None if allowed is True else allowed
+
+    def _base_url(self, environ: dict) -> str:
+        host = environ.get("HTTP_HOST") or "%s:%s" % (environ.get("SERVER_NAME", ""), environ.get("SERVER_PORT", ""))
+        return "%s://%s" % (environ.get("wsgi.url_scheme", "http"), host)
+
+    def _metadata(self, environ: dict, start_response):
+        """RFC 9728 protected-resource metadata: the resource is this endpoint unless it says otherwise."""
+        if environ.get("REQUEST_METHOD", "GET") not in ("GET", "HEAD"):
+            raise _HTTPError("405 Method Not Allowed", INVALID_REQUEST, "Method Not Allowed", [("Allow", "GET")])
+        document = dict(self.resource_metadata)
+        document.setdefault("resource", self._base_url(environ) + self.path)
+        body = json.dumps(document).encode("utf-8")
+        return self._reply(start_response, "200 OK", body, self._cors(environ) + [("Cache-Control", "max-age=3600")])
 
     def _origin_allowed(self, origin: str) -> bool:
         if self.allowed_origins is not None:
@@ -6600,231 +7019,249 @@ class _HTTPApp:
                              "read (%s)" % problem)
 
     def _post(self, environ: dict, start_response):
+        """One POSTed message: the session admits it; this maps the outcome to a status and a stream."""
+        kind = environ.get("CONTENT_TYPE", "").split(";", 1)[0].strip().lower()
+        if kind != "application/json":
+            raise _HTTPError("415 Unsupported Media Type", INVALID_REQUEST, "Unsupported Media Type: POST a "
+                             "JSON-RPC message as application/json, not %r" % kind[:60])
+        if not any(_accepts(environ)):
+            raise _HTTPError("406 Not Acceptable", INVALID_REQUEST, "Not Acceptable: the answer is "
+                             "application/json or text/event-stream; Accept must list them")
         message, problem = _decode_line(self._read_body(environ))
         if problem is not None:
             raise _HTTPError("400 Bad Request", problem["error"]["code"], problem["error"]["message"])
-        items = message if isinstance(message, list) else [message]
-        if not items or not all(isinstance(m, dict) for m in items):
-            raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Invalid Request: the body must be a JSON-RPC "
-                             "message (an object)")
-        requests = [m for m in items if "method" in m and "id" in m]
-        for each in requests:
-            if not _valid_id(each["id"]):
-                raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Invalid Request: id must be a string or an "
-                                 "integer, not %s" % _json_type(each["id"]))
-        request_id = requests[0]["id"] if requests else None
-        first = items[0]
-        session_id = environ.get("HTTP_MCP_SESSION_ID")
-        version = environ.get("HTTP_MCP_PROTOCOL_VERSION")
-        meta = first.get("params", {}).get("_meta") if isinstance(first.get("params"), dict) else None
-        if session_id is not None and version not in MODERN:
-            held = self._find_session(session_id, version)
-            return self._exchange(held.session, held, message, request_id, environ, start_response)
-        if first.get("method") == "initialize" and version not in MODERN:
-            return self._exchange(_Session(self.server, _HTTPOut()), None, message, request_id, environ,
-                                  start_response)
-        if version in MODERN or (version is None and isinstance(meta, dict) and META_VERSION in meta):
-            self._check_modern_headers(environ, message, request_id)
-            session = _StatelessSession(self.server, _HTTPOut())
-            session.tasks = self.tasks               # a task outlives the POST that created it (SEP-2663)
-            return self._exchange(session, None, message, request_id, environ, start_response)
-        if version is not None and version not in ALL_VERSIONS:
-            refusal = _version_refusal(version)
-            raise _HTTPError("400 Bad Request", refusal.code, refusal.message, request_id=request_id,
-                             data=refusal.data)
-        raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: no Mcp-Session-Id; send initialize "
-                         "first (protocol 2025-11-25 and older) or the 2026-07-28 _meta envelope and "
-                         "MCP-Protocol-Version header", request_id=request_id)
-
-    def _check_modern_headers(self, environ: dict, message, request_id) -> None:
-        """2026-07-28 (in the header, or in _meta with no header): the headers mirror the body, else -32020."""
-        def mismatch(text):
-            return _HTTPError("400 Bad Request", HEADER_MISMATCH, "Header mismatch: " + text, request_id=request_id)
-        if not isinstance(message, dict):
-            raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Invalid Request: one JSON-RPC message per POST "
-                             "(no batches in protocol 2026-07-28)", request_id=request_id)
-        version = environ.get("HTTP_MCP_PROTOCOL_VERSION")
-        params = message.get("params") if isinstance(message.get("params"), dict) else {}
-        meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
-        if version is None:
-            raise mismatch("the MCP-Protocol-Version header is missing")
-        if META_VERSION in meta and meta[META_VERSION] != version:
-            raise mismatch("MCP-Protocol-Version %r does not match _meta %r" % (version, meta[META_VERSION]))
-        if "id" not in message:
-            return                                   # notifications: no header rules in this revision
-        try:                                         # server/discover too: RequestParams requires _meta
-            _envelope_peer(params.get("_meta"))      # a malformed envelope is a bad request, not a result
-        except MCPError as exc:
-            raise _HTTPError("400 Bad Request", exc.code, exc.message, request_id=request_id, data=exc.data)
-        method = _header_value(environ.get("HTTP_MCP_METHOD"))
-        if method != message.get("method"):
-            raise mismatch("Mcp-Method %r does not match the body's method %r" % (method, message.get("method")))
-        if method == "initialize":                   # the header chose 2026-07-28, which has no initialize
-            raise _HTTPError("404 Not Found", METHOD_NOT_FOUND, "Method not found: initialize is not part of protocol "
-                             "2026-07-28; to open a 2025-11-25 session, send it without the 2026-07-28 "
-                             "MCP-Protocol-Version header and _meta envelope", request_id=request_id)
-        field = _NAMED_BY.get(method)
-        if field is not None:
-            name = _header_value(environ.get("HTTP_MCP_NAME"))
-            if name != params.get(field):
-                raise mismatch("Mcp-Name %r does not match the body's %s %r" % (name, field, params.get(field)))
-        if method == "tools/call":
-            tool = self.server._tools.get(params.get("name"))
-            for header, value in _mirrored_arguments(tool.input_schema if tool else {}, params.get("arguments")):
-                sent = environ.get("HTTP_MCP_PARAM_" + header.upper().replace("-", "_"))
-                decoded = _header_value(sent)       # None for None: both absent is a match
-                if sent is not None and (decoded is None or any(ord(c) < 32 and c != "\t" for c in sent)):
-                    raise mismatch("Mcp-Param-%s has invalid characters" % header)
-                if not _same_header_value(decoded, value):
-                    raise mismatch("Mcp-Param-%s %r does not match the argument %r" % (header, decoded, value))
-
-    def _exchange(self, session: _Session, held, message, request_id, environ: dict, start_response):
-        """Give one POST's message to a session and answer: 202, JSON, or an SSE stream."""
-        transient = held is None and not (isinstance(message, dict) and message.get("method") == "initialize")
-        if held is None:
+        headers = {key[5:].replace("_", "-").lower(): value for key, value in environ.items()
+                   if key.startswith("HTTP_MCP_")}
+        session_id = headers.pop("mcp-session-id", None)
+        identity = environ.get("minimcp.auth")
+        if session_id is not None:
+            held = self._find_session(session_id, identity)
+            session = held.session
+        else:
+            held, session = None, _PostSession(self.server, _HTTPOut(), self.tasks, identity)
             with self.server._lock:
                 self.server._sessions.add(session)
-        if request_id is None:                       # notifications, or the client's answers to us
-            session.take(message)
-            if held is None:                         # nothing to answer, so no Mcp-Session-Id: even initialize's
-                self._end(session)
-            return self._reply(start_response, "202 Accepted", b"", self._cors(environ))
-        exchange = session.out.open(_id_key(request_id))
         if held is not None:
-            with self.lock:
+            with self.lock:                          # busy while it admits: never expired under a request
                 held.streams += 1
-        session.take(message)
-        return self._answer(session, held, exchange, request_id, transient, environ, start_response)
-
-    def _answer(self, session: _Session, held, exchange: _Exchange, request_id, transient: bool, environ: dict,
-                start_response):
-        import queue
-        accept = environ.get("HTTP_ACCEPT", "")
-        streams = "text/event-stream" in accept or not accept or "*/*" in accept
         try:
-            data, final = exchange.queue.get(timeout=self._quiet_interval(session, transient))
-        except queue.Empty:
-            data, final = None, False
-        while not streams and not final:           # a client that takes no SSE gets the answer only
-            data, final = exchange.queue.get()
-        if final:                                  # the answer came first: plain JSON
-            status, headers = "200 OK", self._cors(environ)
-            if (session.era == "modern" or transient) and data.startswith(b'{"jsonrpc":"2.0","id":') and \
-                    b'"error":' in data:
-                status = _MODERN_ERROR_STATUS.get(json.loads(data).get("error", {}).get("code"), status)
-            if held is None and session.era == "handshake" and session.peer is not None:
-                held = self._keep(session)
-                headers.append(("Mcp-Session-Id", held.id))
-            self._done(session, held, transient, exchange, request_id, finished=True)
-            return self._reply(start_response, status, data, headers)
-        start_response("200 OK", self._cors(environ) + _SSE_HEADERS)
-        return self._stream(session, held, exchange, request_id, transient, data)
+            admission = session.take(message, headers)
+        except BaseException:
+            self._done(session, held, None, None)
+            raise
+        if admission.refusal is not None or admission.stream is None:
+            self._done(session, held, admission, None)
+            if admission.refusal is None:            # notifications, or the client's answers to us
+                return self._reply(start_response, "202 Accepted", b"", self._cors(environ))
+            status = self._status(admission, admission.refusal)
+            return self._reply(start_response, status, encode_message(admission.refusal), self._cors(environ))
+        return self._answer(session, held, admission, environ, start_response)
 
-    def _stream(self, session: _Session, held, exchange: _Exchange, request_id, transient: bool, first):
-        """Yield SSE events until the answer; a client that goes away cancels a 2026-07-28 request."""
+    def _status(self, admission: _Admission, answer) -> str:
+        """The HTTP status of a JSON answer: 400 for a message refused as such; a stateless error's own."""
+        if admission.malformed:
+            return "400 Bad Request"
+        if admission.stateless and isinstance(answer, dict) and isinstance(answer.get("error"), dict):
+            return _MODERN_ERROR_STATUS.get(answer["error"].get("code"), "200 OK")
+        return "200 OK"
+
+    def _answer(self, session: _Session, held, admission: _Admission, environ: dict, start_response):
+        exchange, gone = admission.stream, _client_gone(environ)
+        takes_json, streams = _accepts(environ)
+        item = self._wait(exchange, self._quiet_interval(admission, gone), gone)
+        while not streams and item is None:        # a client that takes no SSE gets the answer only
+            item = self._wait(exchange, self.keepalive, gone)
+        data, final = item or (None, None)
+        if item is False or (item is not None and data is None):     # the client left, or the session ended
+            if item is False and admission.stateless:
+                session.cancel_request(admission.request_id, "the client closed the connection")
+            self._done(session, held, admission, exchange)
+            status, text = ("503 Service Unavailable", "Service Unavailable: the server is shutting down") \
+                if self.stopping else ("404 Not Found", "Session not found: it ended")
+            return self._reply(start_response, status, encode_message(_error(
+                admission.request_id, INTERNAL_ERROR if self.stopping else INVALID_REQUEST, text)),
+                self._cors(environ))
+        headers = self._cors(environ)
+        if held is None and session.lasting:       # initialize opened a session: it gets its id
+            held = self._keep(session)
+            headers.append(("Mcp-Session-Id", held.id))
+        if final and takes_json:                   # the answer came first: plain JSON
+            self._done(session, held, admission, exchange, finished=True)
+            return self._reply(start_response, self._status(admission, final), data, headers)
+        start_response("200 OK", headers + _SSE_HEADERS)
+        return self._stream(session, held, admission, data, final, gone)
+
+    def _wait(self, exchange: _Exchange, timeout: float, gone):
+        """The exchange's next (data, final); None after ``timeout`` of silence; False once the client is gone."""
         import queue
-        finished = False
-        interval = self._quiet_interval(session, transient)
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                return exchange.queue.get(timeout=max(0.0, min(left, self.disconnect_probe) if gone else left))
+            except queue.Empty:
+                if gone is not None and gone():
+                    return False
+                if time.monotonic() >= deadline:
+                    return None
+
+    def _stream(self, session: _Session, held, admission: _Admission, first, finished, gone):
+        """Yield SSE events until the answer; a client that goes away cancels a stateless request."""
+        exchange = admission.stream
+        interval = self._quiet_interval(admission, gone)
         try:
             if first is not None:
                 yield b"event: message\ndata: " + first.rstrip(b"\n") + b"\n\n"
             else:
                 yield b": waiting\n\n"
-            while True:
-                try:
-                    data, finished = exchange.queue.get(timeout=interval)
-                except queue.Empty:
-                    yield b": keep-alive\n\n"          # a closed connection shows up here
+            while not finished:
+                item = self._wait(exchange, interval, gone)
+                if item is None:
+                    yield b": keep-alive\n\n"          # without a socket to watch, a closed one shows up here
                     continue
-                yield b"event: message\ndata: " + data.rstrip(b"\n") + b"\n\n"
-                if finished:
+                if item is False or item[0] is None:  # the client left, or the session ended
+                    if item is not False and self.stopping:     # the server stops: still an answer
+                        yield b"event: message\ndata: " + encode_message(_error(
+                            admission.request_id, INTERNAL_ERROR, "the server is shutting down")).rstrip(b"\n") + \
+                            b"\n\n"
+                        finished = True
                     return
+                data, finished = item
+                yield b"event: message\ndata: " + data.rstrip(b"\n") + b"\n\n"
         finally:
-            if not finished and (transient or session.era == "modern"):
-                session.cancel_request(request_id, "the client closed the stream")
-            self._done(session, held, transient, exchange, request_id, finished)
+            if not finished and admission.stateless:
+                session.cancel_request(admission.request_id, "the client closed the stream")
+            self._done(session, held, admission, exchange, bool(finished))
 
-    def _quiet_interval(self, session: _Session, transient: bool) -> float:
+    def _quiet_interval(self, admission: _Admission, gone=None) -> float:
         """How long a stream may stay silent: short where a disconnect cancels the request.
 
-        WSGI tells a server that its client went away only when a write fails, so a
-        2026-07-28 request, which the client cancels by closing the connection, is
-        probed with a comment this often; others only get the keepalive.
+        WSGI tells a server that its client went away only when a write fails, so
+        where the socket cannot be watched (``_client_gone``) a stateless (2026-07-28)
+        request, which the client cancels by closing the connection, is probed with a
+        comment this often; others only get the keepalive.
         """
-        if transient or session.era == "modern":
+        if admission.stateless and gone is None:
             return min(self.keepalive, self.disconnect_probe)
         return self.keepalive
 
-    def _done(self, session: _Session, held, transient: bool, exchange: _Exchange, request_id,
-              finished: bool) -> None:
-        session.out.close(_id_key(request_id), exchange)
+    def _done(self, session: _Session, held, admission, exchange, finished: bool = False) -> None:
+        """One POST is over: release its stream; a session that does not last ends with it."""
+        if exchange is not None:
+            session.out.close(admission.route, exchange)
         if held is not None:
             with self.lock:
                 held.streams -= 1
                 held.used = time.monotonic()
-        elif transient or not finished or session.era != "handshake":
+        elif not (finished and session.lasting):   # kept by _keep: initialize's answer went out
             self._end(session)
 
     def _end(self, session: _Session) -> None:
         with self.server._lock:
             self.server._sessions.discard(session)
-        if session.tasks is self.tasks:
-            session.tasks = {}                       # stop() cancels its session's tasks; these are the app's
+        session.out.shut()                           # its streams end now, not at their next keep-alive
         session.stop()
+
+    # -- the server stops ------------------------------------------------------------
+    def close_streams(self) -> None:
+        """End every session's GET stream (a drain waits for requests that finish; these never do)."""
+        with self.lock:
+            sessions = [held.session for held in self.sessions.values()]
+        for session in sessions:
+            session.out.shut_stream(None)
+
+    def shutdown(self) -> None:
+        """The drain time is over: cancel what runs, give it ``shutdown_grace``, then end every stream.
+
+        A POST still waiting for its answer then gets 503; every request started is answered.
+        """
+        self.stopping = True
+        with self.server._lock:
+            sessions = [s for s in self.server._sessions if isinstance(s.out, _HTTPOut)]
+        stoppers = [threading.Thread(target=session.stop, daemon=True) for session in sessions]
+        for stopper in stoppers:         # each waits shutdown_grace for its calls: all at once
+            stopper.start()
+        for stopper in stoppers:
+            stopper.join(self.server.shutdown_grace + 1.0)
+        for session in sessions:
+            session.out.shut()
 
     # -- handshake-era sessions ----------------------------------------------------------
     def _keep(self, session: _Session) -> _HTTPSession:
         """Give an initialized session its id and a place in the table (bounded; idle ones expire)."""
-        import secrets
-        token = json.dumps({"v": session.peer.rev.version, "c": session.peer.capabilities,
-                            "i": session.peer.info, "t": int(time.time()), "n": secrets.token_hex(8)},
-                           separators=(",", ":"), sort_keys=True).encode("utf-8")
         import hmac
         import hashlib
-        mac = hmac.new(self.server._signing_key(), b"session:" + token, hashlib.sha256).digest()
-        held = _HTTPSession(_b64url(token) + "." + _b64url(mac), session)
+        import struct
+        owner = _digest(session.auth)
+        token = struct.pack(_SESSION_TOKEN, 1, PROTOCOL_VERSIONS.index(session.peer.rev.version),
+                            _capability_bits(session.peer.capabilities), int(time.time() + self.session_lifetime),
+                            os.urandom(8), _digest(session.peer.info), owner)
+        mac = hmac.new(self.server._signing_key(), b"session:" + token, hashlib.sha256).digest()[:16]
+        held = _HTTPSession(_b64url(token + mac), session, owner)
         self._sweep(room_for=1)
         with self.lock:
             self.sessions[held.id] = held
             held.streams = 1                         # the initialize exchange itself, released by _done
         return held
 
-    def _find_session(self, session_id: str, version) -> _HTTPSession:
-        """This process's session, or one another replica opened (its signed id says who the client is)."""
+    def _find_session(self, session_id: str, identity) -> _HTTPSession:
+        """This process's session, or one another replica opened (its signed id says who the client is).
+
+        Deleted (by any worker sharing the store), expired, forged, or opened by
+        another identity: 404, as for a session that never was.
+        """
+        not_found = _HTTPError("404 Not Found", INVALID_REQUEST, "Session not found: initialize again")
+        if self.store.is_revoked(session_id):
+            with self.lock:
+                held = self.sessions.pop(session_id, None)
+            if held is not None:
+                self._end(held.session)
+            raise not_found
         with self.lock:
             held = self.sessions.get(session_id)
             if held is not None:
                 held.used = time.monotonic()
         if held is None:
-            held = self._revive(session_id)
-        # The client SHOULD send the negotiated version; only an unsupported one MUST be refused.
-        if version is not None and version not in HANDSHAKE:
-            raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: MCP-Protocol-Version %s is not a "
-                             "revision of this session's era (it speaks %s)" % (version, held.session.peer.rev.version))
+            held = self._revive(session_id, identity, not_found)
+        import hmac
+        if not hmac.compare_digest(held.owner, _digest(identity)):
+            raise not_found
         return held
 
-    def _revive(self, session_id: str) -> _HTTPSession:
+    def _check_session_headers(self, held: _HTTPSession, environ: dict) -> None:
+        """GET and DELETE: the session decides whether their headers fit it (MCP-Protocol-Version)."""
+        headers = {key[5:].replace("_", "-").lower(): value for key, value in environ.items()
+                   if key.startswith("HTTP_MCP_")}
+        refusal = held.session.refuses_headers(headers)
+        if refusal is not None:
+            raise _HTTPError("400 Bad Request", *refusal[:2], data=refusal[2])
+
+    def _revive(self, session_id: str, identity, not_found: _HTTPError) -> _HTTPSession:
         import hmac
         import hashlib
-        not_found = _HTTPError("404 Not Found", INVALID_REQUEST, "Session not found: initialize again")
-        if session_id in self.ended or session_id.count(".") != 1:
-            raise not_found
-        body, _, signature = session_id.partition(".")
+        import struct
+        size = struct.calcsize(_SESSION_TOKEN)
         try:
-            token, mac = _unb64url(body), _unb64url(signature)
-            data = json.loads(token.decode("utf-8"))
+            raw = _unb64url(session_id) if len(session_id) < 100 else b""
         except ValueError:
             raise not_found from None
-        expected = hmac.new(self.server._signing_key(), b"session:" + token, hashlib.sha256).digest()
-        if not hmac.compare_digest(mac, expected) or not isinstance(data, dict) or \
-                data.get("v") not in HANDSHAKE or time.time() > data.get("t", 0) + self.session_lifetime:
+        token, mac = raw[:size], raw[size:]
+        expected = hmac.new(self.server._signing_key(), b"session:" + token, hashlib.sha256).digest()[:16]
+        if len(raw) != size + 16 or not hmac.compare_digest(mac, expected):
             raise not_found
-        session = _Session(self.server, _HTTPOut())
-        session.era, session.initialized = "handshake", True
-        session.peer = _Peer(REVISIONS[data["v"]], data.get("c"), data.get("i"), "debug")
+        form, revision, bits, expiry, _, _, owner = struct.unpack(_SESSION_TOKEN, token)
+        if form != 1 or revision >= len(PROTOCOL_VERSIONS) or time.time() > expiry or \
+                not hmac.compare_digest(owner, _digest(identity)):
+            raise not_found
+        session = _Session(self.server, _HTTPOut(), identity)
+        try:                             # the client's info stays with the replica it sent it to
+            session.resume(_Peer(REVISIONS[PROTOCOL_VERSIONS[revision]], _capabilities_from_bits(bits), None,
+                                 "debug"))
+        except ValueError:
+            raise not_found from None
         self._sweep(room_for=1)
         with self.lock:
-            held = self.sessions.setdefault(session_id, _HTTPSession(session_id, session))
+            held = self.sessions.setdefault(session_id, _HTTPSession(session_id, session, owner))
         with self.server._lock:
             self.server._sessions.add(held.session)
         return held
@@ -6841,8 +7278,6 @@ class _HTTPApp:
                                  "open sessions (%d)" % self.max_sessions)
             for held in expired:
                 del self.sessions[held.id]
-            for ended in [k for k, when in self.ended.items() if now - when > self.session_lifetime]:
-                del self.ended[ended]
         for held in expired:
             self._end(held.session)
 
@@ -6852,24 +7287,30 @@ class _HTTPApp:
         if session_id is None:
             raise _HTTPError("405 Method Not Allowed", INVALID_REQUEST, "Method Not Allowed: GET opens a session's "
                              "stream (send Mcp-Session-Id); protocol 2026-07-28 has none", [("Allow", "POST")])
-        held = self._find_session(session_id, environ.get("HTTP_MCP_PROTOCOL_VERSION"))
+        if not _accepts(environ)[1]:
+            raise _HTTPError("406 Not Acceptable", INVALID_REQUEST, "Not Acceptable: GET opens an event stream; "
+                             "Accept must list text/event-stream")
+        held = self._find_session(session_id, environ.get("minimcp.auth"))
+        self._check_session_headers(held, environ)
         exchange = held.session.out.open(None)              # a newer GET stream replaces an older one
         with self.lock:
             held.streams += 1
         start_response("200 OK", self._cors(environ) + _SSE_HEADERS)
-        return self._standalone(held, exchange)
+        return self._standalone(held, exchange, _client_gone(environ))
 
-    def _standalone(self, held: _HTTPSession, exchange: _Exchange):
-        import queue
+    def _standalone(self, held: _HTTPSession, exchange: _Exchange, gone):
         try:
             yield b": stream open\n\n"
             while held.id in self.sessions:
-                try:
-                    data, _ = exchange.queue.get(timeout=self.keepalive)
-                except queue.Empty:
+                item = self._wait(exchange, self.keepalive, gone)
+                if item is None and self.store.is_revoked(held.id):   # deleted by another worker
+                    return
+                if item is None:
                     yield b": keep-alive\n\n"
                     continue
-                yield b"event: message\ndata: " + data.rstrip(b"\n") + b"\n\n"
+                if item is False or item[0] is None:  # the client left, DELETE, or a newer GET replaced it
+                    return
+                yield b"event: message\ndata: " + item[0].rstrip(b"\n") + b"\n\n"
         finally:
             held.session.out.close(None, exchange)
             with self.lock:
@@ -6881,10 +7322,10 @@ class _HTTPApp:
         if session_id is None:
             raise _HTTPError("405 Method Not Allowed", INVALID_REQUEST, "Method Not Allowed: DELETE ends a session "
                              "(send Mcp-Session-Id)", [("Allow", "POST")])
-        held = self._find_session(session_id, None)
+        held = self._find_session(session_id, environ.get("minimcp.auth"))
+        self.store.revoke(session_id)                # every worker sharing the store refuses it from now on
         with self.lock:
             self.sessions.pop(session_id, None)
-            self.ended[session_id] = time.monotonic()
         self._end(held.session)
         return self._reply(start_response, "204 No Content", b"", self._cors(environ))
 
@@ -6897,40 +7338,28 @@ def _env_list(name: str, given):
     return [item.strip().lower() for item in value.split(",") if item.strip()] if value else None
 
 
-def _mirrored_arguments(schema: dict, arguments, depth: int = 0):
-    """(header name, argument value or None) for every property marked ``x-mcp-header``; arguments may be any JSON."""
-    for name, prop in (schema.get("properties") or {}).items() if isinstance(schema, dict) else ():
-        if not isinstance(prop, dict):
-            continue
-        value = arguments.get(name) if isinstance(arguments, dict) else None
-        if isinstance(prop.get("x-mcp-header"), str):
-            yield prop["x-mcp-header"], value
-        elif "properties" in prop and depth < 8:
-            yield from _mirrored_arguments(prop, value, depth + 1)
-
-
-def _same_header_value(sent, value) -> bool:
-    if sent is None or value is None:
-        return sent is None and value is None
-    if isinstance(value, bool):
-        return sent == ("true" if value else "false")
-    if isinstance(value, int):
-        try:
-            return float(sent) == value
-        except ValueError:
-            return False
-    return sent == value
-
-
 def _run_http(app: "MCPServer", host: str, port: int, options: dict) -> None:
-    """``app.run(transport="http")``: serve until SIGTERM or Ctrl-C, then close the socket."""
+    """``app.run(transport="http")``: serve until SIGTERM or Ctrl-C, drain, then close the socket.
+
+    The address goes to stderr once bound (unless the caller passes its own ``ready``);
+    a port that is taken is a message and exit status 1, not a traceback.
+    """
     import signal
+    if "ready" not in options:
+        path = options.get("path", "/mcp")
+
+        def announce(httpd):
+            bound = httpd.server_address
+            shown = "[%s]" % bound[0] if ":" in bound[0] else bound[0]
+            sys.stderr.write("minimcp: serving %s at http://%s:%d%s\n" % (app.name, shown, bound[1], path))
+            sys.stderr.flush()
+        options = dict(options, ready=announce)
     on_main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _raise_terminated) if on_main else None
     try:
         _serve_http(app, host, port, **options)
     except (KeyboardInterrupt, _Terminated):
-        pass
+        pass                             # a second signal while draining: stop now
     finally:
         if on_main:
             signal.signal(signal.SIGTERM, previous)
@@ -6981,37 +7410,248 @@ class _ChunkedBody:
         self.raw.close()
 
 
+class _BodyInput:
+    """``wsgi.input`` for a body of Content-Length bytes: never reads into the next request."""
+
+    def __init__(self, raw, length: int) -> None:
+        self.raw, self.left = raw, length
+
+    def read(self, size: int = -1) -> bytes:
+        size = self.left if size is None or size < 0 else min(size, self.left)
+        data = self.raw.read(size) if size else b""
+        self.left -= len(data)
+        if len(data) < size:
+            self.left = -1               # ended early: the connection cannot carry another request
+        return data
+
+    def readline(self, size: int = -1) -> bytes:
+        size = self.left if size is None or size < 0 else min(size, self.left)
+        data = self.raw.readline(size) if size else b""
+        self.left -= len(data)
+        return data
+
+    @property
+    def done(self) -> bool:
+        return self.left == 0
+
+
+class _StdlibHTTPServer:
+    """What ``_serve_http`` adds to ``http.server``: HTTP/1.1 keep-alive, bounded threads, a drain.
+
+    wsgiref answers one request per connection over HTTP/1.0, so every request of a
+    client paid a TCP handshake (and, with Python's listen backlog of 5, SYN retries
+    under load). Here each connection runs a loop of requests on its own thread, at
+    most ``max_connections`` at once, with that many waiting in the listen backlog.
+    A connection waits ``idle_timeout`` for its next request, ``read_timeout`` within
+    one. ``drain`` is the end: stop accepting, let started requests finish, then
+    cancel the rest and answer them.
+    """
+
+    def __init__(self) -> None:
+        self.draining = False
+        self.busy = 0                    # requests between their first line and their last byte
+        self.idle = set()                # sockets waiting for a next request
+        self.changed = threading.Condition()
+
+    application = None                   # the WSGI app served (wsgiref's name for it)
+
+    def get_app(self):
+        return self.application
+
+    def waiting(self, sock, idle: bool) -> None:
+        with self.changed:
+            if idle:
+                self.idle.add(sock)
+            else:
+                self.idle.discard(sock)
+
+    def working(self, delta: int) -> None:
+        with self.changed:
+            self.busy += delta
+            self.changed.notify_all()
+
+    def wait_idle(self, seconds: float) -> bool:
+        deadline = time.monotonic() + seconds
+        with self.changed:
+            while self.busy and time.monotonic() < deadline:
+                self.changed.wait(max(0.0, min(0.5, deadline - time.monotonic())))
+            return not self.busy
+
+    def drain(self, wsgi: "_HTTPApp", drain_seconds: float, grace: float) -> None:
+        """SIGTERM (or shutdown()): no new connections; started requests finish, then are cancelled and answered."""
+        import socket
+        with self.changed:
+            self.draining = True
+            idle = list(self.idle)
+        self.socket.close()              # stop accepting: new connections are refused by the kernel
+        for sock in idle:                # keep-alive connections between requests: closed now
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        wsgi.close_streams()             # GET streams never finish on their own
+        if not self.wait_idle(drain_seconds):
+            wsgi.shutdown()              # cancel, shutdown_grace, then every waiting request is answered
+            self.wait_idle(grace + 5.0)
+
+
 def _serve_http(app: "MCPServer", host: str, port: int, ready=None, **options) -> None:
-    """Run the WSGI app on the standard library's threading HTTP server until interrupted."""
+    """Run the WSGI app on the standard library's HTTP server until interrupted; then drain.
+
+    Options of the server (the rest go to ``wsgi_app``): ``max_connections`` (256),
+    ``read_timeout`` (30 s), ``idle_timeout`` (5 s between requests on a kept-alive
+    connection), ``drain_seconds`` (10 s for started requests to finish on SIGTERM).
+    """
+    import socket
+    from http.server import BaseHTTPRequestHandler, HTTPServer
     from socketserver import ThreadingMixIn
-    from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
+    read_timeout = options.pop("read_timeout", 30.0)
+    idle_timeout = options.pop("idle_timeout", 5.0)
+    max_connections = options.pop("max_connections", 256)
+    drain_seconds = options.pop("drain_seconds", 10.0)
+    wsgi = app.wsgi_app(**options)
 
-    class Handler(WSGIRequestHandler):
-        timeout = options.pop("read_timeout", 30.0)          # a slow client cannot hold a thread forever
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        server_version = "minimcp/" + __version__
+        timeout = read_timeout           # a slow client cannot hold a thread forever
 
-        def log_message(self, *args):                        # no access log on stderr (tokens in URLs)
+        def log_message(self, *args):    # no access log on stderr (tokens in URLs)
             return None
 
-        def parse_request(self) -> bool:
-            # wsgiref hands the app the raw socket; a chunked body is decoded on its way to the app.
-            if not super().parse_request():
-                return False
-            if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
-                self.rfile = _ChunkedBody(self.rfile)
-            return True
+        def handle(self) -> None:
+            """Requests, one after another, until the client or the server closes the connection."""
+            first = True
+            while True:
+                if not first:
+                    if self.server.draining:
+                        return
+                    self.connection.settimeout(idle_timeout)
+                    self.server.waiting(self.connection, True)
+                try:
+                    self.raw_requestline = self.rfile.readline(65537)
+                except OSError:          # idle too long, or closed by the drain
+                    return
+                finally:
+                    if not first:
+                        self.server.waiting(self.connection, False)
+                first = False
+                if not self.raw_requestline:
+                    return
+                self.connection.settimeout(read_timeout)
+                self.server.working(1)
+                try:
+                    if len(self.raw_requestline) > 65536:
+                        self.requestline, self.request_version, self.command = "", "", ""
+                        self.send_error(414)
+                        return
+                    if not self.parse_request():             # it has answered 400/505 itself
+                        return
+                    self.run_app()
+                finally:
+                    self.server.working(-1)
+                if self.close_connection:
+                    return
 
-        def get_environ(self) -> dict:
-            environ = super().get_environ()
-            environ["wsgi.input_terminated"] = isinstance(self.rfile, _ChunkedBody)
+        def body_input(self):
+            """``wsgi.input``, and whether the body's end is known (so the connection may go on)."""
+            if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+                if self.headers.get("Content-Length") is not None:
+                    self.close_connection = True             # both framings: trust neither for what follows
+                return _ChunkedBody(self.rfile)
+            length = self.headers.get("Content-Length") or "0"
+            if not (length.isascii() and length.isdigit()) or len(length) > 18:
+                self.close_connection = True                 # the app refuses it; the framing is lost
+                return _BodyInput(self.rfile, 0)
+            return _BodyInput(self.rfile, int(length))
+
+        def environ(self, body) -> dict:
+            from urllib.parse import unquote
+            path, _, query = self.path.partition("?")
+            environ = {"REQUEST_METHOD": self.command, "SCRIPT_NAME": "", "QUERY_STRING": query,
+                       "PATH_INFO": unquote(path, "iso-8859-1"), "SERVER_NAME": self.server.server_name,
+                       "SERVER_PORT": str(self.server.server_port), "SERVER_PROTOCOL": self.request_version,
+                       "REMOTE_ADDR": self.client_address[0], "wsgi.version": (1, 0), "wsgi.url_scheme": "http",
+                       "wsgi.input": body, "wsgi.errors": sys.stderr, "wsgi.multithread": True,
+                       "wsgi.multiprocess": False, "wsgi.run_once": False,
+                       "wsgi.input_terminated": isinstance(body, _ChunkedBody),
+                       "minimcp.socket": self.connection}           # so a stream sees its client leave
+            for name, value in self.headers.items():
+                if "_" in name:          # X_Token must not pass for X-Token
+                    continue
+                key = name.upper().replace("-", "_")
+                key = key if key in ("CONTENT_TYPE", "CONTENT_LENGTH") else "HTTP_" + key
+                environ[key] = environ[key] + "," + value if key in environ else value
             return environ
 
-    class Server(ThreadingMixIn, WSGIServer):
+        def run_app(self) -> None:
+            body = self.body_input()
+            state = {"status": None, "headers": None, "sent": False}
+            head_only = self.command == "HEAD"
+
+            def start_response(status, headers, exc_info=None):
+                if exc_info is not None and state["sent"]:
+                    raise exc_info[1].with_traceback(exc_info[2])
+                state["status"], state["headers"] = status, list(headers)
+                return write
+
+            def send_head():
+                code = state["status"].split(" ", 1)[0]
+                names = {name.lower() for name, _ in state["headers"]}
+                lines = ["%s %s\r\n" % (self.protocol_version, state["status"]),
+                         "Server: %s\r\n" % self.version_string(), "Date: %s\r\n" % self.date_time_string()]
+                lines += ["%s: %s\r\n" % pair for pair in state["headers"]]
+                if "content-length" not in names and code not in ("204", "304") and not head_only:
+                    self.close_connection = True     # a stream (SSE) ends with its connection, as SSE readers expect
+                if self.close_connection:
+                    lines.append("Connection: close\r\n")
+                elif self.request_version == "HTTP/1.0":
+                    lines.append("Connection: keep-alive\r\n")
+                self.wfile.write(("".join(lines) + "\r\n").encode("latin-1"))
+                state["sent"] = True
+
+            def write(data: bytes) -> None:
+                if not state["sent"]:
+                    send_head()
+                if data and not head_only:
+                    self.wfile.write(data)
+
+            result = None
+            try:
+                result = self.server.application(self.environ(body), start_response)
+                for data in result:
+                    if data:
+                        write(data)
+                if not state["sent"]:
+                    send_head()
+            except OSError:              # the client went away (or timed out) mid-request
+                self.close_connection = True
+            except Exception:            # the app's own error boundary failed: answer, never hang
+                _logger().exception("minimcp: the HTTP request failed")
+                self.close_connection = True
+                if not state["sent"]:
+                    try:
+                        self.send_error(500)
+                    except OSError:
+                        pass
+            finally:
+                if hasattr(result, "close"):
+                    result.close()
+            if not body.done:            # unread body bytes would be taken for the next request
+                self.close_connection = True
+
+    class Server(ThreadingMixIn, _StdlibHTTPServer, HTTPServer):
         daemon_threads = True
         allow_reuse_address = True
-        limit = threading.BoundedSemaphore(options.pop("max_connections", 256))
+        request_queue_size = max(5, max_connections)      # the listen backlog: a burst waits, not SYN retries
+        limit = threading.BoundedSemaphore(max_connections)
+
+        def __init__(self, *args) -> None:
+            _StdlibHTTPServer.__init__(self)
+            HTTPServer.__init__(self, *args)
 
         def process_request(self, request, client_address):
-            if not self.limit.acquire(blocking=False):      # bounded threads: refuse past the limit
+            if self.draining or not self.limit.acquire(blocking=False):   # bounded threads
                 self.shutdown_request(request)
                 return
             super().process_request(request, client_address)
@@ -7023,16 +7663,25 @@ def _serve_http(app: "MCPServer", host: str, port: int, ready=None, **options) -
                 self.limit.release()
 
     if ":" in host and not host.startswith("["):
-        import socket
         Server.address_family = socket.AF_INET6
-    httpd = Server((host.strip("[]"), port), Handler)
-    httpd.set_app(app.wsgi_app(**options))
-    if ready is not None:                                    # tests and embedders: the bound server
+    try:
+        httpd = Server((host.strip("[]"), port), Handler)
+    except OSError as problem:
+        import errno
+        if problem.errno == errno.EADDRINUSE:
+            raise SystemExit("minimcp: cannot serve on %s:%d: the port is taken (is another server running? "
+                             "pick another port)" % (host, port)) from None
+        raise SystemExit("minimcp: cannot serve on %s:%d: %s" % (host, port, problem.strerror or problem)) from None
+    httpd.application = wsgi
+    if ready is not None:                # tests and embedders: the bound server
         ready(httpd)
     try:
         httpd.serve_forever(poll_interval=0.2)
     finally:
-        httpd.server_close()
+        try:
+            httpd.drain(wsgi, drain_seconds, app.shutdown_grace)
+        finally:
+            httpd.server_close()
 
 
 # Clients: TestClient for your tests, and the client the command line uses #####

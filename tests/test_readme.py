@@ -27,7 +27,7 @@ def test_the_readme_has_the_blocks_this_file_checks():
     # console and nginx blocks are deployment recipes (gunicorn, nginx): the scale-out stage
     # (tests/interop/run_scaleout.sh) runs them, and the test below keeps the two in step.
     assert {lang for lang, _ in BLOCKS} == {"sh", "python", "json", "console", "nginx"}
-    assert len(blocks("python")) == 9 and len(blocks("json")) == 1
+    assert len(blocks("python")) == 10 and len(blocks("json")) == 1
     assert COMPILE_COMMAND in blocks("sh")[-1]
 
 
@@ -116,7 +116,7 @@ def test_the_replica_recipe_is_the_one_the_scale_out_stage_runs():
         or "--threads" in open(os.path.join(ROOT, "tests", "interop", "scaleout.py")).read()
 
 
-@pytest.mark.parametrize("index", range(9))
+@pytest.mark.parametrize("index", range(10))
 def test_python_blocks_run_and_serve(index):
     namespace = run_block(blocks("python")[index])
     app = server_of(namespace)
@@ -204,9 +204,14 @@ def check_skills(client, tools):
     assert all(r["digest"].startswith("sha256:") for r in entry["resources"])
 
 
+def check_introspected(client, tools):
+    # No auth hook runs in a TestClient: ctx.auth is None (the hook itself is the HTTP tests' subject).
+    assert client.call_tool("whoami", {})["content"][0]["text"] == "nobody"
+
+
 CHECKS = {"trips": check_trips, "notes": check_notes, "tools-demo": check_tools, "resources-demo": check_resources,
           "prompts-demo": check_prompts, "weather": check_weather, "sales-apps": check_apps,
-          "skills-demo": check_skills}
+          "skills-demo": check_skills, "introspected": check_introspected}
 
 
 # -- issue 18, item 9: the README says what is true --------------------------------------------
