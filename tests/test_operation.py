@@ -156,14 +156,19 @@ os._exit(0)
 """
 
 
+POLL = 0.05                      # the orphan servers' PARENT_POLL_SECONDS (1 s in production)
+
+
 @contextlib.contextmanager
 def orphan(tmp_path, watch_parent=True, env=None):
     """(server pid, the test's end of the server's stdin, of its stdout, the middle process);
     the server is killed if it still runs at the end, and the test's pipe ends closed."""
     script = server_script(tmp_path, """
         import time
+        import minimcp
         from minimcp import MCPServer, Context
-        app = MCPServer("orphan")
+        minimcp.PARENT_POLL_SECONDS = %r       # the watchdog's period, shortened for the test
+        app = MCPServer("orphan", shutdown_grace=0.1)     # the blocked tool never finishes anyway
 
         @app.tool()
         def block(seconds: float, ctx: Context) -> str:
@@ -171,7 +176,7 @@ def orphan(tmp_path, watch_parent=True, env=None):
             time.sleep(seconds)            # plain sleep: it holds whatever thread runs it
             return "done"
         app.run(%s)
-    """ % ("" if watch_parent else "watch_parent=False"))
+    """ % (POLL, "" if watch_parent else "watch_parent=False"))
     in_read, in_write = os.pipe()
     out_read, out_write = os.pipe()
     environment = dict(os.environ, IN_FD=str(in_read), OUT_FD=str(out_write), **(env or {}))
@@ -244,18 +249,18 @@ def test_an_orphan_exits_even_while_a_tool_holds_the_reading_thread(tmp_path):
 def test_the_watchdog_can_be_switched_off(tmp_path, how):
     options = {"watch_parent": False} if how.startswith("run") else {"env": {"MINIMCP_WATCH_PARENT": "0"}}
     with orphan(tmp_path, **options) as (pid, to_server, from_server, middle):
+        # Serving first: a server whose parent died while it was still starting has pid 1 as
+        # its parent from the start, and nothing to watch whether the switch works or not.
+        to_server.write(encode(INIT))
+        read_answer(from_server, 0, time.monotonic() + 10)
         middle.stdin.write(b"die\n")
         middle.stdin.flush()
         middle.wait(10)
-        # Orphaned for longer than the watchdog's poll (1 s): the server must still answer.
-        to_server.write(encode(INIT))
-        read_answer(from_server, 0, time.monotonic() + 10)
         to_server.write(encode({"jsonrpc": "2.0", "id": 1, "method": "ping"}))
-        started = time.monotonic()
-        read_answer(from_server, 1, started + 10)
-        # No event can show that something did not happen: stay orphaned for longer than
-        # the watchdog's poll (1 s), then the server must still answer.
-        assert not select.select([from_server], [], [], 1.5)[0]
+        read_answer(from_server, 1, time.monotonic() + 10)
+        # No event can show that something did not happen: stay orphaned for ten of the
+        # watchdog's periods, then the server must still answer.
+        assert not select.select([from_server], [], [], 10 * POLL)[0]
         to_server.write(encode({"jsonrpc": "2.0", "id": 2, "method": "ping"}))
         read_answer(from_server, 2, time.monotonic() + 10)
         assert alive(pid)
