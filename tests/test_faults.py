@@ -1284,10 +1284,17 @@ def test_modern_request_state_tampered_replayed_and_foreign(servers):
 
 
 def test_modern_request_state_expires(servers, scripts):
-    server = tuned(servers, scripts, state_ttl=1)
+    ttl = 0.01
+    server = tuned(servers, scripts, state_ttl=ttl)
     first = _ask(server)["result"]
+    answered = time.time()
     (question,) = first["inputRequests"]
-    time.sleep(2.1)                         # the event is the clock itself: past the 1 s lifetime
+    # The event is the clock itself. A state is sealed with its end in whole seconds, at most
+    # int(sealed + ttl), and sealed before it was answered: once the clock is past
+    # int(answered + ttl), the state's life is over (under a second from now, not two).
+    end = int(answered + ttl)
+    time.sleep(max(0.0, end + 0.01 - time.time()))
+    assert time.time() > end
     response = _ask(server, inputResponses={question: {"action": "accept", "content": {"name": "Late"}}},
                     requestState=first["requestState"])
     assert response.get("error", {}).get("code") == PARAMS, response
