@@ -6,9 +6,11 @@ import itertools
 import json
 import os
 import queue
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import traceback
@@ -110,6 +112,36 @@ _watchdog = None
 _hard_stop_fd = None
 
 
+# -- compiled once for every server the tests start -------------------------------------------
+#
+# Where PYTHONDONTWRITEBYTECODE is set (or the checkout is read-only), every server process a
+# test starts would compile minimcp.py's ~8,000 lines again before it answers: about 0.1 s of
+# CPU each, a few hundred times a run. As the README advises such hosts, the code is compiled
+# once into a PYTHONPYCACHEPREFIX that the children inherit (Python checks each cached file
+# against its source, as always). A prefix the caller set is left alone.
+
+_pycache_prefix = None
+
+
+def _compile_for_children() -> None:
+    global _pycache_prefix
+    if os.environ.get("PYTHONPYCACHEPREFIX") or not hasattr(sys, "pycache_prefix"):
+        return
+    import py_compile
+    _pycache_prefix = tempfile.mkdtemp(prefix="minimcp-tests-pyc-")
+    saved, sys.pycache_prefix = sys.pycache_prefix, _pycache_prefix
+    try:
+        # What the servers import: the module, and the examples and helpers that tests load.
+        sources = [os.path.join(ROOT, "minimcp.py")]
+        for folder in (os.path.join(ROOT, "examples"), os.path.dirname(os.path.abspath(__file__))):
+            sources += [os.path.join(folder, name) for name in sorted(os.listdir(folder)) if name.endswith(".py")]
+        for source in sources:
+            py_compile.compile(source, cfile=importlib.util.cache_from_source(source), doraise=False)
+    finally:
+        sys.pycache_prefix = saved
+    os.environ["PYTHONPYCACHEPREFIX"] = _pycache_prefix
+
+
 def pytest_configure(config):
     global _watchdog, _hard_stop_fd
     if TEST_TIMEOUT > 0:
@@ -117,6 +149,13 @@ def pytest_configure(config):
         # Capture is suspended while plugins are configured: descriptor 2 is the real stderr
         # here, and stays so for faulthandler even while a test's output is captured.
         _hard_stop_fd = os.dup(2)
+    _compile_for_children()
+
+
+def pytest_unconfigure(config):
+    if _pycache_prefix is not None:
+        os.environ.pop("PYTHONPYCACHEPREFIX", None)
+        shutil.rmtree(_pycache_prefix, ignore_errors=True)
 
 
 @pytest.hookimpl(hookwrapper=True)
