@@ -6627,6 +6627,7 @@ class _ClientBase:
         self._answering = 0              # answers to the server's requests still being worked out
         self._closing = False            # our end of its stdin is closing: no more answers
         self.late_requests = []          # methods the server asked once we could no longer answer
+        self._progress_at = {}           # progress token -> when its last notification came
 
     # -- plumbing ---------------------------------------------------------------------
     def _start(self, reader, writer) -> None:
@@ -6664,6 +6665,7 @@ class _ClientBase:
                 params = message.get("params") or {}
                 if message["method"] == "notifications/progress":
                     self.progress.append(params)
+                    self._progress_at[_id_key(params.get("progressToken"))] = time.monotonic()
                     self._on_progress(params)
                 elif message["method"] == "notifications/message":
                     self.logs.append(params)
@@ -6748,6 +6750,17 @@ class _ClientBase:
     def notify(self, method: str, params: dict = None) -> None:
         """Send a notification."""
         self._send(_notification(method, params))
+
+    def wait_for_progress(self, token, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for a progress notification with ``token``."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while _id_key(token) not in self._progress_at and not self._closed:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._cond.wait(left)
+            return _id_key(token) in self._progress_at
 
     def send_request(self, method: str, params: dict = None, on_id=None) -> dict:
         """Send one request and wait for its response message (result or error), raw."""
@@ -6909,14 +6922,25 @@ class TestClient(_ClientBase):
 class _ProcessClient(_ClientBase):
     """The command line's client: drives a server process over its stdin/stdout."""
 
+    #: The server's stderr is ours, unless this is true: then it is a pipe that
+    #: ``_read_stderr`` reads (the selftest looks in it for tracebacks).
+    PIPE_STDERR = False
+
     def __init__(self, command: list, protocol: str = LATEST_HANDSHAKE_VERSION, **options) -> None:
         import subprocess
         super().__init__(protocol, **options)
         try:
-            self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                            stderr=subprocess.PIPE if self.PIPE_STDERR else None)
         except OSError as exc:
             raise SystemExit("minimcp: cannot start %s: %s" % (" ".join(command), exc))
+        if self.PIPE_STDERR:
+            self._stderr_thread = threading.Thread(target=self._read_stderr, name="minimcp-stderr", daemon=True)
+            self._stderr_thread.start()
         self._start(self.process.stdout, self.process.stdin)
+
+    def _read_stderr(self) -> None:
+        """Hook: read the server's stderr pipe (only with ``PIPE_STDERR``)."""
 
     def _on_progress(self, params: dict) -> None:
         sys.stderr.write("progress: %s/%s %s\n" % (params.get("progress"), params.get("total", "?"),
@@ -6942,10 +6966,14 @@ class _ProcessClient(_ClientBase):
         self._close_input(self.EXIT_GRACE)
         for signal_name, stop in (("SIGTERM", self.process.terminate), ("SIGKILL", self.process.kill), (None, None)):
             try:
-                return self.process.wait(self.EXIT_GRACE if stop is not None else None)
+                status = self.process.wait(self.EXIT_GRACE if stop is not None else None)
+                break
             except subprocess.TimeoutExpired:
                 self.ended_by = signal_name
                 stop()
+        if self.PIPE_STDERR:                 # its last lines (a child may hold the pipe: not for ever)
+            self._stderr_thread.join(self.EXIT_GRACE)
+        return status
 
     def exit_report(self, status: int) -> str:
         """How the server ended, in words, for the command line."""
@@ -7561,10 +7589,28 @@ def _serve_command(words: list) -> int:
 class _RecordingClient(_ProcessClient):
     """The selftest's client: keeps every raw stdout line, to check nothing but JSON-RPC reaches it."""
 
+    PIPE_STDERR = True                       # read for tracebacks, reported as warnings
+
     def _on_progress(self, params):          # quiet: the checks' own lines are the output
         pass
 
     _on_log = _on_progress
+
+    def _read_stderr(self) -> None:
+        self.stderr_lines = []               # appended by this thread only; read after it ends
+        for line in self.process.stderr:
+            self.stderr_lines.append(line.decode("utf-8", "replace").rstrip("\r\n"))
+
+    def tracebacks(self, start: int = 0) -> list:
+        """The last line (the exception) of each Python traceback in stderr lines ``start:``."""
+        found, inside = [], False
+        for line in getattr(self, "stderr_lines", [])[start:]:
+            if line.startswith("Traceback (most recent call last)"):
+                inside = True
+            elif inside and line and not line[0].isspace():
+                found.append(line.strip())
+                inside = False
+        return found
 
     def _start(self, reader, writer):
         self.raw = []
@@ -7590,48 +7636,82 @@ class _RecordingClient(_ProcessClient):
 
 
 class _SelfTest:
-    """The checks a server author needs before shipping; one line per check on ``out``."""
+    """The checks a server author needs before shipping; one line per check on ``out``.
+
+    Each check runs inside ``check()``: a failure of the selftest itself is reported as
+    that check's FAIL, never as a traceback. The server's stderr is read, and a
+    traceback in it is a WARN line naming the check that was running.
+    """
 
     def __init__(self, command: list, protocol: str, slow_tool: str, timeout: float, out) -> None:
-        self.command, self.protocol, self.slow_tool, self.timeout, self.out = command, protocol, slow_tool, timeout, out
-        self.counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
+        self.command, self.protocol, self.timeout, self.out = command, protocol, timeout, out
+        # --slow-tool NAME or NAME:ARGUMENT (the argument that takes the duration)
+        self.slow_tool, _, self.slow_argument = (slow_tool or "").partition(":")
+        self.counts = {"PASS": 0, "FAIL": 0, "SKIP": 0, "WARN": 0}
         self.impure = []
+        self.current = "start"               # the check running now, for the server's tracebacks
 
     def run(self) -> int:
-        self.handshakes()
-        modern = self.discover()
-        self.tools(modern)
+        self.check("handshakes", self.handshakes)
+        modern = self.check("server/discover", self.discover)
+        self.check("tools", self.tools, bool(modern))
         for how in ("stdin EOF", "SIGTERM") if os.name == "posix" else ("stdin EOF",):
-            self.exit_on(how)
+            self.check("exit on " + how, self.exit_on, how)
         impure = self.impure
         self.report(not impure, "stdout holds only JSON-RPC", "%d bad lines, first: %r"
                     % (len(impure), impure[0][:80]) if impure else "every line was one JSON-RPC message")
-        self.out.write("%d passed, %d failed\n" % (self.counts["PASS"], self.counts["FAIL"]))
+        summary = ", ".join(_plural(self.counts[word], noun) for word, noun in
+                            (("PASS", "passed"), ("FAIL", "failed"), ("SKIP", "skipped"), ("WARN", "warning"))
+                            if word != "WARN" or self.counts[word])
+        self.out.write(summary + "\n")
         return 0 if self.counts["FAIL"] == 0 else 1
 
+    def check(self, name: str, step, *arguments):
+        """Run one step of the selftest; an exception of its own is that step's FAIL."""
+        self.current = name
+        try:
+            return step(*arguments)
+        except Exception as exc:             # a selftest bug, or a reply it did not foresee
+            self.report(False, self.current, "the selftest could not finish this check: %s: %s"
+                        % (type(exc).__name__, exc))
+            return None
+
     def report(self, ok, name: str, detail: str = "") -> None:
-        word = {True: "PASS", False: "FAIL", None: "SKIP"}[ok]
+        word = {True: "PASS", False: "FAIL", None: "SKIP", "warn": "WARN"}[ok]
         self.counts[word] += 1
+        self.current = name
         self.out.write("%s  %s%s\n" % (word, name, (": " + detail) if detail else ""))
         self.out.flush()
 
     def client(self, version: str) -> _RecordingClient:
-        return _RecordingClient(self.command, version, timeout=self.timeout)
+        client = _RecordingClient(self.command, version, timeout=self.timeout)
+        client.stderr_seen = 0
+        return client
+
+    def server_tracebacks(self, client: _RecordingClient) -> None:
+        """WARN for each traceback the server wrote since the last look, under the running check."""
+        lines = getattr(client, "stderr_lines", [])
+        seen, client.stderr_seen = client.stderr_seen, len(lines)
+        for exception in client.tracebacks(seen):
+            self.report("warn", self.current, "the server wrote a traceback on stderr: %s" % exception[:200])
 
     def done(self, client: _RecordingClient) -> None:
         client.close()
+        self.server_tracebacks(client)
         self.impure += client.impure_lines()
 
     def handshakes(self) -> None:
         for version in HANDSHAKE_VERSIONS:
             client = self.client(version)
+            self.current = "handshake %s" % version
             try:
                 result = client.connect()
                 self.report(result.get("protocolVersion") == version, "handshake %s" % version,
                             "answered %s" % result.get("protocolVersion"))
             except MCPError as exc:
                 self.report(False, "handshake %s" % version, exc.message)
-            self.done(client)
+            finally:
+                self.done(client)
 
     def discover(self) -> bool:
         client = self.client(LATEST_PROTOCOL_VERSION)
@@ -7647,7 +7727,8 @@ class _SelfTest:
                             "checked" % (exc.message, exc.code))
             else:
                 self.report(False, "server/discover", "%s (%s)" % (exc.message, exc.code))
-        self.done(client)
+        finally:
+            self.done(client)
         return modern
 
     def tools(self, modern: bool) -> None:
@@ -7655,56 +7736,80 @@ class _SelfTest:
         try:
             client.connect()
             tools = {t["name"]: t for t in client.list_tools()}
-            self.report(True, "tools/list", "%d tools" % len(tools))
+            self.report(True, "tools/list", _plural(len(tools), "tool"))
             slow = self.slow_tool or ("slow" if "slow" in tools else None)
-            arguments = _duration_arguments(tools[slow], 1) if slow in tools else None
             if slow is None or slow not in tools:
-                self.report(None, "concurrency", "no slow tool (give --slow-tool NAME: a tool with a duration "
-                            "argument)" if slow is None else "the server has no tool %r" % slow)
+                self.report(None, "concurrency", "no slow tool (give --slow-tool NAME[:ARGUMENT]: a tool with a "
+                            "duration argument)" if slow is None else "the server has no tool %r" % slow)
                 self.report(None, "cancellation", "no slow tool")
-            elif arguments is None:
-                self.report(None, "concurrency", "%s has no argument that looks like a duration in seconds or ms"
-                            % slow)
+                return
+            arguments = _duration_arguments(tools[slow], 1, self.slow_argument or None)
+            if arguments is None:
+                if self.slow_argument:
+                    detail = "%s has no numeric argument %r" % (slow, self.slow_argument)
+                else:
+                    detail = ("%s has no argument that looks like a duration in seconds or ms (name it: "
+                              "--slow-tool %s:ARGUMENT)" % (slow, slow))
+                self.report(None, "concurrency", detail)
                 self.report(None, "cancellation", "no duration argument")
-            else:
-                self.concurrency(client, slow, arguments)
-                self.cancellation(client, slow, _duration_arguments(tools[slow], 3))
+                return
+            self.current = "concurrency"
+            self.concurrency(client, slow, arguments)
+            self.server_tracebacks(client)
+            self.current = "cancellation"
+            self.cancellation(client, slow, _duration_arguments(tools[slow], 3, self.slow_argument or None))
         except MCPError as exc:
             hint = ""
             if client.modern and exc.code == METHOD_NOT_FOUND and not modern:
                 hint = "; the server speaks only the handshake revisions: drop --protocol %s" % self.protocol
             self.report(False, "tools", "%s (%s)%s" % (exc.message, exc.code, hint))
-        self.done(client)
+        finally:
+            self.done(client)
 
     def concurrency(self, client: _RecordingClient, slow: str, arguments: dict) -> None:
-        results, threads = [], []
+        results, errors, threads = [], [], []
+
+        def call():
+            try:
+                results.append(client.call_tool(slow, arguments))
+            except MCPError as exc:
+                errors.append("%s (%s)" % (exc.message, exc.code))
         started = time.monotonic()
         for _ in range(3):
-            thread = threading.Thread(target=lambda: results.append(client.call_tool(slow, arguments)))
+            thread = threading.Thread(target=call, daemon=True)
             thread.start()
             threads.append(thread)
         for thread in threads:
             thread.join(self.timeout)
         elapsed = time.monotonic() - started
-        self.report(len(results) == 3 and elapsed < 2.5, "concurrency",
-                    "3 calls of %s %s took %.2fs" % (slow, json.dumps(arguments), elapsed))
+        failed = [r for r in results if r.get("isError")]
+        detail = "3 calls of %s %s took %.2fs" % (slow, json.dumps(arguments), elapsed)
+        if errors or failed:
+            detail += "; %s" % (errors[0] if errors else "isError: %s" % _result_text(failed[0]))
+        self.report(len(results) == 3 and not errors and not failed and elapsed < 2.5, "concurrency", detail)
 
     def cancellation(self, client: _RecordingClient, slow: str, arguments: dict) -> None:
-        ids, answered = [], threading.Event()
+        ids, sent, answered = [], threading.Event(), threading.Event()
 
         def call():
             try:
-                client.call_tool(slow, arguments, on_id=ids.append)
+                client.call_tool(slow, arguments, on_id=lambda i: (ids.append(i), sent.set()))
             except MCPError:
                 pass
             answered.set()                   # any response, result or error (the call's timeout is far off)
+        token = getattr(client, "_next_token", 0) + 1
         threading.Thread(target=call, daemon=True).start()
-        time.sleep(0.3)
+        if not sent.wait(self.timeout):
+            self.report(False, "cancellation", "the call could not be sent")
+            return
+        # Give the tool a moment to start (its first progress says it has; a cancel that
+        # arrives first is fine too: the call must then never run, nor be answered).
+        client.wait_for_progress(token, 0.3)
         client.notify("notifications/cancelled", {"requestId": ids[0], "reason": "selftest"})
-        answered = answered.wait(0.5)
+        got_answer = answered.wait(0.5)
         alive = client.request("tools/list") is not None
-        self.report(not answered and alive, "cancellation",
-                    "no response after the cancel, server still answers" if not answered else "it answered anyway")
+        self.report(not got_answer and alive, "cancellation",
+                    "no response after the cancel, server still answers" if not got_answer else "it answered anyway")
 
     def exit_on(self, how: str) -> None:
         """On a fresh, idle server (the one above may still be finishing a cancelled call)."""
@@ -7715,7 +7820,7 @@ class _SelfTest:
             client.request("ping")
         except MCPError as exc:
             self.report(False, "exit on " + how, "the server did not open a session: %s" % exc.message)
-            client.close()
+            self.done(client)
             return
         started = time.monotonic()
         try:
@@ -7732,21 +7837,36 @@ class _SelfTest:
         self.done(client)
 
 
-def _duration_arguments(tool: dict, seconds: float):
+def _plural(count: int, noun: str) -> str:
+    """``1 tool``, ``2 tools``; words that don't take an s (``passed``) stay as they are."""
+    if count == 1 or noun in ("passed", "failed", "skipped"):
+        return "%d %s" % (count, noun)
+    return "%d %ss" % (count, noun)
+
+
+def _result_text(result: dict) -> str:
+    """The text of a tool result, short, for one line of output."""
+    texts = [b.get("text", "") for b in result.get("content", []) if isinstance(b, dict) and b.get("type") == "text"]
+    return " ".join(texts)[:200]
+
+
+def _duration_arguments(tool: dict, seconds: float, argument: str = None):
     """Arguments that make ``tool`` take about ``seconds``, read from its input schema.
 
     Third-party servers name it as they like (``seconds``, ``duration``, ``delay``,
-    ``durationMs``...); None when no numeric argument looks like a duration.
+    ``durationMs``...); None when no numeric argument looks like a duration. With
+    ``argument`` (``--slow-tool NAME:ARGUMENT``) that one is used, if it is numeric.
     """
     import re
     properties = (tool.get("inputSchema") or {}).get("properties") or {}
     for name, schema in properties.items():
-        if not isinstance(schema, dict):
+        if not isinstance(schema, dict) or (argument is not None and name != argument):
             continue
         kinds = schema.get("type") if isinstance(schema.get("type"), list) else [schema.get("type")]
         words = re.sub(r"([a-z])([A-Z])", r"\1 \2", name).lower().replace("_", " ").split()
-        if not {"number", "integer"} & set(kinds) or not {"seconds", "secs", "sec", "duration", "delay", "sleep",
-                                                          "wait", "time", "ms", "millis", "milliseconds"} & set(words):
+        looks_like_time = {"seconds", "secs", "sec", "duration", "delay", "sleep", "wait", "time", "ms", "millis",
+                           "milliseconds"} & set(words)
+        if not {"number", "integer"} & set(kinds) or not (looks_like_time or argument is not None):
             continue
         description = (schema.get("description") or "").lower()
         millis = {"ms", "millis", "milliseconds"} & set(words) or "millisecond" in description
