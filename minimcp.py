@@ -6751,6 +6751,9 @@ class _ClientBase:
         """Send a notification."""
         self._send(_notification(method, params))
 
+    #: What a timeout message adds: how to wait longer (the command line names --timeout).
+    TIMEOUT_HINT = "the server may still be working on it; give the client a longer timeout"
+
     def wait_for_progress(self, token, timeout: float) -> bool:
         """Wait up to ``timeout`` seconds for a progress notification with ``token``."""
         deadline = time.monotonic() + timeout
@@ -6763,23 +6766,34 @@ class _ClientBase:
             return _id_key(token) in self._progress_at
 
     def send_request(self, method: str, params: dict = None, on_id=None) -> dict:
-        """Send one request and wait for its response message (result or error), raw."""
+        """Send one request and wait for its response message (result or error), raw.
+
+        The wait is ``timeout`` seconds from the request, or from the request's last
+        progress notification: a long call that keeps reporting progress is not given up
+        on (the TypeScript SDK's ``resetTimeoutOnProgress``).
+        """
         with self._cond:
             self._next_id += 1
             request_id = self._next_id
         if on_id is not None:
             on_id(request_id)
-        self._send(_request(request_id, method, self._envelope(params)))
-        deadline = time.monotonic() + self.timeout
+        params = self._envelope(params)
+        token = ((params or {}).get("_meta") or {}).get("progressToken")
+        token = _id_key(token) if token is not None else None
+        self._send(_request(request_id, method, params))
+        sent = time.monotonic()
         with self._cond:
             while _id_key(request_id) not in self._answers:
-                left = deadline - time.monotonic()
+                last = max(sent, self._progress_at.get(token, sent))
+                left = last + self.timeout - time.monotonic()
                 if self._closed:
                     raise MCPError(INTERNAL_ERROR, "the server closed the connection before answering %s" % method)
                 if left <= 0:
                     self._send(_notification("notifications/cancelled", {"requestId": request_id,
                                                                          "reason": "timed out"}))
-                    raise MCPError(INTERNAL_ERROR, "no answer to %s within %s seconds" % (method, self.timeout))
+                    raise MCPError(INTERNAL_ERROR, "no answer to %s within %s seconds%s (%s)"
+                                   % (method, self.timeout, " of its last progress" if last > sent else "",
+                                      self.TIMEOUT_HINT))
                 self._cond.wait(min(left, 0.25))
             return self._answers.pop(_id_key(request_id))
 
@@ -6954,6 +6968,9 @@ class _ProcessClient(_ClientBase):
 
     #: How long a server gets to exit after its stdin closes, and again after SIGTERM.
     EXIT_GRACE = 2.0
+
+    TIMEOUT_HINT = ("minimcp's own --timeout, not the server's: it may still be working on it; "
+                    "give --timeout SECONDS to wait longer")
 
     def close(self) -> int:
         """Close the server's stdin and return its exit status.
@@ -7268,7 +7285,8 @@ commands:
 
 options:
   --protocol VERSION   speak this revision (default %s; 2026-07-28 uses server/discover)
-  --timeout SECONDS    how long to wait for each answer (default 30)
+  --timeout SECONDS    how long to wait for each answer, from the request or its last
+                       progress notification (default 30)
   --root DIR           offer DIR to the server as a root (roots/list); repeatable
 
 The server command comes last, after "--" (call/read/prompt also accept the tool,

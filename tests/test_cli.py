@@ -169,3 +169,36 @@ def test_serve_a_script_object_and_plain_functions(tmp_path):
     assert done.stdout.decode().splitlines()[0] == "2"
     done = run("serve", str(tools) + ":nothing")
     assert done.returncode != 0 and b"MCPServer" in done.stderr
+
+
+def test_the_client_s_timer_restarts_on_each_progress_of_its_request():
+    """Issue 30, point 3: a long call that keeps reporting progress is not given up on (the
+    TypeScript SDK's resetTimeoutOnProgress). In-process: the timer is the clients' own."""
+    import time
+    from minimcp import Context, MCPError, MCPServer, TestClient
+    app = MCPServer("timer")
+
+    @app.tool()
+    def steady(ctx: Context) -> str:            # 1 s in all, a progress every 50 ms
+        for step in range(20):
+            time.sleep(0.05)
+            ctx.progress(step + 1, 20)
+        return "finished"
+
+    @app.tool()
+    def silent(ctx: Context) -> str:
+        ctx.sleep(10)                           # ends when the client's timeout cancels it
+        return "never"
+    with TestClient(app, timeout=0.6) as client:
+        assert client.call_tool("steady")["content"][0]["text"] == "finished"
+        with pytest.raises(MCPError) as info:
+            client.call_tool("silent")
+        assert "no answer to tools/call within 0.6 seconds (the server may still be working" in info.value.message
+
+
+def test_a_timeout_names_the_cli_s_own_option():
+    done = run("call", "slow", "seconds=30", "steps=1", "--timeout", "1.5", "--", *SERVER)
+    err = done.stderr.decode()
+    assert done.returncode == 1 and done.stdout.decode() == "", err
+    assert "no answer to tools/call within 1.5 seconds (minimcp's own --timeout, not the server's: it may " \
+           "still be working on it; give --timeout SECONDS to wait longer)" in err, err
