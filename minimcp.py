@@ -7276,8 +7276,11 @@ commands:
   complete REF ARGUMENT [VALUE] -- CMD...              complete a prompt argument or template variable
   selftest [--slow-tool NAME] -- CMD...                the checks to run before shipping a server
                                                        (NAME: a tool taking a duration, e.g. seconds=)
-  config --client claude|vscode|cursor [--name N] SCRIPT [ARGS...]
-                                                       the host configuration snippet, absolute paths
+  config --client HOST [--name N] [--env KEY=VALUE] SCRIPT [ARGS...]
+                                                       the host's configuration (or its command to add
+                                                       the server), absolute paths; HOST: claude,
+                                                       claude-code, codex, gemini, cursor, vscode,
+                                                       windsurf, zed, goose
   serve SCRIPT[:OBJECT]                                run the MCPServer object defined in a file
   serve --functions SCRIPT [FUNCTION ...]              serve a script's plain functions as tools
   serve --http [HOST:]PORT SCRIPT                      serve it over Streamable HTTP (default host 127.0.0.1)
@@ -7488,13 +7491,157 @@ def _call_with_interrupt(client: _ClientBase, name: str, arguments: dict) -> dic
         raise SystemExit("minimcp: cancelled")
 
 
-def _config_snippet(client_kind: str, name: str, script: str, arguments: list) -> dict:
-    entry = {"command": os.path.abspath(sys.executable), "args": [os.path.abspath(script)] + list(arguments)}
-    if client_kind == "vscode":
-        return {"servers": {name: dict({"type": "stdio"}, **entry)}}
-    if client_kind in ("claude", "cursor"):
-        return {"mcpServers": {name: entry}}
-    raise SystemExit("minimcp: --client is claude, vscode or cursor")
+# The hosts ``config`` writes for: one row each. ``format`` is how the entry is written
+# (a JSON key, YAML, or the host's own command for adding a server), ``where`` the file
+# it goes in per OS (None: the host has no build for that OS), ``docs`` the page the
+# row was read from. tests/test_cli_config.py checks each row's format.
+_HOSTS = {
+    "claude": {"title": "Claude Desktop", "format": "mcpServers",
+               "where": {"macOS": "~/Library/Application Support/Claude/claude_desktop_config.json",
+                         "Windows": "%APPDATA%\\Claude\\claude_desktop_config.json", "Linux": None},
+               "docs": "https://modelcontextprotocol.io/quickstart/user"},
+    "claude-code": {"title": "Claude Code", "format": "claude mcp add",
+                    "where": {os_name: "~/.claude.json (this project; --scope user: every project), or .mcp.json "
+                              "in the project (--scope project)" for os_name in ("macOS", "Windows", "Linux")},
+                    "docs": "https://docs.anthropic.com/en/docs/claude-code/mcp"},
+    "codex": {"title": "Codex CLI", "format": "codex mcp add",
+              "where": {"macOS": "~/.codex/config.toml", "Linux": "~/.codex/config.toml",
+                        "Windows": "%USERPROFILE%\\.codex\\config.toml"},
+              "docs": "https://developers.openai.com/codex/mcp"},
+    "gemini": {"title": "Gemini CLI", "format": "mcpServers",
+               "where": {"macOS": "~/.gemini/settings.json", "Linux": "~/.gemini/settings.json",
+                         "Windows": "%USERPROFILE%\\.gemini\\settings.json"},
+               "docs": "https://geminicli.com/docs/tools/mcp-server/"},
+    "cursor": {"title": "Cursor", "format": "mcpServers",
+               "where": {os_name: "~/.cursor/mcp.json (every project), or .cursor/mcp.json in the project"
+                         for os_name in ("macOS", "Windows", "Linux")},
+               "docs": "https://cursor.com/docs/mcp"},
+    "vscode": {"title": "VS Code", "format": "servers",
+               "where": {os_name: ".vscode/mcp.json in the workspace, or the profile's mcp.json (command "
+                         "'MCP: Open User Configuration')" for os_name in ("macOS", "Windows", "Linux")},
+               "docs": "https://code.visualstudio.com/docs/agents/reference/mcp-configuration"},
+    "windsurf": {"title": "Windsurf", "format": "mcpServers",
+                 "where": {"macOS": "~/.codeium/windsurf/mcp_config.json", "Linux": "~/.codeium/windsurf/mcp_config.json",
+                           "Windows": "%USERPROFILE%\\.codeium\\windsurf\\mcp_config.json"},
+                 "docs": "https://docs.windsurf.com/windsurf/cascade/mcp"},
+    "zed": {"title": "Zed", "format": "context_servers",
+            "where": {"macOS": "~/.config/zed/settings.json", "Linux": "~/.config/zed/settings.json",
+                      "Windows": "%APPDATA%\\Zed\\settings.json"},
+            "docs": "https://zed.dev/docs/ai/mcp"},
+    "goose": {"title": "Goose", "format": "goose extensions",
+              "where": {"macOS": "~/.config/goose/config.yaml", "Linux": "~/.config/goose/config.yaml",
+                        "Windows": "%APPDATA%\\Block\\goose\\config\\config.yaml"},
+              "docs": "https://block.github.io/goose/docs/guides/config-files"},
+}
+
+
+def _shell_words(words: list) -> str:
+    """A command line the user pastes into a shell (POSIX quoting; cmd.exe needs none for plain paths)."""
+    import shlex
+    return " ".join(shlex.quote(w) if os.name != "nt" or " " in w else w for w in words)
+
+
+def _config_entry(host: str, name: str, command: str, args: list, env: dict) -> str:
+    """The text ``config`` prints for one host: its snippet, or its command for adding a server."""
+    form = _HOSTS[host]["format"]
+    if form == "claude mcp add":
+        flags = [w for k, v in env.items() for w in ("--env", "%s=%s" % (k, v))]
+        return _shell_words(["claude", "mcp", "add", "--transport", "stdio"] + flags + [name, "--", command] + args)
+    if form == "codex mcp add":
+        flags = [w for k, v in env.items() for w in ("--env", "%s=%s" % (k, v))]
+        return _shell_words(["codex", "mcp", "add", name] + flags + ["--", command] + args)
+    if form == "goose extensions":
+        # YAML, each value written as JSON (a JSON string or list is also YAML).
+        lines = ["extensions:", "  %s:" % json.dumps(name), "    name: %s" % json.dumps(name),
+                 "    type: stdio", "    cmd: %s" % json.dumps(command), "    args: %s" % json.dumps(args),
+                 "    enabled: true", "    timeout: 300"]
+        if env:
+            lines.append("    envs: %s" % json.dumps(env))
+        return "\n".join(lines)
+    entry = {"command": command, "args": args}
+    if form == "servers":
+        entry = dict({"type": "stdio"}, **entry)
+    if env:
+        entry["env"] = env
+    return json.dumps({form: {name: entry}}, indent=2)
+
+
+def _sdk_imports(path: str) -> tuple:
+    """(the SDK modules a file imports, whether it starts itself) read from its source.
+
+    The SDK modules are those of ``mcp`` and ``fastmcp``; a file "starts itself" when it
+    has an ``if __name__ == "__main__":`` block (else running it would only define things).
+    """
+    import ast
+    try:
+        with open(path, "rb") as handle:
+            tree = ast.parse(handle.read(), path)
+    except (OSError, SyntaxError, ValueError):
+        return [], True                          # run as written: Python will say what is wrong
+    modules, starts = [], False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            modules.append(node.module)
+        elif isinstance(node, ast.If) and isinstance(node.test, ast.Compare) \
+                and isinstance(node.test.left, ast.Name) and node.test.left.id == "__name__":
+            starts = True
+    sdk = [m for m in modules if m.split(".")[0] in ("mcp", "fastmcp")]
+    return sorted(set(sdk)), starts
+
+
+def _importable(module: str) -> bool:
+    """Whether this interpreter (the one the config names) can import ``module``."""
+    import importlib.util
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):            # a parent package is missing, or broken
+        return False
+
+
+def _serve_form(serve_arguments: list, env: dict, folder: str = None) -> tuple:
+    """``python -m minimcp serve ...``: the module form, whose bytecode is cached.
+
+    ``python minimcp.py serve`` compiles all of minimcp.py at every start (a script is
+    never cached): 4x a native script's time to the first answer. ``-m`` loads the
+    cached bytecode, so PYTHONPATH names minimcp.py's folder (``folder``, default this
+    file's), unless it is installed.
+    """
+    import site
+    folder = folder or os.path.dirname(os.path.abspath(__file__))
+    installed = set()
+    try:
+        installed = {os.path.abspath(p) for p in site.getsitepackages() + [site.getusersitepackages()]}
+    except AttributeError:                       # virtualenv's old site.py
+        pass
+    env = dict(env)
+    if folder not in installed:
+        env["PYTHONPATH"] = folder + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    return ["-m", "minimcp", "serve"] + serve_arguments, env
+
+
+def _config_plan(script: str, arguments: list, env: dict) -> tuple:
+    """(args after the interpreter, env, notes for stderr) of the command a host runs."""
+    notes = []
+    if os.path.basename(script) in ("minimcp.py", "minimcp") and arguments[:1] == ["serve"]:
+        args, env = _serve_form(arguments[1:], env, os.path.dirname(os.path.abspath(script)))
+        return args, env, notes
+    modules, starts = _sdk_imports(script)
+    missing = [m for m in modules if not _importable(m)]
+    if not missing and starts:
+        return [os.path.abspath(script)] + arguments, env, notes
+    if missing:
+        notes.append("%s imports %s, which %s cannot import: the host runs it through minimcp serve, "
+                     "which stands in for the SDK" % (script, ", ".join(missing), sys.executable))
+    else:
+        notes.append("%s has no `if __name__ == \"__main__\":` block that starts it: the host runs its "
+                     "server object through minimcp serve" % script)
+    if arguments:
+        notes.append("its arguments (%s) are left out: serve runs the file's server object and passes none"
+                     % " ".join(arguments))
+    args, env = _serve_form([os.path.abspath(script)], env)
+    return args, env, notes
 
 
 def _absolute_paths(arguments: list) -> list:
@@ -7894,7 +8041,7 @@ def _duration_arguments(tool: dict, seconds: float, argument: str = None):
 
 
 _COMMANDS = ("inspect", "call", "read", "prompt", "complete", "selftest", "config", "serve")
-_VALUED_OPTIONS = ("--protocol", "--timeout", "--client", "--name", "--slow-tool", "--root")
+_VALUED_OPTIONS = ("--protocol", "--timeout", "--client", "--name", "--slow-tool", "--root", "--env")
 
 
 def _command_first(argv: list) -> list:
@@ -7924,7 +8071,11 @@ def _split_command_line(argv: list) -> tuple:
 
 
 def _parse_options(options: list) -> tuple:
-    """(as_json, words, valued options, roots) from the words before the server command."""
+    """(as_json, words, valued options, roots) from the words before the server command.
+
+    ``--root`` and ``--env`` are repeatable: ``roots`` gets the roots, ``extra["--env"]``
+    the list of KEY=VALUE words.
+    """
     as_json, words, extra, roots = False, [], {}, []
     index = 0
     while index < len(options):
@@ -7932,6 +8083,8 @@ def _parse_options(options: list) -> tuple:
         if option in _VALUED_OPTIONS and index + 1 < len(options):
             if option == "--root":                   # repeatable: each one is a root
                 roots.append(options[index + 1])
+            elif option == "--env":
+                extra.setdefault("--env", []).append(options[index + 1])
             else:
                 extra[option] = options[index + 1]
             index += 2
@@ -7944,15 +8097,39 @@ def _parse_options(options: list) -> tuple:
     return as_json, words, extra, roots
 
 
-def _config_command(words: list, server: list, extra: dict) -> int:
+def _config_command(words: list, server: list, extra: dict, envs: list) -> int:
+    hosts = "|".join(_HOSTS)
     if not words:
-        raise SystemExit("minimcp: config --client claude|vscode|cursor [--name N] SCRIPT [ARGS...]")
+        raise SystemExit("minimcp: config --client %s [--name N] [--env KEY=VALUE] SCRIPT [ARGS...]" % hosts)
+    host = extra.get("--client", "claude")
+    if host not in _HOSTS:
+        raise SystemExit("minimcp: --client is one of %s, not %r" % (", ".join(_HOSTS), host))
+    env = {}
+    for item in envs:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise SystemExit("minimcp: --env takes KEY=VALUE, not %r" % item)
+        env[key] = value
     script, arguments = words[0], _absolute_paths(words[1:] + server)
     if not os.path.isfile(script):
         raise SystemExit("minimcp: no such script: %s (the host would fail to start it)" % script)
     name = extra.get("--name") or _config_name(script, arguments)
-    snippet = _config_snippet(extra.get("--client", "claude"), name, script, arguments)
-    sys.stdout.write(json.dumps(snippet, indent=2) + "\n")
+    args, env, notes = _config_plan(script, arguments, env)
+    sys.stdout.write(_config_entry(host, name, os.path.abspath(sys.executable), args, env) + "\n")
+    row = _HOSTS[host]
+    for note in notes:
+        sys.stderr.write("minimcp: %s\n" % note)
+    if row["format"].endswith(" mcp add"):
+        sys.stderr.write("minimcp: run that command to add %r to %s (it writes %s); see %s\n"
+                         % (name, row["title"], row["where"]["Linux"], row["docs"]))
+    else:
+        grouped = {}                             # one location, the OSes that have it
+        for os_name, where in row["where"].items():
+            if where:
+                grouped.setdefault(where, []).append(os_name)
+        places = "; ".join("%s: %s" % (", ".join(names), where) for where, names in grouped.items())
+        sys.stderr.write("minimcp: merge that into %s's configuration (%s), then restart it; see %s\n"
+                         % (row["title"], places, row["docs"]))
     return 0
 
 
@@ -8031,7 +8208,7 @@ def main(argv: list = None) -> int:
     if protocol not in PROTOCOL_VERSIONS:
         raise SystemExit("minimcp: unknown protocol %s (one of %s)" % (protocol, ", ".join(PROTOCOL_VERSIONS)))
     if command == "config":
-        return _config_command(words, server, extra)
+        return _config_command(words, server, extra, extra.get("--env", []))
     if command not in _COMMANDS:                     # (serve and config are done above)
         sys.stderr.write("minimcp: unknown command %r\n\n%s" % (command, usage))
         return 2

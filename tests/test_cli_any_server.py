@@ -175,11 +175,13 @@ def test_config_for_minimcp_serve_uses_absolute_paths_and_the_served_script_name
         servers = json.loads(done.stdout.decode())["mcpServers"]
         assert list(servers) == ["notes"]
         args = servers["notes"]["args"]
-        assert args[0] == str(tmp_path / "minimcp.py") and args[1] == "serve"
+        # issue 30: the module form, whose bytecode is cached, with minimcp.py's folder on the path
+        assert args[:3] == ["-m", "minimcp", "serve"]
+        assert servers["notes"]["env"] == {"PYTHONPATH": str(tmp_path)}
         script = str(tmp_path / "notes.py")
         expected = {"notes.py:app": [script + ":app"], "--functions": ["--functions", script],
                     "--http": ["--http", "8000", script + ":app"]}[served[0]]
-        assert args[2:] == expected
+        assert args[3:] == expected
 
 
 def test_config_for_a_missing_script_fails():
