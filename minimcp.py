@@ -6628,6 +6628,7 @@ class _ClientBase:
         self._closing = False            # our end of its stdin is closing: no more answers
         self.late_requests = []          # methods the server asked once we could no longer answer
         self._progress_at = {}           # progress token -> when its last notification came
+        self.lines_read = 0              # lines the server wrote, JSON-RPC or not
 
     # -- plumbing ---------------------------------------------------------------------
     def _start(self, reader, writer) -> None:
@@ -6637,6 +6638,7 @@ class _ClientBase:
 
     def _read(self) -> None:
         for line in self._reader_stream:
+            self.lines_read += 1
             try:
                 message = json.loads(line.decode("utf-8"))
             except ValueError:
@@ -6991,6 +6993,30 @@ class _ProcessClient(_ClientBase):
         if self.PIPE_STDERR:                 # its last lines (a child may hold the pipe: not for ever)
             self._stderr_thread.join(self.EXIT_GRACE)
         return status
+
+    #: Where the README explains what the command line detects.
+    TROUBLESHOOTING = "README.md, \"Troubleshooting\""
+
+    def diagnose(self) -> str:
+        """Why the server went away before answering, when its exit says so ("" if not).
+
+        Called after a request failed because the connection closed: a server that
+        exits 0 having written nothing is a script that defines a server and never
+        runs it (no ``app.run()``), which is the usual way to get here.
+        """
+        import subprocess
+        try:
+            status = self.process.wait(self.EXIT_GRACE)
+        except subprocess.TimeoutExpired:
+            return ""
+        if status == 0 and self.lines_read == 0:
+            return ("the server exited with status 0 having written nothing: does the script call app.run() "
+                    "(under `if __name__ == \"__main__\":`)? A file that only defines the server runs with "
+                    "`minimcp.py serve FILE`. See %s" % self.TROUBLESHOOTING)
+        if status != 0:
+            return ("the server exited with status %s before answering: its stderr, above, says why. See %s"
+                    % (status, self.TROUBLESHOOTING))
+        return ""
 
     def exit_report(self, status: int) -> str:
         """How the server ended, in words, for the command line."""
@@ -7874,7 +7900,8 @@ class _SelfTest:
                 self.report(result.get("protocolVersion") == version, "handshake %s" % version,
                             "answered %s" % result.get("protocolVersion"))
             except MCPError as exc:
-                self.report(False, "handshake %s" % version, exc.message)
+                hint = client.diagnose() if client._closed else ""
+                self.report(False, "handshake %s" % version, exc.message + ("; " + hint if hint else ""))
             finally:
                 self.done(client)
 
@@ -8228,6 +8255,9 @@ def main(argv: list = None) -> int:
             _print_result(report, sys.stdout)
     except MCPError as exc:
         sys.stderr.write("minimcp: error %s: %s\n" % (exc.code, exc.message))
+        hint = client.diagnose() if client._closed else ""
+        if hint:
+            sys.stderr.write("minimcp: %s\n" % hint)
         if client.modern and exc.code == METHOD_NOT_FOUND and not client.server_info:
             sys.stderr.write("minimcp: the server does not answer server/discover, so it speaks only the "
                              "handshake revisions: drop --protocol %s (or use --protocol %s)\n"
