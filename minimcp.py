@@ -1734,6 +1734,29 @@ def _guess_mime(uri: str, default: str) -> str:
     return mimetypes.guess_type(name, strict=False)[0] or default
 
 
+def _check_resource_uri(uri: str) -> None:
+    """Refuse, at registration, what no client could read: a URI without a scheme, with
+    spaces, or a template whose braces do not pair (``notes://{title``)."""
+    import re
+    depth, opened = 0, 0
+    for position, char in enumerate(uri):
+        if char == "{":
+            if depth:
+                raise ValueError("resource %r: a '{' inside the expression opened at position %d" % (uri, opened))
+            depth, opened = 1, position
+        elif char == "}":
+            if not depth:
+                raise ValueError("resource %r: the URI template has a '}' at position %d that no '{' opens"
+                                 % (uri, position))
+            depth = 0
+    if depth:
+        raise ValueError("resource %r: the URI template's '{' at position %d is never closed" % (uri, opened))
+    literal = re.sub(r"\{[^{}]*\}", "", uri)
+    if not re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", literal) or re.search(r"[\s\x00-\x1f\x7f]", literal):
+        raise ValueError("resource %r is not a URI: it needs a scheme (like notes://, file:///) and no spaces "
+                         "(RFC 3986; percent-encode them as %%20)" % uri)
+
+
 class Resource:
     """A registered resource or resource template. Built by ``MCPServer.resource``."""
 
@@ -1742,6 +1765,7 @@ class Resource:
                  completions=None) -> None:
         if not isinstance(uri, str) or not uri:
             raise ValueError("resource URI must be a non-empty string")
+        _check_resource_uri(uri)
         self.uri, self.fn, self.title, self.mime_type, self.size = uri, fn, title, mime_type, size
         self.annotations, self.icons, self.meta = annotations, icons, meta
         self.ttl_ms, self.cache_scope = ttl_ms, cache_scope
