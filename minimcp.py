@@ -1407,7 +1407,9 @@ def _unsendable(value, path: str, depth: int = 0):
     elif isinstance(value, (list, tuple, set, frozenset)):
         items = [("%s[%d]" % (path, i), item) for i, item in enumerate(value)]
     else:
-        return "%s is a %s (convert it first, e.g. with str() or .isoformat())" % (path, type(value).__name__)
+        kind = type(value).__name__                 # "an object", "a datetime"
+        return "%s is %s %s (convert it first, e.g. with str() or .isoformat())" \
+            % (path, "an" if kind[:1].lower() in "aeiou" else "a", kind)
     for where, item in items:
         found = _unsendable(item, where, depth + 1)
         if found:
@@ -7341,6 +7343,8 @@ options:
   --timeout SECONDS    how long to wait for each answer, from the request or its last
                        progress notification (default 30)
   --root DIR           offer DIR to the server as a root (roots/list); repeatable
+  --save DIR           write images, audio and blobs of a result to files in DIR (else
+                       their type and size are shown)
 
 The server command comes last, after "--" (call/read/prompt also accept the tool,
 URI or prompt name after the command: call -- CMD... TOOL [ARGS]). Progress goes to
@@ -7367,7 +7371,8 @@ def _parse_arguments(values: list, schema: dict = None) -> dict:
 
     A key=value value is read as JSON (``n=3`` is a number), except where the tool's
     input ``schema`` says the parameter is a string and nothing else: then the text is
-    kept as typed (``zip=01234``, ``x=1``).
+    kept as typed (``zip=01234``, ``x=1``). For an array parameter, ``tags=a,b`` is the
+    list ``["a", "b"]`` (unless it is a JSON array), and a repeated key adds to the list.
     """
     if len(values) == 1 and values[0].lstrip().startswith("{"):
         try:
@@ -7383,14 +7388,30 @@ def _parse_arguments(values: list, schema: dict = None) -> dict:
         key, sep, value = item.partition("=")
         if not sep:
             raise SystemExit("minimcp: arguments are one JSON object or key=value words, not %r" % item)
-        if _schema_types(properties.get(key)) == {"string"}:
+        kinds = _schema_types(properties.get(key))
+        if kinds == {"string"}:
             arguments[key] = value
             continue
         try:
-            arguments[key] = json.loads(value)
+            parsed = json.loads(value)
         except ValueError:
-            arguments[key] = value
+            parsed = value
+        if "array" in kinds and not isinstance(parsed, list):
+            items = (properties.get(key) or {}).get("items") or {}
+            text_items = _schema_types(items) == {"string"}
+            parsed = [part if text_items else _json_or_text(part) for part in value.split(",") if part != ""]
+        if "array" in kinds and key in arguments:
+            arguments[key] = arguments[key] + parsed           # tag=a tag=b
+        else:
+            arguments[key] = parsed
     return arguments
+
+
+def _json_or_text(text: str):
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
 
 
 def _schema_types(schema) -> set:
@@ -7515,14 +7536,43 @@ def _print_inspection(client: _ClientBase, opened: dict, out) -> dict:
     return report
 
 
-def _print_result(result: dict, out) -> None:
-    for block in result.get("content", []):
+def _binary_line(item: dict, field: str, index: int, save: str) -> str:
+    """One line for a base64 image, audio or blob: its type and size, and where it was saved."""
+    import base64
+    import binascii
+    import mimetypes
+    mime = item.get("mimeType") or "application/octet-stream"
+    try:
+        data = base64.b64decode(item.get(field) or "", validate=True)
+    except (binascii.Error, ValueError):
+        return "[%s %s: not valid base64]" % (item.get("type", "blob"), mime)
+    line = "[%s %s, %s bytes]" % (item.get("type", "blob"), mime, "{:,}".format(len(data)))
+    if save:
+        os.makedirs(save, exist_ok=True)
+        extension = mimetypes.guess_extension(mime.split(";")[0].strip()) or ".bin"
+        path = os.path.join(save, "%s-%d%s" % (item.get("type", "blob"), index, extension))
+        with open(path, "wb") as handle:
+            handle.write(data)
+        line = line[:-1] + ", saved to %s]" % path
+    return line
+
+
+def _print_result(result: dict, out, save: str = None) -> None:
+    """A tool, resource or prompt result for the terminal. Images, audio and blobs are
+    shown as their type and size, and written to files in ``save`` (``--save DIR``)."""
+    for index, block in enumerate(result.get("content", []), 1):
+        if block.get("type") in ("image", "audio") and "data" in block:
+            out.write(_binary_line(block, "data", index, save) + "\n")
+            continue
         out.write((block["text"] if block.get("type") == "text" else json.dumps(block)) + "\n")
     structured = result.get("structuredContent")
     texts = [b.get("text") for b in result.get("content", [])]
     if "structuredContent" in result and structured != {"result": texts[0] if len(texts) == 1 else texts}:
         out.write("structuredContent: %s\n" % json.dumps(structured, ensure_ascii=False))
-    for content in result.get("contents", []):
+    for index, content in enumerate(result.get("contents", []), 1):
+        if "blob" in content:
+            out.write(_binary_line(content, "blob", index, save) + "\n")
+            continue
         out.write(content["text"] + "\n" if "text" in content else json.dumps(content) + "\n")
     for message in result.get("messages", []):
         body = message.get("content", {})
@@ -8092,7 +8142,7 @@ def _duration_arguments(tool: dict, seconds: float, argument: str = None):
 
 
 _COMMANDS = ("inspect", "call", "read", "prompt", "complete", "selftest", "config", "serve")
-_VALUED_OPTIONS = ("--protocol", "--timeout", "--client", "--name", "--slow-tool", "--root", "--env")
+_VALUED_OPTIONS = ("--protocol", "--timeout", "--client", "--name", "--slow-tool", "--root", "--env", "--save")
 
 
 def _command_first(argv: list) -> list:
@@ -8184,11 +8234,12 @@ def _config_command(words: list, server: list, extra: dict, envs: list) -> int:
     return 0
 
 
-def _client_command(client: "_ProcessClient", command: str, words: list, as_json: bool) -> tuple:
+def _client_command(client: "_ProcessClient", command: str, words: list, as_json: bool, save: str = None) -> tuple:
     """Run inspect/call/read/prompt/complete against a connected server: (report, exit status)."""
+    import io
     status = 0
     opened = client.connect()
-    output = sys.stderr if as_json else sys.stdout
+    output = io.StringIO() if as_json else sys.stdout      # --json: the JSON only, no summary anywhere
     if command == "inspect":
         report = _print_inspection(client, opened, output)
         if "--call" in words:
@@ -8201,7 +8252,7 @@ def _client_command(client: "_ProcessClient", command: str, words: list, as_json
             report["call"] = result
             status = 1 if result.get("isError") else 0
             if not as_json:
-                _print_result(result, output)
+                _print_result(result, output, save)
     elif not words:
         raise SystemExit("minimcp: %s needs %s" % (command, {"call": "a tool name", "read": "a URI",
                                                               "prompt": "a prompt name",
@@ -8272,11 +8323,11 @@ def main(argv: list = None) -> int:
     client = _ProcessClient(server, protocol, timeout=timeout)
     _terminal_answers(client, roots)
     try:
-        report, status = _client_command(client, command, words, as_json)
+        report, status = _client_command(client, command, words, as_json, extra.get("--save"))
         if as_json:
             sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
         elif command in ("call", "read", "prompt"):
-            _print_result(report, sys.stdout)
+            _print_result(report, sys.stdout, extra.get("--save"))
     except MCPError as exc:
         sys.stderr.write("minimcp: error %s: %s\n" % (exc.code, exc.message))
         hint = client.diagnose() if client._closed else ""
