@@ -5542,6 +5542,8 @@ class _LineReader:
         """
         if len(self.buffer) > self.start or self.stream_terminated() or self.parent_gone():
             return True                          # (an orphan's reader ends as at end of input)
+        if not _select_on_pipes():
+            return True                          # as on Windows, where select() refuses pipes
         try:
             import select
             return bool(select.select(self.wake_fds(), [], [], 0)[0])
@@ -5815,6 +5817,17 @@ def _raise_terminated(signum, frame):
 PARENT_POLL_SECONDS = 1.0
 
 
+def _select_on_pipes() -> bool:
+    """Whether stdin may be waited on with select(): on POSIX, unless MINIMCP_NO_SELECT=1.
+
+    Windows has no select() on pipes, so there stdin is a plain stream read by a pool
+    thread, without the wakeup pipe or the parent watchdog; SIGTERM and Ctrl-C reach
+    the main thread, which waits in 0.1 s slices. MINIMCP_NO_SELECT=1 takes that same
+    path on Linux, so CI runs it (README, "Python and OS support").
+    """
+    return os.name == "posix" and os.environ.get("MINIMCP_NO_SELECT", "0") in ("", "0")
+
+
 class _WakeableRaw(io.RawIOBase):
     """The main thread's stdin: a raw stream that waits in select(), never in read().
 
@@ -5911,7 +5924,10 @@ def _wakeable_stdin(fd: int, watch_parent: bool):
     stream is a plain one and undo does nothing.
     """
     import signal
-    usable = os.name == "posix" and threading.current_thread() is threading.main_thread()
+    if os.name == "posix" and not _select_on_pipes():
+        _logger().debug("minimcp: stdin is read without select() (MINIMCP_NO_SELECT=1), as on Windows: "
+                        "no wakeup pipe, no parent watchdog")
+    usable = _select_on_pipes() and threading.current_thread() is threading.main_thread()
     pipes = os.pipe() + os.pipe() if usable else ()
     if not usable or max((fd,) + pipes) >= 1000:
         for extra in pipes:
