@@ -6684,7 +6684,7 @@ class _ClientBase:
             try:
                 message = json.loads(line.decode("utf-8"))
             except ValueError:
-                sys.stderr.write("minimcp: the server wrote a line that is not JSON-RPC: %r\n" % line[:200])
+                self._on_impure(line)
                 continue
             for item in message if isinstance(message, list) else [message]:
                 self._route(item)
@@ -6717,6 +6717,10 @@ class _ClientBase:
             else:
                 self._answers[_id_key(message.get("id"))] = message
             self._cond.notify_all()
+
+    def _on_impure(self, line: bytes) -> None:
+        """A stdout line that is not JSON: said on stderr (the command line adds the usual cause)."""
+        sys.stderr.write("minimcp: the server wrote a line that is not JSON-RPC: %r\n" % line[:200])
 
     def _on_progress(self, params: dict) -> None:
         """Hook for the command line, which shows progress as it arrives."""
@@ -6991,7 +6995,8 @@ class _ProcessClient(_ClientBase):
             self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                             stderr=subprocess.PIPE if self.PIPE_STDERR else None)
         except OSError as exc:
-            raise SystemExit("minimcp: cannot start %s: %s" % (" ".join(command), exc))
+            raise SystemExit("minimcp: cannot start %s: %s (a host would say `spawn ... ENOENT`: give the "
+                             "command's absolute path; see %s)" % (" ".join(command), exc, self.TROUBLESHOOTING))
         if self.PIPE_STDERR:
             self._stderr_thread = threading.Thread(target=self._read_stderr, name="minimcp-stderr", daemon=True)
             self._stderr_thread.start()
@@ -6999,6 +7004,13 @@ class _ProcessClient(_ClientBase):
 
     def _read_stderr(self) -> None:
         """Hook: read the server's stderr pipe (only with ``PIPE_STDERR``)."""
+
+    def _on_impure(self, line: bytes) -> None:
+        first = not getattr(self, "_told_impure", False)
+        self._told_impure = True
+        sys.stderr.write("minimcp: the server wrote a line that is not JSON-RPC: %r%s\n"
+                         % (line[:200], " (a print() before app.run(), or to stdout from a library? Write to "
+                            "stderr instead; see %s)" % self.TROUBLESHOOTING if first else ""))
 
     def _on_progress(self, params: dict) -> None:
         sys.stderr.write("progress: %s/%s %s\n" % (params.get("progress"), params.get("total", "?"),
@@ -7610,44 +7622,54 @@ def _call_with_interrupt(client: _ClientBase, name: str, arguments: dict) -> dic
 # The hosts ``config`` writes for: one row each. ``format`` is how the entry is written
 # (a JSON key, YAML, or the host's own command for adding a server), ``where`` the file
 # it goes in per OS (None: the host has no build for that OS), ``docs`` the page the
-# row was read from. tests/test_cli_config.py checks each row's format.
+# row was read from, ``logs`` where the host shows the server's stderr and state.
+# tests/test_cli_config.py checks each row's format; the README's table is this one.
 _HOSTS = {
     "claude": {"title": "Claude Desktop", "format": "mcpServers",
                "where": {"macOS": "~/Library/Application Support/Claude/claude_desktop_config.json",
                          "Windows": "%APPDATA%\\Claude\\claude_desktop_config.json", "Linux": None},
-               "docs": "https://modelcontextprotocol.io/quickstart/user"},
+               "docs": "https://modelcontextprotocol.io/quickstart/user",
+               "logs": "~/Library/Logs/Claude/mcp-server-NAME.log (macOS), %APPDATA%\\Claude\\logs\\mcp-server-NAME.log (Windows)"},
     "claude-code": {"title": "Claude Code", "format": "claude mcp add",
                     "where": {os_name: "~/.claude.json (this project; --scope user: every project), or .mcp.json "
                               "in the project (--scope project)" for os_name in ("macOS", "Windows", "Linux")},
-                    "docs": "https://docs.anthropic.com/en/docs/claude-code/mcp"},
+                    "docs": "https://docs.anthropic.com/en/docs/claude-code/mcp",
+                    "logs": "/mcp in a session shows each server's state; claude --debug prints its errors"},
     "codex": {"title": "Codex CLI", "format": "codex mcp add",
               "where": {"macOS": "~/.codex/config.toml", "Linux": "~/.codex/config.toml",
                         "Windows": "%USERPROFILE%\\.codex\\config.toml"},
-              "docs": "https://developers.openai.com/codex/mcp"},
+              "docs": "https://developers.openai.com/codex/mcp",
+              "logs": "~/.codex/log/codex-tui.log"},
     "gemini": {"title": "Gemini CLI", "format": "mcpServers",
                "where": {"macOS": "~/.gemini/settings.json", "Linux": "~/.gemini/settings.json",
                          "Windows": "%USERPROFILE%\\.gemini\\settings.json"},
-               "docs": "https://geminicli.com/docs/tools/mcp-server/"},
+               "docs": "https://geminicli.com/docs/tools/mcp-server/",
+               "logs": "/mcp in a session shows each server's state; gemini --debug prints its errors"},
     "cursor": {"title": "Cursor", "format": "mcpServers",
                "where": {os_name: "~/.cursor/mcp.json (every project), or .cursor/mcp.json in the project"
                          for os_name in ("macOS", "Windows", "Linux")},
-               "docs": "https://cursor.com/docs/mcp"},
+               "docs": "https://cursor.com/docs/mcp",
+               "logs": "the Output panel, channel MCP Logs"},
     "vscode": {"title": "VS Code", "format": "servers",
                "where": {os_name: ".vscode/mcp.json in the workspace, or the profile's mcp.json (command "
                          "'MCP: Open User Configuration')" for os_name in ("macOS", "Windows", "Linux")},
-               "docs": "https://code.visualstudio.com/docs/agents/reference/mcp-configuration"},
+               "docs": "https://code.visualstudio.com/docs/agents/reference/mcp-configuration",
+               "logs": "command MCP: List Servers, the server, Show Output"},
     "windsurf": {"title": "Windsurf", "format": "mcpServers",
                  "where": {"macOS": "~/.codeium/windsurf/mcp_config.json", "Linux": "~/.codeium/windsurf/mcp_config.json",
                            "Windows": "%USERPROFILE%\\.codeium\\windsurf\\mcp_config.json"},
-                 "docs": "https://docs.windsurf.com/windsurf/cascade/mcp"},
+                 "docs": "https://docs.windsurf.com/windsurf/cascade/mcp",
+                 "logs": "the MCP servers panel of Cascade's settings shows each server's state"},
     "zed": {"title": "Zed", "format": "context_servers",
             "where": {"macOS": "~/.config/zed/settings.json", "Linux": "~/.config/zed/settings.json",
                       "Windows": "%APPDATA%\\Zed\\settings.json"},
-            "docs": "https://zed.dev/docs/ai/mcp"},
+            "docs": "https://zed.dev/docs/ai/mcp",
+            "logs": "command zed: open log (Zed.log)"},
     "goose": {"title": "Goose", "format": "goose extensions",
               "where": {"macOS": "~/.config/goose/config.yaml", "Linux": "~/.config/goose/config.yaml",
                         "Windows": "%APPDATA%\\Block\\goose\\config\\config.yaml"},
-              "docs": "https://block.github.io/goose/docs/guides/config-files"},
+              "docs": "https://block.github.io/goose/docs/guides/config-files",
+              "logs": "~/.local/state/goose/logs/ (macOS, Linux), %APPDATA%\\Block\\goose\\data\\logs\\ (Windows)"},
 }
 
 
@@ -7939,8 +7961,9 @@ class _SelfTest:
         for how in ("stdin EOF", "SIGTERM") if os.name == "posix" else ("stdin EOF",):
             self.check("exit on " + how, self.exit_on, how)
         impure = self.impure
-        self.report(not impure, "stdout holds only JSON-RPC", "%d bad lines, first: %r"
-                    % (len(impure), impure[0][:80]) if impure else "every line was one JSON-RPC message")
+        self.report(not impure, "stdout holds only JSON-RPC", "%d bad lines, first: %r (a print() before app.run()? "
+                    "see %s)" % (len(impure), impure[0][:80], _ProcessClient.TROUBLESHOOTING) if impure
+                    else "every line was one JSON-RPC message")
         summary = ", ".join(_plural(self.counts[word], noun) for word, noun in
                             (("PASS", "passed"), ("FAIL", "failed"), ("SKIP", "skipped"), ("WARN", "warning"))
                             if word != "WARN" or self.counts[word])
@@ -8236,6 +8259,8 @@ def _config_command(words: list, server: list, extra: dict, envs: list) -> int:
     row = _HOSTS[host]
     for note in notes:
         sys.stderr.write("minimcp: %s\n" % note)
+    sys.stderr.write("minimcp: %s shows the server's stderr in %s; if it does not start, see %s\n"
+                     % (row["title"], row["logs"], _ProcessClient.TROUBLESHOOTING))
     if row["format"].endswith(" mcp add"):
         sys.stderr.write("minimcp: run that command to add %r to %s (it writes %s); see %s\n"
                          % (name, row["title"], row["where"]["Linux"], row["docs"]))

@@ -123,7 +123,7 @@ def test_a_file_written_for_the_sdk_runs_as_it_is_where_the_sdk_is_installed(tmp
     server = tmp_path / "weather.py"
     server.write_text(SDK_SERVER.replace("mcp.server.fastmcp", "fastmcp"))
     status, out, err = config(capsys, "--client", "cursor", str(server))
-    assert entry_of("cursor", out)[2] == [str(server)] and "serve" not in err
+    assert entry_of("cursor", out)[2] == [str(server)] and "through minimcp serve" not in err
 
 
 def test_a_file_that_does_not_start_itself_and_minimcp_serve_get_the_module_form(tmp_path, capsys):

@@ -402,3 +402,53 @@ def test_ctx_sleep_raises_cancelled_as_the_readme_says():
         client.notify("notifications/cancelled", {"requestId": ids[0], "reason": "test"})
         caller.join(10)
     assert seen == ["Cancelled", "finally"]
+
+
+# -- issue 30, points 4 and 6: hosts and troubleshooting ------------------------------------
+
+def section(title):
+    start = README.index("\n%s\n" % title)
+    rest = README[start + len(title) + 2:]
+    level = title.split(" ")[0]
+    ends = [rest.find("\n%s " % level)] + ([rest.find("\n## ")] if level == "###" else [])
+    return rest[:min(e for e in ends if e >= 0)]
+
+
+def test_the_host_table_is_the_cli_s_table():
+    import minimcp
+    text = section("## Connect it to a host")
+    rows = [line for line in text.splitlines() if line.startswith("| ") and "`--client`" not in line]
+    assert len(rows) == len(minimcp._HOSTS)
+    for row, (key, host) in zip(rows, minimcp._HOSTS.items()):
+        assert row.startswith("| %s | `%s` |" % (host["title"], key)), row
+        assert "(%s)" % host["docs"] in row and host["logs"] in row, row
+        assert all(where in row for where in host["where"].values() if where), row
+
+
+def test_the_claude_code_example_is_what_config_prints(tmp_path):
+    import minimcp
+    block = [b for b in blocks("console") if "config --client claude-code" in b][0]
+    command, shown = [line for line in block.strip().splitlines()]
+    words = [sys.executable if w == "python3" else w for w in shlex.split(command[2:])]
+    done = subprocess.run(words, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    printed = shlex.split(done.stdout.decode())
+    expected = shlex.split(shown)
+    assert printed[:-2] == expected[:-2]                    # all but the two absolute paths
+    assert printed[-1] == os.path.join(ROOT, "examples", "everything.py")
+    assert minimcp._HOSTS["claude-code"]["format"] == "claude mcp add"
+
+
+# Each message the Troubleshooting section explains, as the command line prints it.
+TROUBLE = ["cannot start ", "ENOENT", "the server exited with status 0 having written nothing",
+           " before answering", "the server wrote a line that is not JSON-RPC", "stdout holds only JSON-RPC",
+           "minimcp's own --timeout, not the server's", "the server wrote a traceback on stderr"]
+
+
+def test_troubleshooting_explains_what_the_cli_says_and_the_cli_points_there():
+    text = section("### Troubleshooting")
+    source = open(os.path.join(ROOT, "minimcp.py"), encoding="utf-8").read()
+    for message in TROUBLE:
+        assert message in text, message
+        assert message in source, message
+    assert source.count("self.TROUBLESHOOTING") + source.count("_ProcessClient.TROUBLESHOOTING") >= 6
+    assert 'TROUBLESHOOTING = "README.md, \\"Troubleshooting\\""' in source
