@@ -7960,6 +7960,10 @@ class _SelfTest:
         self.check("tools", self.tools, bool(modern))
         for how in ("stdin EOF", "SIGTERM") if os.name == "posix" else ("stdin EOF",):
             self.check("exit on " + how, self.exit_on, how)
+        return self.finish()
+
+    def finish(self) -> int:
+        """The stdout check over every server run so far, and the summary line: the exit status."""
         impure = self.impure
         self.report(not impure, "stdout holds only JSON-RPC", "%d bad lines, first: %r (a print() before app.run()? "
                     "see %s)" % (len(impure), impure[0][:80], _ProcessClient.TROUBLESHOOTING) if impure

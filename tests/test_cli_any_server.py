@@ -75,16 +75,27 @@ def test_selftest_passes_on_a_handshake_only_server_with_its_own_duration_argume
     assert done.out.strip().endswith("passed, 0 failed, 1 skipped, 1 warning")     # the SKIP: discover
 
 
+def selftest_tools(*server, slow_tool=None, protocol="2025-11-25"):
+    """selftest's tools step alone (concurrency and cancellation), in-process: one server, not eight."""
+    import io
+    import minimcp
+    out = io.StringIO()
+    check = minimcp._SelfTest(list(server), protocol, slow_tool, 10.0, out)
+    check.check("tools", check.tools, False)
+    status = check.finish()
+    return status, out.getvalue()
+
+
 def test_selftest_fails_a_server_that_answers_a_cancelled_call():
-    done = run("selftest", "--slow-tool", "long-op", "--", *OTHER, "--answer-cancelled", timeout=120)
-    assert "FAIL  cancellation: it answered anyway" in done.out, done.out
-    assert done.returncode != 0
+    status, out = selftest_tools(*OTHER, "--answer-cancelled", slow_tool="long-op")
+    assert "FAIL  cancellation: it answered anyway" in out, out
+    assert status != 0
 
 
 def test_selftest_says_why_a_slow_tool_cannot_be_used(tmp_path):
-    done = run("selftest", "--slow-tool", "greet", "--", *OTHER, timeout=120)
+    status, out = selftest_tools(*OTHER, slow_tool="greet")
     assert ("SKIP  concurrency: greet has no argument that looks like a duration in seconds or ms (name it: "
-            "--slow-tool greet:ARGUMENT)") in done.out, done.out
+            "--slow-tool greet:ARGUMENT)") in out, out
 
 
 def test_duration_arguments_are_read_from_the_schema():
@@ -106,8 +117,8 @@ def test_the_modern_protocol_against_a_handshake_only_server_gives_a_hint():
     done = run("inspect", "--protocol", "2026-07-28", "--", *OTHER)
     assert done.returncode == 1
     assert "speaks only the handshake revisions: drop --protocol 2026-07-28" in done.err, done.err
-    done = run("selftest", "--protocol", "2026-07-28", "--", *OTHER, timeout=120)
-    assert "drop --protocol 2026-07-28" in done.out, done.out
+    status, out = selftest_tools(*OTHER, protocol="2026-07-28")
+    assert "drop --protocol 2026-07-28" in out and status == 1, out
 
 
 # -- item 8: smaller CLI problems ---------------------------------------------------------
