@@ -7730,12 +7730,14 @@ def _sdk_imports(path: str) -> tuple:
 
 
 def _importable(module: str) -> bool:
-    """Whether this interpreter (the one the config names) can import ``module``."""
+    """Whether this interpreter (the one the config names) can import ``module`` when it
+    starts afresh: minimcp's own SDK stand-ins (install_sdk_aliases) do not count."""
     import importlib.util
     try:
-        return importlib.util.find_spec(module) is not None
+        spec = importlib.util.find_spec(module)
     except (ImportError, ValueError):            # a parent package is missing, or broken
         return False
+    return spec is not None and not isinstance(spec.loader, _SDKFinder)
 
 
 def _serve_form(serve_arguments: list, env: dict, folder: str = None) -> tuple:

@@ -156,3 +156,20 @@ def test_the_command_config_writes_starts_and_answers(tmp_path, capsys):
     answers = [json.loads(line) for line in done.stdout.splitlines()]
     assert [a["id"] for a in answers] == [1, 2], done.stderr
     assert answers[1]["result"]["content"][0]["text"] == "sunny in Oslo"
+
+
+def test_minimcp_s_own_sdk_stand_ins_do_not_count_as_the_sdk_installed():
+    """A process that ran ``serve`` (or install_sdk_aliases) finds mcp.server.fastmcp, but the
+    interpreter a host starts afresh does not: config must still write the serve form."""
+    if minimcp._importable("mcp"):
+        pytest.skip("the official SDK is installed here")
+    finders = list(sys.meta_path)
+    modules = dict(sys.modules)
+    try:
+        minimcp.install_sdk_aliases()
+        __import__("mcp.server.fastmcp")
+        assert not minimcp._importable("mcp.server.fastmcp")
+    finally:
+        sys.meta_path[:] = finders
+        for name in set(sys.modules) - set(modules):
+            del sys.modules[name]
