@@ -373,7 +373,7 @@ def test_ctx_sleep_raises_cancelled_as_the_readme_says():
     assert "`sleep` raises `Cancelled` at once on cancel, so cleanup goes in a `finally:`" in README
     assert "`ctx.sleep` returns at once" not in README and "`sleep` wakes at once" not in README
     app = MCPServer("sleeper")
-    started, ids, seen = threading.Event(), [], []
+    started, ended, ids, seen = threading.Event(), threading.Event(), [], []
 
     @app.tool()
     def wait(ctx: Context) -> str:
@@ -387,6 +387,7 @@ def test_ctx_sleep_raises_cancelled_as_the_readme_says():
             raise
         finally:
             seen.append("finally")
+            ended.set()
         return "slept"
 
     def call(client):
@@ -395,13 +396,13 @@ def test_ctx_sleep_raises_cancelled_as_the_readme_says():
         except MCPError:
             pass
     with TestClient(app) as client:
-        client.timeout = 2                                  # the cancelled call is never answered
         caller = threading.Thread(target=call, args=(client,))
         caller.start()
         assert started.wait(10)
         client.notify("notifications/cancelled", {"requestId": ids[0], "reason": "test"})
-        caller.join(10)
-    assert seen == ["Cancelled", "finally"]
+        assert ended.wait(10)
+    caller.join(10)                                         # closing the client ended its wait
+    assert seen == ["Cancelled", "finally"] and not caller.is_alive()
 
 
 # -- issue 30, points 4 and 6: hosts and troubleshooting ------------------------------------
