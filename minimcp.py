@@ -7436,6 +7436,7 @@ def _parse_arguments(values: list, schema: dict = None) -> dict:
 
 
 def _json_or_text(text: str):
+    """``text`` read as JSON when it is JSON (``3``, ``true``), else the text itself."""
     try:
         return json.loads(text)
     except ValueError:
@@ -7629,7 +7630,8 @@ _HOSTS = {
                "where": {"macOS": "~/Library/Application Support/Claude/claude_desktop_config.json",
                          "Windows": "%APPDATA%\\Claude\\claude_desktop_config.json", "Linux": None},
                "docs": "https://modelcontextprotocol.io/quickstart/user",
-               "logs": "~/Library/Logs/Claude/mcp-server-NAME.log (macOS), %APPDATA%\\Claude\\logs\\mcp-server-NAME.log (Windows)"},
+               "logs": "~/Library/Logs/Claude/mcp-server-NAME.log (macOS), "
+                       "%APPDATA%\\Claude\\logs\\mcp-server-NAME.log (Windows)"},
     "claude-code": {"title": "Claude Code", "format": "claude mcp add",
                     "where": {os_name: "~/.claude.json (this project; --scope user: every project), or .mcp.json "
                               "in the project (--scope project)" for os_name in ("macOS", "Windows", "Linux")},
@@ -7656,7 +7658,8 @@ _HOSTS = {
                "docs": "https://code.visualstudio.com/docs/agents/reference/mcp-configuration",
                "logs": "command MCP: List Servers, the server, Show Output"},
     "windsurf": {"title": "Windsurf", "format": "mcpServers",
-                 "where": {"macOS": "~/.codeium/windsurf/mcp_config.json", "Linux": "~/.codeium/windsurf/mcp_config.json",
+                 "where": {"macOS": "~/.codeium/windsurf/mcp_config.json",
+                           "Linux": "~/.codeium/windsurf/mcp_config.json",
                            "Windows": "%USERPROFILE%\\.codeium\\windsurf\\mcp_config.json"},
                  "docs": "https://docs.windsurf.com/windsurf/cascade/mcp",
                  "logs": "the MCP servers panel of Cascade's settings shows each server's state"},

@@ -149,7 +149,8 @@ def test_the_command_config_writes_starts_and_answers(tmp_path, capsys):
         {"jsonrpc": "2.0", "id": 1, "method": "initialize",
          "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "forecast", "arguments": {"city": "Oslo"}}}))
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+         "params": {"name": "forecast", "arguments": {"city": "Oslo"}}}))
     host_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     done = subprocess.run([command] + args, input=requests, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           env=dict(host_env, **env), cwd=tempfile.gettempdir(), timeout=60)
