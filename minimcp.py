@@ -1528,7 +1528,9 @@ def _unsendable(value, path: str, depth: int = 0):
     elif isinstance(value, (list, tuple, set, frozenset)):
         items = [("%s[%d]" % (path, i), item) for i, item in enumerate(value)]
     else:
-        return "%s is a %s (convert it first, e.g. with str() or .isoformat())" % (path, type(value).__name__)
+        kind = type(value).__name__                 # "an object", "a datetime"
+        return "%s is %s %s (convert it first, e.g. with str() or .isoformat())" \
+            % (path, "an" if kind[:1].lower() in "aeiou" else "a", kind)
     for where, item in items:
         found = _unsendable(item, where, depth + 1)
         if found:
@@ -1892,6 +1894,29 @@ def _guess_mime(uri: str, default: str) -> str:
     return mimetypes.guess_type(name, strict=False)[0] or default
 
 
+def _check_resource_uri(uri: str) -> None:
+    """Refuse, at registration, what no client could read: a URI without a scheme, with
+    spaces, or a template whose braces do not pair (``notes://{title``)."""
+    import re
+    depth, opened = 0, 0
+    for position, char in enumerate(uri):
+        if char == "{":
+            if depth:
+                raise ValueError("resource %r: a '{' inside the expression opened at position %d" % (uri, opened))
+            depth, opened = 1, position
+        elif char == "}":
+            if not depth:
+                raise ValueError("resource %r: the URI template has a '}' at position %d that no '{' opens"
+                                 % (uri, position))
+            depth = 0
+    if depth:
+        raise ValueError("resource %r: the URI template's '{' at position %d is never closed" % (uri, opened))
+    literal = re.sub(r"\{[^{}]*\}", "", uri)
+    if not re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", literal) or re.search(r"[\s\x00-\x1f\x7f]", literal):
+        raise ValueError("resource %r is not a URI: it needs a scheme (like notes://, file:///) and no spaces "
+                         "(RFC 3986; percent-encode them as %%20)" % uri)
+
+
 class Resource:
     """A registered resource or resource template. Built by ``MCPServer.resource``."""
 
@@ -1900,6 +1925,7 @@ class Resource:
                  completions=None, dialect: _Dialect = None) -> None:
         if not isinstance(uri, str) or not uri:
             raise ValueError("resource URI must be a non-empty string")
+        _check_resource_uri(uri)
         self.uri, self.fn, self.title, self.mime_type, self.size = uri, fn, title, mime_type, size
         self.annotations, self.icons, self.meta = annotations, icons, meta
         self.ttl_ms, self.cache_scope = ttl_ms, cache_scope
@@ -6091,6 +6117,8 @@ class _LineReader:
         """
         if len(self.buffer) > self.start or self.stream_terminated() or self.parent_gone():
             return True                          # (an orphan's reader ends as at end of input)
+        if not _select_on_pipes():
+            return True                          # as on Windows, where select() refuses pipes
         try:
             import select
             return bool(select.select(self.wake_fds(), [], [], 0)[0])
@@ -6364,6 +6392,17 @@ def _raise_terminated(signum, frame):
 PARENT_POLL_SECONDS = 1.0
 
 
+def _select_on_pipes() -> bool:
+    """Whether stdin may be waited on with select(): on POSIX, unless MINIMCP_NO_SELECT=1.
+
+    Windows has no select() on pipes, so there stdin is a plain stream read by a pool
+    thread, without the wakeup pipe or the parent watchdog; SIGTERM and Ctrl-C reach
+    the main thread, which waits in 0.1 s slices. MINIMCP_NO_SELECT=1 takes that same
+    path on Linux, so CI runs it (README, "Python and OS support").
+    """
+    return os.name == "posix" and os.environ.get("MINIMCP_NO_SELECT", "0") in ("", "0")
+
+
 class _WakeableRaw(io.RawIOBase):
     """The main thread's stdin: a raw stream that waits in select(), never in read().
 
@@ -6460,7 +6499,10 @@ def _wakeable_stdin(fd: int, watch_parent: bool):
     stream is a plain one and undo does nothing.
     """
     import signal
-    usable = os.name == "posix" and threading.current_thread() is threading.main_thread()
+    if os.name == "posix" and not _select_on_pipes():
+        _logger().debug("minimcp: stdin is read without select() (MINIMCP_NO_SELECT=1), as on Windows: "
+                        "no wakeup pipe, no parent watchdog")
+    usable = _select_on_pipes() and threading.current_thread() is threading.main_thread()
     pipes = os.pipe() + os.pipe() if usable else ()
     if not usable or max((fd,) + pipes) >= 1000:
         for extra in pipes:
@@ -7725,6 +7767,8 @@ class _ClientBase:
         self._answering = 0              # answers to the server's requests still being worked out
         self._closing = False            # our end of its stdin is closing: no more answers
         self.late_requests = []          # methods the server asked once we could no longer answer
+        self._progress_at = {}           # progress token -> when its last notification came
+        self.lines_read = 0              # lines the server wrote, JSON-RPC or not
 
     # -- plumbing ---------------------------------------------------------------------
     def _start(self, reader, writer) -> None:
@@ -7734,10 +7778,11 @@ class _ClientBase:
 
     def _read(self) -> None:
         for line in self._reader_stream:
+            self.lines_read += 1
             try:
                 message = json.loads(line.decode("utf-8"))
             except ValueError:
-                sys.stderr.write("minimcp: the server wrote a line that is not JSON-RPC: %r\n" % line[:200])
+                self._on_impure(line)
                 continue
             for item in message if isinstance(message, list) else [message]:
                 self._route(item)
@@ -7762,6 +7807,7 @@ class _ClientBase:
                 params = message.get("params") or {}
                 if message["method"] == "notifications/progress":
                     self.progress.append(params)
+                    self._progress_at[_id_key(params.get("progressToken"))] = time.monotonic()
                     self._on_progress(params)
                 elif message["method"] == "notifications/message":
                     self.logs.append(params)
@@ -7769,6 +7815,10 @@ class _ClientBase:
             else:
                 self._answers[_id_key(message.get("id"))] = message
             self._cond.notify_all()
+
+    def _on_impure(self, line: bytes) -> None:
+        """A stdout line that is not JSON: said on stderr (the command line adds the usual cause)."""
+        sys.stderr.write("minimcp: the server wrote a line that is not JSON-RPC: %r\n" % line[:200])
 
     def _on_progress(self, params: dict) -> None:
         """Hook for the command line, which shows progress as it arrives."""
@@ -7847,24 +7897,49 @@ class _ClientBase:
         """Send a notification."""
         self._send(_notification(method, params))
 
+    #: What a timeout message adds: how to wait longer (the command line names --timeout).
+    TIMEOUT_HINT = "the server may still be working on it; give the client a longer timeout"
+
+    def wait_for_progress(self, token, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for a progress notification with ``token``."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while _id_key(token) not in self._progress_at and not self._closed:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._cond.wait(left)
+            return _id_key(token) in self._progress_at
+
     def send_request(self, method: str, params: dict = None, on_id=None) -> dict:
-        """Send one request and wait for its response message (result or error), raw."""
+        """Send one request and wait for its response message (result or error), raw.
+
+        The wait is ``timeout`` seconds from the request, or from the request's last
+        progress notification: a long call that keeps reporting progress is not given up
+        on (the TypeScript SDK's ``resetTimeoutOnProgress``).
+        """
         with self._cond:
             self._next_id += 1
             request_id = self._next_id
         if on_id is not None:
             on_id(request_id)
-        self._send(_request(request_id, method, self._envelope(params)))
-        deadline = time.monotonic() + self.timeout
+        params = self._envelope(params)
+        token = ((params or {}).get("_meta") or {}).get("progressToken")
+        token = _id_key(token) if token is not None else None
+        self._send(_request(request_id, method, params))
+        sent = time.monotonic()
         with self._cond:
             while _id_key(request_id) not in self._answers:
-                left = deadline - time.monotonic()
+                last = max(sent, self._progress_at.get(token, sent))
+                left = last + self.timeout - time.monotonic()
                 if self._closed:
                     raise MCPError(INTERNAL_ERROR, "the server closed the connection before answering %s" % method)
                 if left <= 0:
                     self._send(_notification("notifications/cancelled", {"requestId": request_id,
                                                                          "reason": "timed out"}))
-                    raise MCPError(INTERNAL_ERROR, "no answer to %s within %s seconds" % (method, self.timeout))
+                    raise MCPError(INTERNAL_ERROR, "no answer to %s within %s seconds%s (%s)"
+                                   % (method, self.timeout, " of its last progress" if last > sent else "",
+                                      self.TIMEOUT_HINT))
                 self._cond.wait(min(left, 0.25))
             return self._answers.pop(_id_key(request_id))
 
@@ -8007,14 +8082,33 @@ class TestClient(_ClientBase):
 class _ProcessClient(_ClientBase):
     """The command line's client: drives a server process over its stdin/stdout."""
 
+    #: The server's stderr is ours, unless this is true: then it is a pipe that
+    #: ``_read_stderr`` reads (the selftest looks in it for tracebacks).
+    PIPE_STDERR = False
+
     def __init__(self, command: list, protocol: str = LATEST_HANDSHAKE_VERSION, **options) -> None:
         import subprocess
         super().__init__(protocol, **options)
         try:
-            self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                            stderr=subprocess.PIPE if self.PIPE_STDERR else None)
         except OSError as exc:
-            raise SystemExit("minimcp: cannot start %s: %s" % (" ".join(command), exc))
+            raise SystemExit("minimcp: cannot start %s: %s (a host would say `spawn ... ENOENT`: give the "
+                             "command's absolute path; see %s)" % (" ".join(command), exc, self.TROUBLESHOOTING))
+        if self.PIPE_STDERR:
+            self._stderr_thread = threading.Thread(target=self._read_stderr, name="minimcp-stderr", daemon=True)
+            self._stderr_thread.start()
         self._start(self.process.stdout, self.process.stdin)
+
+    def _read_stderr(self) -> None:
+        """Hook: read the server's stderr pipe (only with ``PIPE_STDERR``)."""
+
+    def _on_impure(self, line: bytes) -> None:
+        first = not getattr(self, "_told_impure", False)
+        self._told_impure = True
+        sys.stderr.write("minimcp: the server wrote a line that is not JSON-RPC: %r%s\n"
+                         % (line[:200], " (a print() before app.run(), or to stdout from a library? Write to "
+                            "stderr instead; see %s)" % self.TROUBLESHOOTING if first else ""))
 
     def _on_progress(self, params: dict) -> None:
         sys.stderr.write("progress: %s/%s %s\n" % (params.get("progress"), params.get("total", "?"),
@@ -8029,6 +8123,9 @@ class _ProcessClient(_ClientBase):
     #: How long a server gets to exit after its stdin closes, and again after SIGTERM.
     EXIT_GRACE = 2.0
 
+    TIMEOUT_HINT = ("minimcp's own --timeout, not the server's: it may still be working on it; "
+                    "give --timeout SECONDS to wait longer")
+
     def close(self) -> int:
         """Close the server's stdin and return its exit status.
 
@@ -8040,10 +8137,38 @@ class _ProcessClient(_ClientBase):
         self._close_input(self.EXIT_GRACE)
         for signal_name, stop in (("SIGTERM", self.process.terminate), ("SIGKILL", self.process.kill), (None, None)):
             try:
-                return self.process.wait(self.EXIT_GRACE if stop is not None else None)
+                status = self.process.wait(self.EXIT_GRACE if stop is not None else None)
+                break
             except subprocess.TimeoutExpired:
                 self.ended_by = signal_name
                 stop()
+        if self.PIPE_STDERR:                 # its last lines (a child may hold the pipe: not for ever)
+            self._stderr_thread.join(self.EXIT_GRACE)
+        return status
+
+    #: Where the README explains what the command line detects.
+    TROUBLESHOOTING = "README.md, \"Troubleshooting\""
+
+    def diagnose(self) -> str:
+        """Why the server went away before answering, when its exit says so ("" if not).
+
+        Called after a request failed because the connection closed: a server that
+        exits 0 having written nothing is a script that defines a server and never
+        runs it (no ``app.run()``), which is the usual way to get here.
+        """
+        import subprocess
+        try:
+            status = self.process.wait(self.EXIT_GRACE)
+        except subprocess.TimeoutExpired:
+            return ""
+        if status == 0 and self.lines_read == 0:
+            return ("the server exited with status 0 having written nothing: does the script call app.run() "
+                    "(under `if __name__ == \"__main__\":`)? A file that only defines the server runs with "
+                    "`minimcp.py serve FILE`. See %s" % self.TROUBLESHOOTING)
+        if status != 0:
+            return ("the server exited with status %s before answering: its stderr, above, says why. See %s"
+                    % (status, self.TROUBLESHOOTING))
+        return ""
 
     def exit_report(self, status: int) -> str:
         """How the server ended, in words, for the command line."""
@@ -9502,8 +9627,11 @@ commands:
   complete REF ARGUMENT [VALUE] -- CMD...              complete a prompt argument or template variable
   selftest [--slow-tool NAME] -- CMD...                the checks to run before shipping a server
                                                        (NAME: a tool taking a duration, e.g. seconds=)
-  config --client claude|vscode|cursor [--name N] SCRIPT [ARGS...]
-                                                       the host configuration snippet, absolute paths
+  config --client HOST [--name N] [--env KEY=VALUE] SCRIPT [ARGS...]
+                                                       the host's configuration (or its command to add
+                                                       the server), absolute paths; HOST: claude,
+                                                       claude-code, codex, gemini, cursor, vscode,
+                                                       windsurf, zed, goose
   serve SCRIPT[:OBJECT]                                run the MCPServer object defined in a file
                                                        (in a package: imported as pkg.module)
   serve -m MODULE[:OBJECT]                             the same for a module (pkg.server), from here
@@ -9514,8 +9642,11 @@ commands:
 
 options:
   --protocol VERSION   speak this revision (default %s; 2026-07-28 uses server/discover)
-  --timeout SECONDS    how long to wait for each answer (default 30)
+  --timeout SECONDS    how long to wait for each answer, from the request or its last
+                       progress notification (default 30)
   --root DIR           offer DIR to the server as a root (roots/list); repeatable
+  --save DIR           write images, audio and blobs of a result to files in DIR (else
+                       their type and size are shown)
 
 The server command comes last, after "--" (call/read/prompt also accept the tool,
 URI or prompt name after the command: call -- CMD... TOOL [ARGS]). Progress goes to
@@ -9542,7 +9673,8 @@ def _parse_arguments(values: list, schema: dict = None) -> dict:
 
     A key=value value is read as JSON (``n=3`` is a number), except where the tool's
     input ``schema`` says the parameter is a string and nothing else: then the text is
-    kept as typed (``zip=01234``, ``x=1``).
+    kept as typed (``zip=01234``, ``x=1``). For an array parameter, ``tags=a,b`` is the
+    list ``["a", "b"]`` (unless it is a JSON array), and a repeated key adds to the list.
     """
     if len(values) == 1 and values[0].lstrip().startswith("{"):
         try:
@@ -9558,14 +9690,31 @@ def _parse_arguments(values: list, schema: dict = None) -> dict:
         key, sep, value = item.partition("=")
         if not sep:
             raise SystemExit("minimcp: arguments are one JSON object or key=value words, not %r" % item)
-        if _schema_types(properties.get(key)) == {"string"}:
+        kinds = _schema_types(properties.get(key))
+        if kinds == {"string"}:
             arguments[key] = value
             continue
         try:
-            arguments[key] = json.loads(value)
+            parsed = json.loads(value)
         except ValueError:
-            arguments[key] = value
+            parsed = value
+        if "array" in kinds and not isinstance(parsed, list):
+            items = (properties.get(key) or {}).get("items") or {}
+            text_items = _schema_types(items) == {"string"}
+            parsed = [part if text_items else _json_or_text(part) for part in value.split(",") if part != ""]
+        if "array" in kinds and key in arguments:
+            arguments[key] = arguments[key] + parsed           # tag=a tag=b
+        else:
+            arguments[key] = parsed
     return arguments
+
+
+def _json_or_text(text: str):
+    """``text`` read as JSON when it is JSON (``3``, ``true``), else the text itself."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
 
 
 def _schema_types(schema) -> set:
@@ -9690,14 +9839,43 @@ def _print_inspection(client: _ClientBase, opened: dict, out) -> dict:
     return report
 
 
-def _print_result(result: dict, out) -> None:
-    for block in result.get("content", []):
+def _binary_line(item: dict, field: str, index: int, save: str) -> str:
+    """One line for a base64 image, audio or blob: its type and size, and where it was saved."""
+    import base64
+    import binascii
+    import mimetypes
+    mime = item.get("mimeType") or "application/octet-stream"
+    try:
+        data = base64.b64decode(item.get(field) or "", validate=True)
+    except (binascii.Error, ValueError):
+        return "[%s %s: not valid base64]" % (item.get("type", "blob"), mime)
+    line = "[%s %s, %s bytes]" % (item.get("type", "blob"), mime, "{:,}".format(len(data)))
+    if save:
+        os.makedirs(save, exist_ok=True)
+        extension = mimetypes.guess_extension(mime.split(";")[0].strip()) or ".bin"
+        path = os.path.join(save, "%s-%d%s" % (item.get("type", "blob"), index, extension))
+        with open(path, "wb") as handle:
+            handle.write(data)
+        line = line[:-1] + ", saved to %s]" % path
+    return line
+
+
+def _print_result(result: dict, out, save: str = None) -> None:
+    """A tool, resource or prompt result for the terminal. Images, audio and blobs are
+    shown as their type and size, and written to files in ``save`` (``--save DIR``)."""
+    for index, block in enumerate(result.get("content", []), 1):
+        if block.get("type") in ("image", "audio") and "data" in block:
+            out.write(_binary_line(block, "data", index, save) + "\n")
+            continue
         out.write((block["text"] if block.get("type") == "text" else json.dumps(block)) + "\n")
     structured = result.get("structuredContent")
     texts = [b.get("text") for b in result.get("content", [])]
     if "structuredContent" in result and structured != {"result": texts[0] if len(texts) == 1 else texts}:
         out.write("structuredContent: %s\n" % json.dumps(structured, ensure_ascii=False))
-    for content in result.get("contents", []):
+    for index, content in enumerate(result.get("contents", []), 1):
+        if "blob" in content:
+            out.write(_binary_line(content, "blob", index, save) + "\n")
+            continue
         out.write(content["text"] + "\n" if "text" in content else json.dumps(content) + "\n")
     for message in result.get("messages", []):
         body = message.get("content", {})
@@ -9716,13 +9894,171 @@ def _call_with_interrupt(client: _ClientBase, name: str, arguments: dict) -> dic
         raise SystemExit("minimcp: cancelled")
 
 
-def _config_snippet(client_kind: str, name: str, script: str, arguments: list) -> dict:
-    entry = {"command": os.path.abspath(sys.executable), "args": [os.path.abspath(script)] + list(arguments)}
-    if client_kind == "vscode":
-        return {"servers": {name: dict({"type": "stdio"}, **entry)}}
-    if client_kind in ("claude", "cursor"):
-        return {"mcpServers": {name: entry}}
-    raise SystemExit("minimcp: --client is claude, vscode or cursor")
+# The hosts ``config`` writes for: one row each. ``format`` is how the entry is written
+# (a JSON key, YAML, or the host's own command for adding a server), ``where`` the file
+# it goes in per OS (None: the host has no build for that OS), ``docs`` the page the
+# row was read from, ``logs`` where the host shows the server's stderr and state.
+# tests/test_cli_config.py checks each row's format; the README's table is this one.
+_HOSTS = {
+    "claude": {"title": "Claude Desktop", "format": "mcpServers",
+               "where": {"macOS": "~/Library/Application Support/Claude/claude_desktop_config.json",
+                         "Windows": "%APPDATA%\\Claude\\claude_desktop_config.json", "Linux": None},
+               "docs": "https://modelcontextprotocol.io/quickstart/user",
+               "logs": "~/Library/Logs/Claude/mcp-server-NAME.log (macOS), "
+                       "%APPDATA%\\Claude\\logs\\mcp-server-NAME.log (Windows)"},
+    "claude-code": {"title": "Claude Code", "format": "claude mcp add",
+                    "where": {os_name: "~/.claude.json (this project; --scope user: every project), or .mcp.json "
+                              "in the project (--scope project)" for os_name in ("macOS", "Windows", "Linux")},
+                    "docs": "https://docs.anthropic.com/en/docs/claude-code/mcp",
+                    "logs": "/mcp in a session shows each server's state; claude --debug prints its errors"},
+    "codex": {"title": "Codex CLI", "format": "codex mcp add",
+              "where": {"macOS": "~/.codex/config.toml", "Linux": "~/.codex/config.toml",
+                        "Windows": "%USERPROFILE%\\.codex\\config.toml"},
+              "docs": "https://developers.openai.com/codex/mcp",
+              "logs": "~/.codex/log/codex-tui.log"},
+    "gemini": {"title": "Gemini CLI", "format": "mcpServers",
+               "where": {"macOS": "~/.gemini/settings.json", "Linux": "~/.gemini/settings.json",
+                         "Windows": "%USERPROFILE%\\.gemini\\settings.json"},
+               "docs": "https://geminicli.com/docs/tools/mcp-server/",
+               "logs": "/mcp in a session shows each server's state; gemini --debug prints its errors"},
+    "cursor": {"title": "Cursor", "format": "mcpServers",
+               "where": {os_name: "~/.cursor/mcp.json (every project), or .cursor/mcp.json in the project"
+                         for os_name in ("macOS", "Windows", "Linux")},
+               "docs": "https://cursor.com/docs/mcp",
+               "logs": "the Output panel, channel MCP Logs"},
+    "vscode": {"title": "VS Code", "format": "servers",
+               "where": {os_name: ".vscode/mcp.json in the workspace, or the profile's mcp.json (command "
+                         "'MCP: Open User Configuration')" for os_name in ("macOS", "Windows", "Linux")},
+               "docs": "https://code.visualstudio.com/docs/agents/reference/mcp-configuration",
+               "logs": "command MCP: List Servers, the server, Show Output"},
+    "windsurf": {"title": "Windsurf", "format": "mcpServers",
+                 "where": {"macOS": "~/.codeium/windsurf/mcp_config.json",
+                           "Linux": "~/.codeium/windsurf/mcp_config.json",
+                           "Windows": "%USERPROFILE%\\.codeium\\windsurf\\mcp_config.json"},
+                 "docs": "https://docs.windsurf.com/windsurf/cascade/mcp",
+                 "logs": "the MCP servers panel of Cascade's settings shows each server's state"},
+    "zed": {"title": "Zed", "format": "context_servers",
+            "where": {"macOS": "~/.config/zed/settings.json", "Linux": "~/.config/zed/settings.json",
+                      "Windows": "%APPDATA%\\Zed\\settings.json"},
+            "docs": "https://zed.dev/docs/ai/mcp",
+            "logs": "command zed: open log (Zed.log)"},
+    "goose": {"title": "Goose", "format": "goose extensions",
+              "where": {"macOS": "~/.config/goose/config.yaml", "Linux": "~/.config/goose/config.yaml",
+                        "Windows": "%APPDATA%\\Block\\goose\\config\\config.yaml"},
+              "docs": "https://block.github.io/goose/docs/guides/config-files",
+              "logs": "~/.local/state/goose/logs/ (macOS, Linux), %APPDATA%\\Block\\goose\\data\\logs\\ (Windows)"},
+}
+
+
+def _shell_words(words: list) -> str:
+    """A command line the user pastes into a shell (POSIX quoting; cmd.exe needs none for plain paths)."""
+    import shlex
+    return " ".join(shlex.quote(w) if os.name != "nt" or " " in w else w for w in words)
+
+
+def _config_entry(host: str, name: str, command: str, args: list, env: dict) -> str:
+    """The text ``config`` prints for one host: its snippet, or its command for adding a server."""
+    form = _HOSTS[host]["format"]
+    if form == "claude mcp add":
+        flags = [w for k, v in env.items() for w in ("--env", "%s=%s" % (k, v))]
+        return _shell_words(["claude", "mcp", "add", "--transport", "stdio"] + flags + [name, "--", command] + args)
+    if form == "codex mcp add":
+        flags = [w for k, v in env.items() for w in ("--env", "%s=%s" % (k, v))]
+        return _shell_words(["codex", "mcp", "add", name] + flags + ["--", command] + args)
+    if form == "goose extensions":
+        # YAML, each value written as JSON (a JSON string or list is also YAML).
+        lines = ["extensions:", "  %s:" % json.dumps(name), "    name: %s" % json.dumps(name),
+                 "    type: stdio", "    cmd: %s" % json.dumps(command), "    args: %s" % json.dumps(args),
+                 "    enabled: true", "    timeout: 300"]
+        if env:
+            lines.append("    envs: %s" % json.dumps(env))
+        return "\n".join(lines)
+    entry = {"command": command, "args": args}
+    if form == "servers":
+        entry = dict({"type": "stdio"}, **entry)
+    if env:
+        entry["env"] = env
+    return json.dumps({form: {name: entry}}, indent=2)
+
+
+def _sdk_imports(path: str) -> tuple:
+    """(the SDK modules a file imports, whether it starts itself) read from its source.
+
+    The SDK modules are those of ``mcp`` and ``fastmcp``; a file "starts itself" when it
+    has an ``if __name__ == "__main__":`` block (else running it would only define things).
+    """
+    import ast
+    try:
+        with open(path, "rb") as handle:
+            tree = ast.parse(handle.read(), path)
+    except (OSError, SyntaxError, ValueError):
+        return [], True                          # run as written: Python will say what is wrong
+    modules, starts = [], False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            modules.append(node.module)
+        elif isinstance(node, ast.If) and isinstance(node.test, ast.Compare) \
+                and isinstance(node.test.left, ast.Name) and node.test.left.id == "__name__":
+            starts = True
+    sdk = [m for m in modules if m.split(".")[0] in ("mcp", "fastmcp")]
+    return sorted(set(sdk)), starts
+
+
+def _importable(module: str) -> bool:
+    """Whether this interpreter (the one the config names) can import ``module`` when it
+    starts afresh: minimcp's own SDK stand-ins (install_sdk_aliases) do not count."""
+    import importlib.util
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):            # a parent package is missing, or broken
+        return False
+    return spec is not None and not isinstance(spec.loader, _SDKFinder)
+
+
+def _serve_form(serve_arguments: list, env: dict, folder: str = None) -> tuple:
+    """``python -m minimcp serve ...``: the module form, whose bytecode is cached.
+
+    ``python minimcp.py serve`` compiles all of minimcp.py at every start (a script is
+    never cached): 4x a native script's time to the first answer. ``-m`` loads the
+    cached bytecode, so PYTHONPATH names minimcp.py's folder (``folder``, default this
+    file's), unless it is installed.
+    """
+    import site
+    folder = folder or os.path.dirname(os.path.abspath(__file__))
+    installed = set()
+    try:
+        installed = {os.path.abspath(p) for p in site.getsitepackages() + [site.getusersitepackages()]}
+    except AttributeError:                       # virtualenv's old site.py
+        pass
+    env = dict(env)
+    if folder not in installed:
+        env["PYTHONPATH"] = folder + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    return ["-m", "minimcp", "serve"] + serve_arguments, env
+
+
+def _config_plan(script: str, arguments: list, env: dict) -> tuple:
+    """(args after the interpreter, env, notes for stderr) of the command a host runs."""
+    notes = []
+    if os.path.basename(script) in ("minimcp.py", "minimcp") and arguments[:1] == ["serve"]:
+        args, env = _serve_form(arguments[1:], env, os.path.dirname(os.path.abspath(script)))
+        return args, env, notes
+    modules, starts = _sdk_imports(script)
+    missing = [m for m in modules if not _importable(m)]
+    if not missing and starts:
+        return [os.path.abspath(script)] + arguments, env, notes
+    if missing:
+        notes.append("%s imports %s, which %s cannot import: the host runs it through minimcp serve, "
+                     "which stands in for the SDK" % (script, ", ".join(missing), sys.executable))
+    else:
+        notes.append("%s has no `if __name__ == \"__main__\":` block that starts it: the host runs its "
+                     "server object through minimcp serve" % script)
+    if arguments:
+        notes.append("its arguments (%s) are left out: serve runs the file's server object and passes none"
+                     % " ".join(arguments))
+    args, env = _serve_form([os.path.abspath(script)], env)
+    return args, env, notes
 
 
 def _absolute_paths(arguments: list) -> list:
@@ -9890,10 +10226,28 @@ def _serve_command(words: list) -> int:
 class _RecordingClient(_ProcessClient):
     """The selftest's client: keeps every raw stdout line, to check nothing but JSON-RPC reaches it."""
 
+    PIPE_STDERR = True                       # read for tracebacks, reported as warnings
+
     def _on_progress(self, params):          # quiet: the checks' own lines are the output
         pass
 
     _on_log = _on_progress
+
+    def _read_stderr(self) -> None:
+        self.stderr_lines = []               # appended by this thread only; read after it ends
+        for line in self.process.stderr:
+            self.stderr_lines.append(line.decode("utf-8", "replace").rstrip("\r\n"))
+
+    def tracebacks(self, start: int = 0) -> list:
+        """The last line (the exception) of each Python traceback in stderr lines ``start:``."""
+        found, inside = [], False
+        for line in getattr(self, "stderr_lines", [])[start:]:
+            if line.startswith("Traceback (most recent call last)"):
+                inside = True
+            elif inside and line and not line[0].isspace():
+                found.append(line.strip())
+                inside = False
+        return found
 
     def _start(self, reader, writer):
         self.raw = []
@@ -9919,48 +10273,88 @@ class _RecordingClient(_ProcessClient):
 
 
 class _SelfTest:
-    """The checks a server author needs before shipping; one line per check on ``out``."""
+    """The checks a server author needs before shipping; one line per check on ``out``.
+
+    Each check runs inside ``check()``: a failure of the selftest itself is reported as
+    that check's FAIL, never as a traceback. The server's stderr is read, and a
+    traceback in it is a WARN line naming the check that was running.
+    """
 
     def __init__(self, command: list, protocol: str, slow_tool: str, timeout: float, out) -> None:
-        self.command, self.protocol, self.slow_tool, self.timeout, self.out = command, protocol, slow_tool, timeout, out
-        self.counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
+        self.command, self.protocol, self.timeout, self.out = command, protocol, timeout, out
+        # --slow-tool NAME or NAME:ARGUMENT (the argument that takes the duration)
+        self.slow_tool, _, self.slow_argument = (slow_tool or "").partition(":")
+        self.counts = {"PASS": 0, "FAIL": 0, "SKIP": 0, "WARN": 0}
         self.impure = []
+        self.current = "start"               # the check running now, for the server's tracebacks
 
     def run(self) -> int:
-        self.handshakes()
-        modern = self.discover()
-        self.tools(modern)
+        self.check("handshakes", self.handshakes)
+        modern = self.check("server/discover", self.discover)
+        self.check("tools", self.tools, bool(modern))
         for how in ("stdin EOF", "SIGTERM") if os.name == "posix" else ("stdin EOF",):
-            self.exit_on(how)
+            self.check("exit on " + how, self.exit_on, how)
+        return self.finish()
+
+    def finish(self) -> int:
+        """The stdout check over every server run so far, and the summary line: the exit status."""
         impure = self.impure
-        self.report(not impure, "stdout holds only JSON-RPC", "%d bad lines, first: %r"
-                    % (len(impure), impure[0][:80]) if impure else "every line was one JSON-RPC message")
-        self.out.write("%d passed, %d failed\n" % (self.counts["PASS"], self.counts["FAIL"]))
+        self.report(not impure, "stdout holds only JSON-RPC", "%d bad lines, first: %r (a print() before app.run()? "
+                    "see %s)" % (len(impure), impure[0][:80], _ProcessClient.TROUBLESHOOTING) if impure
+                    else "every line was one JSON-RPC message")
+        summary = ", ".join(_plural(self.counts[word], noun) for word, noun in
+                            (("PASS", "passed"), ("FAIL", "failed"), ("SKIP", "skipped"), ("WARN", "warning"))
+                            if word != "WARN" or self.counts[word])
+        self.out.write(summary + "\n")
         return 0 if self.counts["FAIL"] == 0 else 1
 
+    def check(self, name: str, step, *arguments):
+        """Run one step of the selftest; an exception of its own is that step's FAIL."""
+        self.current = name
+        try:
+            return step(*arguments)
+        except Exception as exc:             # a selftest bug, or a reply it did not foresee
+            self.report(False, self.current, "the selftest could not finish this check: %s: %s"
+                        % (type(exc).__name__, exc))
+            return None
+
     def report(self, ok, name: str, detail: str = "") -> None:
-        word = {True: "PASS", False: "FAIL", None: "SKIP"}[ok]
+        word = {True: "PASS", False: "FAIL", None: "SKIP", "warn": "WARN"}[ok]
         self.counts[word] += 1
+        self.current = name
         self.out.write("%s  %s%s\n" % (word, name, (": " + detail) if detail else ""))
         self.out.flush()
 
     def client(self, version: str) -> _RecordingClient:
-        return _RecordingClient(self.command, version, timeout=self.timeout)
+        client = _RecordingClient(self.command, version, timeout=self.timeout)
+        client.stderr_seen = 0
+        return client
+
+    def server_tracebacks(self, client: _RecordingClient) -> None:
+        """WARN for each traceback the server wrote since the last look, under the running check."""
+        lines = getattr(client, "stderr_lines", [])
+        seen, client.stderr_seen = client.stderr_seen, len(lines)
+        for exception in client.tracebacks(seen):
+            self.report("warn", self.current, "the server wrote a traceback on stderr: %s" % exception[:200])
 
     def done(self, client: _RecordingClient) -> None:
         client.close()
+        self.server_tracebacks(client)
         self.impure += client.impure_lines()
 
     def handshakes(self) -> None:
         for version in HANDSHAKE_VERSIONS:
             client = self.client(version)
+            self.current = "handshake %s" % version
             try:
                 result = client.connect()
                 self.report(result.get("protocolVersion") == version, "handshake %s" % version,
                             "answered %s" % result.get("protocolVersion"))
             except MCPError as exc:
-                self.report(False, "handshake %s" % version, exc.message)
-            self.done(client)
+                hint = client.diagnose() if client._closed else ""
+                self.report(False, "handshake %s" % version, exc.message + ("; " + hint if hint else ""))
+            finally:
+                self.done(client)
 
     def discover(self) -> bool:
         client = self.client(LATEST_PROTOCOL_VERSION)
@@ -9976,7 +10370,8 @@ class _SelfTest:
                             "checked" % (exc.message, exc.code))
             else:
                 self.report(False, "server/discover", "%s (%s)" % (exc.message, exc.code))
-        self.done(client)
+        finally:
+            self.done(client)
         return modern
 
     def tools(self, modern: bool) -> None:
@@ -9984,56 +10379,80 @@ class _SelfTest:
         try:
             client.connect()
             tools = {t["name"]: t for t in client.list_tools()}
-            self.report(True, "tools/list", "%d tools" % len(tools))
+            self.report(True, "tools/list", _plural(len(tools), "tool"))
             slow = self.slow_tool or ("slow" if "slow" in tools else None)
-            arguments = _duration_arguments(tools[slow], 1) if slow in tools else None
             if slow is None or slow not in tools:
-                self.report(None, "concurrency", "no slow tool (give --slow-tool NAME: a tool with a duration "
-                            "argument)" if slow is None else "the server has no tool %r" % slow)
+                self.report(None, "concurrency", "no slow tool (give --slow-tool NAME[:ARGUMENT]: a tool with a "
+                            "duration argument)" if slow is None else "the server has no tool %r" % slow)
                 self.report(None, "cancellation", "no slow tool")
-            elif arguments is None:
-                self.report(None, "concurrency", "%s has no argument that looks like a duration in seconds or ms"
-                            % slow)
+                return
+            arguments = _duration_arguments(tools[slow], 1, self.slow_argument or None)
+            if arguments is None:
+                if self.slow_argument:
+                    detail = "%s has no numeric argument %r" % (slow, self.slow_argument)
+                else:
+                    detail = ("%s has no argument that looks like a duration in seconds or ms (name it: "
+                              "--slow-tool %s:ARGUMENT)" % (slow, slow))
+                self.report(None, "concurrency", detail)
                 self.report(None, "cancellation", "no duration argument")
-            else:
-                self.concurrency(client, slow, arguments)
-                self.cancellation(client, slow, _duration_arguments(tools[slow], 3))
+                return
+            self.current = "concurrency"
+            self.concurrency(client, slow, arguments)
+            self.server_tracebacks(client)
+            self.current = "cancellation"
+            self.cancellation(client, slow, _duration_arguments(tools[slow], 3, self.slow_argument or None))
         except MCPError as exc:
             hint = ""
             if client.modern and exc.code == METHOD_NOT_FOUND and not modern:
                 hint = "; the server speaks only the handshake revisions: drop --protocol %s" % self.protocol
             self.report(False, "tools", "%s (%s)%s" % (exc.message, exc.code, hint))
-        self.done(client)
+        finally:
+            self.done(client)
 
     def concurrency(self, client: _RecordingClient, slow: str, arguments: dict) -> None:
-        results, threads = [], []
+        results, errors, threads = [], [], []
+
+        def call():
+            try:
+                results.append(client.call_tool(slow, arguments))
+            except MCPError as exc:
+                errors.append("%s (%s)" % (exc.message, exc.code))
         started = time.monotonic()
         for _ in range(3):
-            thread = threading.Thread(target=lambda: results.append(client.call_tool(slow, arguments)))
+            thread = threading.Thread(target=call, daemon=True)
             thread.start()
             threads.append(thread)
         for thread in threads:
             thread.join(self.timeout)
         elapsed = time.monotonic() - started
-        self.report(len(results) == 3 and elapsed < 2.5, "concurrency",
-                    "3 calls of %s %s took %.2fs" % (slow, json.dumps(arguments), elapsed))
+        failed = [r for r in results if r.get("isError")]
+        detail = "3 calls of %s %s took %.2fs" % (slow, json.dumps(arguments), elapsed)
+        if errors or failed:
+            detail += "; %s" % (errors[0] if errors else "isError: %s" % _result_text(failed[0]))
+        self.report(len(results) == 3 and not errors and not failed and elapsed < 2.5, "concurrency", detail)
 
     def cancellation(self, client: _RecordingClient, slow: str, arguments: dict) -> None:
-        ids, answered = [], threading.Event()
+        ids, sent, answered = [], threading.Event(), threading.Event()
 
         def call():
             try:
-                client.call_tool(slow, arguments, on_id=ids.append)
+                client.call_tool(slow, arguments, on_id=lambda i: (ids.append(i), sent.set()))
             except MCPError:
                 pass
             answered.set()                   # any response, result or error (the call's timeout is far off)
+        token = getattr(client, "_next_token", 0) + 1
         threading.Thread(target=call, daemon=True).start()
-        time.sleep(0.3)
+        if not sent.wait(self.timeout):
+            self.report(False, "cancellation", "the call could not be sent")
+            return
+        # Give the tool a moment to start (its first progress says it has; a cancel that
+        # arrives first is fine too: the call must then never run, nor be answered).
+        client.wait_for_progress(token, 0.3)
         client.notify("notifications/cancelled", {"requestId": ids[0], "reason": "selftest"})
-        answered = answered.wait(0.5)
+        got_answer = answered.wait(0.5)
         alive = client.request("tools/list") is not None
-        self.report(not answered and alive, "cancellation",
-                    "no response after the cancel, server still answers" if not answered else "it answered anyway")
+        self.report(not got_answer and alive, "cancellation",
+                    "no response after the cancel, server still answers" if not got_answer else "it answered anyway")
 
     def exit_on(self, how: str) -> None:
         """On a fresh, idle server (the one above may still be finishing a cancelled call)."""
@@ -10044,7 +10463,7 @@ class _SelfTest:
             client.request("ping")
         except MCPError as exc:
             self.report(False, "exit on " + how, "the server did not open a session: %s" % exc.message)
-            client.close()
+            self.done(client)
             return
         started = time.monotonic()
         try:
@@ -10061,21 +10480,36 @@ class _SelfTest:
         self.done(client)
 
 
-def _duration_arguments(tool: dict, seconds: float):
+def _plural(count: int, noun: str) -> str:
+    """``1 tool``, ``2 tools``; words that don't take an s (``passed``) stay as they are."""
+    if count == 1 or noun in ("passed", "failed", "skipped"):
+        return "%d %s" % (count, noun)
+    return "%d %ss" % (count, noun)
+
+
+def _result_text(result: dict) -> str:
+    """The text of a tool result, short, for one line of output."""
+    texts = [b.get("text", "") for b in result.get("content", []) if isinstance(b, dict) and b.get("type") == "text"]
+    return " ".join(texts)[:200]
+
+
+def _duration_arguments(tool: dict, seconds: float, argument: str = None):
     """Arguments that make ``tool`` take about ``seconds``, read from its input schema.
 
     Third-party servers name it as they like (``seconds``, ``duration``, ``delay``,
-    ``durationMs``...); None when no numeric argument looks like a duration.
+    ``durationMs``...); None when no numeric argument looks like a duration. With
+    ``argument`` (``--slow-tool NAME:ARGUMENT``) that one is used, if it is numeric.
     """
     import re
     properties = (tool.get("inputSchema") or {}).get("properties") or {}
     for name, schema in properties.items():
-        if not isinstance(schema, dict):
+        if not isinstance(schema, dict) or (argument is not None and name != argument):
             continue
         kinds = schema.get("type") if isinstance(schema.get("type"), list) else [schema.get("type")]
         words = re.sub(r"([a-z])([A-Z])", r"\1 \2", name).lower().replace("_", " ").split()
-        if not {"number", "integer"} & set(kinds) or not {"seconds", "secs", "sec", "duration", "delay", "sleep",
-                                                          "wait", "time", "ms", "millis", "milliseconds"} & set(words):
+        looks_like_time = {"seconds", "secs", "sec", "duration", "delay", "sleep", "wait", "time", "ms", "millis",
+                           "milliseconds"} & set(words)
+        if not {"number", "integer"} & set(kinds) or not (looks_like_time or argument is not None):
             continue
         description = (schema.get("description") or "").lower()
         millis = {"ms", "millis", "milliseconds"} & set(words) or "millisecond" in description
@@ -10085,7 +10519,7 @@ def _duration_arguments(tool: dict, seconds: float):
 
 
 _COMMANDS = ("inspect", "call", "read", "prompt", "complete", "selftest", "config", "serve")
-_VALUED_OPTIONS = ("--protocol", "--timeout", "--client", "--name", "--slow-tool", "--root")
+_VALUED_OPTIONS = ("--protocol", "--timeout", "--client", "--name", "--slow-tool", "--root", "--env", "--save")
 
 
 def _command_first(argv: list) -> list:
@@ -10115,7 +10549,11 @@ def _split_command_line(argv: list) -> tuple:
 
 
 def _parse_options(options: list) -> tuple:
-    """(as_json, words, valued options, roots) from the words before the server command."""
+    """(as_json, words, valued options, roots) from the words before the server command.
+
+    ``--root`` and ``--env`` are repeatable: ``roots`` gets the roots, ``extra["--env"]``
+    the list of KEY=VALUE words.
+    """
     as_json, words, extra, roots = False, [], {}, []
     index = 0
     while index < len(options):
@@ -10123,6 +10561,8 @@ def _parse_options(options: list) -> tuple:
         if option in _VALUED_OPTIONS and index + 1 < len(options):
             if option == "--root":                   # repeatable: each one is a root
                 roots.append(options[index + 1])
+            elif option == "--env":
+                extra.setdefault("--env", []).append(options[index + 1])
             else:
                 extra[option] = options[index + 1]
             index += 2
@@ -10135,23 +10575,50 @@ def _parse_options(options: list) -> tuple:
     return as_json, words, extra, roots
 
 
-def _config_command(words: list, server: list, extra: dict) -> int:
+def _config_command(words: list, server: list, extra: dict, envs: list) -> int:
+    hosts = "|".join(_HOSTS)
     if not words:
-        raise SystemExit("minimcp: config --client claude|vscode|cursor [--name N] SCRIPT [ARGS...]")
+        raise SystemExit("minimcp: config --client %s [--name N] [--env KEY=VALUE] SCRIPT [ARGS...]" % hosts)
+    host = extra.get("--client", "claude")
+    if host not in _HOSTS:
+        raise SystemExit("minimcp: --client is one of %s, not %r" % (", ".join(_HOSTS), host))
+    env = {}
+    for item in envs:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise SystemExit("minimcp: --env takes KEY=VALUE, not %r" % item)
+        env[key] = value
     script, arguments = words[0], _absolute_paths(words[1:] + server)
     if not os.path.isfile(script):
         raise SystemExit("minimcp: no such script: %s (the host would fail to start it)" % script)
     name = extra.get("--name") or _config_name(script, arguments)
-    snippet = _config_snippet(extra.get("--client", "claude"), name, script, arguments)
-    sys.stdout.write(json.dumps(snippet, indent=2) + "\n")
+    args, env, notes = _config_plan(script, arguments, env)
+    sys.stdout.write(_config_entry(host, name, os.path.abspath(sys.executable), args, env) + "\n")
+    row = _HOSTS[host]
+    for note in notes:
+        sys.stderr.write("minimcp: %s\n" % note)
+    sys.stderr.write("minimcp: %s shows the server's stderr in %s; if it does not start, see %s\n"
+                     % (row["title"], row["logs"], _ProcessClient.TROUBLESHOOTING))
+    if row["format"].endswith(" mcp add"):
+        sys.stderr.write("minimcp: run that command to add %r to %s (it writes %s); see %s\n"
+                         % (name, row["title"], row["where"]["Linux"], row["docs"]))
+    else:
+        grouped = {}                             # one location, the OSes that have it
+        for os_name, where in row["where"].items():
+            if where:
+                grouped.setdefault(where, []).append(os_name)
+        places = "; ".join("%s: %s" % (", ".join(names), where) for where, names in grouped.items())
+        sys.stderr.write("minimcp: merge that into %s's configuration (%s), then restart it; see %s\n"
+                         % (row["title"], places, row["docs"]))
     return 0
 
 
-def _client_command(client: "_ProcessClient", command: str, words: list, as_json: bool) -> tuple:
+def _client_command(client: "_ProcessClient", command: str, words: list, as_json: bool, save: str = None) -> tuple:
     """Run inspect/call/read/prompt/complete against a connected server: (report, exit status)."""
+    import io
     status = 0
     opened = client.connect()
-    output = sys.stderr if as_json else sys.stdout
+    output = io.StringIO() if as_json else sys.stdout      # --json: the JSON only, no summary anywhere
     if command == "inspect":
         report = _print_inspection(client, opened, output)
         if "--call" in words:
@@ -10164,7 +10631,7 @@ def _client_command(client: "_ProcessClient", command: str, words: list, as_json
             report["call"] = result
             status = 1 if result.get("isError") else 0
             if not as_json:
-                _print_result(result, output)
+                _print_result(result, output, save)
     elif not words:
         raise SystemExit("minimcp: %s needs %s" % (command, {"call": "a tool name", "read": "a URI",
                                                               "prompt": "a prompt name",
@@ -10222,7 +10689,7 @@ def main(argv: list = None) -> int:
     if protocol not in PROTOCOL_VERSIONS:
         raise SystemExit("minimcp: unknown protocol %s (one of %s)" % (protocol, ", ".join(PROTOCOL_VERSIONS)))
     if command == "config":
-        return _config_command(words, server, extra)
+        return _config_command(words, server, extra, extra.get("--env", []))
     if command not in _COMMANDS:                     # (serve and config are done above)
         sys.stderr.write("minimcp: unknown command %r\n\n%s" % (command, usage))
         return 2
@@ -10235,13 +10702,16 @@ def main(argv: list = None) -> int:
     client = _ProcessClient(server, protocol, timeout=timeout)
     _terminal_answers(client, roots)
     try:
-        report, status = _client_command(client, command, words, as_json)
+        report, status = _client_command(client, command, words, as_json, extra.get("--save"))
         if as_json:
             sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
         elif command in ("call", "read", "prompt"):
-            _print_result(report, sys.stdout)
+            _print_result(report, sys.stdout, extra.get("--save"))
     except MCPError as exc:
         sys.stderr.write("minimcp: error %s: %s\n" % (exc.code, exc.message))
+        hint = client.diagnose() if client._closed else ""
+        if hint:
+            sys.stderr.write("minimcp: %s\n" % hint)
         if client.modern and exc.code == METHOD_NOT_FOUND and not client.server_info:
             sys.stderr.write("minimcp: the server does not answer server/discover, so it speaks only the "
                              "handshake revisions: drop --protocol %s (or use --protocol %s)\n"

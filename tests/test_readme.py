@@ -76,7 +76,8 @@ def test_shell_commands_run(line):
         assert snippet["mcpServers"]["everything"].keys() == documented["mcpServers"]["everything"].keys()
         assert os.path.isabs(snippet["mcpServers"]["everything"]["command"])
     if " selftest " in line:
-        assert out.strip().endswith("passed, 0 failed")
+        assert re.search(r"\d+ passed, 0 failed, \d+ skipped$", out.strip()), out
+        assert "Traceback" not in done.stderr.decode() and "WARN" not in out
     if "call add" in line:
         assert out.splitlines()[0] == "5"
 
@@ -377,7 +378,7 @@ def test_ctx_sleep_raises_cancelled_as_the_readme_says():
     assert "`sleep` raises `Cancelled` at once on cancel, so cleanup goes in a `finally:`" in README
     assert "`ctx.sleep` returns at once" not in README and "`sleep` wakes at once" not in README
     app = MCPServer("sleeper")
-    started, ids, seen = threading.Event(), [], []
+    started, ended, ids, seen = threading.Event(), threading.Event(), [], []
 
     @app.tool()
     def wait(ctx: Context) -> str:
@@ -391,6 +392,7 @@ def test_ctx_sleep_raises_cancelled_as_the_readme_says():
             raise
         finally:
             seen.append("finally")
+            ended.set()
         return "slept"
 
     def call(client):
@@ -399,10 +401,60 @@ def test_ctx_sleep_raises_cancelled_as_the_readme_says():
         except MCPError:
             pass
     with TestClient(app) as client:
-        client.timeout = 2                                  # the cancelled call is never answered
         caller = threading.Thread(target=call, args=(client,))
         caller.start()
         assert started.wait(10)
         client.notify("notifications/cancelled", {"requestId": ids[0], "reason": "test"})
-        caller.join(10)
-    assert seen == ["Cancelled", "finally"]
+        assert ended.wait(10)
+    caller.join(10)                                         # closing the client ended its wait
+    assert seen == ["Cancelled", "finally"] and not caller.is_alive()
+
+
+# -- issue 30, points 4 and 6: hosts and troubleshooting ------------------------------------
+
+def section(title):
+    start = README.index("\n%s\n" % title)
+    rest = README[start + len(title) + 2:]
+    level = title.split(" ")[0]
+    ends = [rest.find("\n%s " % level)] + ([rest.find("\n## ")] if level == "###" else [])
+    return rest[:min(e for e in ends if e >= 0)]
+
+
+def test_the_host_table_is_the_cli_s_table():
+    import minimcp
+    text = section("## Connect it to a host")
+    rows = [line for line in text.splitlines() if line.startswith("| ") and "`--client`" not in line]
+    assert len(rows) == len(minimcp._HOSTS)
+    for row, (key, host) in zip(rows, minimcp._HOSTS.items()):
+        assert row.startswith("| %s | `%s` |" % (host["title"], key)), row
+        assert "(%s)" % host["docs"] in row and host["logs"] in row, row
+        assert all(where in row for where in host["where"].values() if where), row
+
+
+def test_the_claude_code_example_is_what_config_prints(tmp_path):
+    import minimcp
+    block = [b for b in blocks("console") if "config --client claude-code" in b][0]
+    command, shown = [line for line in block.strip().splitlines()]
+    words = [sys.executable if w == "python3" else w for w in shlex.split(command[2:])]
+    done = subprocess.run(words, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    printed = shlex.split(done.stdout.decode())
+    expected = shlex.split(shown)
+    assert printed[:-2] == expected[:-2]                    # all but the two absolute paths
+    assert printed[-1] == os.path.join(ROOT, "examples", "everything.py")
+    assert minimcp._HOSTS["claude-code"]["format"] == "claude mcp add"
+
+
+# Each message the Troubleshooting section explains, as the command line prints it.
+TROUBLE = ["cannot start ", "ENOENT", "the server exited with status 0 having written nothing",
+           " before answering", "the server wrote a line that is not JSON-RPC", "stdout holds only JSON-RPC",
+           "minimcp's own --timeout, not the server's", "the server wrote a traceback on stderr"]
+
+
+def test_troubleshooting_explains_what_the_cli_says_and_the_cli_points_there():
+    text = section("### Troubleshooting")
+    source = open(os.path.join(ROOT, "minimcp.py"), encoding="utf-8").read()
+    for message in TROUBLE:
+        assert message in text, message
+        assert message in source, message
+    assert source.count("self.TROUBLESHOOTING") + source.count("_ProcessClient.TROUBLESHOOTING") >= 6
+    assert 'TROUBLESHOOTING = "README.md, \\"Troubleshooting\\""' in source
