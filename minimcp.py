@@ -7946,6 +7946,9 @@ def _sdk_names() -> dict:
             "Icon": _sdk_model("Icon", "An icon: src, mimeType, sizes, theme."),
             "Annotations": _sdk_model("Annotations", "Content annotations: audience, priority, lastModified."),
             "GetPromptResult": _sdk_model("GetPromptResult", "A prompts/get result."),
+            # Servers build it at import for the constructor, which ignores it: minimcp's HTTP
+            # transport checks Host and Origin itself (wsgi_app's allowed_hosts, allowed_origins).
+            "TransportSecuritySettings": _sdk_model("TransportSecuritySettings", "Accepted and ignored."),
         }
         for name, value in _SDK_CACHE["names"].items():
             if isinstance(value, type) and value.__name__.startswith("_SDK"):
