@@ -7976,6 +7976,7 @@ _SDK_HINTS = (   # (a prefix of the dotted name, or its last part, or "()": what
 
 
 def _sdk_unusable(what: str) -> str:
+    """What a placeholder says when used: what it is, and what to do instead."""
     root = what.split(".")[0]
     last = what.rsplit(".", 1)[-1]
     hint = next((h for key, h in _SDK_HINTS if what.startswith(key + ".") or what == key or last == key
@@ -8085,6 +8086,7 @@ def _sdk_build() -> None:
 
         def __get__(self, instance, owner=None):
             return _sdk_placeholder(self.what)
+
     for cls in (_SDKUnavailable, _SDKPlaceholderType, _SDKComponent, _SDKServerSurface, _SDKMissingMember):
         cls.__qualname__ = cls.__name__
 
