@@ -9292,6 +9292,9 @@ def _sdk_names() -> dict:
             "Icon": _sdk_model("Icon", "An icon: src, mimeType, sizes, theme."),
             "Annotations": _sdk_model("Annotations", "Content annotations: audience, priority, lastModified."),
             "GetPromptResult": _sdk_model("GetPromptResult", "A prompts/get result."),
+            # Servers build it at import for the constructor, which ignores it: minimcp's HTTP
+            # transport checks Host and Origin itself (wsgi_app's allowed_hosts, allowed_origins).
+            "TransportSecuritySettings": _sdk_model("TransportSecuritySettings", "Accepted and ignored."),
         }
         for name, value in _SDK_CACHE["names"].items():
             if isinstance(value, type) and value.__name__.startswith("_SDK"):
@@ -9314,6 +9317,7 @@ _SDK_HINTS = (   # (a prefix of the dotted name, or its last part, or "()": what
 
 
 def _sdk_unusable(what: str) -> str:
+    """What a placeholder says when used: what it is, and what to do instead."""
     root = what.split(".")[0]
     last = what.rsplit(".", 1)[-1]
     hint = next((h for key, h in _SDK_HINTS if what.startswith(key + ".") or what == key or last == key
@@ -9423,6 +9427,7 @@ def _sdk_build() -> None:
 
         def __get__(self, instance, owner=None):
             return _sdk_placeholder(self.what)
+
     for cls in (_SDKUnavailable, _SDKPlaceholderType, _SDKComponent, _SDKServerSurface, _SDKMissingMember):
         cls.__qualname__ = cls.__name__
 

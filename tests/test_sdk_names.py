@@ -31,6 +31,7 @@ SERVER = '''
     from mcp.server.mcpserver.prompts import base
     from mcp.server import MCPServer
     from mcp.server.fastmcp import FastMCP
+    from mcp.server.fastmcp.server import TransportSecuritySettings
     from mcp.server.fastmcp.resources import FunctionResource
     from mcp import types
     from mcp.types import INVALID_PARAMS
@@ -40,7 +41,7 @@ SERVER = '''
 
     logger = get_logger(__name__)
 
-    mcp = FastMCP("names")
+    mcp = FastMCP("names", transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False))
     app = mcp.streamable_http_app()          # for uvicorn; nothing is served through it here
 
 
