@@ -20,6 +20,7 @@ OTHER = [sys.executable, os.path.join(ROOT, "tests", "handshake_only_server.py")
 
 
 def run(*args, timeout=60, argv0=None):
+    """The command line as a process of its own."""
     command = [sys.executable, MINIMCP] + list(args)
     started = time.monotonic()
     done = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -29,11 +30,32 @@ def run(*args, timeout=60, argv0=None):
     return done
 
 
+def cli(*args, timeout=None):
+    """The command line in this process, against a real server process: one interpreter start
+    fewer. Threads' tracebacks (threading.excepthook) land in ``err`` too."""
+    import contextlib
+    import io
+    import minimcp
+    out, err = io.StringIO(), io.StringIO()
+    started = time.monotonic()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            status = minimcp.main(list(args))
+        except SystemExit as exc:
+            status = exc.code if isinstance(exc.code, int) else 1
+            if not isinstance(exc.code, int):
+                err.write("%s\n" % exc.code)
+    done = subprocess.CompletedProcess(args, status)
+    done.seconds = time.monotonic() - started
+    done.out, done.err = out.getvalue(), err.getvalue()
+    return done
+
+
 # -- item 1: a server that asks us something late ---------------------------------------
 
 def test_inspect_is_quick_and_clean_against_a_server_that_asks_for_roots_late():
     """The everything server asks roots/list 0.3 s after initialized and won't exit unanswered."""
-    done = run("inspect", "--", *OTHER, "--late-roots")
+    done = cli("inspect", "--", *OTHER, "--late-roots")
     assert done.returncode == 0, done.err
     assert "server exited with status 0 after its stdin closed" in done.out
     assert "Exception in thread" not in done.err and "Traceback" not in done.err
@@ -41,13 +63,13 @@ def test_inspect_is_quick_and_clean_against_a_server_that_asks_for_roots_late():
 
 
 def test_roots_are_offered_only_when_asked_for_and_then_answered(tmp_path):
-    done = run("call", "roots", "--root", str(tmp_path), "--", *OTHER)
+    done = cli("call", "roots", "--root", str(tmp_path), "--", *OTHER)
     assert done.returncode == 0, done.err
     assert done.out.strip() == "file://" + str(tmp_path).replace(os.sep, "/")
 
 
 def test_a_server_that_waits_for_an_answer_after_stdin_closed_is_stopped_and_the_report_says_why():
-    done = run("inspect", "--", *OTHER, "--ask-at-eof")
+    done = cli("inspect", "--", *OTHER, "--ask-at-eof")
     assert "Traceback" not in done.err and "Exception in thread" not in done.err, done.err
     assert "-9" not in done.out
     assert ("server was still running 2 s after its stdin closed; minimcp stopped it with SIGTERM "
@@ -114,7 +136,7 @@ def test_duration_arguments_are_read_from_the_schema():
 
 
 def test_the_modern_protocol_against_a_handshake_only_server_gives_a_hint():
-    done = run("inspect", "--protocol", "2026-07-28", "--", *OTHER)
+    done = cli("inspect", "--protocol", "2026-07-28", "--", *OTHER)
     assert done.returncode == 1
     assert "speaks only the handshake revisions: drop --protocol 2026-07-28" in done.err, done.err
     status, out = selftest_tools(*OTHER, protocol="2026-07-28")
@@ -125,27 +147,27 @@ def test_the_modern_protocol_against_a_handshake_only_server_gives_a_hint():
 
 def test_help_after_a_command_prints_the_usage():
     for args in (["inspect", "--help"], ["call", "-h"], ["selftest", "--help", "--", "x"]):
-        done = run(*args)
+        done = cli(*args)
         assert done.returncode == 0 and done.out.startswith("usage: "), (args, done.err)
         assert "cannot start" not in done.err
 
 
 def test_options_may_come_before_the_command():
-    done = run("--protocol", "2025-06-18", "--json", "inspect", "--", *OTHER)
+    done = cli("--protocol", "2025-06-18", "--json", "inspect", "--", *OTHER)
     assert done.returncode == 0, done.err
     assert json.loads(done.out)["protocolVersion"] == "2025-06-18"
 
 
 def test_key_value_text_for_a_string_parameter_stays_text():
-    done = run("call", "greet", "name=1", "--", *OTHER)
+    done = cli("call", "greet", "name=1", "--", *OTHER)
     assert done.returncode == 0, done.err
     assert done.out == "Hi 1!\n"
-    done = run("call", "add", "a=2", "b=3", "--", sys.executable, EVERYTHING)      # numbers stay numbers
+    done = cli("call", "add", "a=2", "b=3", "--", sys.executable, EVERYTHING)      # numbers stay numbers
     assert done.out.splitlines()[0] == "5"
 
 
 def test_log_notifications_are_shown_on_stderr():
-    done = run("call", "greet", "name=Ada", "--", *OTHER)
+    done = cli("call", "greet", "name=Ada", "--", *OTHER)
     assert "log [info] greeter: greeting Ada" in done.err
     assert "greeting" not in done.out
 
@@ -162,9 +184,9 @@ def test_the_installed_command_names_itself(tmp_path):
 
 
 def test_inspect_shows_optional_and_union_types():
-    done = run("inspect", "--", *OTHER)
+    done = cli("inspect", "--", *OTHER)
     assert "greet(name: string, formal?: boolean | null)" in done.out, done.out
-    done = run("inspect", "--", sys.executable, EVERYTHING)
+    done = cli("inspect", "--", sys.executable, EVERYTHING)
     assert ": any" not in done.out.replace("value?: any", ""), done.out
 
 
@@ -196,5 +218,5 @@ def test_config_for_minimcp_serve_uses_absolute_paths_and_the_served_script_name
 
 
 def test_config_for_a_missing_script_fails():
-    done = run("config", "--client", "claude", "examples/no_such_server.py")
+    done = cli("config", "--client", "claude", "examples/no_such_server.py")
     assert done.returncode != 0 and "no such script" in done.err and done.out == ""
