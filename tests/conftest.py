@@ -137,8 +137,19 @@ def _cache_for_children() -> None:
     _dont_write_bytecode = os.environ.pop("PYTHONDONTWRITEBYTECODE")
 
 
+def _interruptible_children() -> None:
+    """A shell starts a background job (``pytest &``, a CI step run that way) with SIGINT
+    ignored, and an ignored signal stays ignored across exec: the servers and clients that
+    the Ctrl-C tests start would never see their SIGINT, and those tests would wait out
+    their deadlines and fail. A handled signal is reset to the default in a child, so
+    handling it here gives every child what a terminal gives it."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def pytest_configure(config):
     global _watchdog, _hard_stop_fd
+    _interruptible_children()
     if TEST_TIMEOUT > 0:
         _watchdog = _Watchdog()
         # Capture is suspended while plugins are configured: descriptor 2 is the real stderr
