@@ -7,7 +7,7 @@ import time
 import pytest
 
 from conftest import Wire, check_line
-from minimcp import Context, MCPError, MCPServer
+from minimcp import Cancelled, Context, MCPError, MCPServer
 
 
 def call_slow(wire, seconds=1.0, steps=5, token=None, request_id=None):
@@ -324,6 +324,10 @@ def test_tool_timeout_answers_with_error_and_cancels():
     @app.tool(timeout=0.2)
     def oblivious(ctx: Context) -> str:
         timed_out.wait(10)              # runs on past its timeout: until the test has seen the error
+        try:                            # the timeout's cancel comes just after its error is written:
+            ctx.sleep(10)               # wait for that event (10 s only if it never comes)
+        except Cancelled:
+            pass
         observed["cancelled"] = ctx.cancelled
         returned.set()
         return "finished"
