@@ -38,8 +38,8 @@ _module_ids = itertools.count()
 # process-wide alarm caught by another thread would not), and the handler fails the test
 # with every thread's stack. If Python code cannot run at all (the main thread stuck in C,
 # or no signals: Windows), faulthandler's own C thread dumps all stacks and ends pytest.
-# The slowest test takes about 9 s on a busy 2-core machine; set MINIMCP_TEST_TIMEOUT (in
-# seconds, 0 for no limit) on a slower one.
+# The slowest tests take about 5 s on a busy 2-core machine (load 10), a twelfth of the limit;
+# on a slower one set MINIMCP_TEST_TIMEOUT (in seconds, 0 for no limit).
 
 TEST_TIMEOUT = float(os.environ.get("MINIMCP_TEST_TIMEOUT", "60"))
 _HARD_MARGIN = 30.0             # faulthandler's hard stop comes this much after all phases' limits
