@@ -448,7 +448,7 @@ def test_cancelling_the_tool_wakes_its_question_at_once(legacy):
     note = legacy.recv()                # within recv's 5 s, while the question would wait 300 s
     assert note["method"] == "notifications/cancelled" and note["params"]["requestId"] == question["id"]
     assert note["params"]["reason"] == "the request was cancelled", note   # woken by the cancel
-    legacy.silent(0.2)
+    assert legacy.close() == []         # serve() has returned: nothing more, no answer to the call
 
 
 def test_undeclared_capability_raises_without_sending(wire):
@@ -457,7 +457,9 @@ def test_undeclared_capability_raises_without_sending(wire):
         response = wire.call("tools/call", {"name": tool, "arguments": {"prompt": "x"} if tool == "sample" else {}})
         assert "error" in response and response["error"]["code"] == -32021, response
         assert response["error"]["data"]["requiredCapabilities"]
-    wire.silent(0.2)
+    wire.close()                        # serve() has returned: its whole output is in raw_lines
+    sent = [check_line(line) for line in wire.raw_lines]
+    assert not [m for m in sent if "method" in m and "id" in m], sent        # no request to the client
 
 
 def test_url_elicitation_and_completion_notification():
