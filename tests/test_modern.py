@@ -347,7 +347,8 @@ def test_several_listens_and_cancel_ends_one(wire):
     modern(wire, "tools/list")               # a round trip: the cancel has been processed
     wire.app.add_tool(lambda: "x", name="two")
     assert wire.recv()["params"]["_meta"][SUB_ID] == second
-    wire.silent(0.2)
+    rest = wire.close()                      # serve() has returned: nothing is still on its way
+    assert [m for m in rest if "method" in m] == [], rest          # (the second listen ends with a result)
 
 
 def test_listen_gets_a_final_result_when_the_server_stops(wire):
