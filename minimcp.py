@@ -7623,6 +7623,7 @@ def _serve_http(app: "MCPServer", host: str, port: int, ready=None, **options) -
                     continue
                 key = name.upper().replace("-", "_")
                 key = key if key in ("CONTENT_TYPE", "CONTENT_LENGTH") else "HTTP_" + key
+                value = value.strip()    # RFC 9110: whitespace around a field value is not part of it
                 environ[key] = environ[key] + "," + value if key in environ else value
             return environ
 

@@ -57,9 +57,9 @@ def test_requests_share_one_kept_alive_connection():
         for request_id in range(3):
             body = json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": {
                 "name": "echo", "arguments": {"text": "again"}, "_meta": ENVELOPE}})
-            connection.request("POST", "/mcp", body=body, headers={
+            connection.request("POST", "/mcp", body=body, headers={      # whitespace around a value is no part of it
                 "Content-Type": "application/json", "Accept": ACCEPT, "MCP-Protocol-Version": MODERN,
-                "Mcp-Method": "tools/call", "Mcp-Name": "echo"})
+                "Mcp-Method": "tools/call", "Mcp-Name": "echo  " if request_id == 1 else "echo"})
             if request_id == 0:
                 sock = connection.sock
             response = connection.getresponse()
