@@ -1866,8 +1866,7 @@ class _UriTemplate:
     def match(self, uri: str, decode: bool = True):
         """Return the variables of ``uri`` as a dict (percent-decoded, or as sent), or None if it does not match."""
         from urllib.parse import unquote, parse_qsl
-        if not decode:
-            unquote = str
+        decoded = unquote if decode else str          # mcp 1.x passes variables as they came
         found = self.regex.match(uri)
         if not found:
             return None
@@ -1880,9 +1879,9 @@ class _UriTemplate:
                     if key in self.query_vars:
                         values[key] = item
             elif name in self.exploded:
-                values[name] = [unquote(part) for part in value.split("/")[1:]]
+                values[name] = [decoded(part) for part in value.split("/")[1:]]
             else:
-                values[name] = unquote(value)
+                values[name] = decoded(value)
         return values
 
 
