@@ -7981,13 +7981,17 @@ class _ClientBase:
         return result
 
     def _list(self, method: str, field: str) -> list:
-        items, cursor = [], None
+        items, cursor, seen = [], None, set()
         while True:
             result = self.request(method, {"cursor": cursor} if cursor else {})
             items.extend(result.get(field, []))
             cursor = result.get("nextCursor")
             if not cursor:
                 return items
+            if not isinstance(cursor, str) or cursor in seen:   # a server that pages for ever
+                raise MCPError(INTERNAL_ERROR, "%s: the server sent the cursor %r again; its pages "
+                                               "never end" % (method, cursor))
+            seen.add(cursor)
 
     def list_tools(self) -> list:
         """All tools (every page)."""
