@@ -49,7 +49,7 @@ import traceback
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from sdk_diff import differences, dump, rule_shortest_schemas  # noqa: E402  (the shared compare code)
+from sdk_diff import dump, rule_shortest_schemas  # noqa: E402  (the shared compare code)
 
 import logging  # noqa: E402
 
@@ -134,34 +134,83 @@ def group_requirements(python: Path, names: list[str]) -> list[str]:
     return out
 
 
+def needed_by(python: Path, roots: list[str]) -> tuple[set[str], list[str]]:
+    """(normalised names of the installed distributions that `roots` need transitively, leaks).
+
+    The roots' own requirements of mcp/fastmcp are skipped (the SDK is what minimcp replaces);
+    any other package that requires one is a leak: the mini venv cannot do without the SDK.
+    """
+    from importlib.metadata import distributions
+    try:
+        from packaging.requirements import Requirement
+    except ImportError:  # pip always carries a copy
+        from pip._vendor.packaging.requirements import Requirement
+    installed = {_normal(d.metadata["Name"]): d for d in distributions(path=[str(site_packages(python))])}
+    top = {_normal(r) for r in roots}
+    keep: set[str] = set()
+    leaks: list[str] = []
+    todo = [(name, frozenset()) for name in top]
+    seen = set()
+    while todo:
+        name, extras = todo.pop()
+        if (name, extras) in seen or name not in installed:
+            continue
+        seen.add((name, extras))
+        keep.add(name)
+        for text in installed[name].requires or []:
+            req = Requirement(text)
+            wanted = [""] + sorted(extras)
+            if req.marker is not None and not any(req.marker.evaluate({"extra": e}) for e in wanted):
+                continue
+            if _normal(req.name) in SDK_PACKAGES:
+                if name not in top:
+                    leaks.append(f"{name} requires {req}")
+                continue
+            todo.append((_normal(req.name), frozenset(req.extras)))
+    return keep, leaks
+
+
 def install_group(base_python: str, work: Path, group: str, pin: str, servers: list[dict]) -> dict:
-    """Build the group's reference venv, then its mini venv with the same versions, no SDK."""
+    """Build the group's reference venv, then its mini venv: a copy less the SDK.
+
+    The reference venv gets the servers (--no-deps), their own requirements less mcp/fastmcp,
+    and the group's SDK pin. The mini venv is a copy of it from which every distribution that
+    the servers and pydantic do not need is uninstalled: the SDK and whatever only the SDK
+    needed. So both run the same versions of everything else, and a server that imports a
+    package only its SDK brought in fails under minimcp as it would for a user.
+    """
     started = time.monotonic()
     logfile = work / f"install-{group}.log"
     pinned = [f"{s['package']}=={s['version']}" for s in servers]
     names = [s["package"] for s in servers]
     ref = make_venv(base_python, work / f"ref-{group}")
-    # pip and packaging first: metadata markers are evaluated by the venv's own packaging.
     pip(ref, ["--no-deps", *pinned], logfile)
     others = group_requirements(ref, names)
     pip(ref, [pin, *others], logfile)
-    freeze = subprocess.run([sys.executable, "-m", "pip", "--python", str(ref), "freeze", "--exclude-editable"],
-                            capture_output=True, text=True, check=True).stdout
-    constraints = work / f"constraints-{group}.txt"
-    # The mini venv gets the reference's versions of everything but the SDK and the servers.
-    skip = {_normal(n) for n in [*SDK_PACKAGES, *names]}
-    constraints.write_text("".join(line + "\n" for line in freeze.splitlines()
-                                   if "==" in line and _normal(line.split("==")[0]) not in skip))
-    mini = make_venv(base_python, work / f"mini-{group}")
-    pip(mini, ["--no-deps", *pinned], logfile)
-    pip(mini, ["-c", str(constraints), "pydantic", *others], logfile)
+    mini_dir = work / f"mini-{group}"
+    shutil.copytree(ref.parent.parent, mini_dir, symlinks=True)
+    mini = mini_dir / "bin" / "python"
+    keep, leaks = needed_by(mini, [*names, "pydantic"])
+    if leaks:
+        raise RuntimeError(f"the servers of {group} need the SDK through their other requirements "
+                           f"({'; '.join(sorted(set(leaks)))}), so their mini venv would hold it")
+    from importlib.metadata import distributions
+    installed = {_normal(d.metadata["Name"]) for d in distributions(path=[str(site_packages(mini))])}
+    drop = sorted(installed - keep - {"pip", "setuptools", "wheel"})
+    command = [sys.executable, "-m", "pip", "--python", str(mini), "uninstall", "-y", "-q", *drop]
+    with open(logfile, "a") as handle:
+        handle.write("$ " + " ".join(command) + "\n")
+        handle.flush()
+        done = subprocess.run(command, stdout=handle, stderr=subprocess.STDOUT, timeout=300)
+    if done.returncode:
+        raise RuntimeError(f"pip uninstall in {mini_dir} failed:\n{logfile.read_text(errors='replace')[-2000:]}")
     found = subprocess.run([str(mini), "-c", "import importlib.util as u, sys; "
                             "print([n for n in sys.argv[1:] if u.find_spec(n)])", *sorted(SDK_PACKAGES)],
                            capture_output=True, text=True, check=True).stdout.strip()
     if found != "[]":
-        raise RuntimeError(f"the mini venv of {group} has an SDK installed: {found} "
-                           f"(a server's requirement pulls it in)")
-    return {"ref": ref, "mini": mini, "seconds": time.monotonic() - started, "requirements": others}
+        raise RuntimeError(f"the mini venv of {group} still has an SDK: {found}")
+    return {"ref": ref, "mini": mini, "seconds": time.monotonic() - started, "requirements": others,
+            "dropped": drop}
 
 
 # --------------------------------------------------------------------------
@@ -360,20 +409,50 @@ def normalise(real: dict, mini: dict, server: dict) -> tuple[dict, dict]:
     return real, mini
 
 
-def answer_differences(real: dict, mini: dict) -> list[str]:
+_MISSING = object()
+
+
+def _walk(a, b, path: str, out: list) -> None:
+    """Field-by-field, as sdk_diff.differences, but keeping both whole values."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in list(a) + [k for k in b if k not in a]:
+            _walk(a.get(key, _MISSING), b.get(key, _MISSING), f"{path}/{key}", out)
+        return
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for index, (x, y) in enumerate(zip(a, b)):
+            label = x.get("name") if isinstance(x, dict) and isinstance(x.get("name"), str) else index
+            _walk(x, y, f"{path}[{label}]", out)
+        return
+    if a is _MISSING or b is _MISSING or not (a == b and type(a) is type(b)):
+        out.append({"field": path, "real": None if a is _MISSING else a, "minimcp": None if b is _MISSING else b,
+                    "only": "real" if b is _MISSING else "minimcp" if a is _MISSING else None})
+
+
+def _is_error(answer) -> bool:
+    return isinstance(answer, dict) and ("error" in answer or "client_error" in answer)
+
+
+def answer_differences(real: dict, mini: dict) -> list[dict]:
     """Field-by-field differences; an answer that is an error on one side only is one difference."""
-    found = []
+    found: list = []
     for key in list(real) + [k for k in mini if k not in real]:
-        a, b = real.get(key), mini.get(key)
-        kind_a = "error" if isinstance(a, dict) and ("error" in a or "client_error" in a) else "result"
-        kind_b = "error" if isinstance(b, dict) and ("error" in b or "client_error" in b) else "result"
-        if key not in mini or key not in real:
-            found += differences({key: a} if key in real else {}, {key: b} if key in mini else {})
-        elif kind_a != kind_b:
-            found.append(f"/{key}: real {json.dumps(a, ensure_ascii=False)[:300]} != minimcp {json.dumps(b, ensure_ascii=False)[:300]}")
+        a, b = real.get(key, _MISSING), mini.get(key, _MISSING)
+        if a is not _MISSING and b is not _MISSING and _is_error(a) != _is_error(b):
+            found.append({"field": f"/{key}", "real": a, "minimcp": b, "only": None})
         else:
-            found += differences({key: a}, {key: b})
+            _walk(a, b, f"/{key}", found)
     return found
+
+
+def describe(difference: dict) -> str:
+    def show(value) -> str:
+        return json.dumps(value, ensure_ascii=False)[:300]
+    if difference.get("only"):
+        value = difference["real"] if difference["only"] == "real" else difference["minimcp"]
+        return f"{difference['field']}: only in {difference['only']}: {show(value)}"
+    if "text" in difference:
+        return f"{difference['field']}: {difference['text']}"
+    return f"{difference['field']}: real {show(difference['real'])} != minimcp {show(difference['minimcp'])}"
 
 
 def load_expected(path: Path) -> list[dict]:
@@ -394,10 +473,6 @@ def selects(selector: str, server: dict) -> bool:
     if selector.startswith("sdk="):
         return fnmatch.fnmatchcase(server["sdk"], selector[4:])
     return fnmatch.fnmatchcase(server["name"], selector)
-
-
-def field_of(difference: str) -> str:
-    return difference.split(": ", 1)[0]
 
 
 # --------------------------------------------------------------------------
@@ -556,22 +631,22 @@ def main() -> int:
         found = []
         starts = "initialize" in result["mini"]
         if not starts:
-            found.append(f"startup: {result['mini_failure'] or 'no initialize answer'}")
+            found.append({"field": "startup", "text": result["mini_failure"] or "no initialize answer"})
         elif result["mini_failure"]:
-            found.append(f"aborted: {result['mini_failure']}")
+            found.append({"field": "aborted", "text": result["mini_failure"]})
         if starts:
             found += answer_differences(real, mini)
         mine = [e for e in expected if selects(e["server"], server)]
         unexplained = []
         for difference in found:
-            field = field_of(difference)
+            field = difference["field"]
             hits = [e for e in mine if fnmatch.fnmatchcase(field, e["field"])]
             for entry in hits:
                 entry["used"] += 1
             if hits:
                 listed_servers.add(name)
             else:
-                unexplained.append(difference)
+                unexplained.append(describe(difference))
         error = "" if starts else result["mini_failure"].splitlines()[0][:200]
         table.append((name, server["sdk"], starts, len(found), len(unexplained), error))
         report[name] = {"sdk": server["sdk"], "starts": starts, "startup_error": error,
