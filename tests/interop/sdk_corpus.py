@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
-import fnmatch
 import json
 import os
 import re
@@ -91,7 +90,7 @@ def pip(python: Path, args: list[str], logfile: Path) -> None:
     """pip install into the venv of `python`, run by this interpreter's pip: the venvs need none
     of their own (ensurepip costs more than the installs of the small servers)."""
     command = [sys.executable, "-m", "pip", "--python", str(python), "install", "--disable-pip-version-check",
-               "--no-input", "--progress-bar", "off", *args]
+               "--no-input", "--progress-bar", "off", "--no-compile", *args]
     with open(logfile, "a") as handle:
         handle.write("$ " + " ".join(command) + "\n")
         handle.flush()
@@ -468,11 +467,18 @@ def load_expected(path: Path) -> list[dict]:
     return entries
 
 
+def glob_match(text: str, pattern: str) -> bool:
+    """`*` matches any run of characters and `?` one; everything else, brackets too, is literal
+    (field paths are full of `tools[name]`, which fnmatch would read as a character class)."""
+    regex = "".join(".*" if c == "*" else "." if c == "?" else re.escape(c) for c in pattern)
+    return re.fullmatch(regex, text, re.S) is not None
+
+
 def selects(selector: str, server: dict) -> bool:
     """An entry's server column: a name, a glob over names, or sdk=GROUP."""
     if selector.startswith("sdk="):
-        return fnmatch.fnmatchcase(server["sdk"], selector[4:])
-    return fnmatch.fnmatchcase(server["name"], selector)
+        return glob_match(server["sdk"], selector[4:])
+    return glob_match(server["name"], selector)
 
 
 # --------------------------------------------------------------------------
@@ -578,7 +584,9 @@ def main() -> int:
     lock = threading.Lock()
     results: dict[str, dict] = {}
     env_base = {k: v for k, v in os.environ.items() if k.startswith(("LANG", "LC_", "PATH", "TZ"))}
-    env_base.update(PYTHONUNBUFFERED="1", PYTHONDONTWRITEBYTECODE="1", NO_COLOR="1")
+    # No PYTHONDONTWRITEBYTECODE: pip installs with --no-compile, so the first start of each
+    # server writes the bytecode of what it imports, and only that.
+    env_base.update(PYTHONUNBUFFERED="1", NO_COLOR="1")
 
     def drive(server: dict) -> None:
         name = server["name"]
@@ -640,7 +648,7 @@ def main() -> int:
         unexplained = []
         for difference in found:
             field = difference["field"]
-            hits = [e for e in mine if fnmatch.fnmatchcase(field, e["field"])]
+            hits = [e for e in mine if glob_match(field, e["field"])]
             for entry in hits:
                 entry["used"] += 1
             if hits:
