@@ -46,8 +46,10 @@ only those above it::
     Protocol tables            METHODS (every method of every revision, its handler and where it
                                runs), _REVISION_RULES (what each revision does differently, read
                                as call.rev.<rule>), _FIELD_SINCE (which fields each revision has)
-    Session                    _Session: one connection. feed() turns a line into messages;
-                               _admit() is the one place where the two eras meet and decides the
+    Session                    _Session: one connection. feed() turns a line into messages, and
+                               take() says what became of one (_Admission: a refusal, or the
+                               stream its answer goes to) for stdio and HTTP alike, headers
+                               included; _admit() is the one place where the two eras meet and decides the
                                _Peer (revision, capabilities) a request is served under; write()
                                keeps "mark done, then answer exactly once"; our questions to the
                                client (several per round: ask()) and listen streams live here
@@ -66,8 +68,11 @@ only those above it::
                                when a call waits or runs long; _LineReader, _LineWriter (corked
                                during a burst), _OwnedStdio
     Transport: HTTP            _HTTPApp, the Streamable HTTP endpoint as a WSGI app: a POST is
-                               given to a session, and _HTTPOut puts each message on the stream
-                               of the request it belongs to; _serve_http runs it on the stdlib
+                               given to a session, whose _Admission it maps to a status and a
+                               stream, and _HTTPOut puts each message on the stream of the
+                               request it belongs to; signed session ids, their identity and
+                               SQLiteSessionStore; _serve_http runs it on http.server (HTTP/1.1,
+                               keep-alive, a drain on SIGTERM)
     SDK names                  alias modules so servers written for mcp/fastmcp run unchanged
     Clients, Command line      TestClient and the CLI's client; python3 minimcp.py COMMAND
 
@@ -761,16 +766,31 @@ class _Signature:
 
     def context_param(self):
         """Name of the parameter annotated with Context, if any."""
+        import re
         for name, annotation, _ in self.params:
-            if isinstance(annotation, str) and annotation.split(".")[-1].strip("'\"") == "Context":
-                return name                     # even when the name cannot be resolved
+            # Context, Context[T] (mcp 2.x), Optional[Context], Context | None, even when unresolvable
+            if isinstance(annotation, str) and re.fullmatch(
+                    r"(?:(?:typing\.)?Optional\[)?(?:[\w.]*\.)?Context(?:\[.*\])?\]?(?:\s*\|\s*None)?",
+                    annotation.strip("'\" ")):
+                return name
             try:
                 resolved = self.resolve(annotation)
             except SchemaError:
                 continue
-            if isinstance(resolved, type) and issubclass(resolved, Context):
+            if _is_context_hint(resolved):
                 return name
         return None
+
+
+def _is_context_hint(hint) -> bool:
+    """Context itself, ``Context[T]``, or ``Optional[Context]`` / ``Context | None`` (the SDK finds all three)."""
+    if isinstance(hint, type):
+        return issubclass(hint, Context)
+    origin, args, _ = _typing_parts(hint)
+    if origin == "union" or repr(origin) == "typing.Union":
+        others = [arg for arg in args if arg is not type(None)]
+        return len(others) == 1 and _is_context_hint(others[0])
+    return False
 
 
 class _Empty:
@@ -1278,6 +1298,106 @@ def _fits_format(text: str, kind: str) -> bool:
 # content, always in the newest shape. Older revisions are served by trimming
 # (see _REVISION_FIELDS in the server section).
 
+class _Dialect:
+    """How one SDK shows a server to its client and its model, as named rules.
+
+    A server is served in the dialect of the SDK it was written for, so that a model
+    sees what it saw there: ``MCPServer(dialect=...)``, or the class a server
+    constructs. Code reads ``dialect.<rule>`` where the thing it shapes is made (a
+    description, a result, an error), never ``if dialect == ...``. Each rule is
+    explained at ``_DIALECT_RULES``.
+    """
+    RULES = ("docstrings", "tool_failure", "tool_error", "told", "unknown_tool", "argument_error",
+             "argument_wording", "lax_arguments", "is_error_always", "objects", "list_blocks", "compact_json",
+             "dict_structured", "text_structured", "class_structured", "default_mime", "resource_lists", "decode_uri_variables", "missing_resource",
+             "unknown_prompt", "missing_prompt_arguments", "capabilities", "default_version", "describe_extra",
+             "result_meta")
+    __slots__ = ("name",) + RULES
+
+    def __init__(self, name: str, **rules) -> None:
+        self.name = name
+        for rule in self.RULES:
+            setattr(self, rule, rules.pop(rule))
+        if rules:
+            raise TypeError("unknown dialect rules: %s" % ", ".join(rules))
+
+    def but(self, name: str, **changes) -> "_Dialect":
+        """This row with some rules changed: how the SDK rows say what sets them apart."""
+        return _Dialect(name, **dict({rule: getattr(self, rule) for rule in self.RULES}, **changes))
+
+    def __repr__(self) -> str:
+        return "<dialect %s>" % self.name
+
+
+# The rules, one per thing a client or model sees:
+#   docstrings: "parsed" (dedented, Args: become the parameters' descriptions, none when empty)
+#     or "raw" (the docstring as written, "" when there is none, parameters undescribed);
+#   tool_failure / tool_error: the isError text of a tool that raised, for any exception and
+#     for the ``told`` types (the SDK's ToolError), as a format of {name} and {error};
+#   unknown_tool: None (a -32602 error) or the isError text for a tool that does not exist;
+#   argument_error: None (the revision decides: -32602, or isError since 2025-11-25) or the
+#     isError text for invalid arguments, always a result; argument_wording: None (the
+#     validator's words for {error}) or fn(tool, arguments) giving pydantic's words, or None
+#     where it has none; lax_arguments: "3" is taken for an integer and 3.0 for 3, as
+#     pydantic's lax mode takes them;
+#   is_error_always: results carry "isError": false too;
+#   objects: an object that is not JSON is written as its fields ("fields", or refused when it
+#     has none) or as the JSON string of its repr() ("repr");
+#   list_blocks: a returned list is one content block per item ("items") or one JSON text ("json");
+#   compact_json: JSON text without spaces; dict_structured: an unannotated dict is also
+#     structuredContent; text_structured: ``-> str`` has an outputSchema ({"result": ...});
+#     class_structured: a plain annotated class has one, from its annotations;
+#   default_mime: the mimeType of a resource registered without one (None: guessed from the URI
+#     and the value); resource_lists: a returned list is several contents ("items") or one JSON
+#     text ("json"); decode_uri_variables: template variables arrive percent-decoded;
+#   missing_resource / unknown_prompt / missing_prompt_arguments: (code, message, with data) of
+#     those errors; a code of None takes the revision's own (see _REVISION_RULES);
+#   capabilities: None (derived from what is registered) or the capabilities always declared,
+#     with their flags, every list answering (empty) for them; default_version: serverInfo's
+#     version when the server names none;
+#   describe_extra: None or fn(kind, record, described) adding the SDK's own fields to a listing;
+#   result_meta: the _meta of a result wrapped in {"result": ...}.
+_MCP2_RULES = dict(
+    docstrings="raw", tool_failure="Error executing tool {name}", tool_error="Error executing tool {name}: {error}",
+    told=(), unknown_tool="Unknown tool: {name}", argument_error="Error executing tool {name}: {error}",
+    argument_wording=None, lax_arguments=True, is_error_always=True, objects="repr", list_blocks="items", compact_json=False,
+    dict_structured=False, text_structured=True, class_structured=True, default_mime="text/plain", resource_lists="json",
+    decode_uri_variables=True, missing_resource=(INVALID_PARAMS, "Unknown resource: {uri}", True),
+    unknown_prompt=(0, "Unknown prompt: {name}", False),
+    missing_prompt_arguments=(0, "Missing required arguments: {missing}", False),
+    capabilities={"prompts": {"listChanged": False}, "resources": {"subscribe": False, "listChanged": False},
+                  "tools": {"listChanged": False}},
+    default_version="", describe_extra=None, result_meta=None)
+_DIALECTS = {
+    # mcp 2.3.0; the SDK section adds the rows of mcp 1.x and fastmcp.
+    "mcp2": _Dialect("mcp2", **_MCP2_RULES),
+    # minimcp's own lean choices.
+    "minimcp": _Dialect("minimcp", **dict(
+        _MCP2_RULES, docstrings="parsed", tool_failure="{error}", tool_error="{error}", unknown_tool=None,
+        argument_error=None, lax_arguments=False, is_error_always=False, objects="fields",
+        text_structured=False, default_mime=None, resource_lists="items",
+        missing_resource=(None, "Resource not found: {uri}", True),
+        unknown_prompt=(INVALID_PARAMS, "Unknown prompt: {name}", True),
+        missing_prompt_arguments=(INVALID_PARAMS, "prompt {prompt!r}: missing required argument {listed}", False),
+        capabilities=None, default_version="0.0.0")),
+}
+
+
+def _dialect(name) -> _Dialect:
+    if name not in _DIALECTS:
+        raise ValueError("dialect must be one of %s, not %r" % (", ".join(sorted(_DIALECTS)), name))
+    return _DIALECTS[name]
+
+
+def _read_docstring(fn, dialect: _Dialect) -> tuple:
+    """(description or None, {argument: description}) of a handler, as its dialect reads docstrings."""
+    doc = getattr(fn, "__doc__", None)
+    if dialect.docstrings == "raw":
+        return (doc if isinstance(doc, str) else ""), {}
+    summary, arg_docs = _parse_docstring(doc)
+    return summary or None, arg_docs
+
+
 _TOOL_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.")
 _CONTENT_TYPES = ("text", "image", "audio", "resource_link", "resource")
 
@@ -1371,9 +1491,10 @@ class EmbeddedResource:
         return json.loads(json.dumps(self.block))
 
 
-def _to_json_text(value, indent: int = None) -> str:
+def _to_json_text(value, indent: int = None, compact: bool = False) -> str:
     try:
-        return json.dumps(value, ensure_ascii=False, allow_nan=False, indent=indent, default=_json_default)
+        return json.dumps(value, ensure_ascii=False, allow_nan=False, indent=indent, default=_json_default,
+                          separators=(",", ":") if compact else None)
     except (TypeError, ValueError) as exc:
         where = _unsendable(value, "result")
         if where is None:
@@ -1407,7 +1528,9 @@ def _unsendable(value, path: str, depth: int = 0):
     elif isinstance(value, (list, tuple, set, frozenset)):
         items = [("%s[%d]" % (path, i), item) for i, item in enumerate(value)]
     else:
-        return "%s is a %s (convert it first, e.g. with str() or .isoformat())" % (path, type(value).__name__)
+        kind = type(value).__name__                 # "an object", "a datetime"
+        return "%s is %s %s (convert it first, e.g. with str() or .isoformat())" \
+            % (path, "an" if kind[:1].lower() in "aeiou" else "a", kind)
     for where, item in items:
         found = _unsendable(item, where, depth + 1)
         if found:
@@ -1470,7 +1593,7 @@ def _is_content_block(value) -> bool:
     return isinstance(value, dict) and value.get("type") in _CONTENT_TYPES
 
 
-def _to_content(value, indent: int = None) -> list:
+def _to_content(value, indent: int = None, compact: bool = False) -> list:
     """Turn a handler's return value into a list of content blocks.
 
     Strings are text; media and content blocks are themselves; lists and tuples
@@ -1488,8 +1611,8 @@ def _to_content(value, indent: int = None) -> list:
         return [value]
     if isinstance(value, (list, tuple)) and (indent or any(
             isinstance(v, str) or hasattr(v, "to_content") or _is_content_block(v) for v in value)):
-        return [block for item in value for block in _to_content(item, indent)]
-    return [{"type": "text", "text": _to_json_text(value, indent)}]
+        return [block for item in value for block in _to_content(item, indent, compact)]
+    return [{"type": "text", "text": _to_json_text(value, indent, compact)}]
 
 
 def _is_content_class(hint) -> bool:
@@ -1563,7 +1686,7 @@ class Tool:
 
     def __init__(self, fn, name=None, title=None, description=None, annotations=None, icons=None,
                  meta=None, input_schema=None, output_schema=None, structured_output=None,
-                 timeout=None, task_support="forbidden", ask_first=False) -> None:
+                 timeout=None, task_support="forbidden", ask_first=False, dialect: _Dialect = None) -> None:
         name = fn.__name__ if name is None else name
         if not isinstance(name, str) or not (1 <= len(name) <= 128) or not set(name) <= _TOOL_NAME_CHARS:
             raise ValueError("invalid tool name %r: use 1-128 characters of A-Z a-z 0-9 _ - ." % name)
@@ -1573,8 +1696,9 @@ class Tool:
         self.fn, self.name, self.title, self.icons, self.meta = fn, name, title, icons, meta
         self.annotations, self.timeout, self.task_support = annotations, timeout, task_support
         self.ask_first = ask_first
+        self.dialect = dialect = dialect or _DIALECTS["minimcp"]
         self.signature = signature = _Signature(fn)
-        summary, arg_docs = _parse_docstring(getattr(fn, "__doc__", None))
+        summary, arg_docs = _read_docstring(fn, dialect)
         self.description = description if description is not None else summary
         self.context_param = signature.context_param()
         owner = "tool %r (function %s)" % (name, getattr(fn, "__qualname__", fn))
@@ -1596,8 +1720,12 @@ class Tool:
                 if structured_output:
                     schema = _schema_for(resolved, signature.namespace) if resolved is not _EMPTY else {}
                     self.wrap_result = schema.get("type") != "object"   # structuredContent must be an object
+                elif resolved is str and not dialect.text_structured:
+                    schema = None                 # the text once, not again as {"result": text}
                 else:
                     schema, self.wrap_result, self.attributes = _output_policy(resolved, signature.namespace)
+                    if self.attributes is not None and not dialect.class_structured:
+                        schema = self.attributes = None
             except SchemaError as exc:
                 raise SchemaError("%s, return annotation: %s" % (owner, exc)) from None
             if schema is not None:
@@ -1613,8 +1741,10 @@ class Tool:
                            ("inputSchema", self.input_schema), ("outputSchema", self.output_schema),
                            ("annotations", self.annotations and dict(self.annotations)), ("icons", self.icons),
                            ("execution", execution), ("_meta", self.meta)):
-            if value or (key == "outputSchema" and value is not None):     # an explicit {} outputSchema is sent
+            if value or (key in ("outputSchema", "description") and value is not None):   # {} and "" are sent
                 tool[key] = value
+        if self.dialect.describe_extra is not None:
+            tool = self.dialect.describe_extra("tool", self, tool)
         return tool
 
     def check_arguments(self, arguments: dict) -> None:
@@ -1638,27 +1768,55 @@ class Tool:
         return bound
 
     def to_result(self, value) -> dict:
-        """Turn the function's return value into a CallToolResult (newest shape)."""
+        """Turn the function's return value into a CallToolResult (newest shape), as its dialect writes it."""
         if isinstance(value, str) and self.output_schema is None:
-            return {"content": [{"type": "text", "text": value}]}     # the common case, first
-        if isinstance(value, dict) and isinstance(value.get("content"), list) and \
+            result = {"content": [{"type": "text", "text": value}]}     # the common case, first
+        elif isinstance(value, dict) and isinstance(value.get("content"), list) and \
                 set(value) <= {"content", "structuredContent", "isError", "_meta"}:
-            return value                                   # an explicit CallToolResult
-        if hasattr(value, "to_result") and not isinstance(value, type):
-            return value.to_result()                       # mcp.types.CallToolResult (SDK aliases)
+            result = value                                 # an explicit CallToolResult
+        elif hasattr(value, "to_result") and not isinstance(value, type):
+            result = value.to_result()                     # mcp.types.CallToolResult (SDK aliases)
+        else:
+            result = self._structured(value)
+        if self.dialect.is_error_always and "isError" not in result:
+            result = dict(result, isError=False)           # a copy: the tool's own dict is never edited
+        return result
+
+    def _structured(self, value) -> dict:
+        """A plain return value as content, and as structuredContent where the tool has an outputSchema."""
+        dialect = self.dialect
+        fields = value
         if self.attributes is not None and not isinstance(value, dict):
-            value = {k: getattr(value, k) for k in self.attributes if hasattr(value, k)}
-        content = _to_content(value, indent=2)
+            fields = {k: getattr(value, k) for k in self.attributes if hasattr(value, k)}
+        content = self._content(value if dialect.objects == "repr" else fields)
         if self.output_schema is None:
+            if dialect.dict_structured and type(value) is dict:
+                return {"content": content, "structuredContent": value}
             return {"content": content}
-        plain = json.loads(_to_json_text(value))          # plain JSON types: dataclasses become dicts
+        plain = json.loads(_to_json_text(fields))          # plain JSON types: dataclasses become dicts
         structured = {"result": plain} if self.wrap_result else plain
         try:
             validate(structured, self.output_schema, "result")
         except ValueError as exc:
             raise ValueError("tool %r returned a value that does not match its outputSchema: %s"
                              % (self.name, exc)) from None
-        return {"content": content, "structuredContent": structured}
+        result = {"content": content, "structuredContent": structured}
+        if self.wrap_result and dialect.result_meta is not None:
+            result["_meta"] = dialect.result_meta
+        return result
+
+    def _content(self, value) -> list:
+        """Content blocks for a return value: JSON indented as mcp writes it, or compact, as fastmcp does."""
+        dialect = self.dialect
+        try:
+            if dialect.list_blocks == "json" and isinstance(value, (list, tuple)) and not any(
+                    hasattr(v, "to_content") or _is_content_block(v) for v in value):
+                return [{"type": "text", "text": _to_json_text(value, compact=True)}]
+            return _to_content(value, indent=None if dialect.compact_json else 2, compact=dialect.compact_json)
+        except _UnsendableResult:
+            if dialect.objects != "repr":
+                raise
+            return [{"type": "text", "text": json.dumps(repr(value))}]    # what pydantic makes of an object
 
 
 class _UriTemplate:
@@ -1705,9 +1863,11 @@ class _UriTemplate:
         pattern.append(re.escape(template[pos:]))
         self.regex = re.compile("^" + "".join(pattern) + "$")
 
-    def match(self, uri: str):
-        """Return the variables of ``uri`` as a dict, or None if it does not match."""
+    def match(self, uri: str, decode: bool = True):
+        """Return the variables of ``uri`` as a dict (percent-decoded, or as sent), or None if it does not match."""
         from urllib.parse import unquote, parse_qsl
+        if not decode:
+            unquote = str
         found = self.regex.match(uri)
         if not found:
             return None
@@ -1734,20 +1894,45 @@ def _guess_mime(uri: str, default: str) -> str:
     return mimetypes.guess_type(name, strict=False)[0] or default
 
 
+def _check_resource_uri(uri: str) -> None:
+    """Refuse, at registration, what no client could read: a URI without a scheme, with
+    spaces, or a template whose braces do not pair (``notes://{title``)."""
+    import re
+    depth, opened = 0, 0
+    for position, char in enumerate(uri):
+        if char == "{":
+            if depth:
+                raise ValueError("resource %r: a '{' inside the expression opened at position %d" % (uri, opened))
+            depth, opened = 1, position
+        elif char == "}":
+            if not depth:
+                raise ValueError("resource %r: the URI template has a '}' at position %d that no '{' opens"
+                                 % (uri, position))
+            depth = 0
+    if depth:
+        raise ValueError("resource %r: the URI template's '{' at position %d is never closed" % (uri, opened))
+    literal = re.sub(r"\{[^{}]*\}", "", uri)
+    if not re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", literal) or re.search(r"[\s\x00-\x1f\x7f]", literal):
+        raise ValueError("resource %r is not a URI: it needs a scheme (like notes://, file:///) and no spaces "
+                         "(RFC 3986; percent-encode them as %%20)" % uri)
+
+
 class Resource:
     """A registered resource or resource template. Built by ``MCPServer.resource``."""
 
     def __init__(self, uri, fn, name=None, title=None, description=None, mime_type=None, size=None,
                  annotations=None, icons=None, meta=None, ttl_ms=None, cache_scope=None,
-                 completions=None) -> None:
+                 completions=None, dialect: _Dialect = None) -> None:
         if not isinstance(uri, str) or not uri:
             raise ValueError("resource URI must be a non-empty string")
+        _check_resource_uri(uri)
         self.uri, self.fn, self.title, self.mime_type, self.size = uri, fn, title, mime_type, size
         self.annotations, self.icons, self.meta = annotations, icons, meta
         self.ttl_ms, self.cache_scope = ttl_ms, cache_scope
         self.name = name or getattr(fn, "__name__", None) or uri
+        self.dialect = dialect = dialect or _DIALECTS["minimcp"]
         self.signature = signature = _Signature(fn)
-        summary, _ = _parse_docstring(getattr(fn, "__doc__", None))
+        summary, _ = _read_docstring(fn, dialect)
         self.description = description if description is not None else summary
         self.context_param = signature.context_param()
         self.is_template = "{" in uri
@@ -1771,10 +1956,13 @@ class Resource:
         item = {"uriTemplate": self.uri} if self.is_template else {"uri": self.uri}
         item["name"] = self.name
         for key, value in (("title", self.title), ("description", self.description),
-                           ("mimeType", self.mime_type), ("size", None if self.is_template else self.size),
+                           ("mimeType", self.mime_type or self.dialect.default_mime),
+                           ("size", None if self.is_template else self.size),
                            ("annotations", self.annotations), ("icons", self.icons), ("_meta", self.meta)):
-            if value not in (None, "", {}):
+            if value not in (None, "", {}) or (key == "description" and value is not None):
                 item[key] = value
+        if self.dialect.describe_extra is not None:
+            item = self.dialect.describe_extra("resource", self, item)
         return item
 
     def arguments_for(self, variables: dict) -> dict:
@@ -1785,21 +1973,25 @@ class Resource:
 
     def to_contents(self, uri: str, value) -> list:
         """Turn the function's return value into ReadResourceResult ``contents``."""
-        items = value if isinstance(value, list) else [value]          # a list: several contents
+        # A list is several contents, or (the SDKs) data written as one JSON text.
+        several = isinstance(value, list) and (self.dialect.resource_lists == "items" or any(
+            isinstance(item, dict) and ("text" in item or "blob" in item) for item in value))
+        items = value if several else [value]
+        mime_type = self.mime_type or self.dialect.default_mime
         contents = []
         for item in items:
             if isinstance(item, dict) and ("text" in item or "blob" in item):
                 entry = dict(item)
                 entry.setdefault("uri", uri)
             elif isinstance(item, (bytes, bytearray)):
-                entry = {"uri": uri, "mimeType": self.mime_type or _guess_mime(uri, "application/octet-stream"),
+                entry = {"uri": uri, "mimeType": mime_type or _guess_mime(uri, "application/octet-stream"),
                          "blob": _b64(bytes(item))}
             elif isinstance(item, str):
-                entry = {"uri": uri, "mimeType": self.mime_type or _guess_mime(uri, "text/plain"), "text": item}
-            else:                                              # data: JSON, indented as the SDK does
-                entry = {"uri": uri, "mimeType": self.mime_type or "application/json",
-                         "text": json.dumps(item, ensure_ascii=False, allow_nan=False, indent=2,
-                                            default=_json_default)}
+                entry = {"uri": uri, "mimeType": mime_type or _guess_mime(uri, "text/plain"), "text": item}
+            else:                                              # data: JSON, indented as mcp does (fastmcp: not)
+                entry = {"uri": uri, "mimeType": mime_type or "application/json",
+                         "text": json.dumps(item, ensure_ascii=False, allow_nan=False, default=_json_default,
+                                            indent=None if self.dialect.compact_json else 2)}
             contents.append(entry)
         return contents
 
@@ -1850,14 +2042,15 @@ class Prompt:
     """A registered prompt. Built by ``MCPServer.prompt``."""
 
     def __init__(self, fn, name=None, title=None, description=None, icons=None, meta=None,
-                 completions=None) -> None:
+                 completions=None, dialect: _Dialect = None) -> None:
         self.fn = fn
+        self.dialect = dialect = dialect or _DIALECTS["minimcp"]
         self.name = name or getattr(fn, "__name__", None)
         if not isinstance(self.name, str) or not self.name:
             raise ValueError("prompt name must be a non-empty string")
         self.title, self.icons, self.meta = title, icons, meta
         self.signature = signature = _Signature(fn)
-        summary, arg_docs = _parse_docstring(getattr(fn, "__doc__", None))
+        summary, arg_docs = _read_docstring(fn, dialect)
         self.description = description if description is not None else summary
         self.context_param = signature.context_param()
         params = [(n, a, d) for n, a, d in signature.params if n != self.context_param]
@@ -1876,16 +2069,19 @@ class Prompt:
         item = {"name": self.name}
         for key, value in (("title", self.title), ("description", self.description),
                            ("arguments", self.arguments), ("icons", self.icons), ("_meta", self.meta)):
-            if value:
+            if value or (key == "description" and value is not None):
                 item[key] = value
+        if self.dialect.describe_extra is not None:
+            item = self.dialect.describe_extra("prompt", self, item)
         return item
 
     def bind(self, arguments: dict) -> dict:
         """Check and convert prompts/get arguments (all strings on the wire)."""
         missing = [a["name"] for a in self.arguments if a["required"] and a["name"] not in arguments]
         if missing:
-            raise _invalid_params("prompt %r: missing required argument %s"
-                                  % (self.name, ", ".join(repr(m) for m in missing)))
+            code, text, _ = self.dialect.missing_prompt_arguments
+            raise MCPError(code, text.format(prompt=self.name, listed=", ".join(repr(m) for m in missing),
+                                             missing=set(missing)))
         namespace = self.signature.namespace
         return {name: _convert_text(value, self.hints[name], namespace, "prompt %r argument %r" % (self.name, name))
                 for name, value in arguments.items() if name in self.hints}     # unknown arguments are ignored
@@ -1925,6 +2121,9 @@ class Context:
     must ask its questions in the same order on every run.
     """
 
+    def __class_getitem__(cls, _lifespan_type):
+        return cls                    # mcp 2.x spells it Context[AppContext]: the same class here
+
     def __init__(self, call) -> None:
         self._call = call
         self._session = call.session
@@ -1953,6 +2152,11 @@ class Context:
         return self._call.peer.info
 
     @property
+    def auth(self):
+        """Who the client is, as the HTTP ``auth=`` hook said (None over stdio, or if it said only True)."""
+        return self._session.auth
+
+    @property
     def meta(self) -> dict:
         """The request's ``params._meta`` (trace context keys included)."""
         return self._call.meta
@@ -1961,6 +2165,25 @@ class Context:
     def server(self) -> "MCPServer":
         """The server serving this request."""
         return self._session.server
+
+    fastmcp = mcp_server = server      # fastmcp's and mcp 2.x's spellings
+
+    @property
+    def lifespan_context(self):
+        """What the server's lifespan yielded (fastmcp's spelling of ``request_context.lifespan_context``)."""
+        lifespan = self._session.server._lifespan
+        return lifespan.value if lifespan is not None else {}
+
+    @property
+    def request_context(self) -> "_RequestContext":
+        """The SDK's ``ctx.request_context``: ``lifespan_context`` (what the lifespan yielded), ``request_id``, ``meta``."""
+        return _RequestContext(self)
+
+    @property
+    def client_id(self):
+        """The client id the request's ``_meta`` names, if any (the SDK's ``ctx.client_id``)."""
+        meta = self._call.meta
+        return meta.get("client_id") if isinstance(meta, dict) else None
 
     # -- cancellation ---------------------------------------------------------
     @property
@@ -2206,6 +2429,14 @@ class _Questions:
         ctx = self._ctx
         answers = ctx._session.ask(ctx._call, self._asked, timeout)
         return dict(zip([q.key for q in self._asked], answers))
+
+
+class _RequestContext:
+    """What ``ctx.request_context`` holds in the SDK, read from the running request."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.request_id, self.meta = ctx.request_id, ctx.meta
+        self.lifespan_context = ctx.lifespan_context
 
 
 class _AwaitableNone:
@@ -2665,6 +2896,41 @@ def _tool_error(message: str) -> dict:
     return {"content": [{"type": "text", "text": message}], "isError": True}
 
 
+_LAX_BOOLEANS = {"true": True, "t": True, "yes": True, "y": True, "on": True, "1": True,
+                 "false": False, "f": False, "no": False, "n": False, "off": False, "0": False}
+
+
+def _integral(text: str) -> bool:
+    try:
+        number = float(text)
+    except ValueError:
+        return False
+    return number.is_integer() and abs(number) < 2 ** 53
+
+
+def _lax_arguments(schema: dict, arguments: dict) -> dict:
+    """Top-level arguments as pydantic's lax mode takes them: "3" and 3.0 for an integer, "1.5" for a
+    number, "yes" or 1 for a boolean. Anything else is left for the validator to judge."""
+    properties = schema.get("properties") or {}
+    changed = {}
+    for name, value in arguments.items():
+        kind = (properties.get(name) or {}).get("type")
+        if kind == "integer" and isinstance(value, str) and _integral(value):
+            changed[name] = int(float(value))
+        elif kind == "integer" and isinstance(value, float) and value.is_integer():
+            changed[name] = int(value)
+        elif kind == "number" and isinstance(value, str):
+            try:
+                changed[name] = float(value)
+            except ValueError:
+                pass
+        elif kind == "boolean" and isinstance(value, (str, int)) and not isinstance(value, bool):
+            key = value.strip().lower() if isinstance(value, str) else str(value)
+            if key in _LAX_BOOLEANS:
+                changed[name] = _LAX_BOOLEANS[key]
+    return dict(arguments, **changed) if changed else arguments
+
+
 def _missing_capability(declared: dict, needs: dict):
     """Name the capability in ``needs`` the client did not declare, or None."""
     for name, sub in needs.items():
@@ -2925,6 +3191,77 @@ class _Task:
         return self.status in _TERMINAL and self.ttl_ms is not None and now > self.created + self.ttl_ms / 1000.0
 
 
+class _Admission:
+    """What a session made of one message a transport handed it; the transport maps it to its wire.
+
+    The session decides; a transport only reads this. stdio writes a refusal as a
+    line (and nothing for a refused notification, as JSON-RPC says); HTTP turns it
+    into a status and a body, or waits on ``stream`` for the answer.
+
+    Attributes:
+        refusal: an error response to send now, instead of any answer (None: none).
+        malformed: the refusal is of the message itself, before it was a request of
+            any revision (not an object, a forbidden batch, headers that contradict the body).
+        unanswered: the refusal is of a notification or an answer: JSON-RPC sends nothing back.
+        route: the id key the answer will be written for (None: no answer follows).
+        stream: what the writer's ``open(route)`` gave for it, if the writer has streams.
+        request_id: the request's id, for a transport that cancels it when its stream goes.
+        stateless: the message was served (or refused) outside any lasting session: nothing
+            outlives the answer, so a transport may map an error to its own status.
+    """
+    __slots__ = ("refusal", "malformed", "unanswered", "route", "stream", "request_id", "stateless")
+
+    def __init__(self) -> None:
+        self.refusal = self.route = self.stream = self.request_id = None
+        self.malformed = self.unanswered = self.stateless = False
+
+    def refuse(self, request_id, code: int, message: str, data=None, malformed: bool = False) -> None:
+        self.refusal, self.malformed = _error(request_id, code, message, data), malformed
+
+
+HEADER_MISMATCH = -32020
+# Where Mcp-Name comes from in the body (SEP-2663 routing headers).
+_NAMED_BY = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri",
+             "tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId"}
+
+
+def _mirrored_arguments(schema: dict, arguments, depth: int = 0):
+    """(header name, argument value or None) for every property marked ``x-mcp-header``; arguments may be any JSON."""
+    for name, prop in (schema.get("properties") or {}).items() if isinstance(schema, dict) else ():
+        if not isinstance(prop, dict):
+            continue
+        value = arguments.get(name) if isinstance(arguments, dict) else None
+        if isinstance(prop.get("x-mcp-header"), str):
+            yield prop["x-mcp-header"], value
+        elif "properties" in prop and depth < 8:
+            yield from _mirrored_arguments(prop, value, depth + 1)
+
+
+def _same_header_value(sent, value) -> bool:
+    if sent is None or value is None:
+        return sent is None and value is None
+    if isinstance(value, bool):
+        return sent == ("true" if value else "false")
+    if isinstance(value, int):
+        try:
+            return float(sent) == value
+        except ValueError:
+            return False
+    return sent == value
+
+
+def _header_value(raw):
+    """A header as sent, with the ``=?base64?...?=`` sentinel decoded (None if undecodable)."""
+    if raw is None or not (raw.startswith("=?base64?") and raw.endswith("?=")):
+        return raw
+    import base64
+    import binascii
+    try:
+        return base64.b64decode(raw[9:-2], validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):
+        return None
+
+
 class _Batch:
     """Collects the responses of one JSON-RPC batch (2025-03-26) and writes them together."""
 
@@ -3117,9 +3454,11 @@ class _Session(_SessionTasks):
     "mark done, then answer exactly once" is decided, under ``lock``.
     """
 
-    def __init__(self, server: "MCPServer", out) -> None:
+    def __init__(self, server: "MCPServer", out, auth=None) -> None:
+        server._enter_lifespan()       # before the first request of the process (under WSGI: its first)
         self.server = server
         self.out = out                 # a _LineWriter: put(bytes) -> flusher? (who calls drain()), closed, wait_idle()
+        self.auth = auth               # who the transport says the client is (HTTP's auth hook); ctx.auth
         self.era = None                # None, "handshake" or "modern": what the connection committed to
         self.peer = None               # handshake era: the client, from initialize
         self.initialized = False
@@ -3146,43 +3485,76 @@ class _Session(_SessionTasks):
         message, problem = _decode_line(line)
         if problem is not None:
             self.write(problem)
-        else:
-            self.take(message)
+            return
+        admission = self.take(message)
+        if admission.refusal is not None and not admission.unanswered:
+            self.write(admission.refusal, refused=admission.route)
 
-    def take(self, message) -> None:
-        """Take one parsed message or batch (a transport that parsed the body itself calls this)."""
+    def take(self, message, headers: dict = None) -> _Admission:
+        """Take one parsed message or batch; what became of it (the transport sends any refusal).
+
+        ``headers``: HTTP's ``mcp-*`` request headers (lower-case names, values as sent),
+        which must agree with the body and the session; None where there are none (stdio).
+        """
+        admission = _Admission()
         if isinstance(message, list):
-            self._on_batch(message)
+            self._on_batch(message, admission, headers)
         else:
-            self._on_message(message, None)
+            self._on_message(message, None, admission, headers)
+        admission.stateless = not self.lasting
+        return admission
 
-    def _on_batch(self, messages: list) -> None:
-        if not (self.era == "handshake" and self.peer.rev.batches):
-            self.write(_error(None, INVALID_REQUEST, "Invalid Request: JSON-RPC batches are only allowed "
-                                                     "after negotiating protocol 2025-03-26"))
+    @property
+    def lasting(self) -> bool:
+        """The session outlives its messages: ``initialize`` opened it (the handshake era)."""
+        return self.era == "handshake" and self.peer is not None
+
+    def resume(self, peer: _Peer) -> None:
+        """Serve, from now on, a handshake session another connection opened (HTTP replicas)."""
+        if peer.rev.modern:
+            raise ValueError("protocol %s has no sessions to resume" % peer.rev.version)
+        self.peer, self.era, self.initialized = peer, "handshake", True
+
+    def _on_batch(self, messages: list, admission: _Admission, headers) -> None:
+        refusal = self._check_headers(None, None, headers) if headers is not None else None
+        if refusal is not None:
+            admission.refuse(None, *refusal)
+        elif not (self.era == "handshake" and self.peer.rev.batches):
+            admission.refuse(None, INVALID_REQUEST, "Invalid Request: JSON-RPC batches are only allowed "
+                                                    "after negotiating protocol 2025-03-26", malformed=True)
         elif not messages:
-            self.write(_error(None, INVALID_REQUEST, "Invalid Request: empty batch"))
+            admission.refuse(None, INVALID_REQUEST, "Invalid Request: empty batch", malformed=True)
         elif any(isinstance(m, dict) and m.get("method") == "initialize" for m in messages):
-            self.write(_error(None, INVALID_REQUEST, "Invalid Request: initialize must not be batched"))
+            admission.refuse(None, INVALID_REQUEST, "Invalid Request: initialize must not be batched", malformed=True)
         else:
             expecting = sum(1 for m in messages if _expects_response(m))
-            first = next((m["id"] for m in messages if isinstance(m, dict) and _valid_id(m.get("id"))), None)
-            batch = _Batch(self, expecting, _id_key(first)) if expecting else None
+            batch = _Batch(self, expecting, None) if expecting else None
+            if batch is not None:                  # its own stream key: ids inside may repeat one in flight
+                batch.key = admission.route = ("batch", id(batch))
+                admission.stream = self._open_stream(batch.key)
             for message in messages:
                 self._on_message(message, batch)
 
-    def _reply_error(self, batch, request_id, code, message, data=None) -> None:
-        response = _error(request_id, code, message, data)
-        if batch is not None:
-            batch.add(response)
-        else:
-            self.write(response, refused=_id_key(request_id) if request_id is not None else None)
+    def _open_stream(self, key):
+        """The writer's stream for the answer to ``key``, opened before anything can be written to it."""
+        opener = getattr(self.out, "open", None)     # only writers with a stream per request have one
+        return opener(key) if opener is not None else None
 
-    def _on_message(self, message, batch) -> None:
+    def _reply_error(self, batch, request_id, code, message, data=None, admission=None, malformed=False) -> None:
+        if batch is not None:
+            batch.add(_error(request_id, code, message, data))
+        elif admission is not None:
+            admission.refuse(request_id, code, message, data, malformed)
+            admission.route = _id_key(request_id) if request_id is not None else None
+        else:
+            self.write(_error(request_id, code, message, data),
+                       refused=_id_key(request_id) if request_id is not None else None)
+
+    def _on_message(self, message, batch, admission: _Admission = None, headers=None) -> None:
         """Classify one message: a request, a notification, or the client's answer to us."""
         if not isinstance(message, dict):
-            self._reply_error(batch, None, INVALID_REQUEST,
-                              "Invalid Request: a JSON-RPC message must be an object, not %s" % _json_type(message))
+            self._reply_error(batch, None, INVALID_REQUEST, "Invalid Request: a JSON-RPC message must be an "
+                              "object, not %s" % _json_type(message), admission=admission, malformed=True)
             return
         has_id, request_id = "id" in message, message.get("id")
         valid_id = _valid_id(request_id)
@@ -3191,22 +3563,32 @@ class _Session(_SessionTasks):
             if has_id and ("result" in message or "error" in message):
                 self._on_client_response(message)
             else:
-                self._reply_error(batch, reply_id, INVALID_REQUEST, "Invalid Request: the message has no method")
+                self._reply_error(batch, reply_id, INVALID_REQUEST, "Invalid Request: the message has no method",
+                                  admission=admission, malformed=True)
             return
         method, params = message["method"], message.get("params")
         if params is None:
             params = {}
         refusal = None
         if message.get("jsonrpc") != "2.0":
-            refusal = (reply_id, INVALID_REQUEST, 'Invalid Request: "jsonrpc" must be "2.0"')
+            refusal = (reply_id, INVALID_REQUEST, 'Invalid Request: "jsonrpc" must be "2.0"', None, True)
         elif not isinstance(method, str):
-            refusal = (reply_id, INVALID_REQUEST, "Invalid Request: method must be a string")
+            refusal = (reply_id, INVALID_REQUEST, "Invalid Request: method must be a string", None, True)
         elif has_id and not valid_id:
-            refusal = (None, INVALID_REQUEST,
-                       "Invalid Request: id must be a string or an integer, not %s" % _json_type(request_id))
-        elif not has_id:
-            self._on_notification(method, params)
+            refusal = (None, INVALID_REQUEST, "Invalid Request: id must be a string or an integer, not %s"
+                       % _json_type(request_id), None, True)
+        elif headers is not None:
+            refusal = self._check_headers(method, params, headers, message if has_id else None)
+            if refusal is not None:
+                refusal = (reply_id,) + refusal
+        if refusal is None and not has_id:
+            problem = self._on_notification(method, params)
+            if problem is not None and admission is not None:
+                admission.refuse(None, INVALID_REQUEST, problem, malformed=True)
+                admission.unanswered = True
             return
+        if refusal is not None:
+            pass
         elif method.startswith("notifications/"):
             refusal = (request_id, METHOD_NOT_FOUND, "Method not found: %s is a notification, not a request "
                                                      "(send it without an id)" % method)
@@ -3216,15 +3598,18 @@ class _Session(_SessionTasks):
             refusal = (request_id, INVALID_REQUEST, "Invalid Request: id %s is already in use by a request in "
                                                     "flight" % json.dumps(request_id))
         if refusal is not None:
-            self._reply_error(batch, *refusal)
+            self._reply_error(batch, *refusal[:4], admission=admission, malformed=len(refusal) > 4 and refusal[4])
             return
         try:
             peer, (handler, where, _, _) = self._admit(method, params)
         except MCPError as exc:
-            self._reply_error(batch, request_id, exc.code, exc.message, exc.data)
+            self._reply_error(batch, request_id, exc.code, exc.message, exc.data, admission)
             return
         call = _Call(self, request_id, method, params, peer, batch)
         handler = getattr(self.server, handler)
+        if admission is not None:              # the answer's stream exists before anything is written to it
+            admission.route, admission.request_id = call.key, request_id
+            admission.stream = self._open_stream(call.key)
         if where == "reader":
             self._run(call, handler)
             return
@@ -3300,15 +3685,101 @@ class _Session(_SessionTasks):
         self.last_envelope = (fields, peer)
         return peer
 
-    def _on_notification(self, method: str, params) -> None:
+    def refuses_headers(self, headers: dict):
+        """(code, message, data, malformed) if a transport's headers do not fit this session, else None.
+
+        For what carries no message (HTTP GET and DELETE): only the revision is checked.
+        """
+        return self._check_headers(None, None, headers)
+
+    def _check_headers(self, method, params, headers: dict, request: dict = None):
+        """HTTP: the ``mcp-*`` headers agree with this session and the body; else (code, message, data, malformed).
+
+        ``method`` is None for a batch (only the version header is checked for one);
+        ``request`` is the message if it is a request. A session opened by
+        ``initialize`` takes any handshake revision in MCP-Protocol-Version. Outside
+        one, ``initialize`` opens one; otherwise the header (or, without it, the
+        body's ``_meta``) must say 2026-07-28, whose requests mirror their method and
+        name in Mcp-Method and Mcp-Name (SEP-2243, SEP-2663).
+        """
+        version = headers.get("mcp-protocol-version")
+        if self.lasting:
+            if version is not None and version not in HANDSHAKE:
+                return (INVALID_REQUEST, "Bad Request: MCP-Protocol-Version %s is not a revision of this "
+                        "session's era (it speaks %s)" % (version, self.peer.rev.version), None, True)
+            return None
+        meta = params.get("_meta") if isinstance(params, dict) else None
+        meta = meta if isinstance(meta, dict) else {}
+        if method == "initialize" and version not in MODERN:
+            return None                              # opens a session: _admit and the handler decide the rest
+        if version in MODERN or (version is None and META_VERSION in meta):
+            return self._check_modern_headers(method, params, meta, headers, request)
+        if version is not None and version not in ALL_VERSIONS:
+            refusal = _version_refusal(version)
+            return refusal.code, refusal.message, refusal.data, True
+        return (INVALID_REQUEST, "Bad Request: no Mcp-Session-Id; send initialize first (protocol 2025-11-25 "
+                "and older) or the 2026-07-28 _meta envelope and MCP-Protocol-Version header", None, True)
+
+    def _check_modern_headers(self, method, params, meta: dict, headers: dict, request):
+        version = headers.get("mcp-protocol-version")
+        if method is None:
+            return (INVALID_REQUEST, "Invalid Request: one JSON-RPC message per POST (no batches in protocol "
+                    "2026-07-28)", None, True)
+        if version is None:
+            return HEADER_MISMATCH, "Header mismatch: the MCP-Protocol-Version header is missing", None, True
+        if META_VERSION in meta and meta[META_VERSION] != version:
+            return (HEADER_MISMATCH, "Header mismatch: MCP-Protocol-Version %r does not match _meta %r"
+                    % (version, meta[META_VERSION]), None, True)
+        if request is None:
+            return None                              # notifications: no header rules in this revision
+        try:                                         # server/discover too: RequestParams requires _meta
+            _envelope_peer(params.get("_meta") if isinstance(params, dict) else None)
+        except MCPError as exc:                      # a malformed envelope is a bad request, not a result
+            return exc.code, exc.message, exc.data, True
+        sent = _header_value(headers.get("mcp-method"))
+        if sent != method:
+            return (HEADER_MISMATCH, "Header mismatch: Mcp-Method %r does not match the body's method %r"
+                    % (sent, method), None, True)
+        if method == "initialize":                   # the header chose 2026-07-28, which has no initialize
+            return (METHOD_NOT_FOUND, "Method not found: initialize is not part of protocol 2026-07-28; to open "
+                    "a 2025-11-25 session, send it without the 2026-07-28 MCP-Protocol-Version header and _meta "
+                    "envelope", None, False)
+        field = _NAMED_BY.get(method)
+        if field is not None:
+            name = _header_value(headers.get("mcp-name"))
+            if name != params.get(field):
+                return (HEADER_MISMATCH, "Header mismatch: Mcp-Name %r does not match the body's %s %r"
+                        % (name, field, params.get(field)), None, True)
+        if method == "tools/call":
+            tool = self.server._tools.get(params.get("name"))
+            for header, value in _mirrored_arguments(tool.input_schema if tool else {}, params.get("arguments")):
+                sent = headers.get("mcp-param-" + header.lower())
+                decoded = _header_value(sent)       # None for None: both absent is a match
+                if sent is not None and (decoded is None or any(ord(c) < 32 and c != "\t" for c in sent)):
+                    return (HEADER_MISMATCH, "Header mismatch: Mcp-Param-%s has invalid characters" % header,
+                            None, True)
+                if not _same_header_value(decoded, value):
+                    return (HEADER_MISMATCH, "Header mismatch: Mcp-Param-%s %r does not match the argument %r"
+                            % (header, decoded, value), None, True)
+        return None
+
+    def _on_notification(self, method: str, params):
+        """Act on a notification; a reason if it is not one this server can accept (else None).
+
+        An unknown notification is accepted and ignored (extensions may send any), and
+        so is a request's method sent without an id; params that are not an object are not.
+        """
         entry = METHODS.get(method)
-        if entry is None or not method.startswith("notifications/") or not isinstance(params, dict):
+        if entry is None or not method.startswith("notifications/"):
             _logger().debug("ignored notification %s", method)
-            return
+            return None
+        if not isinstance(params, dict):
+            return "Invalid Request: the params of %s must be an object" % method
         try:
             getattr(self.server, entry[0])(self, params)
         except Exception:
             _logger().exception("minimcp: notification %s failed", method)
+        return None
 
     def _on_client_response(self, message: dict) -> None:
         request_id = message.get("id")
@@ -3381,6 +3852,7 @@ class _Session(_SessionTasks):
         """
         out = self.out
         owner = finish or guard or via
+        owner = getattr(owner, "batch", None) or owner        # a batched call speaks on its batch's stream
         route = owner.key if owner is not None else refused
         if self.stopped:
             return False
@@ -3405,7 +3877,9 @@ class _Session(_SessionTasks):
                 # The id is free once its response is queued; stop() waits for the
                 # in-flight table to empty and then for the writer to drain.
                 self._leave_inflight(finish)
-            flusher = out.put(data, route, finish is not None or refused is not None or isinstance(via, _Batch))
+            # final: the answer itself (truthy), so a writer with a stream per request can read its outcome.
+            final = message if finish is not None or refused is not None or isinstance(via, _Batch) else None
+            flusher = out.put(data, route, final)
         if flusher:
             out.drain()
         return not out.closed
@@ -4772,6 +5246,8 @@ class _Protocol:
             raise _invalid_params("Invalid params: name must be a string")
         tool = self._tools.get(name)
         if tool is None or (self._apps is not None and _hidden_tool(call, tool)):
+            if self.dialect.unknown_tool is not None:
+                return _tool_error(self.dialect.unknown_tool.format(name=name))
             raise _invalid_params("Unknown tool: %s" % name, {"name": name})
         arguments = call.params.get("arguments")
         if arguments is None:
@@ -4781,9 +5257,15 @@ class _Protocol:
         if call.rev.modern:
             call.answers = _open_state(self._signing_key, call.method, call.params)
         ttl = _task_ttl(call, tool, self.task_ttl_ms)
+        if self.dialect.lax_arguments:
+            arguments = _lax_arguments(tool.input_schema, arguments)
         try:
             tool.check_arguments(arguments)
         except ValueError as exc:
+            if self.dialect.argument_error is not None:
+                wording = self.dialect.argument_wording
+                error = (wording(tool, arguments) if wording is not None else None) or exc
+                return _tool_error(self.dialect.argument_error.format(name=name, error=error))
             if not call.rev.argument_errors_as_results:
                 raise _invalid_params("Invalid arguments for tool %s: %s" % (name, exc)) from None
             return _tool_error("Invalid arguments for tool %s: %s" % (name, exc))
@@ -4806,7 +5288,9 @@ class _Protocol:
             raise
         except Exception as exc:
             _log_tool_failure(tool.name, exc)
-            return _tool_error(str(exc) or type(exc).__name__)
+            told = isinstance(exc, self.dialect.told)         # the SDK's ToolError: its message is for the model
+            text = self.dialect.tool_error if told else self.dialect.tool_failure
+            return _tool_error(text.format(name=tool.name, error=str(exc) or type(exc).__name__))
         finally:
             if timer is not None:
                 timer.cancel()
@@ -4830,7 +5314,7 @@ class _Protocol:
             if record is not None:
                 return record, {}
             for template in self._templates.values():
-                variables = template.template.match(uri)
+                variables = template.template.match(uri, self.dialect.decode_uri_variables)
                 if variables is not None:
                     return template, variables
         return None, None
@@ -4838,7 +5322,9 @@ class _Protocol:
     def _read_resource(self, uri: str, call: _Call) -> dict:
         record, variables = self._find_resource(uri)
         if record is None:
-            raise MCPError(call.rev.missing_resource, "Resource not found: %s" % uri, {"uri": uri})
+            code, text, with_data = self.dialect.missing_resource
+            raise MCPError(call.rev.missing_resource if code is None else code, text.format(uri=uri),
+                           {"uri": uri} if with_data else None)
         value = self._invoke(call, record, record.arguments_for(variables))
         result = {"contents": [_trim("contents", c, call.rev.version) for c in record.to_contents(uri, value)]}
         if call.rev.modern:
@@ -4876,7 +5362,8 @@ class _Protocol:
         name = _required(call.params, "name")
         prompt = self._prompts.get(name)
         if prompt is None:
-            raise _invalid_params("Unknown prompt: %s" % name, {"name": name})
+            code, text, with_data = self.dialect.unknown_prompt
+            raise MCPError(code, text.format(name=name), {"name": name} if with_data else None)
         arguments = call.params.get("arguments") or {}
         if not isinstance(arguments, dict) or not all(isinstance(v, str) for v in arguments.values()):
             raise _invalid_params("Invalid params: arguments must be an object of strings")
@@ -4885,7 +5372,7 @@ class _Protocol:
         value = self._invoke(call, prompt, prompt.bind(arguments))
         version = call.rev.version
         result = {"messages": [dict(m, content=_trim_block(m["content"], version)) for m in prompt.to_messages(value)]}
-        if prompt.description:
+        if prompt.description is not None:
             result["description"] = prompt.description
         return result
 
@@ -5007,6 +5494,65 @@ class _Protocol:
         return None
 
 
+class _LifespanError(Exception):
+    """The server's lifespan raised on entry (the cause is chained)."""
+
+
+class _Lifespan:
+    """``MCPServer(lifespan=fn)``: ``fn(server)``'s context manager, entered once per process.
+
+    Sync (``contextlib.contextmanager``) and async (``asynccontextmanager``) managers both
+    work; an async one is entered and exited on an event loop of its own. The first
+    session to start enters it, so stdio enters it before the first request and a WSGI
+    server at its first request; ``run()`` exits it when serving ends, and ``atexit``
+    where nothing else does.
+    """
+
+    def __init__(self, factory) -> None:
+        self.factory = factory
+        self.value = None                # what the manager yielded
+        self.manager = self.loop = None
+        self.state = "waiting"           # waiting -> open -> closed, or failed
+        self.lock = threading.Lock()
+
+    def enter(self, server: "MCPServer") -> None:
+        if self.state == "open":         # the common case, without the lock
+            return
+        with self.lock:
+            if self.state == "failed":
+                raise _LifespanError("the server's lifespan failed when it was entered")
+            if self.state != "waiting":
+                return
+            try:
+                manager = self.factory(server)
+                if hasattr(manager, "__aenter__"):
+                    import asyncio
+                    self.loop = asyncio.new_event_loop()
+                    self.value = self.loop.run_until_complete(manager.__aenter__())
+                else:
+                    self.value = manager.__enter__()
+            except Exception as exc:
+                self.state = "failed"
+                raise _LifespanError("the server's lifespan raised %s" % type(exc).__name__) from exc
+            self.manager, self.state = manager, "open"
+        import atexit
+        atexit.register(self.exit)
+
+    def exit(self) -> None:
+        with self.lock:
+            if self.state != "open":
+                return
+            self.state = "closed"
+        try:
+            if self.loop is not None:
+                self.loop.run_until_complete(self.manager.__aexit__(None, None, None))
+                self.loop.close()
+            else:
+                self.manager.__exit__(None, None, None)
+        except Exception:
+            _logger().error("minimcp: the server's lifespan raised on exit", exc_info=True)
+
+
 class MCPServer(_Protocol):
     """An MCP server: register tools, resources and prompts, then ``run()`` it on stdio.
 
@@ -5029,19 +5575,34 @@ class MCPServer(_Protocol):
             HTTP session ids with it (default: $MINIMCP_STATE_KEY, else a random key per process).
         max_output_size: the longest line written, in bytes (None: no limit); a longer response
             becomes an error result that says so, and the session goes on.
+        dialect: whose way of showing the server to clients and models: "minimcp" (its lean
+            choices, the default), "mcp2" (mcp 2.3.0), "mcp1" (mcp 1.x) or "fastmcp" (README,
+            "Dialects"). The SDK's classes (``FastMCP``, and ``MCPServer`` imported from ``mcp``)
+            choose their own.
+        lifespan: ``fn(server)`` returning a context manager (sync or async), entered once per
+            process before the first connection is served and exited at shutdown; what it
+            yields is ``ctx.request_context.lifespan_context``.
+        host, port, log_level, debug, dependencies: the SDK's settings, accepted so that its
+            servers construct this class unchanged (host and port are run(transport="http")'s).
     """
 
-    def __init__(self, name: str = "minimcp", version: str = "0.0.0", instructions: str = None, *,
+    def __init__(self, name: str = "minimcp", version: str = None, instructions: str = None, *,
                  title: str = None, description: str = None, icons: list = None,
                  website_url: str = None, workers: int = 32, queue_size: int = 256,
                  page_size: int = None, max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
                  request_timeout: float = 300.0, shutdown_grace: float = 1.0,
                  cache_ttl_ms: int = 0, cache_scope: str = "private", state_ttl: float = 600.0,
                  task_ttl_ms: int = 3600000, state_key: str = None,
-                 max_output_size: int = DEFAULT_MAX_OUTPUT_SIZE) -> None:
+                 max_output_size: int = DEFAULT_MAX_OUTPUT_SIZE, dialect: str = "minimcp", lifespan=None,
+                 host: str = "127.0.0.1", port: int = 8000, log_level: str = None, debug: bool = False,
+                 dependencies: list = None) -> None:
         if cache_scope not in ("public", "private"):
             raise ValueError("cache_scope must be 'public' or 'private'")
+        self.dialect = _dialect(dialect)
+        version = self.dialect.default_version if version is None else version
         self.name, self.version, self.instructions = name, version, instructions
+        self._lifespan = _Lifespan(lifespan) if lifespan is not None else None
+        self._http_address = (host, int(port))
         self.title, self.description, self.icons, self.website_url = title, description, icons, website_url
         self._info_cache = {}
         self.workers, self.queue_size, self.page_size = workers, queue_size, page_size
@@ -5098,7 +5659,7 @@ class MCPServer(_Protocol):
     def add_tool(self, fn, **options):
         """Register ``fn`` as a tool; takes the same options as ``tool()``. Returns ``fn``."""
         ui, visibility = options.pop("ui", None), options.pop("visibility", None)
-        tool = Tool(fn, **options)
+        tool = Tool(fn, dialect=self.dialect, **options)
         if ui is not None or visibility is not None or (isinstance(tool.meta, dict) and "ui" in tool.meta):
             _link_tool(self, tool, ui, visibility)
         self._register(self._tools, tool.name, tool, "tools", "a tool named %r")
@@ -5134,7 +5695,7 @@ class MCPServer(_Protocol):
             value = fn
             fn = lambda: value                                  # noqa: E731 - a constant resource
             fn.__name__ = options.get("name") or uri
-        record = Resource(uri, fn, **options)
+        record = Resource(uri, fn, dialect=self.dialect, **options)
         self._register(self._templates if record.is_template else self._resources, uri, record,
                        "resources", "the resource %r")
         return fn
@@ -5222,7 +5783,7 @@ class MCPServer(_Protocol):
 
     def add_prompt(self, fn, **options):
         """Register ``fn`` as a prompt; options as for ``prompt()``. Returns ``fn``."""
-        record = Prompt(fn, **options)
+        record = Prompt(fn, dialect=self.dialect, **options)
         self._register(self._prompts, record.name, record, "prompts", "a prompt named %r")
         return fn
 
@@ -5320,7 +5881,9 @@ class MCPServer(_Protocol):
     def _offers(self, capability: str) -> bool:
         """Whether the registry holds something behind a capability of the method table."""
         if capability == "tools":                 # first: asked on every tools/call
-            return bool(self._tools)
+            return bool(self._tools) or self.dialect.capabilities is not None
+        if self.dialect.capabilities is not None and capability in self.dialect.capabilities:
+            return True                           # declared whatever is registered: its lists answer, empty
         if capability == "completions":
             return any(r.completions for r in list(self._prompts.values()) + list(self._templates.values()))
         if capability == "tasks":
@@ -5332,7 +5895,22 @@ class MCPServer(_Protocol):
         return capability == "logging" or (capability == "prompts" and bool(self._prompts))
 
     def _capabilities(self, rev: _Revision) -> dict:
-        """Derived from METHODS and the registry: only what this revision and server offer."""
+        """Derived from METHODS and the registry: only what this revision and server offer.
+
+        A dialect that declares a fixed set (the SDKs declare tools, resources and prompts
+        whatever is registered) starts from it, and what else is offered is added.
+        """
+        fixed = self.dialect.capabilities
+        if fixed is not None:
+            capabilities = {kind: dict(flags) for kind, flags in fixed.items()}
+            for kind, flags in self._capabilities_derived(rev).items():
+                capabilities.setdefault(kind, flags)
+            if "logging" not in fixed:
+                capabilities.pop("logging", None)
+            return capabilities
+        return self._capabilities_derived(rev)
+
+    def _capabilities_derived(self, rev: _Revision) -> dict:
         capabilities = {}
         for _, _, versions, kind in METHODS.values():
             if kind and rev.version in versions and kind not in capabilities and self._offers(kind):
@@ -5423,9 +6001,11 @@ class MCPServer(_Protocol):
         """The Streamable HTTP endpoint as a WSGI application, for gunicorn, waitress, uWSGI, ...
 
         Options (README, "Serving over HTTP"): ``path`` ("/mcp"), ``allowed_hosts`` and
-        ``allowed_origins`` (loopback; 421 and 403 otherwise), ``auth`` (``fn(headers) -> bool``;
-        else $MINIMCP_HTTP_TOKEN), ``max_body`` (4 MiB), ``max_sessions``, ``session_idle``,
-        ``session_lifetime``, ``keepalive`` and ``disconnect_probe`` (seconds).
+        ``allowed_origins`` (loopback; 421 and 403 otherwise), ``auth`` (``fn(headers)`` -> True
+        or an identity, ``ctx.auth``; else $MINIMCP_HTTP_TOKEN), ``max_body`` (4 MiB),
+        ``max_sessions``, ``session_idle``, ``session_lifetime``, ``keepalive`` and
+        ``disconnect_probe`` (seconds), ``session_store`` (``revoke``/``is_revoked``; default
+        ``SQLiteSessionStore`` under $MINIMCP_SESSION_DIR) and ``resource_metadata`` (RFC 9728).
         """
         return _HTTPApp(self, **options)
 
@@ -5444,7 +6024,7 @@ class MCPServer(_Protocol):
         """
         return self.wsgi(environ, start_response)
 
-    def run(self, transport: str = "stdio", host: str = "127.0.0.1", port: int = 8000, *,
+    def run(self, transport: str = "stdio", host: str = None, port: int = None, *,
             watch_parent: bool = True, **options) -> None:
         """Serve until stdin closes (stdio) or until interrupted (``transport="http"``).
 
@@ -5452,13 +6032,34 @@ class MCPServer(_Protocol):
         prints, logging and child processes cannot corrupt the protocol stream.
         ``watch_parent``: on POSIX, stop as on stdin EOF once the parent process is gone.
         Over HTTP, the standard library's threading server runs ``wsgi_app(**options)``
-        on ``host:port`` (loopback unless told otherwise).
+        on ``host:port`` (the constructor's, by default 127.0.0.1:8000). The lifespan, if
+        any, is entered before serving, and exited when serving ends.
         """
-        if transport in ("http", "streamable-http"):
-            _run_http(self, host, port, options)
-            return
-        if transport != "stdio":
+        if transport not in ("stdio", "http", "streamable-http"):
             raise ValueError("transport must be 'stdio' or 'http'")
+        try:
+            if transport == "stdio":
+                self._run_stdio(watch_parent)     # its session enters the lifespan, fd 1 already on stderr
+            else:
+                self._enter_lifespan()            # before the socket is bound
+                _run_http(self, self._http_address[0] if host is None else host,
+                          self._http_address[1] if port is None else port, options)    # (port 0: any free one)
+        except _LifespanError as failure:
+            import traceback
+            sys.stderr.write("minimcp: %s, so the server cannot start:\n%s" % (
+                failure, "".join(traceback.format_exception(type(failure.__cause__), failure.__cause__,
+                                                            failure.__cause__.__traceback__))))
+            raise SystemExit(1) from None
+        finally:
+            if self._lifespan is not None:
+                self._lifespan.exit()
+
+    def _enter_lifespan(self) -> None:
+        """Enter the lifespan once per process (each session asks; the first one enters it)."""
+        if self._lifespan is not None:
+            self._lifespan.enter(self)
+
+    def _run_stdio(self, watch_parent: bool) -> None:
         with self._lock:                 # one run() at a time: the process has one stdin and stdout
             if self._stdio_thread not in (None, threading.get_ident()):   # (serve() has no such limit)
                 raise RuntimeError("this MCPServer is already serving stdio on another thread; the process has "
@@ -5516,6 +6117,8 @@ class _LineReader:
         """
         if len(self.buffer) > self.start or self.stream_terminated() or self.parent_gone():
             return True                          # (an orphan's reader ends as at end of input)
+        if not _select_on_pipes():
+            return True                          # as on Windows, where select() refuses pipes
         try:
             import select
             return bool(select.select(self.wake_fds(), [], [], 0)[0])
@@ -5789,6 +6392,17 @@ def _raise_terminated(signum, frame):
 PARENT_POLL_SECONDS = 1.0
 
 
+def _select_on_pipes() -> bool:
+    """Whether stdin may be waited on with select(): on POSIX, unless MINIMCP_NO_SELECT=1.
+
+    Windows has no select() on pipes, so there stdin is a plain stream read by a pool
+    thread, without the wakeup pipe or the parent watchdog; SIGTERM and Ctrl-C reach
+    the main thread, which waits in 0.1 s slices. MINIMCP_NO_SELECT=1 takes that same
+    path on Linux, so CI runs it (README, "Python and OS support").
+    """
+    return os.name == "posix" and os.environ.get("MINIMCP_NO_SELECT", "0") in ("", "0")
+
+
 class _WakeableRaw(io.RawIOBase):
     """The main thread's stdin: a raw stream that waits in select(), never in read().
 
@@ -5885,7 +6499,10 @@ def _wakeable_stdin(fd: int, watch_parent: bool):
     stream is a plain one and undo does nothing.
     """
     import signal
-    usable = os.name == "posix" and threading.current_thread() is threading.main_thread()
+    if os.name == "posix" and not _select_on_pipes():
+        _logger().debug("minimcp: stdin is read without select() (MINIMCP_NO_SELECT=1), as on Windows: "
+                        "no wakeup pipe, no parent watchdog")
+    usable = _select_on_pipes() and threading.current_thread() is threading.main_thread()
     pipes = os.pipe() + os.pipe() if usable else ()
     if not usable or max((fd,) + pipes) >= 1000:
         for extra in pipes:
@@ -5981,7 +6598,12 @@ class _OwnedStdio:
 # Transport: Streamable HTTP as a WSGI app (its modules imported only when used) ####
 
 class _Exchange:
-    """The messages one HTTP request is waiting for: its answer, and what comes before it."""
+    """The messages one HTTP request is waiting for: its answer, and what comes before it.
+
+    Items are (data, final): ``final`` is the answer itself (as the session wrote it)
+    for the last one, else None; ``(None, None)`` says the stream is shut (its session
+    ended, or a newer GET replaced it) and must end now.
+    """
     __slots__ = ("queue",)
 
     def __init__(self) -> None:
@@ -5990,18 +6612,22 @@ class _Exchange:
 
     LIMIT = 1024                         # notifications queued for a client that does not read
 
-    def push(self, data: bytes, final: bool) -> None:
+    def push(self, data: bytes, final) -> None:
         if final or self.queue.qsize() < self.LIMIT:   # bounded memory: drop progress, never the answer
             self.queue.put((data, final))
+
+    def shut(self) -> None:
+        self.queue.put((None, None))
 
 
 class _HTTPOut:
     """A session's writer over HTTP: each message goes to the stream of the request it belongs to.
 
     A request's answer and its progress, logs and questions go on that POST's
-    exchange; everything else (list changes, resource updates, task status) on
-    the session's GET stream, if one is open, and is dropped otherwise, as the
-    handshake-era transport allows.
+    exchange and nowhere else: once that stream is gone they are dropped (the
+    spec: never on the GET stream). Messages of no request (list changes,
+    resource updates, task status) go on the session's GET stream, if one is
+    open, and are dropped otherwise, as the handshake-era transport allows.
     """
     closed = False
 
@@ -6009,21 +6635,22 @@ class _HTTPOut:
         self.lock = threading.Lock()
         self.exchanges = {}              # id key -> _Exchange of the POST that carried that request; None -> GET's
 
-    def put(self, data: bytes, route=None, final: bool = False) -> bool:
+    def put(self, data: bytes, route=None, final=None) -> bool:
         with self.lock:
             target = self.exchanges.get(route)
-            if target is None:
-                target = self.exchanges.get(None)
-            elif final and route is not None:    # the answer closes the exchange: nothing more is routed to it
+            if final and target is not None and route is not None:   # the answer closes the exchange
                 del self.exchanges[route]
         if target is not None:
             target.push(data, final)
         return False                     # nobody has to drain: delivery is the queue
 
     def open(self, key) -> _Exchange:
+        """A new stream for ``key``; a stream it replaces (an older GET) is shut."""
         exchange = _Exchange()
         with self.lock:
-            self.exchanges[key] = exchange
+            older, self.exchanges[key] = self.exchanges.get(key), exchange
+        if older is not None:
+            older.shut()
         return exchange
 
     def close(self, key, exchange: _Exchange) -> None:
@@ -6031,8 +6658,48 @@ class _HTTPOut:
             if self.exchanges.get(key) is exchange:
                 del self.exchanges[key]
 
+    def shut_stream(self, key) -> None:
+        with self.lock:
+            exchange = self.exchanges.pop(key, None)
+        if exchange is not None:
+            exchange.shut()
+
+    def shut(self) -> None:
+        """The session ended: every stream of it ends now, whatever it was waiting for."""
+        with self.lock:
+            exchanges, self.exchanges = list(self.exchanges.values()), {}
+            self.closed = True
+        for exchange in exchanges:
+            exchange.shut()
+
     def wait_idle(self, deadline: float) -> None:
         return None
+
+
+def _client_gone(environ: dict):
+    """A check that the client of this request has closed its connection, if the server shows its socket.
+
+    WSGI learns of a disconnect only when a write fails; a stream with nothing to
+    say would hold its thread until the next keep-alive. The stdlib server
+    (``minimcp.socket``) and gunicorn (``gunicorn.socket``) show the socket: a
+    readable socket with nothing to read is a closed one.
+    """
+    sock = environ.get("minimcp.socket") or environ.get("gunicorn.socket")
+    if sock is None or not hasattr(sock, "fileno"):
+        return None
+    import select
+    import socket
+
+    def gone() -> bool:
+        try:
+            if not select.select([sock], [], [], 0)[0]:
+                return False
+            return sock.recv(1, socket.MSG_PEEK | getattr(socket, "MSG_DONTWAIT", 0)) == b""
+        except BlockingIOError:
+            return False
+        except (OSError, ValueError):
+            return True
+    return gone
 
 
 class _HTTPError(Exception):
@@ -6044,29 +6711,13 @@ class _HTTPError(Exception):
         self.request_id, self.data = request_id, data
 
 
-HEADER_MISMATCH = -32020
 _LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]", "::1")
+_METADATA_PATH = "/.well-known/oauth-protected-resource"      # RFC 9728
 # The JSON-RPC errors that 2026-07-28 answers with an HTTP status other than 200.
 _MODERN_ERROR_STATUS = {METHOD_NOT_FOUND: "404 Not Found", UNSUPPORTED_PROTOCOL_VERSION: "400 Bad Request",
                         MISSING_CLIENT_CAPABILITY: "400 Bad Request", HEADER_MISMATCH: "400 Bad Request",
                         INVALID_REQUEST: "400 Bad Request", PARSE_ERROR: "400 Bad Request"}
 _SSE_HEADERS = [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no")]
-_NAMED_BY = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri",      # Mcp-Name's source
-             "tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId"}   # (SEP-2663 routing)
-
-
-def _header_value(raw):
-    """A header as sent, with the ``=?base64?...?=`` sentinel decoded (None if undecodable)."""
-    if raw is None or not (raw.startswith("=?base64?") and raw.endswith("?=")):
-        return raw
-    import base64
-    import binascii
-    try:
-        return base64.b64decode(raw[9:-2], validate=True).decode("utf-8")
-    except (binascii.Error, ValueError):
-        return None
-
-
 def _host_name(host: str) -> str:
     """The host part of a Host header or an Origin's netloc, without the port."""
     host = host.strip().lower()
@@ -6077,23 +6728,153 @@ def _host_name(host: str) -> str:
 
 class _HTTPSession:
     """A handshake-era HTTP session: one _Session of the app, its streams, and when it was last used."""
-    __slots__ = ("id", "session", "used", "streams")
+    __slots__ = ("id", "session", "used", "streams", "owner")
 
-    def __init__(self, session_id: str, session: _Session) -> None:
-        self.id, self.session = session_id, session
+    def __init__(self, session_id: str, session: _Session, owner: bytes) -> None:
+        self.id, self.session, self.owner = session_id, session, owner     # owner: the identity's digest
         self.used = time.monotonic()
         self.streams = 0                 # responses still streaming (a busy session never expires)
 
 
-class _StatelessSession(_Session):
-    """The session of one 2026-07-28 POST: its tasks are the app's, and so are their listeners."""
+class SQLiteSessionStore:
+    """Deleted HTTP session ids, in an sqlite3 file that every worker and replica on a host shares.
+
+    A session id is signed, so any replica with the state key can serve it; only a
+    store they share can tell them it was deleted. This is the default when
+    ``$MINIMCP_SESSION_DIR`` names a directory. For replicas on several hosts, pass
+    any object with the same two methods (Redis, a database) as ``session_store=``.
+
+    Args:
+        directory: where ``minimcp-sessions.sqlite3`` lives (made if missing).
+        keep: seconds a deletion is remembered: a session id expires by then anyway.
+    """
+
+    def __init__(self, directory: str, keep: float = 86400.0) -> None:
+        os.makedirs(directory, exist_ok=True)
+        self.path, self.keep = os.path.join(directory, "minimcp-sessions.sqlite3"), keep
+        self.local = threading.local()   # sqlite3 connections belong to the thread that made them
+        with self._connection() as db:
+            db.execute("CREATE TABLE IF NOT EXISTS revoked (id TEXT PRIMARY KEY, at REAL NOT NULL)")
+
+    def _connection(self):
+        db = getattr(self.local, "db", None)
+        if db is None:
+            import sqlite3
+            db = self.local.db = sqlite3.connect(self.path, timeout=10.0)
+        return db
+
+    def revoke(self, session_id: str) -> None:
+        """Remember that ``session_id`` was deleted (and forget deletions older than ``keep``)."""
+        now = time.time()
+        with self._connection() as db:
+            db.execute("INSERT OR REPLACE INTO revoked VALUES (?, ?)", (session_id, now))
+            db.execute("DELETE FROM revoked WHERE at < ?", (now - self.keep,))
+
+    def is_revoked(self, session_id: str) -> bool:
+        """Whether any worker sharing the directory deleted ``session_id``."""
+        return self._connection().execute("SELECT 1 FROM revoked WHERE id = ?", (session_id,)).fetchone() is not None
+
+
+class _MemorySessionStore:
+    """Deleted session ids in this process only: another worker or replica may serve one until it expires."""
+
+    def __init__(self, keep: float) -> None:
+        self.keep, self.revoked, self.lock = keep, {}, threading.Lock()
+
+    def revoke(self, session_id: str) -> None:
+        now = time.monotonic()
+        with self.lock:
+            self.revoked[session_id] = now
+            for old in [k for k, when in self.revoked.items() if now - when > self.keep]:
+                del self.revoked[old]
+
+    def is_revoked(self, session_id: str) -> bool:
+        return session_id in self.revoked
+
+
+# A session id (a handshake-era Mcp-Session-Id) is this, then 16 bytes of its HMAC-SHA256, in
+# base64url: 64 characters whatever the client sent. format, revision (an index of
+# PROTOCOL_VERSIONS), the client's capabilities (bits of _CAPABILITY_BITS), expiry (Unix
+# seconds), a nonce, and 8-byte digests of the client's info and of the auth hook's identity.
+_SESSION_TOKEN = ">BBHI8s8s8s"
+_CAPABILITY_BITS = (("roots",), ("roots", "listChanged"), ("sampling",), ("sampling", "context"),
+                    ("sampling", "tools"), ("elicitation",), ("elicitation", "form"), ("elicitation", "url"),
+                    ("tasks",), ("tasks", "list"), ("tasks", "cancel"),
+                    ("tasks", "requests", "sampling", "createMessage"),
+                    ("tasks", "requests", "elicitation", "create"), ("experimental",))
+
+
+def _capability_bits(capabilities: dict) -> int:
+    bits = 0
+    for bit, path in enumerate(_CAPABILITY_BITS):
+        node = capabilities
+        for name in path:
+            node = node.get(name) if isinstance(node, dict) else None
+        if node is not None and node is not False:
+            bits |= 1 << bit
+    return bits
+
+
+def _capabilities_from_bits(bits: int) -> dict:
+    """The capabilities a session id names, as the client declared them (flags True, the rest objects)."""
+    capabilities = {}
+    for bit, path in enumerate(_CAPABILITY_BITS):
+        if bits >> bit & 1:
+            node = capabilities
+            for name in path[:-1]:
+                node = node.setdefault(name, {})
+            node.setdefault(path[-1], True if path[-1] == "listChanged" else {})
+    return capabilities
+
+
+def _digest(value) -> bytes:
+    """8 bytes that tell two clients' info, or two identities, apart (None has one too)."""
+    import hashlib
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), default=repr)
+    return hashlib.sha256(text.encode("utf-8")).digest()[:8]
+
+
+class _PostSession(_Session):
+    """The session of one POST without Mcp-Session-Id: a 2026-07-28 request, or the ``initialize`` opening one.
+
+    A 2026-07-28 request's tasks are the app's, shared by its POSTs (a task outlives
+    the request that made it, SEP-2663), and so are their listeners; a session that
+    ``initialize`` opens keeps tasks of its own.
+    """
+
+    def __init__(self, server: "MCPServer", out: _HTTPOut, shared_tasks: dict, auth=None) -> None:
+        self.shared_tasks = shared_tasks
+        super().__init__(server, out, auth)
+
+    @property
+    def tasks(self) -> dict:
+        return self.own_tasks if self.lasting else self.shared_tasks
+
+    @tasks.setter
+    def tasks(self, table: dict) -> None:
+        self.own_tasks = table
+
+    def stop(self) -> None:
+        self.shared_tasks = {}          # stop() cancels its session's tasks; the app's outlive this POST
+        super().stop()
 
     def _announce_task(self, task: _Task) -> None:
+        if self.lasting:
+            super()._announce_task(task)
+            return
         # The subscriptions/listen stream naming this task is another POST, so another session.
         for session in self.server._live_sessions():
             for call, wanted in list(session.listens.values()):
                 if task.id in (wanted.get("taskIds") or ()):
                     session.notify_listener(call, "notifications/tasks", task.detailed())
+
+
+def _accepts(environ: dict) -> tuple:
+    """(JSON, SSE): which of the two answers the request's Accept header takes."""
+    types = [part.split(";", 1)[0].strip().lower() for part in environ.get("HTTP_ACCEPT", "").split(",")]
+    anything = "*/*" in types
+    return (anything or "application/json" in types or "application/*" in types,
+            anything or "text/event-stream" in types or "text/*" in types)
 
 
 class _HTTPApp:
@@ -6102,18 +6883,21 @@ class _HTTPApp:
     POST carries one JSON-RPC message. A 2026-07-28 request (its ``_meta``
     envelope and ``MCP-Protocol-Version`` header) stands alone: it is served by
     a session of its own that ends with the answer. In the handshake era,
-    ``initialize`` opens an HTTP session whose ``Mcp-Session-Id`` is signed with
-    the server's state key and names the negotiated revision and the client's
-    capabilities, so any replica sharing the key can serve the session's later
-    requests; GET opens its stream for server-initiated messages and DELETE
-    ends it. Answers are JSON, or SSE when notifications or questions to the
-    client come first.
+    ``initialize`` opens an HTTP session whose ``Mcp-Session-Id`` (64 bytes,
+    ``_SESSION_TOKEN``) is signed with the server's state key and names the
+    negotiated revision, the client's capabilities and digests of its info and of
+    the identity the ``auth`` hook returned, so any replica sharing the key can
+    serve the session's later requests, to that identity only (404 to others);
+    GET opens its stream for server-initiated messages and DELETE ends it, for
+    every worker sharing the ``session_store`` (``SQLiteSessionStore`` under
+    ``$MINIMCP_SESSION_DIR``). Answers are JSON, or SSE when notifications or
+    questions to the client come first.
     """
 
     def __init__(self, server: "MCPServer", path: str = "/mcp", allowed_hosts=None, allowed_origins=None,
                  auth=None, max_body: int = 4 * 1024 * 1024, max_sessions: int = 1000,
                  session_idle: float = 1800.0, session_lifetime: float = 86400.0, keepalive: float = 15.0,
-                 disconnect_probe: float = 0.5) -> None:
+                 disconnect_probe: float = 0.5, session_store=None, resource_metadata: dict = None) -> None:
         self.server, self.path, self.auth, self.max_body = server, path, auth, max_body
         self.allowed_hosts = _env_list("MINIMCP_ALLOWED_HOSTS", allowed_hosts)
         self.allowed_origins = _env_list("MINIMCP_ALLOWED_ORIGINS", allowed_origins)
@@ -6121,15 +6905,27 @@ class _HTTPApp:
         self.max_sessions, self.session_idle, self.session_lifetime = max_sessions, session_idle, session_lifetime
         self.keepalive, self.disconnect_probe = keepalive, disconnect_probe      # a quiet stream's two intervals
         self.sessions = {}               # session id -> _HTTPSession (this process's)
-        self.ended = {}                  # session id -> when it was deleted here (refused, not revived)
+        if session_store is None:        # deleted ids: shared by the workers of a host, else this process's
+            shared = os.environ.get("MINIMCP_SESSION_DIR")
+            session_store = SQLiteSessionStore(shared, session_lifetime) if shared else \
+                _MemorySessionStore(session_lifetime)
+        self.store = session_store
+        if resource_metadata is None:    # RFC 9728, served at /.well-known/oauth-protected-resource
+            resource_metadata = getattr(server, "resource_metadata", None)
+        self.resource_metadata = resource_metadata
+        self.stopping = False            # the server's drain time is over: what still waits is answered 503
         self.tasks = {}                  # 2026-07-28 task id -> _Task, shared by this process's requests
         self.lock = threading.Lock()
 
     # -- the WSGI callable ----------------------------------------------------------
     def __call__(self, environ: dict, start_response):
         try:
-            self._check_access(environ)
-            if environ.get("PATH_INFO", "") not in (self.path, self.path + "/"):
+            path = environ.get("PATH_INFO", "")
+            if self.resource_metadata is not None and path in (_METADATA_PATH, _METADATA_PATH + self.path):
+                self._check_access(environ, authenticate=False)     # what a client reads to learn how to log in
+                return self._metadata(environ, start_response)
+            environ["minimcp.auth"] = self._check_access(environ)
+            if path not in (self.path, self.path + "/"):
                 raise _HTTPError("404 Not Found", INVALID_REQUEST, "Not Found: the MCP endpoint is %s" % self.path)
             method = environ.get("REQUEST_METHOD", "GET")
             if method == "OPTIONS":
@@ -6152,8 +6948,12 @@ class _HTTPApp:
         return [body]
 
     # -- security -------------------------------------------------------------------
-    def _check_access(self, environ: dict) -> None:
-        """DNS rebinding (Host 421, Origin 403) and authentication (401), before anything is read."""
+    def _check_access(self, environ: dict, authenticate: bool = True):
+        """DNS rebinding (Host 421, Origin 403) and authentication (401), before anything is read.
+
+        Returns who the client is: what the ``auth`` hook returned, or None if it
+        returned True (or there is no hook); sessions are bound to it.
+        """
         host = environ.get("HTTP_HOST") or environ.get("SERVER_NAME", "")
         hosts = _LOOPBACK_HOSTS if self.allowed_hosts is None else self.allowed_hosts
         if "*" not in hosts and _host_name(host) not in hosts:
@@ -6163,8 +6963,8 @@ class _HTTPApp:
         if origin is not None and not self._origin_allowed(origin):
             raise _HTTPError("403 Forbidden", INVALID_REQUEST, "Forbidden: origin %r is not allowed "
                              "(see allowed_origins)" % origin[:100])
-        if environ.get("REQUEST_METHOD") == "OPTIONS" or (self.auth is None and self.token is None):
-            return
+        if not authenticate or environ.get("REQUEST_METHOD") == "OPTIONS" or (self.auth is None and self.token is None):
+            return None
         headers = {key[5:].replace("_", "-").lower(): value for key, value in environ.items()
                    if key.startswith("HTTP_")}
         if self.auth is not None:
@@ -6176,8 +6976,25 @@ class _HTTPApp:
             token_matches = hmac.compare_digest(credentials.strip().encode("utf-8"), self.token.encode("utf-8"))
             allowed = scheme.lower() == "bearer" and token_matches
         if not allowed:                  # the token itself is never logged nor echoed
+            challenge = 'Bearer realm="mcp"'
+            if self.resource_metadata is not None:           # MCP authorization: where to learn how to log in
+                challenge += ', resource_metadata="%s"' % (self._base_url(environ) + _METADATA_PATH)
             raise _HTTPError("401 Unauthorized", INVALID_REQUEST, "Unauthorized: a valid bearer token is required",
-                             [("WWW-Authenticate", 'Bearer realm="mcp"')])
+                             [("WWW-Authenticate", challenge)])
+        return None if allowed is True else allowed
+
+    def _base_url(self, environ: dict) -> str:
+        host = environ.get("HTTP_HOST") or "%s:%s" % (environ.get("SERVER_NAME", ""), environ.get("SERVER_PORT", ""))
+        return "%s://%s" % (environ.get("wsgi.url_scheme", "http"), host)
+
+    def _metadata(self, environ: dict, start_response):
+        """RFC 9728 protected-resource metadata: the resource is this endpoint unless it says otherwise."""
+        if environ.get("REQUEST_METHOD", "GET") not in ("GET", "HEAD"):
+            raise _HTTPError("405 Method Not Allowed", INVALID_REQUEST, "Method Not Allowed", [("Allow", "GET")])
+        document = dict(self.resource_metadata)
+        document.setdefault("resource", self._base_url(environ) + self.path)
+        body = json.dumps(document).encode("utf-8")
+        return self._reply(start_response, "200 OK", body, self._cors(environ) + [("Cache-Control", "max-age=3600")])
 
     def _origin_allowed(self, origin: str) -> bool:
         if self.allowed_origins is not None:
@@ -6244,231 +7061,249 @@ class _HTTPApp:
                              "read (%s)" % problem)
 
     def _post(self, environ: dict, start_response):
+        """One POSTed message: the session admits it; this maps the outcome to a status and a stream."""
+        kind = environ.get("CONTENT_TYPE", "").split(";", 1)[0].strip().lower()
+        if kind != "application/json":
+            raise _HTTPError("415 Unsupported Media Type", INVALID_REQUEST, "Unsupported Media Type: POST a "
+                             "JSON-RPC message as application/json, not %r" % kind[:60])
+        if not any(_accepts(environ)):
+            raise _HTTPError("406 Not Acceptable", INVALID_REQUEST, "Not Acceptable: the answer is "
+                             "application/json or text/event-stream; Accept must list them")
         message, problem = _decode_line(self._read_body(environ))
         if problem is not None:
             raise _HTTPError("400 Bad Request", problem["error"]["code"], problem["error"]["message"])
-        items = message if isinstance(message, list) else [message]
-        if not items or not all(isinstance(m, dict) for m in items):
-            raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Invalid Request: the body must be a JSON-RPC "
-                             "message (an object)")
-        requests = [m for m in items if "method" in m and "id" in m]
-        for each in requests:
-            if not _valid_id(each["id"]):
-                raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Invalid Request: id must be a string or an "
-                                 "integer, not %s" % _json_type(each["id"]))
-        request_id = requests[0]["id"] if requests else None
-        first = items[0]
-        session_id = environ.get("HTTP_MCP_SESSION_ID")
-        version = environ.get("HTTP_MCP_PROTOCOL_VERSION")
-        meta = first.get("params", {}).get("_meta") if isinstance(first.get("params"), dict) else None
-        if session_id is not None and version not in MODERN:
-            held = self._find_session(session_id, version)
-            return self._exchange(held.session, held, message, request_id, environ, start_response)
-        if first.get("method") == "initialize" and version not in MODERN:
-            return self._exchange(_Session(self.server, _HTTPOut()), None, message, request_id, environ,
-                                  start_response)
-        if version in MODERN or (version is None and isinstance(meta, dict) and META_VERSION in meta):
-            self._check_modern_headers(environ, message, request_id)
-            session = _StatelessSession(self.server, _HTTPOut())
-            session.tasks = self.tasks               # a task outlives the POST that created it (SEP-2663)
-            return self._exchange(session, None, message, request_id, environ, start_response)
-        if version is not None and version not in ALL_VERSIONS:
-            refusal = _version_refusal(version)
-            raise _HTTPError("400 Bad Request", refusal.code, refusal.message, request_id=request_id,
-                             data=refusal.data)
-        raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: no Mcp-Session-Id; send initialize "
-                         "first (protocol 2025-11-25 and older) or the 2026-07-28 _meta envelope and "
-                         "MCP-Protocol-Version header", request_id=request_id)
-
-    def _check_modern_headers(self, environ: dict, message, request_id) -> None:
-        """2026-07-28 (in the header, or in _meta with no header): the headers mirror the body, else -32020."""
-        def mismatch(text):
-            return _HTTPError("400 Bad Request", HEADER_MISMATCH, "Header mismatch: " + text, request_id=request_id)
-        if not isinstance(message, dict):
-            raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Invalid Request: one JSON-RPC message per POST "
-                             "(no batches in protocol 2026-07-28)", request_id=request_id)
-        version = environ.get("HTTP_MCP_PROTOCOL_VERSION")
-        params = message.get("params") if isinstance(message.get("params"), dict) else {}
-        meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
-        if version is None:
-            raise mismatch("the MCP-Protocol-Version header is missing")
-        if META_VERSION in meta and meta[META_VERSION] != version:
-            raise mismatch("MCP-Protocol-Version %r does not match _meta %r" % (version, meta[META_VERSION]))
-        if "id" not in message:
-            return                                   # notifications: no header rules in this revision
-        try:                                         # server/discover too: RequestParams requires _meta
-            _envelope_peer(params.get("_meta"))      # a malformed envelope is a bad request, not a result
-        except MCPError as exc:
-            raise _HTTPError("400 Bad Request", exc.code, exc.message, request_id=request_id, data=exc.data)
-        method = _header_value(environ.get("HTTP_MCP_METHOD"))
-        if method != message.get("method"):
-            raise mismatch("Mcp-Method %r does not match the body's method %r" % (method, message.get("method")))
-        if method == "initialize":                   # the header chose 2026-07-28, which has no initialize
-            raise _HTTPError("404 Not Found", METHOD_NOT_FOUND, "Method not found: initialize is not part of protocol "
-                             "2026-07-28; to open a 2025-11-25 session, send it without the 2026-07-28 "
-                             "MCP-Protocol-Version header and _meta envelope", request_id=request_id)
-        field = _NAMED_BY.get(method)
-        if field is not None:
-            name = _header_value(environ.get("HTTP_MCP_NAME"))
-            if name != params.get(field):
-                raise mismatch("Mcp-Name %r does not match the body's %s %r" % (name, field, params.get(field)))
-        if method == "tools/call":
-            tool = self.server._tools.get(params.get("name"))
-            for header, value in _mirrored_arguments(tool.input_schema if tool else {}, params.get("arguments")):
-                sent = environ.get("HTTP_MCP_PARAM_" + header.upper().replace("-", "_"))
-                decoded = _header_value(sent)       # None for None: both absent is a match
-                if sent is not None and (decoded is None or any(ord(c) < 32 and c != "\t" for c in sent)):
-                    raise mismatch("Mcp-Param-%s has invalid characters" % header)
-                if not _same_header_value(decoded, value):
-                    raise mismatch("Mcp-Param-%s %r does not match the argument %r" % (header, decoded, value))
-
-    def _exchange(self, session: _Session, held, message, request_id, environ: dict, start_response):
-        """Give one POST's message to a session and answer: 202, JSON, or an SSE stream."""
-        transient = held is None and not (isinstance(message, dict) and message.get("method") == "initialize")
-        if held is None:
+        headers = {key[5:].replace("_", "-").lower(): value for key, value in environ.items()
+                   if key.startswith("HTTP_MCP_")}
+        session_id = headers.pop("mcp-session-id", None)
+        identity = environ.get("minimcp.auth")
+        if session_id is not None:
+            held = self._find_session(session_id, identity)
+            session = held.session
+        else:
+            held, session = None, _PostSession(self.server, _HTTPOut(), self.tasks, identity)
             with self.server._lock:
                 self.server._sessions.add(session)
-        if request_id is None:                       # notifications, or the client's answers to us
-            session.take(message)
-            if held is None:                         # nothing to answer, so no Mcp-Session-Id: even initialize's
-                self._end(session)
-            return self._reply(start_response, "202 Accepted", b"", self._cors(environ))
-        exchange = session.out.open(_id_key(request_id))
         if held is not None:
-            with self.lock:
+            with self.lock:                          # busy while it admits: never expired under a request
                 held.streams += 1
-        session.take(message)
-        return self._answer(session, held, exchange, request_id, transient, environ, start_response)
-
-    def _answer(self, session: _Session, held, exchange: _Exchange, request_id, transient: bool, environ: dict,
-                start_response):
-        import queue
-        accept = environ.get("HTTP_ACCEPT", "")
-        streams = "text/event-stream" in accept or not accept or "*/*" in accept
         try:
-            data, final = exchange.queue.get(timeout=self._quiet_interval(session, transient))
-        except queue.Empty:
-            data, final = None, False
-        while not streams and not final:           # a client that takes no SSE gets the answer only
-            data, final = exchange.queue.get()
-        if final:                                  # the answer came first: plain JSON
-            status, headers = "200 OK", self._cors(environ)
-            if (session.era == "modern" or transient) and data.startswith(b'{"jsonrpc":"2.0","id":') and \
-                    b'"error":' in data:
-                status = _MODERN_ERROR_STATUS.get(json.loads(data).get("error", {}).get("code"), status)
-            if held is None and session.era == "handshake" and session.peer is not None:
-                held = self._keep(session)
-                headers.append(("Mcp-Session-Id", held.id))
-            self._done(session, held, transient, exchange, request_id, finished=True)
-            return self._reply(start_response, status, data, headers)
-        start_response("200 OK", self._cors(environ) + _SSE_HEADERS)
-        return self._stream(session, held, exchange, request_id, transient, data)
+            admission = session.take(message, headers)
+        except BaseException:
+            self._done(session, held, None, None)
+            raise
+        if admission.refusal is not None or admission.stream is None:
+            self._done(session, held, admission, None)
+            if admission.refusal is None:            # notifications, or the client's answers to us
+                return self._reply(start_response, "202 Accepted", b"", self._cors(environ))
+            status = self._status(admission, admission.refusal)
+            return self._reply(start_response, status, encode_message(admission.refusal), self._cors(environ))
+        return self._answer(session, held, admission, environ, start_response)
 
-    def _stream(self, session: _Session, held, exchange: _Exchange, request_id, transient: bool, first):
-        """Yield SSE events until the answer; a client that goes away cancels a 2026-07-28 request."""
+    def _status(self, admission: _Admission, answer) -> str:
+        """The HTTP status of a JSON answer: 400 for a message refused as such; a stateless error's own."""
+        if admission.malformed:
+            return "400 Bad Request"
+        if admission.stateless and isinstance(answer, dict) and isinstance(answer.get("error"), dict):
+            return _MODERN_ERROR_STATUS.get(answer["error"].get("code"), "200 OK")
+        return "200 OK"
+
+    def _answer(self, session: _Session, held, admission: _Admission, environ: dict, start_response):
+        exchange, gone = admission.stream, _client_gone(environ)
+        takes_json, streams = _accepts(environ)
+        item = self._wait(exchange, self._quiet_interval(admission, gone), gone)
+        while not streams and item is None:        # a client that takes no SSE gets the answer only
+            item = self._wait(exchange, self.keepalive, gone)
+        data, final = item or (None, None)
+        if item is False or (item is not None and data is None):     # the client left, or the session ended
+            if item is False and admission.stateless:
+                session.cancel_request(admission.request_id, "the client closed the connection")
+            self._done(session, held, admission, exchange)
+            status, text = ("503 Service Unavailable", "Service Unavailable: the server is shutting down") \
+                if self.stopping else ("404 Not Found", "Session not found: it ended")
+            return self._reply(start_response, status, encode_message(_error(
+                admission.request_id, INTERNAL_ERROR if self.stopping else INVALID_REQUEST, text)),
+                self._cors(environ))
+        headers = self._cors(environ)
+        if held is None and session.lasting:       # initialize opened a session: it gets its id
+            held = self._keep(session)
+            headers.append(("Mcp-Session-Id", held.id))
+        if final and takes_json:                   # the answer came first: plain JSON
+            self._done(session, held, admission, exchange, finished=True)
+            return self._reply(start_response, self._status(admission, final), data, headers)
+        start_response("200 OK", headers + _SSE_HEADERS)
+        return self._stream(session, held, admission, data, final, gone)
+
+    def _wait(self, exchange: _Exchange, timeout: float, gone):
+        """The exchange's next (data, final); None after ``timeout`` of silence; False once the client is gone."""
         import queue
-        finished = False
-        interval = self._quiet_interval(session, transient)
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                return exchange.queue.get(timeout=max(0.0, min(left, self.disconnect_probe) if gone else left))
+            except queue.Empty:
+                if gone is not None and gone():
+                    return False
+                if time.monotonic() >= deadline:
+                    return None
+
+    def _stream(self, session: _Session, held, admission: _Admission, first, finished, gone):
+        """Yield SSE events until the answer; a client that goes away cancels a stateless request."""
+        exchange = admission.stream
+        interval = self._quiet_interval(admission, gone)
         try:
             if first is not None:
                 yield b"event: message\ndata: " + first.rstrip(b"\n") + b"\n\n"
             else:
                 yield b": waiting\n\n"
-            while True:
-                try:
-                    data, finished = exchange.queue.get(timeout=interval)
-                except queue.Empty:
-                    yield b": keep-alive\n\n"          # a closed connection shows up here
+            while not finished:
+                item = self._wait(exchange, interval, gone)
+                if item is None:
+                    yield b": keep-alive\n\n"          # without a socket to watch, a closed one shows up here
                     continue
-                yield b"event: message\ndata: " + data.rstrip(b"\n") + b"\n\n"
-                if finished:
+                if item is False or item[0] is None:  # the client left, or the session ended
+                    if item is not False and self.stopping:     # the server stops: still an answer
+                        yield b"event: message\ndata: " + encode_message(_error(
+                            admission.request_id, INTERNAL_ERROR, "the server is shutting down")).rstrip(b"\n") + \
+                            b"\n\n"
+                        finished = True
                     return
+                data, finished = item
+                yield b"event: message\ndata: " + data.rstrip(b"\n") + b"\n\n"
         finally:
-            if not finished and (transient or session.era == "modern"):
-                session.cancel_request(request_id, "the client closed the stream")
-            self._done(session, held, transient, exchange, request_id, finished)
+            if not finished and admission.stateless:
+                session.cancel_request(admission.request_id, "the client closed the stream")
+            self._done(session, held, admission, exchange, bool(finished))
 
-    def _quiet_interval(self, session: _Session, transient: bool) -> float:
+    def _quiet_interval(self, admission: _Admission, gone=None) -> float:
         """How long a stream may stay silent: short where a disconnect cancels the request.
 
-        WSGI tells a server that its client went away only when a write fails, so a
-        2026-07-28 request, which the client cancels by closing the connection, is
-        probed with a comment this often; others only get the keepalive.
+        WSGI tells a server that its client went away only when a write fails, so
+        where the socket cannot be watched (``_client_gone``) a stateless (2026-07-28)
+        request, which the client cancels by closing the connection, is probed with a
+        comment this often; others only get the keepalive.
         """
-        if transient or session.era == "modern":
+        if admission.stateless and gone is None:
             return min(self.keepalive, self.disconnect_probe)
         return self.keepalive
 
-    def _done(self, session: _Session, held, transient: bool, exchange: _Exchange, request_id,
-              finished: bool) -> None:
-        session.out.close(_id_key(request_id), exchange)
+    def _done(self, session: _Session, held, admission, exchange, finished: bool = False) -> None:
+        """One POST is over: release its stream; a session that does not last ends with it."""
+        if exchange is not None:
+            session.out.close(admission.route, exchange)
         if held is not None:
             with self.lock:
                 held.streams -= 1
                 held.used = time.monotonic()
-        elif transient or not finished or session.era != "handshake":
+        elif not (finished and session.lasting):   # kept by _keep: initialize's answer went out
             self._end(session)
 
     def _end(self, session: _Session) -> None:
         with self.server._lock:
             self.server._sessions.discard(session)
-        if session.tasks is self.tasks:
-            session.tasks = {}                       # stop() cancels its session's tasks; these are the app's
+        session.out.shut()                           # its streams end now, not at their next keep-alive
         session.stop()
+
+    # -- the server stops ------------------------------------------------------------
+    def close_streams(self) -> None:
+        """End every session's GET stream (a drain waits for requests that finish; these never do)."""
+        with self.lock:
+            sessions = [held.session for held in self.sessions.values()]
+        for session in sessions:
+            session.out.shut_stream(None)
+
+    def shutdown(self) -> None:
+        """The drain time is over: cancel what runs, give it ``shutdown_grace``, then end every stream.
+
+        A POST still waiting for its answer then gets 503; every request started is answered.
+        """
+        self.stopping = True
+        with self.server._lock:
+            sessions = [s for s in self.server._sessions if isinstance(s.out, _HTTPOut)]
+        stoppers = [threading.Thread(target=session.stop, daemon=True) for session in sessions]
+        for stopper in stoppers:         # each waits shutdown_grace for its calls: all at once
+            stopper.start()
+        for stopper in stoppers:
+            stopper.join(self.server.shutdown_grace + 1.0)
+        for session in sessions:
+            session.out.shut()
 
     # -- handshake-era sessions ----------------------------------------------------------
     def _keep(self, session: _Session) -> _HTTPSession:
         """Give an initialized session its id and a place in the table (bounded; idle ones expire)."""
-        import secrets
-        token = json.dumps({"v": session.peer.rev.version, "c": session.peer.capabilities,
-                            "i": session.peer.info, "t": int(time.time()), "n": secrets.token_hex(8)},
-                           separators=(",", ":"), sort_keys=True).encode("utf-8")
         import hmac
         import hashlib
-        mac = hmac.new(self.server._signing_key(), b"session:" + token, hashlib.sha256).digest()
-        held = _HTTPSession(_b64url(token) + "." + _b64url(mac), session)
+        import struct
+        owner = _digest(session.auth)
+        token = struct.pack(_SESSION_TOKEN, 1, PROTOCOL_VERSIONS.index(session.peer.rev.version),
+                            _capability_bits(session.peer.capabilities), int(time.time() + self.session_lifetime),
+                            os.urandom(8), _digest(session.peer.info), owner)
+        mac = hmac.new(self.server._signing_key(), b"session:" + token, hashlib.sha256).digest()[:16]
+        held = _HTTPSession(_b64url(token + mac), session, owner)
         self._sweep(room_for=1)
         with self.lock:
             self.sessions[held.id] = held
             held.streams = 1                         # the initialize exchange itself, released by _done
         return held
 
-    def _find_session(self, session_id: str, version) -> _HTTPSession:
-        """This process's session, or one another replica opened (its signed id says who the client is)."""
+    def _find_session(self, session_id: str, identity) -> _HTTPSession:
+        """This process's session, or one another replica opened (its signed id says who the client is).
+
+        Deleted (by any worker sharing the store), expired, forged, or opened by
+        another identity: 404, as for a session that never was.
+        """
+        not_found = _HTTPError("404 Not Found", INVALID_REQUEST, "Session not found: initialize again")
+        if self.store.is_revoked(session_id):
+            with self.lock:
+                held = self.sessions.pop(session_id, None)
+            if held is not None:
+                self._end(held.session)
+            raise not_found
         with self.lock:
             held = self.sessions.get(session_id)
             if held is not None:
                 held.used = time.monotonic()
         if held is None:
-            held = self._revive(session_id)
-        # The client SHOULD send the negotiated version; only an unsupported one MUST be refused.
-        if version is not None and version not in HANDSHAKE:
-            raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: MCP-Protocol-Version %s is not a "
-                             "revision of this session's era (it speaks %s)" % (version, held.session.peer.rev.version))
+            held = self._revive(session_id, identity, not_found)
+        import hmac
+        if not hmac.compare_digest(held.owner, _digest(identity)):
+            raise not_found
         return held
 
-    def _revive(self, session_id: str) -> _HTTPSession:
+    def _check_session_headers(self, held: _HTTPSession, environ: dict) -> None:
+        """GET and DELETE: the session decides whether their headers fit it (MCP-Protocol-Version)."""
+        headers = {key[5:].replace("_", "-").lower(): value for key, value in environ.items()
+                   if key.startswith("HTTP_MCP_")}
+        refusal = held.session.refuses_headers(headers)
+        if refusal is not None:
+            raise _HTTPError("400 Bad Request", *refusal[:2], data=refusal[2])
+
+    def _revive(self, session_id: str, identity, not_found: _HTTPError) -> _HTTPSession:
         import hmac
         import hashlib
-        not_found = _HTTPError("404 Not Found", INVALID_REQUEST, "Session not found: initialize again")
-        if session_id in self.ended or session_id.count(".") != 1:
-            raise not_found
-        body, _, signature = session_id.partition(".")
+        import struct
+        size = struct.calcsize(_SESSION_TOKEN)
         try:
-            token, mac = _unb64url(body), _unb64url(signature)
-            data = json.loads(token.decode("utf-8"))
+            raw = _unb64url(session_id) if len(session_id) < 100 else b""
         except ValueError:
             raise not_found from None
-        expected = hmac.new(self.server._signing_key(), b"session:" + token, hashlib.sha256).digest()
-        if not hmac.compare_digest(mac, expected) or not isinstance(data, dict) or \
-                data.get("v") not in HANDSHAKE or time.time() > data.get("t", 0) + self.session_lifetime:
+        token, mac = raw[:size], raw[size:]
+        expected = hmac.new(self.server._signing_key(), b"session:" + token, hashlib.sha256).digest()[:16]
+        if len(raw) != size + 16 or not hmac.compare_digest(mac, expected):
             raise not_found
-        session = _Session(self.server, _HTTPOut())
-        session.era, session.initialized = "handshake", True
-        session.peer = _Peer(REVISIONS[data["v"]], data.get("c"), data.get("i"), "debug")
+        form, revision, bits, expiry, _, _, owner = struct.unpack(_SESSION_TOKEN, token)
+        if form != 1 or revision >= len(PROTOCOL_VERSIONS) or time.time() > expiry or \
+                not hmac.compare_digest(owner, _digest(identity)):
+            raise not_found
+        session = _Session(self.server, _HTTPOut(), identity)
+        try:                             # the client's info stays with the replica it sent it to
+            session.resume(_Peer(REVISIONS[PROTOCOL_VERSIONS[revision]], _capabilities_from_bits(bits), None,
+                                 "debug"))
+        except ValueError:
+            raise not_found from None
         self._sweep(room_for=1)
         with self.lock:
-            held = self.sessions.setdefault(session_id, _HTTPSession(session_id, session))
+            held = self.sessions.setdefault(session_id, _HTTPSession(session_id, session, owner))
         with self.server._lock:
             self.server._sessions.add(held.session)
         return held
@@ -6485,8 +7320,6 @@ class _HTTPApp:
                                  "open sessions (%d)" % self.max_sessions)
             for held in expired:
                 del self.sessions[held.id]
-            for ended in [k for k, when in self.ended.items() if now - when > self.session_lifetime]:
-                del self.ended[ended]
         for held in expired:
             self._end(held.session)
 
@@ -6496,24 +7329,30 @@ class _HTTPApp:
         if session_id is None:
             raise _HTTPError("405 Method Not Allowed", INVALID_REQUEST, "Method Not Allowed: GET opens a session's "
                              "stream (send Mcp-Session-Id); protocol 2026-07-28 has none", [("Allow", "POST")])
-        held = self._find_session(session_id, environ.get("HTTP_MCP_PROTOCOL_VERSION"))
+        if not _accepts(environ)[1]:
+            raise _HTTPError("406 Not Acceptable", INVALID_REQUEST, "Not Acceptable: GET opens an event stream; "
+                             "Accept must list text/event-stream")
+        held = self._find_session(session_id, environ.get("minimcp.auth"))
+        self._check_session_headers(held, environ)
         exchange = held.session.out.open(None)              # a newer GET stream replaces an older one
         with self.lock:
             held.streams += 1
         start_response("200 OK", self._cors(environ) + _SSE_HEADERS)
-        return self._standalone(held, exchange)
+        return self._standalone(held, exchange, _client_gone(environ))
 
-    def _standalone(self, held: _HTTPSession, exchange: _Exchange):
-        import queue
+    def _standalone(self, held: _HTTPSession, exchange: _Exchange, gone):
         try:
             yield b": stream open\n\n"
             while held.id in self.sessions:
-                try:
-                    data, _ = exchange.queue.get(timeout=self.keepalive)
-                except queue.Empty:
+                item = self._wait(exchange, self.keepalive, gone)
+                if item is None and self.store.is_revoked(held.id):   # deleted by another worker
+                    return
+                if item is None:
                     yield b": keep-alive\n\n"
                     continue
-                yield b"event: message\ndata: " + data.rstrip(b"\n") + b"\n\n"
+                if item is False or item[0] is None:  # the client left, DELETE, or a newer GET replaced it
+                    return
+                yield b"event: message\ndata: " + item[0].rstrip(b"\n") + b"\n\n"
         finally:
             held.session.out.close(None, exchange)
             with self.lock:
@@ -6525,10 +7364,10 @@ class _HTTPApp:
         if session_id is None:
             raise _HTTPError("405 Method Not Allowed", INVALID_REQUEST, "Method Not Allowed: DELETE ends a session "
                              "(send Mcp-Session-Id)", [("Allow", "POST")])
-        held = self._find_session(session_id, None)
+        held = self._find_session(session_id, environ.get("minimcp.auth"))
+        self.store.revoke(session_id)                # every worker sharing the store refuses it from now on
         with self.lock:
             self.sessions.pop(session_id, None)
-            self.ended[session_id] = time.monotonic()
         self._end(held.session)
         return self._reply(start_response, "204 No Content", b"", self._cors(environ))
 
@@ -6541,40 +7380,28 @@ def _env_list(name: str, given):
     return [item.strip().lower() for item in value.split(",") if item.strip()] if value else None
 
 
-def _mirrored_arguments(schema: dict, arguments, depth: int = 0):
-    """(header name, argument value or None) for every property marked ``x-mcp-header``; arguments may be any JSON."""
-    for name, prop in (schema.get("properties") or {}).items() if isinstance(schema, dict) else ():
-        if not isinstance(prop, dict):
-            continue
-        value = arguments.get(name) if isinstance(arguments, dict) else None
-        if isinstance(prop.get("x-mcp-header"), str):
-            yield prop["x-mcp-header"], value
-        elif "properties" in prop and depth < 8:
-            yield from _mirrored_arguments(prop, value, depth + 1)
-
-
-def _same_header_value(sent, value) -> bool:
-    if sent is None or value is None:
-        return sent is None and value is None
-    if isinstance(value, bool):
-        return sent == ("true" if value else "false")
-    if isinstance(value, int):
-        try:
-            return float(sent) == value
-        except ValueError:
-            return False
-    return sent == value
-
-
 def _run_http(app: "MCPServer", host: str, port: int, options: dict) -> None:
-    """``app.run(transport="http")``: serve until SIGTERM or Ctrl-C, then close the socket."""
+    """``app.run(transport="http")``: serve until SIGTERM or Ctrl-C, drain, then close the socket.
+
+    The address goes to stderr once bound (unless the caller passes its own ``ready``);
+    a port that is taken is a message and exit status 1, not a traceback.
+    """
     import signal
+    if "ready" not in options:
+        path = options.get("path", "/mcp")
+
+        def announce(httpd):
+            bound = httpd.server_address
+            shown = "[%s]" % bound[0] if ":" in bound[0] else bound[0]
+            sys.stderr.write("minimcp: serving %s at http://%s:%d%s\n" % (app.name, shown, bound[1], path))
+            sys.stderr.flush()
+        options = dict(options, ready=announce)
     on_main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _raise_terminated) if on_main else None
     try:
         _serve_http(app, host, port, **options)
     except (KeyboardInterrupt, _Terminated):
-        pass
+        pass                             # a second signal while draining: stop now
     finally:
         if on_main:
             signal.signal(signal.SIGTERM, previous)
@@ -6625,37 +7452,248 @@ class _ChunkedBody:
         self.raw.close()
 
 
+class _BodyInput:
+    """``wsgi.input`` for a body of Content-Length bytes: never reads into the next request."""
+
+    def __init__(self, raw, length: int) -> None:
+        self.raw, self.left = raw, length
+
+    def read(self, size: int = -1) -> bytes:
+        size = self.left if size is None or size < 0 else min(size, self.left)
+        data = self.raw.read(size) if size else b""
+        self.left -= len(data)
+        if len(data) < size:
+            self.left = -1               # ended early: the connection cannot carry another request
+        return data
+
+    def readline(self, size: int = -1) -> bytes:
+        size = self.left if size is None or size < 0 else min(size, self.left)
+        data = self.raw.readline(size) if size else b""
+        self.left -= len(data)
+        return data
+
+    @property
+    def done(self) -> bool:
+        return self.left == 0
+
+
+class _StdlibHTTPServer:
+    """What ``_serve_http`` adds to ``http.server``: HTTP/1.1 keep-alive, bounded threads, a drain.
+
+    wsgiref answers one request per connection over HTTP/1.0, so every request of a
+    client paid a TCP handshake (and, with Python's listen backlog of 5, SYN retries
+    under load). Here each connection runs a loop of requests on its own thread, at
+    most ``max_connections`` at once, with that many waiting in the listen backlog.
+    A connection waits ``idle_timeout`` for its next request, ``read_timeout`` within
+    one. ``drain`` is the end: stop accepting, let started requests finish, then
+    cancel the rest and answer them.
+    """
+
+    def __init__(self) -> None:
+        self.draining = False
+        self.busy = 0                    # requests between their first line and their last byte
+        self.idle = set()                # sockets waiting for a next request
+        self.changed = threading.Condition()
+
+    application = None                   # the WSGI app served (wsgiref's name for it)
+
+    def get_app(self):
+        return self.application
+
+    def waiting(self, sock, idle: bool) -> None:
+        with self.changed:
+            if idle:
+                self.idle.add(sock)
+            else:
+                self.idle.discard(sock)
+
+    def working(self, delta: int) -> None:
+        with self.changed:
+            self.busy += delta
+            self.changed.notify_all()
+
+    def wait_idle(self, seconds: float) -> bool:
+        deadline = time.monotonic() + seconds
+        with self.changed:
+            while self.busy and time.monotonic() < deadline:
+                self.changed.wait(max(0.0, min(0.5, deadline - time.monotonic())))
+            return not self.busy
+
+    def drain(self, wsgi: "_HTTPApp", drain_seconds: float, grace: float) -> None:
+        """SIGTERM (or shutdown()): no new connections; started requests finish, then are cancelled and answered."""
+        import socket
+        with self.changed:
+            self.draining = True
+            idle = list(self.idle)
+        self.socket.close()              # stop accepting: new connections are refused by the kernel
+        for sock in idle:                # keep-alive connections between requests: closed now
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        wsgi.close_streams()             # GET streams never finish on their own
+        if not self.wait_idle(drain_seconds):
+            wsgi.shutdown()              # cancel, shutdown_grace, then every waiting request is answered
+            self.wait_idle(grace + 5.0)
+
+
 def _serve_http(app: "MCPServer", host: str, port: int, ready=None, **options) -> None:
-    """Run the WSGI app on the standard library's threading HTTP server until interrupted."""
+    """Run the WSGI app on the standard library's HTTP server until interrupted; then drain.
+
+    Options of the server (the rest go to ``wsgi_app``): ``max_connections`` (256),
+    ``read_timeout`` (30 s), ``idle_timeout`` (5 s between requests on a kept-alive
+    connection), ``drain_seconds`` (10 s for started requests to finish on SIGTERM).
+    """
+    import socket
+    from http.server import BaseHTTPRequestHandler, HTTPServer
     from socketserver import ThreadingMixIn
-    from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
+    read_timeout = options.pop("read_timeout", 30.0)
+    idle_timeout = options.pop("idle_timeout", 5.0)
+    max_connections = options.pop("max_connections", 256)
+    drain_seconds = options.pop("drain_seconds", 10.0)
+    wsgi = app.wsgi_app(**options)
 
-    class Handler(WSGIRequestHandler):
-        timeout = options.pop("read_timeout", 30.0)          # a slow client cannot hold a thread forever
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        server_version = "minimcp/" + __version__
+        timeout = read_timeout           # a slow client cannot hold a thread forever
 
-        def log_message(self, *args):                        # no access log on stderr (tokens in URLs)
+        def log_message(self, *args):    # no access log on stderr (tokens in URLs)
             return None
 
-        def parse_request(self) -> bool:
-            # wsgiref hands the app the raw socket; a chunked body is decoded on its way to the app.
-            if not super().parse_request():
-                return False
-            if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
-                self.rfile = _ChunkedBody(self.rfile)
-            return True
+        def handle(self) -> None:
+            """Requests, one after another, until the client or the server closes the connection."""
+            first = True
+            while True:
+                if not first:
+                    if self.server.draining:
+                        return
+                    self.connection.settimeout(idle_timeout)
+                    self.server.waiting(self.connection, True)
+                try:
+                    self.raw_requestline = self.rfile.readline(65537)
+                except OSError:          # idle too long, or closed by the drain
+                    return
+                finally:
+                    if not first:
+                        self.server.waiting(self.connection, False)
+                first = False
+                if not self.raw_requestline:
+                    return
+                self.connection.settimeout(read_timeout)
+                self.server.working(1)
+                try:
+                    if len(self.raw_requestline) > 65536:
+                        self.requestline, self.request_version, self.command = "", "", ""
+                        self.send_error(414)
+                        return
+                    if not self.parse_request():             # it has answered 400/505 itself
+                        return
+                    self.run_app()
+                finally:
+                    self.server.working(-1)
+                if self.close_connection:
+                    return
 
-        def get_environ(self) -> dict:
-            environ = super().get_environ()
-            environ["wsgi.input_terminated"] = isinstance(self.rfile, _ChunkedBody)
+        def body_input(self):
+            """``wsgi.input``, and whether the body's end is known (so the connection may go on)."""
+            if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+                if self.headers.get("Content-Length") is not None:
+                    self.close_connection = True             # both framings: trust neither for what follows
+                return _ChunkedBody(self.rfile)
+            length = self.headers.get("Content-Length") or "0"
+            if not (length.isascii() and length.isdigit()) or len(length) > 18:
+                self.close_connection = True                 # the app refuses it; the framing is lost
+                return _BodyInput(self.rfile, 0)
+            return _BodyInput(self.rfile, int(length))
+
+        def environ(self, body) -> dict:
+            from urllib.parse import unquote
+            path, _, query = self.path.partition("?")
+            environ = {"REQUEST_METHOD": self.command, "SCRIPT_NAME": "", "QUERY_STRING": query,
+                       "PATH_INFO": unquote(path, "iso-8859-1"), "SERVER_NAME": self.server.server_name,
+                       "SERVER_PORT": str(self.server.server_port), "SERVER_PROTOCOL": self.request_version,
+                       "REMOTE_ADDR": self.client_address[0], "wsgi.version": (1, 0), "wsgi.url_scheme": "http",
+                       "wsgi.input": body, "wsgi.errors": sys.stderr, "wsgi.multithread": True,
+                       "wsgi.multiprocess": False, "wsgi.run_once": False,
+                       "wsgi.input_terminated": isinstance(body, _ChunkedBody),
+                       "minimcp.socket": self.connection}           # so a stream sees its client leave
+            for name, value in self.headers.items():
+                if "_" in name:          # X_Token must not pass for X-Token
+                    continue
+                key = name.upper().replace("-", "_")
+                key = key if key in ("CONTENT_TYPE", "CONTENT_LENGTH") else "HTTP_" + key
+                environ[key] = environ[key] + "," + value if key in environ else value
             return environ
 
-    class Server(ThreadingMixIn, WSGIServer):
+        def run_app(self) -> None:
+            body = self.body_input()
+            state = {"status": None, "headers": None, "sent": False}
+            head_only = self.command == "HEAD"
+
+            def start_response(status, headers, exc_info=None):
+                if exc_info is not None and state["sent"]:
+                    raise exc_info[1].with_traceback(exc_info[2])
+                state["status"], state["headers"] = status, list(headers)
+                return write
+
+            def send_head():
+                code = state["status"].split(" ", 1)[0]
+                names = {name.lower() for name, _ in state["headers"]}
+                lines = ["%s %s\r\n" % (self.protocol_version, state["status"]),
+                         "Server: %s\r\n" % self.version_string(), "Date: %s\r\n" % self.date_time_string()]
+                lines += ["%s: %s\r\n" % pair for pair in state["headers"]]
+                if "content-length" not in names and code not in ("204", "304") and not head_only:
+                    self.close_connection = True     # a stream (SSE) ends with its connection, as SSE readers expect
+                if self.close_connection:
+                    lines.append("Connection: close\r\n")
+                elif self.request_version == "HTTP/1.0":
+                    lines.append("Connection: keep-alive\r\n")
+                self.wfile.write(("".join(lines) + "\r\n").encode("latin-1"))
+                state["sent"] = True
+
+            def write(data: bytes) -> None:
+                if not state["sent"]:
+                    send_head()
+                if data and not head_only:
+                    self.wfile.write(data)
+
+            result = None
+            try:
+                result = self.server.application(self.environ(body), start_response)
+                for data in result:
+                    if data:
+                        write(data)
+                if not state["sent"]:
+                    send_head()
+            except OSError:              # the client went away (or timed out) mid-request
+                self.close_connection = True
+            except Exception:            # the app's own error boundary failed: answer, never hang
+                _logger().exception("minimcp: the HTTP request failed")
+                self.close_connection = True
+                if not state["sent"]:
+                    try:
+                        self.send_error(500)
+                    except OSError:
+                        pass
+            finally:
+                if hasattr(result, "close"):
+                    result.close()
+            if not body.done:            # unread body bytes would be taken for the next request
+                self.close_connection = True
+
+    class Server(ThreadingMixIn, _StdlibHTTPServer, HTTPServer):
         daemon_threads = True
         allow_reuse_address = True
-        limit = threading.BoundedSemaphore(options.pop("max_connections", 256))
+        request_queue_size = max(5, max_connections)      # the listen backlog: a burst waits, not SYN retries
+        limit = threading.BoundedSemaphore(max_connections)
+
+        def __init__(self, *args) -> None:
+            _StdlibHTTPServer.__init__(self)
+            HTTPServer.__init__(self, *args)
 
         def process_request(self, request, client_address):
-            if not self.limit.acquire(blocking=False):      # bounded threads: refuse past the limit
+            if self.draining or not self.limit.acquire(blocking=False):   # bounded threads
                 self.shutdown_request(request)
                 return
             super().process_request(request, client_address)
@@ -6667,16 +7705,25 @@ def _serve_http(app: "MCPServer", host: str, port: int, ready=None, **options) -
                 self.limit.release()
 
     if ":" in host and not host.startswith("["):
-        import socket
         Server.address_family = socket.AF_INET6
-    httpd = Server((host.strip("[]"), port), Handler)
-    httpd.set_app(app.wsgi_app(**options))
-    if ready is not None:                                    # tests and embedders: the bound server
+    try:
+        httpd = Server((host.strip("[]"), port), Handler)
+    except OSError as problem:
+        import errno
+        if problem.errno == errno.EADDRINUSE:
+            raise SystemExit("minimcp: cannot serve on %s:%d: the port is taken (is another server running? "
+                             "pick another port)" % (host, port)) from None
+        raise SystemExit("minimcp: cannot serve on %s:%d: %s" % (host, port, problem.strerror or problem)) from None
+    httpd.application = wsgi
+    if ready is not None:                # tests and embedders: the bound server
         ready(httpd)
     try:
         httpd.serve_forever(poll_interval=0.2)
     finally:
-        httpd.server_close()
+        try:
+            httpd.drain(wsgi, drain_seconds, app.shutdown_grace)
+        finally:
+            httpd.server_close()
 
 
 # Clients: TestClient for your tests, and the client the command line uses #####
@@ -6720,6 +7767,8 @@ class _ClientBase:
         self._answering = 0              # answers to the server's requests still being worked out
         self._closing = False            # our end of its stdin is closing: no more answers
         self.late_requests = []          # methods the server asked once we could no longer answer
+        self._progress_at = {}           # progress token -> when its last notification came
+        self.lines_read = 0              # lines the server wrote, JSON-RPC or not
 
     # -- plumbing ---------------------------------------------------------------------
     def _start(self, reader, writer) -> None:
@@ -6729,10 +7778,11 @@ class _ClientBase:
 
     def _read(self) -> None:
         for line in self._reader_stream:
+            self.lines_read += 1
             try:
                 message = json.loads(line.decode("utf-8"))
             except ValueError:
-                sys.stderr.write("minimcp: the server wrote a line that is not JSON-RPC: %r\n" % line[:200])
+                self._on_impure(line)
                 continue
             for item in message if isinstance(message, list) else [message]:
                 self._route(item)
@@ -6757,6 +7807,7 @@ class _ClientBase:
                 params = message.get("params") or {}
                 if message["method"] == "notifications/progress":
                     self.progress.append(params)
+                    self._progress_at[_id_key(params.get("progressToken"))] = time.monotonic()
                     self._on_progress(params)
                 elif message["method"] == "notifications/message":
                     self.logs.append(params)
@@ -6764,6 +7815,10 @@ class _ClientBase:
             else:
                 self._answers[_id_key(message.get("id"))] = message
             self._cond.notify_all()
+
+    def _on_impure(self, line: bytes) -> None:
+        """A stdout line that is not JSON: said on stderr (the command line adds the usual cause)."""
+        sys.stderr.write("minimcp: the server wrote a line that is not JSON-RPC: %r\n" % line[:200])
 
     def _on_progress(self, params: dict) -> None:
         """Hook for the command line, which shows progress as it arrives."""
@@ -6842,24 +7897,49 @@ class _ClientBase:
         """Send a notification."""
         self._send(_notification(method, params))
 
+    #: What a timeout message adds: how to wait longer (the command line names --timeout).
+    TIMEOUT_HINT = "the server may still be working on it; give the client a longer timeout"
+
+    def wait_for_progress(self, token, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for a progress notification with ``token``."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while _id_key(token) not in self._progress_at and not self._closed:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._cond.wait(left)
+            return _id_key(token) in self._progress_at
+
     def send_request(self, method: str, params: dict = None, on_id=None) -> dict:
-        """Send one request and wait for its response message (result or error), raw."""
+        """Send one request and wait for its response message (result or error), raw.
+
+        The wait is ``timeout`` seconds from the request, or from the request's last
+        progress notification: a long call that keeps reporting progress is not given up
+        on (the TypeScript SDK's ``resetTimeoutOnProgress``).
+        """
         with self._cond:
             self._next_id += 1
             request_id = self._next_id
         if on_id is not None:
             on_id(request_id)
-        self._send(_request(request_id, method, self._envelope(params)))
-        deadline = time.monotonic() + self.timeout
+        params = self._envelope(params)
+        token = ((params or {}).get("_meta") or {}).get("progressToken")
+        token = _id_key(token) if token is not None else None
+        self._send(_request(request_id, method, params))
+        sent = time.monotonic()
         with self._cond:
             while _id_key(request_id) not in self._answers:
-                left = deadline - time.monotonic()
+                last = max(sent, self._progress_at.get(token, sent))
+                left = last + self.timeout - time.monotonic()
                 if self._closed:
                     raise MCPError(INTERNAL_ERROR, "the server closed the connection before answering %s" % method)
                 if left <= 0:
                     self._send(_notification("notifications/cancelled", {"requestId": request_id,
                                                                          "reason": "timed out"}))
-                    raise MCPError(INTERNAL_ERROR, "no answer to %s within %s seconds" % (method, self.timeout))
+                    raise MCPError(INTERNAL_ERROR, "no answer to %s within %s seconds%s (%s)"
+                                   % (method, self.timeout, " of its last progress" if last > sent else "",
+                                      self.TIMEOUT_HINT))
                 self._cond.wait(min(left, 0.25))
             return self._answers.pop(_id_key(request_id))
 
@@ -7002,14 +8082,33 @@ class TestClient(_ClientBase):
 class _ProcessClient(_ClientBase):
     """The command line's client: drives a server process over its stdin/stdout."""
 
+    #: The server's stderr is ours, unless this is true: then it is a pipe that
+    #: ``_read_stderr`` reads (the selftest looks in it for tracebacks).
+    PIPE_STDERR = False
+
     def __init__(self, command: list, protocol: str = LATEST_HANDSHAKE_VERSION, **options) -> None:
         import subprocess
         super().__init__(protocol, **options)
         try:
-            self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                            stderr=subprocess.PIPE if self.PIPE_STDERR else None)
         except OSError as exc:
-            raise SystemExit("minimcp: cannot start %s: %s" % (" ".join(command), exc))
+            raise SystemExit("minimcp: cannot start %s: %s (a host would say `spawn ... ENOENT`: give the "
+                             "command's absolute path; see %s)" % (" ".join(command), exc, self.TROUBLESHOOTING))
+        if self.PIPE_STDERR:
+            self._stderr_thread = threading.Thread(target=self._read_stderr, name="minimcp-stderr", daemon=True)
+            self._stderr_thread.start()
         self._start(self.process.stdout, self.process.stdin)
+
+    def _read_stderr(self) -> None:
+        """Hook: read the server's stderr pipe (only with ``PIPE_STDERR``)."""
+
+    def _on_impure(self, line: bytes) -> None:
+        first = not getattr(self, "_told_impure", False)
+        self._told_impure = True
+        sys.stderr.write("minimcp: the server wrote a line that is not JSON-RPC: %r%s\n"
+                         % (line[:200], " (a print() before app.run(), or to stdout from a library? Write to "
+                            "stderr instead; see %s)" % self.TROUBLESHOOTING if first else ""))
 
     def _on_progress(self, params: dict) -> None:
         sys.stderr.write("progress: %s/%s %s\n" % (params.get("progress"), params.get("total", "?"),
@@ -7024,6 +8123,9 @@ class _ProcessClient(_ClientBase):
     #: How long a server gets to exit after its stdin closes, and again after SIGTERM.
     EXIT_GRACE = 2.0
 
+    TIMEOUT_HINT = ("minimcp's own --timeout, not the server's: it may still be working on it; "
+                    "give --timeout SECONDS to wait longer")
+
     def close(self) -> int:
         """Close the server's stdin and return its exit status.
 
@@ -7035,10 +8137,38 @@ class _ProcessClient(_ClientBase):
         self._close_input(self.EXIT_GRACE)
         for signal_name, stop in (("SIGTERM", self.process.terminate), ("SIGKILL", self.process.kill), (None, None)):
             try:
-                return self.process.wait(self.EXIT_GRACE if stop is not None else None)
+                status = self.process.wait(self.EXIT_GRACE if stop is not None else None)
+                break
             except subprocess.TimeoutExpired:
                 self.ended_by = signal_name
                 stop()
+        if self.PIPE_STDERR:                 # its last lines (a child may hold the pipe: not for ever)
+            self._stderr_thread.join(self.EXIT_GRACE)
+        return status
+
+    #: Where the README explains what the command line detects.
+    TROUBLESHOOTING = "README.md, \"Troubleshooting\""
+
+    def diagnose(self) -> str:
+        """Why the server went away before answering, when its exit says so ("" if not).
+
+        Called after a request failed because the connection closed: a server that
+        exits 0 having written nothing is a script that defines a server and never
+        runs it (no ``app.run()``), which is the usual way to get here.
+        """
+        import subprocess
+        try:
+            status = self.process.wait(self.EXIT_GRACE)
+        except subprocess.TimeoutExpired:
+            return ""
+        if status == 0 and self.lines_read == 0:
+            return ("the server exited with status 0 having written nothing: does the script call app.run() "
+                    "(under `if __name__ == \"__main__\":`)? A file that only defines the server runs with "
+                    "`minimcp.py serve FILE`. See %s" % self.TROUBLESHOOTING)
+        if status != 0:
+            return ("the server exited with status %s before answering: its stderr, above, says why. See %s"
+                    % (status, self.TROUBLESHOOTING))
+        return ""
 
     def exit_report(self, status: int) -> str:
         """How the server ended, in words, for the command line."""
@@ -7058,10 +8188,823 @@ class _ProcessClient(_ClientBase):
 # ``python3 minimcp.py serve server.py`` (or install_sdk_aliases() in a script
 # that starts itself) lets a file that imports ``mcp.server.fastmcp`` (mcp 1.x),
 # ``mcp.server.mcpserver`` (mcp 2.x) or ``fastmcp`` run on minimcp when those
-# packages are not installed. The alias modules hold only the names such
-# servers use, backed by minimcp; the finder sits at the end of sys.meta_path,
-# so an installed package is always found first. Nothing here is built until
-# it is asked for: ``import minimcp`` costs what it did.
+# packages are not installed. The alias modules hold every public module and
+# name of those SDKs (the table below, written from the pinned SDKs by
+# tests/interop/sdk_surface.py): the names servers use are backed by minimcp,
+# the others are placeholders that explain themselves when used, and a name the
+# SDK does not have raises ImportError. The finder sits at the end of
+# sys.meta_path, so an installed package is always found first. Nothing here is
+# built until it is asked for: ``import minimcp`` costs what it did.
+
+# <sdk-surface> written by tests/interop/sdk_surface.py; do not edit
+# A comment, so that it costs `import minimcp` nothing: minimcp reads it from its own source
+# when a server first imports an SDK name. Each #| line: a public module of the SDKs and its
+# public names (NAME=value: a constant); then the public members of the server classes and
+# Context, as module:Class. The union over these pins:
+#| pins: fastmcp 2.3.5 2.14.7 3.4.11 4.2.3; mcp 1.2.1 1.9.4 1.30.0 2.3.0
+#| fastmcp: Client ClientGroup Context FastMCP FastMCPApp FastMCPDeprecationWarning Image Skill
+#|   __version__='4.2.3' settings
+#| fastmcp.apps: AppConfig FastMCPApp PrefabAppConfig ResourceCSP ResourcePermissions
+#|   UI_EXTENSION_ID='io.modelcontextprotocol/ui' UI_MIME_TYPE='text/html;profile=mcp-app'
+#|   app_config_to_meta_dict resolve_ui_mime_type
+#| fastmcp.apps.app: FastMCPApp
+#| fastmcp.apps.config: AppConfig PrefabAppConfig ResourceCSP ResourcePermissions
+#|   UI_EXTENSION_ID='io.modelcontextprotocol/ui' app_config_to_meta_dict is_model_visible
+#| fastmcp.cli:
+#| fastmcp.cli.apps_dev: run_dev_apps
+#| fastmcp.cli.apps_dev_log:
+#| fastmcp.cli.apps_dev_security: DevSessionMiddleware SESSION_COOKIE='fastmcp_dev_session'
+#| fastmcp.cli.auth:
+#| fastmcp.cli.cimd: create_command validate_command
+#| fastmcp.cli.claude: get_claude_config_path update_claude_config
+#| fastmcp.cli.cli: apps dev inspect inspector install prepare run version with_argv
+#| fastmcp.cli.client: call_command coerce_value discover_command format_tool_signature list_command
+#|   parse_tool_arguments resolve_server_spec
+#| fastmcp.cli.deploy:
+#| fastmcp.cli.deploy.authentication: DeviceAuthorizationDeniedError DeviceAuthorizationError
+#|   DeviceAuthorizationExpiredError authorize_device poll_device_authorization
+#| fastmcp.cli.deploy.command: HostOption JsonOption login logout whoami
+#| fastmcp.cli.deploy.configuration: ConfigurationStore HorizonConfiguration
+#| fastmcp.cli.deploy.credentials: AuthState AuthenticationRequiredError CredentialSource CredentialStore
+#|   ResolvedCredential resolve_credential revoke_and_clear_credential
+#| fastmcp.cli.deploy.horizon_client: DEFAULT_HORIZON_API_ORIGIN='https://horizon.prefect.io'
+#|   DEVICE_AUTH_CLIENT_ID='fastmcp-cli' DEVICE_AUTH_GRANT_TYPE='urn:ietf:params:oauth:grant-type:device_code'
+#|   DeviceAccessToken DeviceAuthorization DeviceMetadata DeviceTokenError DeviceTokenPoll HorizonClient
+#|   HorizonError HorizonOrganization HorizonResponseError HorizonUnauthorizedError HorizonUnavailableError
+#|   HorizonUser normalize_api_origin
+#| fastmcp.cli.deploy.output: CommandName ErrorCategory emit_device_challenge emit_environment_logout emit_error
+#|   emit_identity emit_logout start_device_approval_status stop_device_approval_status
+#| fastmcp.cli.deploy.state: StateFileError read_state remove_state state_lock write_state
+#| fastmcp.cli.discovery: DiscoveredServer discover_servers resolve_name
+#| fastmcp.cli.generate: generate_cli_command generate_cli_script generate_skill_content serialize_transport
+#| fastmcp.cli.install: claude_code_command claude_desktop_command cursor_command gemini_cli_command
+#|   goose_command mcp_json_command stdio_command
+#| fastmcp.cli.install.claude_code: check_claude_code_available claude_code_command find_claude_command
+#|   install_claude_code
+#| fastmcp.cli.install.claude_desktop: claude_desktop_command get_claude_config_path install_claude_desktop
+#| fastmcp.cli.install.cursor: cursor_command generate_cursor_deeplink install_cursor install_cursor_workspace
+#|   open_deeplink
+#| fastmcp.cli.install.gemini_cli: check_gemini_cli_available find_gemini_command gemini_cli_command
+#|   install_gemini_cli
+#| fastmcp.cli.install.goose: generate_goose_deeplink goose_command install_goose
+#| fastmcp.cli.install.mcp_json: install_mcp_json mcp_json_command
+#| fastmcp.cli.install.shared: open_deeplink parse_env_var process_common_args quote_windows_batch_argument
+#|   run_cli_command validate_server_name windows_batch_command_line
+#| fastmcp.cli.install.stdio: install_stdio stdio_command
+#| fastmcp.cli.run: LogLevelType TransportType create_client_server create_mcp_config_server import_server is_url
+#|   load_mcp_server_config parse_file_path run_command run_module_command run_v1_server_async run_with_reload
+#| fastmcp.cli.tasks: check_distributed_backend worker
+#| fastmcp.client: BearerAuth Client ClientCredentialsOAuthProvider ClientTransport FastMCPTransport
+#|   NodeStdioTransport NpxStdioTransport OAuth PrivateKeyJWTOAuthProvider PythonStdioTransport SSETransport
+#|   StdioTransport StreamableHttpTransport UvStdioTransport UvxStdioTransport WSTransport
+#| fastmcp.client.auth: BearerAuth ClientCredentialsOAuthProvider OAuth PrivateKeyJWTOAuthProvider
+#|   SignedJWTParameters static_assertion_provider
+#| fastmcp.client.auth.bearer: BearerAuth
+#| fastmcp.client.auth.client_credentials: ClientCredentialsOAuthProvider PrivateKeyJWTOAuthProvider
+#|   SignedJWTParameters static_assertion_provider
+#| fastmcp.client.auth.oauth: OAuth
+#| fastmcp.client.base:
+#| fastmcp.client.caching: DEFAULT_CACHE_COLLECTION='fastmcp_response_cache' KeyValueResponseCacheStore
+#| fastmcp.client.client: Client ElicitationHandler LogHandler MessageHandler ProgressHandler RootsHandler
+#|   RootsList SamplingHandler SessionKwargs
+#| fastmcp.client.dependencies: get_http_headers
+#| fastmcp.client.elicitation: ElicitRequestParams ElicitResult ElicitationHandler
+#| fastmcp.client.extension_hooks: build_internal_client_extensions register_internal_client_extension_factory
+#| fastmcp.client.group: ClientGroup ToolRoute
+#| fastmcp.client.logging: LogHandler LogMessage MessageHandler create_log_callback default_log_handler
+#| fastmcp.client.messages: Message MessageHandler MessageHandlerT
+#| fastmcp.client.mixins: ClientPromptsMixin ClientResourcesMixin ClientSkillsMixin ClientTaskManagementMixin
+#|   ClientToolsMixin
+#| fastmcp.client.mixins.prompts: AUTO_PAGINATION_MAX_PAGES=250 ClientPromptsMixin PromptTaskResponseUnion
+#| fastmcp.client.mixins.resources: AUTO_PAGINATION_MAX_PAGES=250 ClientResourcesMixin ResourceTaskResponseUnion
+#| fastmcp.client.mixins.skills: AUTO_PAGINATION_MAX_PAGES=250 ClientSkillsMixin
+#| fastmcp.client.mixins.task_management: ClientTaskManagementMixin
+#| fastmcp.client.mixins.tools: AUTO_PAGINATION_MAX_PAGES=250 ClientToolsMixin ToolTaskResponseUnion
+#| fastmcp.client.oauth_callback: CallbackResponse OAuthCallbackResult create_callback_html
+#|   create_oauth_callback_server
+#| fastmcp.client.progress: ProgressHandler default_progress_handler
+#| fastmcp.client.roots: RootsHandler RootsList convert_roots_list create_roots_callback
+#| fastmcp.client.sampling: MessageResult RequestContext SamplingHandler SamplingHandlerResult SamplingMessage
+#|   SamplingParams create_sampling_callback
+#| fastmcp.client.sampling.handlers:
+#| fastmcp.client.tasks: PromptTask ResourceTask Task TaskNotificationHandler ToolTask
+#| fastmcp.client.telemetry: client_span
+#| fastmcp.client.transports: ClientTransport FastMCPStdioTransport FastMCPTransport NodeStdioTransport
+#|   NpxStdioTransport PythonStdioTransport SSETransport SessionKwargs StdioTransport StreamableHttpTransport
+#|   UvStdioTransport UvxStdioTransport WSTransport infer_transport
+#| fastmcp.client.transports.base: ClientSessionKwargs ClientTransport SessionKwargs TransportOptions
+#|   VersionAwareClientSession
+#| fastmcp.client.transports.config: MCPConfigTransport
+#| fastmcp.client.transports.http: StreamableHttpTransport
+#| fastmcp.client.transports.inference: infer_transport
+#| fastmcp.client.transports.memory: FastMCPTransport
+#| fastmcp.client.transports.sse: SSETransport
+#| fastmcp.client.transports.stdio: FastMCPStdioTransport NodeStdioTransport NpxStdioTransport
+#|   PythonStdioTransport StdioTransport UvStdioTransport UvxStdioTransport
+#| fastmcp.decorators: HasFastMCPMeta get_fastmcp_meta resolve_task_config
+#| fastmcp.dependencies: CallArgument CurrentAccessToken CurrentContext CurrentDocket CurrentFastMCP
+#|   CurrentHeaders CurrentRequest CurrentWorker CycleError Dependency Depends Progress ProgressLike Shared
+#|   TokenClaim
+#| fastmcp.exceptions: AuthorizationError ClientError DisabledError FastMCPDeprecationWarning FastMCPError
+#|   InsufficientScopeError InvalidSignature MCPError McpError NotFoundError PromptError ResourceError
+#|   ResourceSecurityError ToolError ValidationError to_mcp_error
+#| fastmcp.experimental:
+#| fastmcp.experimental.sampling:
+#| fastmcp.experimental.transforms:
+#| fastmcp.experimental.transforms.code_mode: CodeMode GetSchemas GetTags GetToolCatalog ListTools
+#|   MontySandboxProvider SandboxProvider Search
+#| fastmcp.experimental.transforms.jev_search: API_KEY_ENV='TYPESAFE_API_KEY' JevSearchTransform
+#|   MAX_CHOICE_OPTIONS=255 SystemOneClient
+#| fastmcp.low_level:
+#| fastmcp.mcp_config: CanonicalMCPConfig CanonicalMCPServerTypes MCPConfig MCPServerTypes RemoteMCPServer
+#|   StdioMCPServer TransformingMCPServerTypes TransformingRemoteMCPServer TransformingStdioMCPServer
+#|   infer_transport_type_from_url update_config_file
+#| fastmcp.prompts: FunctionPrompt Message Prompt PromptArgument PromptManager PromptMessage PromptResult prompt
+#| fastmcp.prompts.base: Message Prompt PromptArgument PromptResult
+#| fastmcp.prompts.function_prompt: DecoratedPrompt FunctionPrompt PromptMeta prompt
+#| fastmcp.prompts.prompt: CONTENT_TYPES FunctionPrompt Message Prompt PromptArgument PromptResult
+#|   SyncPromptResult
+#| fastmcp.prompts.prompt_manager: PromptManager
+#| fastmcp.resources: BinaryResource DirectoryResource FileResource FunctionResource HttpResource Resource
+#|   ResourceContent ResourceManager ResourceResult ResourceSecurity ResourceTemplate TextResource resource
+#| fastmcp.resources.base: Resource ResourceContent ResourceResult
+#| fastmcp.resources.function_resource: DecoratedResource FunctionResource ResourceMeta resource
+#| fastmcp.resources.resource: FunctionResource Resource
+#| fastmcp.resources.resource_manager: ResourceManager
+#| fastmcp.resources.security: ResourceSecurity
+#| fastmcp.resources.template: FunctionResourceTemplate MyModel ResourceTemplate build_regex encode_literal
+#|   expand_uri_template extract_exploded_query_params extract_query_params forward_uri match_uri_template
+#|   template_param_key
+#| fastmcp.resources.types: BinaryResource DirectoryResource FileResource FunctionResource HttpResource
+#|   TextResource
+#| fastmcp.server: Context FastMCP create_proxy
+#| fastmcp.server.app:
+#| fastmcp.server.apps:
+#| fastmcp.server.auth: AccessToken AuthCheck AuthContext AuthProvider DebugTokenVerifier IdentityAssertion
+#|   JWTVerifier MultiAuth OAuthProvider OAuthProxy OIDCProxy RemoteAuthProvider StaticTokenVerifier
+#|   TokenVerificationError TokenVerifier require_roles require_scopes restrict_tag run_auth_checks
+#| fastmcp.server.auth.auth: AccessToken AuthProvider
+#|   JWT_BEARER_ASSERTION_TYPE='urn:ietf:params:oauth:client-assertion-type:jwt-bearer' MultiAuth OAuthProvider
+#|   PrivateKeyJWTClientAuthenticator RemoteAuthProvider TokenHandler TokenVerificationError TokenVerifier
+#| fastmcp.server.auth.authorization: AuthCheck AuthContext require_scopes restrict_tag run_auth_checks
+#| fastmcp.server.auth.cimd: CIMDAssertionValidator CIMDClientManager CIMDDocument CIMDFetchError CIMDFetcher
+#|   CIMDValidationError
+#| fastmcp.server.auth.handlers:
+#| fastmcp.server.auth.handlers.authorize: AuthorizationHandler create_unregistered_client_html
+#| fastmcp.server.auth.identity_assertion: ID_JAG_GRANT_PROFILE='urn:ietf:params:oauth:grant-profile:id-jag'
+#|   ID_JAG_TYP='oauth-id-jag+jwt' IdentityAssertion IdentityAssertionError IdentityAssertionValidator
+#|   JWT_BEARER_GRANT_TYPE='urn:ietf:params:oauth:grant-type:jwt-bearer' normalize_resource_url
+#|   server_url_has_query
+#| fastmcp.server.auth.jwt_issuer: JWTIssuer KDF_ITERATIONS=1000000 KDF_ITERATIONS_TEST=10 derive_jwt_key
+#| fastmcp.server.auth.middleware: RequireAuthMiddleware
+#| fastmcp.server.auth.oauth_proxy: ClientCode DEFAULT_ACCESS_TOKEN_EXPIRY_NO_REFRESH_SECONDS=31536000
+#|   DEFAULT_ACCESS_TOKEN_EXPIRY_SECONDS=3600 DEFAULT_AUTH_CODE_EXPIRY_SECONDS=300 HTTP_TIMEOUT_SECONDS=30
+#|   JTIMapping OAuthProxy OAuthTransaction ProxyDCRClient RefreshTokenMetadata UpstreamTokenSet
+#|   create_consent_html create_error_html
+#| fastmcp.server.auth.oauth_proxy.consent: ConsentMixin
+#| fastmcp.server.auth.oauth_proxy.models: ClientCode ConsentCSRFToken
+#|   DEFAULT_ACCESS_TOKEN_EXPIRY_NO_REFRESH_SECONDS=31536000 DEFAULT_ACCESS_TOKEN_EXPIRY_SECONDS=3600
+#|   DEFAULT_AUTH_CODE_EXPIRY_SECONDS=300 DEFAULT_REFRESH_TOKEN_EXPIRY_SECONDS=31536000 HTTP_TIMEOUT_SECONDS=30
+#|   JTIMapping OAuthTransaction ProxyDCRClient RefreshTokenMetadata UpstreamTokenSet
+#| fastmcp.server.auth.oauth_proxy.proxy: OAuthProxy
+#| fastmcp.server.auth.oauth_proxy.revocation: RevocationProvider
+#| fastmcp.server.auth.oauth_proxy.ui: create_consent_html create_error_html
+#| fastmcp.server.auth.oauth_proxy.upstream: AsyncOAuth2Client OAuthError
+#| fastmcp.server.auth.oidc_proxy: DEFAULT_OIDC_DISCOVERY_TIMEOUT_SECONDS=10 OIDCConfiguration OIDCProxy
+#| fastmcp.server.auth.providers:
+#| fastmcp.server.auth.providers.auth0: Auth0JWTVerifier Auth0MCPProvider Auth0Provider Auth0ProviderSettings
+#| fastmcp.server.auth.providers.aws: AWSCognitoProvider AWSCognitoProviderSettings AWSCognitoTokenVerifier
+#| fastmcp.server.auth.providers.azure: AzureJWTVerifier AzureProvider AzureProviderSettings EntraOBOToken
+#| fastmcp.server.auth.providers.clerk: ClerkProvider ClerkTokenVerifier
+#| fastmcp.server.auth.providers.debug: DebugTokenVerifier
+#| fastmcp.server.auth.providers.descope: DescopeProvider DescopeProviderSettings
+#| fastmcp.server.auth.providers.discord: DiscordProvider DiscordProviderSettings DiscordTokenVerifier
+#| fastmcp.server.auth.providers.github: GitHubProvider GitHubProviderSettings GitHubTokenVerifier
+#| fastmcp.server.auth.providers.google: GoogleProvider GoogleProviderSettings GoogleTokenVerifier
+#| fastmcp.server.auth.providers.huggingface: HUGGINGFACE_AUTHORIZATION_ENDPOINT='https://huggingface.co/oauth/authorize'
+#|   HUGGINGFACE_TOKEN_ENDPOINT='https://huggingface.co/oauth/token'
+#|   HUGGINGFACE_USERINFO_ENDPOINT='https://huggingface.co/oauth/userinfo'
+#|   HUGGINGFACE_WHOAMI_ENDPOINT='https://huggingface.co/api/whoami-v2' HuggingFaceProvider
+#|   HuggingFaceTokenVerifier
+#| fastmcp.server.auth.providers.in_memory: DEFAULT_ACCESS_TOKEN_EXPIRY_SECONDS=3600
+#|   DEFAULT_AUTH_CODE_EXPIRY_SECONDS=300 InMemoryOAuthProvider
+#| fastmcp.server.auth.providers.introspection: ClientAuthMethod IntrospectionTokenVerifier
+#|   IntrospectionTokenVerifierSettings
+#| fastmcp.server.auth.providers.jwt: JWKData JWKKeyData JWKSData JWTVerifier JWTVerifierSettings RSAKeyPair
+#|   StaticTokenVerifier
+#| fastmcp.server.auth.providers.keycloak: KeycloakAuthProvider
+#| fastmcp.server.auth.providers.oci: OCIProvider OCIProviderSettings
+#| fastmcp.server.auth.providers.propelauth: PropelAuthProvider PropelAuthTokenIntrospectionOverrides
+#| fastmcp.server.auth.providers.scalekit: ScalekitProvider ScalekitProviderSettings
+#| fastmcp.server.auth.providers.supabase: SupabaseProvider SupabaseProviderSettings
+#| fastmcp.server.auth.providers.workos: AuthKitProvider AuthKitProviderSettings WorkOSProvider
+#|   WorkOSProviderSettings WorkOSTokenVerifier
+#| fastmcp.server.auth.redirect_validation: add_query_params build_client_redirect is_loopback_host
+#|   is_redirect_uri_allowed_for_application_type matches_allowed_pattern replace_query_param
+#|   validate_redirect_uri
+#| fastmcp.server.auth.ssrf: SSRFError SSRFFetchError SSRFFetchResponse ValidatedURL format_ip_for_url
+#|   is_ip_allowed resolve_hostname ssrf_safe_fetch ssrf_safe_fetch_response validate_url
+#| fastmcp.server.caching: CacheScope build_cache_hints
+#| fastmcp.server.completions: CompletionReference CompletionValues MAX_COMPLETION_VALUES=100
+#|   normalize_completion
+#| fastmcp.server.context: Context LogData ToolChoiceOption TransportType reset_transport set_context
+#|   set_transport
+#| fastmcp.server.dependencies: AccessToken CurrentAccessToken CurrentContext CurrentDocket CurrentFastMCP
+#|   CurrentHeaders CurrentRequest CurrentWorker FastMCPRequestContext P Progress TaskContextInfo
+#|   TaskContextSnapshot TokenClaim bind_request_context extract_version_spec fastmcp_request_ctx
+#|   get_access_token get_context get_http_headers get_http_request get_server get_session get_task_context
+#|   get_task_session is_docket_available register_task_server register_task_session require_docket
+#|   resolve_dependencies transform_context_annotations without_injected_parameters
+#| fastmcp.server.elicitation: AcceptedElicitation CancelledElicitation DeclinedElicitation ElicitConfig
+#|   ScalarElicitationType get_elicitation_schema handle_elicit_accept parse_elicit_response_type
+#| fastmcp.server.event_store: EventEntry EventStore SessionScopedEventStore StreamEventList
+#| fastmcp.server.extensions: MethodBinding ServerExtension read_client_extension_settings
+#| fastmcp.server.http: FastMCPStreamableHTTPSessionManager HostOriginGuardMiddleware HostOriginProtection
+#|   HostOriginProtectionMode RequestContextMiddleware StarletteWithLifespan StreamableHTTPASGIApp
+#|   create_base_app create_sse_app create_streamable_http_app set_http_request setup_auth_middleware_and_routes
+#| fastmcp.server.lifespan: ComposedLifespan ContextManagerLifespan Lifespan lifespan
+#| fastmcp.server.low_level: FastMCPServerMiddleware LowLevelServer MiddlewareServerSession
+#|   client_supports_extension
+#| fastmcp.server.middleware: AuthMiddleware CallNext Middleware MiddlewareContext PingMiddleware
+#| fastmcp.server.middleware.authorization: AuthMiddleware
+#| fastmcp.server.middleware.caching: ANONYMOUS_AUTH_KEY='__anonymous__' CachableMessage CachablePromptResult
+#|   CachableReadResourceContents CachableResourceContent CachableResourceResult CachableToolResult
+#|   CacheableMessage CacheablePromptResult CacheableResourceContent CacheableResourceResult CacheableToolResult
+#|   CallToolSettings DEFAULT_VERSION_CACHE_KEY='__default__' FIVE_MINUTES_IN_SECONDS=300 GLOBAL_KEY='__global__'
+#|   GetPromptSettings ListPromptsSettings ListResourcesSettings ListToolsSettings ONE_HOUR_IN_SECONDS=3600
+#|   ONE_MB_IN_BYTES=1048576 ReadResourceSettings ResponseCachingMiddleware ResponseCachingStatistics
+#|   SharedMethodSettings
+#| fastmcp.server.middleware.dereference: DereferenceRefsMiddleware
+#| fastmcp.server.middleware.error_handling: ErrorHandlingMiddleware RetryMiddleware
+#| fastmcp.server.middleware.logging: BaseLoggingMiddleware LoggingMiddleware StructuredLoggingMiddleware
+#|   default_serializer
+#| fastmcp.server.middleware.middleware: CallNext Middleware MiddlewareContext
+#| fastmcp.server.middleware.ping: PingMiddleware
+#| fastmcp.server.middleware.rate_limiting: RateLimitError RateLimitingMiddleware SlidingWindowRateLimiter
+#|   SlidingWindowRateLimitingMiddleware TokenBucketRateLimiter
+#| fastmcp.server.middleware.response_limiting: ResponseLimitingMiddleware
+#| fastmcp.server.middleware.timing: DetailedTimingMiddleware TimingMiddleware
+#| fastmcp.server.middleware.tool_injection: PromptToolMiddleware ResourceToolMiddleware ToolInjectionMiddleware
+#|   get_prompt get_prompt_tool list_prompts list_prompts_tool list_resources list_resources_tool read_resource
+#|   read_resource_tool
+#| fastmcp.server.mixins: LifespanMixin MCPOperationsMixin TransportMixin
+#| fastmcp.server.mixins.extensions: ExtensionsMixin
+#| fastmcp.server.mixins.lifespan: LifespanMixin
+#| fastmcp.server.mixins.mcp_operations: MCPOperationsMixin
+#| fastmcp.server.mixins.transport: TransportMixin
+#| fastmcp.server.openapi: ComponentFn DEFAULT_ROUTE_MAPPINGS FastMCPOpenAPI HttpMethod MCPType OpenAPIProvider
+#|   OpenAPIResource OpenAPIResourceTemplate OpenAPITool RouteMap RouteMapFn RouteType
+#| fastmcp.server.openapi.components: OpenAPIResource OpenAPIResourceTemplate OpenAPITool
+#| fastmcp.server.openapi.routing: ComponentFn DEFAULT_ROUTE_MAPPINGS MCPType RouteMap RouteMapFn
+#| fastmcp.server.openapi.server: FastMCPOpenAPI
+#| fastmcp.server.providers: AggregateProvider ClaudeSkillsProvider FastMCPProvider FileSystemProvider
+#|   LocalProvider OpenAPIProvider Provider ProxyProvider SkillProvider SkillsDirectoryProvider SkillsProvider
+#| fastmcp.server.providers.addressing: HASH_LENGTH=12 TOOL_HASH_META_KEY='tool_hash' hash_tool
+#|   hashed_backend_name hashed_resource_uri is_app_tool_with_identity parse_hashed_backend_name
+#|   parse_hashed_resource_uri tool_identity
+#| fastmcp.server.providers.aggregate: AggregateProvider ProviderErrorStrategy
+#| fastmcp.server.providers.base: Provider hashed_lookup_target
+#| fastmcp.server.providers.fastmcp_provider: FastMCPProvider FastMCPProviderPrompt FastMCPProviderResource
+#|   FastMCPProviderResourceTemplate FastMCPProviderTool
+#| fastmcp.server.providers.filesystem: FileSystemProvider
+#| fastmcp.server.providers.filesystem_discovery: DiscoveryResult discover_and_import discover_files
+#|   extract_components import_module_from_file
+#| fastmcp.server.providers.local_provider: LocalProvider
+#| fastmcp.server.providers.local_provider.decorators: PromptDecoratorMixin ResourceDecoratorMixin
+#|   ToolDecoratorMixin
+#| fastmcp.server.providers.local_provider.decorators.prompts: PromptDecoratorMixin
+#| fastmcp.server.providers.local_provider.decorators.resources: ResourceDecoratorMixin
+#| fastmcp.server.providers.local_provider.decorators.tools: DuplicateBehavior
+#|   PREFAB_RENDERER_URI='ui://prefab/renderer.html' ToolDecoratorMixin
+#| fastmcp.server.providers.local_provider.local_provider: DuplicateBehavior LocalProvider
+#| fastmcp.server.providers.openapi: ComponentFn MCPType OpenAPIProvider OpenAPIResource OpenAPIResourceTemplate
+#|   OpenAPITool RouteMap RouteMapFn
+#| fastmcp.server.providers.openapi.components: OpenAPIResource OpenAPIResourceTemplate OpenAPITool
+#| fastmcp.server.providers.openapi.provider: OpenAPIProvider
+#| fastmcp.server.providers.openapi.routing: ComponentFn MCPType RouteMap RouteMapFn
+#| fastmcp.server.providers.prefab_payload: annotate_payload_identities payload_has_identities
+#|   rewrite_payload_tool_names
+#| fastmcp.server.providers.prefab_synthesis: PREFAB_PLACEHOLDER_URI='ui://prefab/renderer.html'
+#|   rewrite_tool_meta_for_wire synthesize_prefab_resource_by_uri synthesize_prefab_resources
+#| fastmcp.server.providers.proxy: ClientFactoryT FastMCPProxy PROXY_TRANSPORT_OPTIONS ProxyClient ProxyIdentity
+#|   ProxyInitializeMiddleware ProxyMetadataMiddleware ProxyPrompt ProxyProvider ProxyResource ProxyTemplate
+#|   ProxyTool StatefulProxyClient default_proxy_elicitation_handler default_proxy_log_handler
+#|   default_proxy_message_handler default_proxy_progress_handler default_proxy_roots_handler
+#|   default_proxy_sampling_handler
+#| fastmcp.server.providers.skills: ClaudeSkillsProvider CodexSkillsProvider CopilotSkillsProvider
+#|   CursorSkillsProvider GeminiSkillsProvider GooseSkillsProvider OpenCodeSkillsProvider SkillProvider
+#|   SkillsDirectoryProvider SkillsProvider VSCodeSkillsProvider
+#| fastmcp.server.providers.skills.claude_provider: ClaudeSkillsProvider
+#| fastmcp.server.providers.skills.directory_provider: SkillsDirectoryProvider
+#| fastmcp.server.providers.skills.skill_provider: SkillFileResource SkillFileTemplate SkillProvider
+#|   SkillResource
+#| fastmcp.server.providers.skills.vendor_providers: CodexSkillsProvider CopilotSkillsProvider
+#|   CursorSkillsProvider GeminiSkillsProvider GooseSkillsProvider OpenCodeSkillsProvider VSCodeSkillsProvider
+#| fastmcp.server.providers.wrapped_provider:
+#| fastmcp.server.proxy: ClientFactoryT FastMCPProxy ProxyClient ProxyManagerMixin ProxyPrompt ProxyPromptManager
+#|   ProxyProvider ProxyResource ProxyResourceManager ProxyTemplate ProxyTool ProxyToolManager
+#|   StatefulProxyClient default_proxy_roots_handler
+#| fastmcp.server.sampling: SampleStep SamplingResult SamplingTool
+#| fastmcp.server.sampling.run: SampleStep SamplingResult ToolChoiceOption call_sampling_handler
+#|   create_final_response_tool determine_handler_mode execute_tools extract_tool_calls prepare_messages
+#|   prepare_tools sample_impl sample_step_impl
+#| fastmcp.server.sampling.sampling_tool: SamplingTool
+#| fastmcp.server.server: DuplicateBehavior FastMCP MountedServer StateValue Transport add_resource_prefix
+#|   create_proxy default_lifespan has_resource_prefix remove_resource_prefix
+#| fastmcp.server.session_scoped_event_store: SessionScopedEventStore
+#| fastmcp.server.sessions: CurrentSession InvalidSession OptionalCurrentSession Session SessionAuthError
+#|   SessionId SessionProvider UserSession create_session current_principal end_session
+#|   session_id_parameter_names session_storage_key
+#| fastmcp.server.tasks: TaskConfig TaskMeta TaskMode build_task_key elicit_for_task ensure_subscriber_running
+#|   get_client_task_id_from_key get_task_capabilities handle_task_input parse_task_key push_notification
+#|   relay_elicitation stop_subscriber
+#| fastmcp.server.tasks.capabilities: get_task_capabilities
+#| fastmcp.server.tasks.config: DEFAULT_POLL_INTERVAL DEFAULT_POLL_INTERVAL_MS=5000 DEFAULT_TTL_MS=60000
+#|   TaskConfig TaskMeta TaskMode
+#| fastmcp.server.tasks.context: TaskContextInfo TaskContextSnapshot TaskKey get_task_context get_task_scope
+#|   get_task_server get_task_session get_task_session_id register_task_server register_task_session
+#|   restore_task_snapshot
+#| fastmcp.server.tasks.converters: convert_prompt_result convert_resource_result convert_tool_result
+#| fastmcp.server.tasks.elicitation: ELICIT_TTL_SECONDS=3600 elicit_for_task handle_task_input relay_elicitation
+#| fastmcp.server.tasks.handlers: TASK_MAPPING_TTL_BUFFER_SECONDS=900 handle_prompt_as_task
+#|   handle_resource_as_task handle_tool_as_task submit_to_docket
+#| fastmcp.server.tasks.keys: TaskKeyParts build_task_key get_client_task_id_from_key parse_task_key
+#|   task_redis_prefix
+#| fastmcp.server.tasks.notifications: MAX_DELIVERY_ATTEMPTS=3
+#|   NOTIFICATION_ACTIVE_KEY='fastmcp:notifications:{session_id}:active'
+#|   NOTIFICATION_QUEUE_KEY='fastmcp:notifications:{session_id}' NOTIFICATION_TTL_SECONDS=300
+#|   SUBSCRIBER_TIMEOUT_SECONDS=30 ensure_subscriber_running get_subscriber_count notification_subscriber_loop
+#|   push_notification stop_subscriber
+#| fastmcp.server.tasks.protocol: tasks_cancel_handler tasks_get_handler tasks_list_handler tasks_result_handler
+#| fastmcp.server.tasks.routing: TaskType check_background_task
+#| fastmcp.server.tasks.subscriptions: subscribe_to_task_updates
+#| fastmcp.server.telemetry: SEAM_SPAN_MARKER='fastmcp.span.seam' delegate_span get_auth_span_attributes
+#|   get_protocol_span_attributes get_session_span_attributes record_span_exception seam_span server_span
+#| fastmcp.server.transforms: Namespace PromptsAsTools ResourcesAsTools ToolTransform Transform VersionFilter
+#|   VersionSpec Visibility is_enabled
+#| fastmcp.server.transforms.catalog: CatalogTransform
+#| fastmcp.server.transforms.namespace: Namespace
+#| fastmcp.server.transforms.prompts_as_tools: PromptsAsTools
+#| fastmcp.server.transforms.resources_as_tools: ResourcesAsTools
+#| fastmcp.server.transforms.search: BM25SearchTransform RegexSearchTransform SearchResultSerializer
+#|   serialize_tools_for_output_json serialize_tools_for_output_markdown
+#| fastmcp.server.transforms.search.base: BaseSearchTransform serialize_tools_for_output_json
+#|   serialize_tools_for_output_markdown
+#| fastmcp.server.transforms.search.bm25: BM25SearchTransform
+#| fastmcp.server.transforms.search.regex: RegexSearchTransform
+#| fastmcp.server.transforms.tool_transform: ToolTransform
+#| fastmcp.server.transforms.version_filter: VersionFilter
+#| fastmcp.server.transforms.visibility: Visibility apply_session_transforms create_visibility_transforms
+#|   disable_components enable_components get_session_transforms get_visibility_rules is_enabled reset_visibility
+#|   save_visibility_rules
+#| fastmcp.settings: DocketSettings DuplicateBehavior ENV_FILE='.env' ExperimentalSettings LOG_LEVEL
+#|   MCP_LOG_LEVEL ServerSettings Settings TELEMETRY_MODE TEN_MB_IN_BYTES=10485760 settings
+#| fastmcp.skills: GetSkillResult ListSkillsResult MCPSkill Skill SkillFile SkillFrontmatter SkillManifest
+#|   SkillResource SkillsClientExtension
+#| fastmcp.skills.client: SkillsClientExtension
+#| fastmcp.skills.extension: SkillsExtension
+#| fastmcp.skills.models: GetSkillParams GetSkillRequest GetSkillResult ListSkillsParams ListSkillsRequest
+#|   ListSkillsResult MCPSkill SkillFrontmatter SkillResource
+#| fastmcp.skills.provider: SkillCatalog SkillCatalogProvider SkillFileResource SkillManifestProvider
+#|   SkillManifestResource SkillsDirectoryProvider
+#| fastmcp.skills.skill: Skill SkillFile SkillManifest
+#| fastmcp.telemetry: INSTRUMENTATION_NAME='fastmcp' TRACE_PARENT_KEY='traceparent' TRACE_STATE_KEY='tracestate'
+#|   error_span_attributes extract_trace_context get_tracer inject_trace_context native_spans_enabled
+#|   record_span_error restore_dropped_attributes suppress_fastmcp_telemetry telemetry_mode
+#| fastmcp.tools: FunctionTool InputRequiredToolResult Tool ToolManager ToolResult forward forward_raw tool
+#| fastmcp.tools.base: InputRequiredToolResult Tool ToolResult
+#| fastmcp.tools.function_parsing: ParsedFunction
+#| fastmcp.tools.function_tool: DecoratedTool FunctionTool ToolMeta tool
+#| fastmcp.tools.tool: FunctionTool ParsedFunction Tool ToolResult default_serializer
+#| fastmcp.tools.tool_manager: ToolManager
+#| fastmcp.tools.tool_transform: ArgTransform ArgTransformConfig ToolTransformConfig TransformedTool
+#|   apply_transformations_to_tools forward forward_raw
+#| fastmcp.types: Textarea
+#| fastmcp.utilities:
+#| fastmcp.utilities.asgi_transport: StreamingASGITransport run_asgi_lifespan
+#| fastmcp.utilities.async_utils: call_sync_fn_in_threadpool gather is_coroutine_function
+#| fastmcp.utilities.auth: decode_jwt_header decode_jwt_payload parse_scopes
+#| fastmcp.utilities.authorization: AuthCheck AuthContext require_roles require_scopes restrict_tag
+#|   run_auth_checks run_auth_checks_with_shortfall scope_requirements
+#| fastmcp.utilities.cache: TimedCache
+#| fastmcp.utilities.cli: is_already_in_uv_subprocess load_and_merge_config log_server_banner
+#| fastmcp.utilities.components: FastMCPComponent FastMCPMeta MirroredComponent get_fastmcp_metadata
+#|   public_result_meta
+#| fastmcp.utilities.decorators: DecoratedFunction P
+#| fastmcp.utilities.docstring_parsing: ParsedDocstring parse_docstring
+#| fastmcp.utilities.exceptions: get_catch_handlers get_http_status_code is_http_status_error is_request_error
+#|   is_timeout_error iter_exc
+#| fastmcp.utilities.http: find_available_port
+#| fastmcp.utilities.inspect: FastMCPInfo InspectFormat PromptInfo ResourceInfo TemplateInfo ToolInfo
+#|   format_fastmcp_info format_info format_mcp_info inspect_fastmcp inspect_fastmcp_v1 inspect_fastmcp_v2
+#| fastmcp.utilities.json_schema: compress_schema dereference_refs is_object_schema ref_target_name replace_refs
+#|   require_discriminator_property resolve_root_ref
+#| fastmcp.utilities.json_schema_type: JSONSchema json_schema_to_type
+#| fastmcp.utilities.lifespan: combine_lifespans
+#| fastmcp.utilities.logging: configure_logging get_logger temporary_log_level
+#| fastmcp.utilities.mcp_config: mcp_config_to_servers_and_transports mcp_server_type_to_servers_and_transports
+#| fastmcp.utilities.mcp_server_config: Deployment Environment FileSystemSource MCPServerConfig Source
+#|   UVEnvironment generate_schema
+#| fastmcp.utilities.mcp_server_config.v1:
+#| fastmcp.utilities.mcp_server_config.v1.environments: Environment UVEnvironment
+#| fastmcp.utilities.mcp_server_config.v1.environments.base: Environment
+#| fastmcp.utilities.mcp_server_config.v1.environments.uv: UVEnvironment
+#| fastmcp.utilities.mcp_server_config.v1.mcp_server_config: Deployment EnvironmentType
+#|   FASTMCP_JSON_SCHEMA='https://gofastmcp.com/public/schemas/fastmcp.json/v1.json' MCPServerConfig SourceType
+#|   generate_schema
+#| fastmcp.utilities.mcp_server_config.v1.sources:
+#| fastmcp.utilities.mcp_server_config.v1.sources.base: Source
+#| fastmcp.utilities.mcp_server_config.v1.sources.filesystem: FileSystemSource
+#| fastmcp.utilities.mime: UI_MIME_TYPE='text/html;profile=mcp-app' resolve_ui_mime_type
+#| fastmcp.utilities.openapi: HTTPRoute HttpMethod JsonSchema ParameterInfo ParameterLocation RequestBodyInfo
+#|   ResponseInfo clean_schema_for_display convert_openapi_schema_to_json_schema convert_schema_definitions
+#|   extract_output_schema_from_responses format_array_parameter format_deep_object_parameter
+#|   format_description_with_responses format_json_for_description format_simple_description
+#|   generate_example_from_schema parse_openapi_to_http_routes
+#| fastmcp.utilities.openapi.director: RequestDirector
+#| fastmcp.utilities.openapi.formatters: format_array_parameter format_deep_object_parameter
+#|   format_description_with_responses format_json_for_description format_simple_description
+#|   generate_example_from_schema
+#| fastmcp.utilities.openapi.json_schema_converter: convert_openapi_schema_to_json_schema
+#|   convert_schema_definitions resolve_definition_pointer
+#| fastmcp.utilities.openapi.models: HTTPRoute HttpMethod JsonSchema ParameterInfo ParameterLocation
+#|   RequestBodyInfo ResponseInfo
+#| fastmcp.utilities.openapi.parser: OpenAPIParser parse_openapi_to_http_routes
+#| fastmcp.utilities.openapi.schemas: clean_schema_for_display extract_output_schema_from_responses
+#| fastmcp.utilities.pagination: CursorState paginate_sequence
+#| fastmcp.utilities.prefab: is_prefab_app is_prefab_component is_prefab_type prefab_app_from_component
+#|   prefab_available
+#| fastmcp.utilities.skills: SkillFile SkillManifest SkillSummary download_skill get_skill_manifest list_skills
+#|   sync_skills
+#| fastmcp.utilities.tasks: DEFAULT_POLL_INTERVAL_MS=5000 DEFAULT_TTL_MS=60000
+#|   TASKS_EXTENSION_ID='io.modelcontextprotocol/tasks' TaskConfig TaskMeta TaskMode
+#| fastmcp.utilities.tests: ASGIServer HeadlessOAuth asgi_client asgi_server run_server_async
+#|   run_server_in_process temporary_settings
+#| fastmcp.utilities.timeout: normalize_timeout_to_seconds normalize_timeout_to_timedelta
+#| fastmcp.utilities.token_cache: DEFAULT_MAX_CACHE_SIZE=10000 TokenCache
+#| fastmcp.utilities.types: Audio ContextSamplingFallbackProtocol FastMCPBaseModel File Image
+#|   create_function_without_params find_kwarg_by_type get_cached_typeadapter get_fn_name get_function_type_hints
+#|   is_class_member_of_type issubclass_safe replace_type
+#| fastmcp.utilities.ui: FASTMCP_LOGO_URL='https://gofastmcp.com/assets/brand/blue-logo.png' create_button_group
+#|   create_detail_box create_info_box create_logo create_page create_secure_html_response create_status_message
+#| fastmcp.utilities.version_check: CACHE_TTL_SECONDS=43200 PYPI_URL='https://pypi.org/pypi/fastmcp/json'
+#|   check_for_newer_version get_latest_version
+#| fastmcp.utilities.versions: VersionKey VersionSpec compare_versions dedupe_with_versions is_version_greater
+#|   max_version min_version parse_version_key version_sort_key
+#| mcp: CallToolRequest Client ClientCapabilities ClientNotification ClientRequest ClientResult ClientSession
+#|   ClientSessionGroup CompleteRequest CreateMessageRequest CreateMessageResult CreateMessageResultWithTools
+#|   ErrorData GetPromptRequest GetPromptResult Implementation IncludeContext InitializeRequest InitializeResult
+#|   InitializedNotification InputRequiredRoundsExceededError InvalidUriTemplate JSONRPCError JSONRPCRequest
+#|   JSONRPCResponse ListPromptsRequest ListPromptsResult ListResourcesRequest ListResourcesResult
+#|   ListToolsResult LoggingLevel LoggingMessageNotification MCPDeprecationWarning MCPError McpError Notification
+#|   PingRequest ProgressNotification PromptsCapability ReadResourceRequest ReadResourceResult Resource
+#|   ResourceUpdatedNotification ResourcesCapability RootsCapability SamplingCapability SamplingContent
+#|   SamplingContextCapability SamplingMessage SamplingMessageContentBlock SamplingRole SamplingToolsCapability
+#|   ServerCapabilities ServerNotification ServerRequest ServerResult ServerSession SetLevelRequest
+#|   StdioServerParameters StopReason SubscribeRequest Tool ToolChoice ToolResultContent ToolUseContent
+#|   ToolsCapability UnsubscribeRequest UriTemplate UrlElicitationRequiredError stdio_client stdio_server
+#| mcp.client: CacheConfig CacheEntry CacheKey CacheMode ClaimContext Client ClientExtension ClientRequestContext
+#|   ClientSession InMemoryResponseCacheStore IncomingMessage InputRequiredRoundsExceededError
+#|   NotificationBinding ResponseCacheStore ResultClaim Transport UnexpectedClaimedResult advertise
+#| mcp.client.auth: AuthorizationCodeResult OAuthClientProvider OAuthFlowError OAuthRegistrationError
+#|   OAuthTokenError PKCEParameters TokenStorage
+#| mcp.client.auth.exceptions: OAuthFlowError OAuthRegistrationError OAuthTokenError
+#| mcp.client.auth.extensions:
+#| mcp.client.auth.extensions.client_credentials: ClientCredentialsOAuthProvider JWTParameters
+#|   PrivateKeyJWTOAuthProvider RFC7523OAuthClientProvider SignedJWTParameters static_assertion_provider
+#| mcp.client.auth.extensions.identity_assertion: IdentityAssertionOAuthProvider
+#| mcp.client.auth.oauth2: OAuthClientProvider OAuthContext PKCEParameters TokenStorage check_registration_usable
+#| mcp.client.auth.utils: build_oauth_authorization_server_metadata_discovery_urls
+#|   build_protected_resource_metadata_discovery_urls create_client_info_from_metadata_url
+#|   create_client_registration_request create_oauth_metadata_request credentials_match_issuer
+#|   extract_field_from_www_auth extract_resource_metadata_from_www_auth extract_scope_from_www_auth
+#|   get_client_metadata_scopes handle_auth_metadata_response handle_protected_resource_response
+#|   handle_registration_response handle_token_response_scopes is_valid_client_metadata_url issuers_match
+#|   should_use_client_metadata_url union_scopes validate_authorization_response_iss validate_metadata_issuer
+#| mcp.client.caching: CacheConfig CacheEntry CacheKey CacheMode InMemoryResponseCacheStore MAX_TTL_MS=86400000
+#|   ResponseCacheStore
+#| mcp.client.client: Client ConnectMode
+#| mcp.client.context: ClientRequestContext
+#| mcp.client.experimental: ExperimentalClientFeatures
+#| mcp.client.experimental.task_handlers: CancelTaskHandlerFnT ExperimentalTaskHandlers GetTaskHandlerFnT
+#|   GetTaskResultHandlerFnT ListTasksHandlerFnT TaskAugmentedElicitationFnT TaskAugmentedSamplingFnT
+#|   default_cancel_task_handler default_get_task_handler default_get_task_result_handler
+#|   default_list_tasks_handler default_task_augmented_elicitation default_task_augmented_elicitation_callback
+#|   default_task_augmented_sampling default_task_augmented_sampling_callback
+#| mcp.client.experimental.tasks: ExperimentalClientFeatures
+#| mcp.client.extension: ClaimContext ClientExtension NotificationBinding ResultClaim UnexpectedClaimedResult
+#|   advertise
+#| mcp.client.session: ClientRequestContext ClientSession DEFAULT_CLIENT_INFO ElicitationFnT IncomingMessage
+#|   ListRootsFnT LoggingFnT MessageHandlerFnT SamplingFnT
+#| mcp.client.session_group: ClientSessionGroup ClientSessionParameters ServerParameters SseServerParameters
+#|   StreamableHttpParameters
+#| mcp.client.sse: remove_request_params sse_client
+#| mcp.client.stdio: FallbackProcess SessionMessage StdioServerParameters create_windows_process
+#|   get_default_environment get_windows_executable_command stdio_client terminate_posix_process_tree
+#|   terminate_windows_process terminate_windows_process_tree
+#| mcp.client.stdio.win32: create_windows_process get_windows_executable_command terminate_windows_process
+#| mcp.client.streamable_http: ACCEPT='accept' CONTENT_TYPE='content-type' DEFAULT_MAX_SSE_EVENT_SIZE=1048576
+#|   DEFAULT_RECONNECTION_DELAY_MS=1000 JSON='application/json' LAST_EVENT_ID='last-event-id'
+#|   MAX_RECONNECTION_ATTEMPTS=2 MCP_PROTOCOL_VERSION='mcp-protocol-version' MCP_SESSION_ID='mcp-session-id'
+#|   RequestContext ResumptionError SSE='text/event-stream' SessionMessageOrError StreamReader StreamWriter
+#|   StreamableHTTPError StreamableHTTPTransport streamable_http_client streamablehttp_client
+#| mcp.client.subscriptions: ListenNotSupportedError OnEvent PromptsListChanged ResourceUpdated
+#|   ResourcesListChanged ServerEvent Subscription SubscriptionLost ToolsListChanged listen
+#| mcp.os:
+#| mcp.os.posix:
+#| mcp.os.posix.utilities: terminate_posix_process_tree
+#| mcp.os.win32:
+#| mcp.os.win32.utilities: FallbackProcess ServerProcess close_process_job create_windows_process
+#|   get_windows_executable_command rebind_std_handle_to_fd terminate_windows_process
+#|   terminate_windows_process_tree
+#| mcp.server: CacheHint FastMCP InitializationOptions MCPServer NotificationOptions Server ServerRequestContext
+#| mcp.server.apps: APP_MIME_TYPE='text/html;profile=mcp-app' Apps EXTENSION_ID='io.modelcontextprotocol/ui'
+#|   ResourceCsp ResourcePermissions Visibility client_supports_apps
+#| mcp.server.auth:
+#| mcp.server.auth.errors: stringify_pydantic_error
+#| mcp.server.auth.handlers:
+#| mcp.server.auth.handlers.authorize: AnyUrlModel AuthorizationErrorResponse AuthorizationHandler
+#|   AuthorizationRequest best_effort_extract_string
+#| mcp.server.auth.handlers.metadata: MetadataHandler ProtectedResourceMetadataHandler
+#| mcp.server.auth.handlers.register: RegistrationErrorResponse RegistrationHandler RegistrationRequest
+#| mcp.server.auth.handlers.revoke: RevocationErrorResponse RevocationHandler RevocationRequest
+#| mcp.server.auth.handlers.token: AuthorizationCodeRequest JwtBearerRequest RefreshTokenRequest
+#|   TokenErrorResponse TokenHandler TokenRequest TokenSuccessResponse
+#| mcp.server.auth.json_response: PydanticJSONResponse
+#| mcp.server.auth.middleware:
+#| mcp.server.auth.middleware.auth_context: AuthContextMiddleware get_access_token
+#| mcp.server.auth.middleware.bearer_auth: AuthenticatedUser AuthorizationContext BearerAuthBackend
+#|   RequireAuthMiddleware authorization_context
+#| mcp.server.auth.middleware.client_auth: AuthenticationError ClientAuthenticator
+#| mcp.server.auth.provider: AccessToken AuthorizationCode AuthorizationErrorCode AuthorizationParams
+#|   AuthorizeError IdentityAssertionParams OAuthAuthorizationServerProvider ProviderTokenVerifier RefreshToken
+#|   RegistrationError RegistrationErrorCode TokenError TokenErrorCode TokenVerifier construct_redirect_uri
+#|   principal_components
+#| mcp.server.auth.routes: AUTHORIZATION_PATH='/authorize'
+#|   ID_JAG_GRANT_PROFILE='urn:ietf:params:oauth:grant-profile:id-jag' REGISTRATION_PATH='/register'
+#|   REVOCATION_PATH='/revoke' TOKEN_PATH='/token' build_metadata build_resource_metadata_url cors_middleware
+#|   create_auth_routes create_protected_resource_routes validate_issuer_url
+#| mcp.server.auth.settings: AuthSettings ClientRegistrationOptions RevocationOptions
+#| mcp.server.caching: CACHEABLE_METHODS CacheHint CacheableMethod apply_cache_hint validate_cache_hints
+#| mcp.server.connection: Connection
+#| mcp.server.context: Context HandlerResult ServerMiddleware ServerRequestContext
+#| mcp.server.elicitation: AcceptedElicitation AcceptedUrlElicitation CancelledElicitation DeclinedElicitation
+#|   ElicitationResult UrlElicitationResult elicit_url elicit_with_validation render_elicitation_schema
+#| mcp.server.experimental:
+#| mcp.server.experimental.request_context: Experimental
+#| mcp.server.experimental.session_features: ExperimentalServerSessionFeatures
+#| mcp.server.experimental.task_context: ServerTaskContext
+#| mcp.server.experimental.task_result_handler: TaskResultHandler
+#| mcp.server.experimental.task_scope: new_session_scope scoped_task_id session_scope_of task_in_session_scope
+#|   task_listable_in_session_scope
+#| mcp.server.experimental.task_support: TaskSupport
+#| mcp.server.extension: Extension MethodBinding ResourceBinding ToolBinding compose_tool_call_handler
+#| mcp.server.fastmcp: Audio Context FastMCP Icon Image __version__='1.30.0'
+#| mcp.server.fastmcp.exceptions: FastMCPError InvalidSignature ResourceError ToolError ValidationError
+#| mcp.server.fastmcp.prompts: Prompt PromptManager
+#| mcp.server.fastmcp.prompts.base: AssistantMessage CONTENT_TYPES Message Prompt PromptArgument PromptResult
+#|   SyncPromptResult UserMessage
+#| mcp.server.fastmcp.prompts.manager: PromptManager
+#| mcp.server.fastmcp.prompts.prompt_manager: PromptManager
+#| mcp.server.fastmcp.resources: BinaryResource DirectoryResource FileResource FunctionResource HttpResource
+#|   Resource ResourceManager ResourceTemplate TextResource
+#| mcp.server.fastmcp.resources.base: Resource
+#| mcp.server.fastmcp.resources.resource_manager: ResourceManager
+#| mcp.server.fastmcp.resources.templates: ResourceTemplate
+#| mcp.server.fastmcp.resources.types: BinaryResource DirectoryResource FileResource FunctionResource
+#|   HttpResource TextResource
+#| mcp.server.fastmcp.server: Context FastMCP Icon Settings StreamableHTTPASGIApp TransportSecuritySettings
+#|   lifespan_wrapper
+#| mcp.server.fastmcp.tools: Tool ToolManager
+#| mcp.server.fastmcp.tools.base: Tool
+#| mcp.server.fastmcp.tools.tool_manager: ToolManager
+#| mcp.server.fastmcp.utilities:
+#| mcp.server.fastmcp.utilities.context_injection: find_context_parameter inject_context
+#| mcp.server.fastmcp.utilities.func_metadata: ArgModelBase FuncMetadata StrictJsonSchema func_metadata
+#| mcp.server.fastmcp.utilities.logging: configure_logging get_logger
+#| mcp.server.fastmcp.utilities.types: Audio Image
+#| mcp.server.lowlevel: NotificationOptions Server
+#| mcp.server.lowlevel.experimental: ExperimentalHandlers
+#| mcp.server.lowlevel.func_inspection: create_call_wrapper
+#| mcp.server.lowlevel.helper_types: ReadResourceContents
+#| mcp.server.lowlevel.server: CombinationContent HandlerEntry NotificationOptions Server StructuredContent
+#|   UnstructuredContent lifespan
+#| mcp.server.mcpserver: AESGCMRequestStateCodec AcceptedElicitation AssistantMessage Audio CancelledElicitation
+#|   Context DEFAULT_RESOURCE_SECURITY DeclinedElicitation Elicit ElicitationResult Extension Icon Image
+#|   InvalidRequestState ListRoots MCPServer Message MethodBinding RequestStateBoundary RequestStateCodec
+#|   RequestStateSecurity Resolve ResourceBinding ResourceSecurity Sample ToolBinding UserMessage
+#|   authenticated_principal require_client_extension
+#| mcp.server.mcpserver.context: Context
+#| mcp.server.mcpserver.exceptions: InvalidSignature MCPServerError ResourceError ResourceNotFoundError ToolError
+#|   UnexpectedResourceError UnexpectedToolError
+#| mcp.server.mcpserver.prompts: Prompt PromptManager
+#| mcp.server.mcpserver.prompts.base: AssistantMessage Message Prompt PromptArgument PromptResult
+#|   SyncPromptResult UserMessage
+#| mcp.server.mcpserver.prompts.manager: PromptManager
+#| mcp.server.mcpserver.resolve: AcceptedElicitation CancelledElicitation DeclinedElicitation Elicit
+#|   ElicitationResult ListRoots Resolve Sample build_resolver_plans find_resolved_parameters resolve_arguments
+#|   returns_input_required
+#| mcp.server.mcpserver.resources: BinaryResource DEFAULT_RESOURCE_SECURITY DirectoryResource FileResource
+#|   FunctionResource HttpResource Resource ResourceManager ResourceSecurity ResourceSecurityError
+#|   ResourceTemplate TextResource
+#| mcp.server.mcpserver.resources.base: Resource
+#| mcp.server.mcpserver.resources.resource_manager: ResourceManager
+#| mcp.server.mcpserver.resources.templates: DEFAULT_RESOURCE_SECURITY ResourceSecurity ResourceSecurityError
+#|   ResourceTemplate
+#| mcp.server.mcpserver.resources.types: BinaryResource DirectoryResource FileResource FunctionResource
+#|   HttpResource TextResource
+#| mcp.server.mcpserver.server: MCPServer Settings TransportSecuritySettings lifespan_wrapper
+#|   require_client_extension
+#| mcp.server.mcpserver.tools: Tool ToolManager
+#| mcp.server.mcpserver.tools.base: Tool
+#| mcp.server.mcpserver.tools.tool_manager: ToolManager
+#| mcp.server.mcpserver.utilities:
+#| mcp.server.mcpserver.utilities.context_injection: find_context_parameter inject_context
+#| mcp.server.mcpserver.utilities.func_metadata: ArgModelBase FuncMetadata StrictJsonSchema func_metadata
+#| mcp.server.mcpserver.utilities.logging: configure_logging get_logger
+#| mcp.server.mcpserver.utilities.types: Audio Image
+#| mcp.server.models: InitializationOptions
+#| mcp.server.request_state: AESGCMRequestStateCodec InvalidRequestState RequestStateBoundary RequestStateCodec
+#|   RequestStateSecurity authenticated_principal
+#| mcp.server.runner: CallNext ServerMiddleware ServerRunner aclose_shielded modern_on_request serve_connection
+#|   serve_dual_era_loop serve_loop serve_one
+#| mcp.server.session: InitializationState ServerRequestResponder ServerSession
+#| mcp.server.sse: SseServerTransport
+#| mcp.server.stdio: stdio_server
+#| mcp.server.streamable_http: CONTENT_TYPE_JSON='application/json' CONTENT_TYPE_SSE='text/event-stream'
+#|   EventMessage EventStore GET_STREAM_KEY='_GET_stream' LAST_EVENT_ID_HEADER='last-event-id'
+#|   MAXIMUM_MESSAGE_SIZE=4194304 MCP_PROTOCOL_VERSION_HEADER='mcp-protocol-version'
+#|   MCP_SESSION_ID_HEADER='mcp-session-id' REQUEST_CANCELLED=-32800 REQUEST_STREAM_BUFFER_SIZE=16 SSEEvent
+#|   StreamableHTTPServerTransport check_accept_headers
+#| mcp.server.streamable_http_manager: DEFAULT_MAX_REQUEST_BODY_SIZE=4194304 DEFAULT_MAX_SESSIONS=10000
+#|   DEFAULT_SESSION_IDLE_TIMEOUT=1800 RequestBodyLimitMiddleware StreamableHTTPASGIApp
+#|   StreamableHTTPSessionManager
+#| mcp.server.streaming_asgi_transport: StreamingASGIResponseStream StreamingASGITransport
+#| mcp.server.subscriptions: InMemorySubscriptionBus ListenHandler PromptsListChanged ResourceUpdated
+#|   ResourcesListChanged SUBSCRIPTION_ID_META_KEY='io.modelcontextprotocol/subscriptionId' ServerEvent
+#|   SubscriptionBus ToolsListChanged
+#| mcp.server.transport_security: DEFAULT_MAX_REQUEST_BODY_SIZE=4194304 RequestBodyLimitMiddleware
+#|   TransportSecurityMiddleware TransportSecuritySettings
+#| mcp.server.validation: check_sampling_tools_capability validate_sampling_tools
+#|   validate_tool_use_result_messages wants_sampling_tools
+#| mcp.server.websocket: websocket_server
+#| mcp.shared:
+#| mcp.shared.auth: AuthorizationCodeResult InvalidRedirectUriError InvalidScopeError
+#|   JWT_BEARER_GRANT_TYPE='urn:ietf:params:oauth:grant-type:jwt-bearer' OAuthClientInformationFull
+#|   OAuthClientMetadata OAuthClientMetadataBase OAuthMetadata OAuthToken ProtectedResourceMetadata
+#|   TokenEndpointAuthMethod
+#| mcp.shared.auth_utils: calculate_token_expiry check_resource_allowed resource_url_from_server_url
+#| mcp.shared.context: BaseContext RequestContext
+#| mcp.shared.direct_dispatcher: DirectDispatcher create_direct_dispatcher_pair
+#| mcp.shared.dispatcher: CallOptions DispatchContext Dispatcher OnNotify OnNotifyIntercept OnRequest Outbound
+#|   ProgressFnT as_request_id coerce_request_id run_notify_intercept
+#| mcp.shared.exceptions: MCPDeprecationWarning MCPError McpError NoBackChannelError UrlElicitationRequiredError
+#| mcp.shared.experimental:
+#| mcp.shared.experimental.tasks:
+#| mcp.shared.experimental.tasks.capabilities: check_tasks_capability has_task_augmented_elicitation
+#|   has_task_augmented_sampling require_task_augmented_elicitation require_task_augmented_sampling
+#| mcp.shared.experimental.tasks.context: TaskContext
+#| mcp.shared.experimental.tasks.helpers: MODEL_IMMEDIATE_RESPONSE_KEY='io.modelcontextprotocol/model-immediate-response'
+#|   RELATED_TASK_METADATA_KEY='io.modelcontextprotocol/related-task' cancel_task create_task_state
+#|   generate_task_id is_terminal task_execution
+#| mcp.shared.experimental.tasks.in_memory_task_store: InMemoryTaskStore StoredTask
+#| mcp.shared.experimental.tasks.message_queue: InMemoryTaskMessageQueue QueuedMessage TaskMessageQueue
+#| mcp.shared.experimental.tasks.polling: poll_until_terminal
+#| mcp.shared.experimental.tasks.resolver: Resolver
+#| mcp.shared.experimental.tasks.store: TaskStore
+#| mcp.shared.extension: validate_extension_identifier
+#| mcp.shared.inbound: ERROR_CODE_HTTP_STATUS InboundLadderRejection InboundModernRoute
+#|   MCP_METHOD_HEADER='mcp-method' MCP_NAME_HEADER='mcp-name' MCP_PARAM_HEADER_PREFIX='Mcp-Param-'
+#|   MCP_PROTOCOL_VERSION_HEADER='mcp-protocol-version' NAME_BEARING_METHODS X_MCP_HEADER_KEY='x-mcp-header'
+#|   classify_inbound_request decode_header_value encode_header_value find_duplicated_routing_header
+#|   find_invalid_x_mcp_header mcp_param_headers unsupported_protocol_version_rejection
+#|   validate_mcp_param_headers x_mcp_header_map
+#| mcp.shared.jsonrpc_dispatcher: JSONRPCDispatcher cancelled_request_id_from_params
+#|   handler_exception_to_error_data progress_token_from_params
+#| mcp.shared.memory: MessageStream create_client_server_memory_streams
+#|   create_connected_server_and_client_session
+#| mcp.shared.message: ClientMessageMetadata MessageMetadata ServerMessageMetadata SessionMessage
+#| mcp.shared.metadata_utils: get_display_name
+#| mcp.shared.path_security: PathEscapeError contains_path_traversal is_absolute_path safe_join
+#| mcp.shared.peer: ClientPeer Meta
+#| mcp.shared.progress: Progress ProgressContext progress
+#| mcp.shared.response_router: ResponseRouter
+#| mcp.shared.session: BaseSession ProgressFnT RequestId RequestResponder
+#| mcp.shared.subscriptions: LISTEN_STREAM_METHODS PromptsListChanged ResourceUpdated ResourcesListChanged
+#|   SUBSCRIPTION_ID_META_KEY='io.modelcontextprotocol/subscriptionId' ServerEvent ToolsListChanged
+#|   event_from_wire event_matches event_to_notification
+#| mcp.shared.tool_name_validation: SEP_986_URL='https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool-names'
+#|   ToolNameValidationResult issue_tool_name_warning validate_and_warn_tool_name validate_tool_name
+#| mcp.shared.transport_context: TransportContext
+#| mcp.shared.uri_template: DEFAULT_MAX_TEMPLATE_LENGTH=8192 DEFAULT_MAX_URI_LENGTH=65536
+#|   DEFAULT_MAX_VARIABLES=256 InvalidUriTemplate Operator UriTemplate Variable
+#| mcp.shared.version:
+#| mcp.types: Annotations AudioContent BaseMetadata BlobResourceContents
+#|   CLIENT_CAPABILITIES_META_KEY='io.modelcontextprotocol/clientCapabilities'
+#|   CLIENT_INFO_META_KEY='io.modelcontextprotocol/clientInfo' CONNECTION_CLOSED=-32000 CORE_RESULT_TYPES
+#|   CacheableResult CallToolRequest CallToolRequestParams CallToolResult CancelTaskRequest
+#|   CancelTaskRequestParams CancelTaskResult CancelledNotification CancelledNotificationParams
+#|   ClientCapabilities ClientNotification ClientNotificationType ClientRequest ClientRequestType ClientResult
+#|   ClientResultType ClientTasksCapability ClientTasksRequestsCapability CompleteRequest CompleteRequestParams
+#|   CompleteResult Completion CompletionArgument CompletionContext CompletionsCapability Content ContentBlock
+#|   CreateMessageRequest CreateMessageRequestParams CreateMessageResult CreateMessageResultWithTools
+#|   CreateTaskResult DEFAULT_NEGOTIATED_VERSION='2025-03-26' DiscoverRequest DiscoverResult
+#|   ElicitCompleteNotification ElicitCompleteNotificationParams ElicitRequest ElicitRequestFormParams
+#|   ElicitRequestParams ElicitRequestURLParams ElicitRequestedSchema ElicitResult ElicitationCapability
+#|   ElicitationRequiredErrorData EmbeddedResource EmptyResult ErrorData FormElicitationCapability
+#|   GetPromptRequest GetPromptRequestParams GetPromptResult GetTaskPayloadRequest GetTaskPayloadRequestParams
+#|   GetTaskPayloadResult GetTaskRequest GetTaskRequestParams GetTaskResult HEADER_MISMATCH=-32020
+#|   INTERNAL_ERROR=-32603 INVALID_PARAMS=-32602 INVALID_REQUEST=-32600 Icon IconTheme ImageContent
+#|   Implementation IncludeContext InitializeRequest InitializeRequestParams InitializeResult
+#|   InitializedNotification InputRequest InputRequests InputRequiredResult InputResponse
+#|   InputResponseRequestParams InputResponses JSONRPCError JSONRPCMessage JSONRPCNotification JSONRPCRequest
+#|   JSONRPCResponse JSONRPC_VERSION='2.0' LATEST_PROTOCOL_VERSION='2026-07-28'
+#|   LOG_LEVEL_META_KEY='io.modelcontextprotocol/logLevel' ListPromptsRequest ListPromptsResult
+#|   ListResourceTemplatesRequest ListResourceTemplatesResult ListResourcesRequest ListResourcesResult
+#|   ListRootsRequest ListRootsResult ListTasksRequest ListTasksResult ListToolsRequest ListToolsResult
+#|   LoggingCapability LoggingLevel LoggingMessageNotification LoggingMessageNotificationParams
+#|   METHOD_NOT_FOUND=-32601 MISSING_REQUIRED_CLIENT_CAPABILITY=-32021 MissingRequiredClientCapabilityErrorData
+#|   ModelHint ModelPreferences Notification NotificationParams PARSE_ERROR=-32700
+#|   PROTOCOL_VERSION_META_KEY='io.modelcontextprotocol/protocolVersion' PaginatedRequest PaginatedRequestParams
+#|   PaginatedResult PingRequest ProgressNotification ProgressNotificationParams ProgressToken Prompt
+#|   PromptArgument PromptListChangedNotification PromptMessage PromptReference PromptsCapability
+#|   REQUEST_TIMEOUT=-32001 ReadResourceRequest ReadResourceRequestParams ReadResourceResult RelatedTaskMetadata
+#|   Request RequestId RequestParams RequestParamsMeta Resource ResourceContents ResourceLink
+#|   ResourceListChangedNotification ResourceReference ResourceTemplate ResourceTemplateReference
+#|   ResourceUpdatedNotification ResourceUpdatedNotificationParams ResourcesCapability Result ResultType Role
+#|   Root RootsCapability RootsListChangedNotification SERVER_INFO_META_KEY='io.modelcontextprotocol/serverInfo'
+#|   SamplingCapability SamplingContent SamplingContextCapability SamplingMessage SamplingMessageContentBlock
+#|   SamplingToolsCapability ServerCapabilities ServerNotification ServerNotificationType ServerRequest
+#|   ServerRequestType ServerResult ServerResultType ServerTasksCapability ServerTasksRequestsCapability
+#|   SetLevelRequest SetLevelRequestParams StopReason SubscribeRequest SubscribeRequestParams SubscriptionFilter
+#|   SubscriptionsAcknowledgedNotification SubscriptionsAcknowledgedNotificationParams SubscriptionsListenRequest
+#|   SubscriptionsListenRequestParams SubscriptionsListenResult TASK_FORBIDDEN='forbidden'
+#|   TASK_OPTIONAL='optional' TASK_REQUIRED='required' TASK_STATUS_CANCELLED='cancelled'
+#|   TASK_STATUS_COMPLETED='completed' TASK_STATUS_FAILED='failed' TASK_STATUS_INPUT_REQUIRED='input_required'
+#|   TASK_STATUS_WORKING='working' Task TaskExecutionMode TaskMetadata TaskStatus TaskStatusNotification
+#|   TaskStatusNotificationParams TasksCallCapability TasksCancelCapability TasksCreateElicitationCapability
+#|   TasksCreateMessageCapability TasksElicitationCapability TasksListCapability TasksSamplingCapability
+#|   TasksToolsCapability TextContent TextResourceContents Tool ToolAnnotations ToolChoice ToolExecution
+#|   ToolListChangedNotification ToolResultContent ToolUseContent ToolsCapability
+#|   UNSUPPORTED_PROTOCOL_VERSION=-32022 URL_ELICITATION_REQUIRED=-32042 UnsubscribeRequest
+#|   UnsubscribeRequestParams UnsupportedProtocolVersionErrorData UrlElicitationCapability
+#|   client_notification_adapter client_request_adapter client_result_adapter jsonrpc_message_adapter
+#|   server_notification_adapter server_request_adapter server_result_adapter
+#| mcp.types.jsonrpc: CONNECTION_CLOSED=-32000 ErrorData HEADER_MISMATCH=-32020 INTERNAL_ERROR=-32603
+#|   INVALID_PARAMS=-32602 INVALID_REQUEST=-32600 JSONRPCError JSONRPCMessage JSONRPCNotification JSONRPCRequest
+#|   JSONRPCResponse JSONRPC_VERSION='2.0' METHOD_NOT_FOUND=-32601 MISSING_REQUIRED_CLIENT_CAPABILITY=-32021
+#|   PARSE_ERROR=-32700 REQUEST_TIMEOUT=-32001 RequestId UNSUPPORTED_PROTOCOL_VERSION=-32022
+#|   URL_ELICITATION_REQUIRED=-32042 jsonrpc_message_adapter
+#| mcp.types.methods: CACHEABLE_METHODS CLIENT_NOTIFICATIONS CLIENT_REQUESTS CLIENT_RESULTS CacheableMethod
+#|   INPUT_REQUIRED_METHODS MONOLITH_NOTIFICATIONS MONOLITH_REQUESTS MONOLITH_RESULTS SERVER_NOTIFICATIONS
+#|   SERVER_REQUESTS SERVER_RESULTS SPEC_CLIENT_METHODS SPEC_CLIENT_NOTIFICATION_METHODS is_input_required
+#|   parse_client_notification parse_client_request parse_client_result parse_server_notification
+#|   parse_server_request parse_server_result serialize_server_result validate_client_notification
+#|   validate_client_request validate_client_result validate_server_result
+#| mcp.types.version: HANDSHAKE_PROTOCOL_VERSIONS KNOWN_PROTOCOL_VERSIONS LATEST_HANDSHAKE_VERSION='2025-11-25'
+#|   LATEST_MODERN_VERSION='2026-07-28' LATEST_PROTOCOL_VERSION='2026-07-28' MODERN_PROTOCOL_VERSIONS
+#|   OLDEST_SUPPORTED_VERSION='2024-11-05' SUPPORTED_PROTOCOL_VERSIONS is_version_at_least
+#| fastmcp:Context: client_extension_settings client_id client_supports_extension close_sse_stream debug
+#|   delete_state disable_components elicit enable_components error fastmcp get_http_request get_prompt get_state
+#|   info input_responses is_background_task lifespan_context list_prompts list_resources list_roots log
+#|   origin_request_id read_resource report_progress request_context request_id request_state reset_visibility
+#|   sample sample_step send_notification send_prompt_list_changed send_resource_list_changed
+#|   send_tool_list_changed session session_id set_state task_id transport warning
+#| fastmcp:FastMCP: add_completion_handler add_extension add_middleware add_prompt add_provider add_resource
+#|   add_resource_fn add_template add_tool add_tool_transformation add_transform as_proxy auth call_tool
+#|   client_log_level completion custom_route dependencies disable docket enable exclude_tags
+#|   experimental_capabilities from_client from_fastapi from_openapi generate_name get_app_tool get_prompt
+#|   get_prompts get_resource get_resource_template get_resource_templates get_resources get_tasks get_tool
+#|   get_tool_by_hash get_tools http_app icons import_server include_fastmcp_meta include_tags instructions
+#|   lifespan list_prompts list_resource_templates list_resources list_tools local_provider middleware mount name
+#|   prompt provider_error_strategy providers read_resource remove_tool remove_tool_transformation render_prompt
+#|   required_extensions resource run run_async run_http_async run_sse_async run_stdio_async
+#|   run_streamable_http_async sampling_handler sampling_handler_behavior settings sse_app streamable_http_app
+#|   strict_input_validation tags tool transforms unmount version website_url wrap_transform
+#| mcp.server.fastmcp:Context: client_id close_sse_stream close_standalone_sse_stream construct copy debug dict
+#|   elicit elicit_url error fastmcp from_orm info json log model_computed_fields model_config model_construct
+#|   model_copy model_dump model_dump_json model_extra model_fields model_fields_set model_json_schema
+#|   model_parametrized_name model_post_init model_rebuild model_validate model_validate_json
+#|   model_validate_strings parse_file parse_obj parse_raw read_resource report_progress request_context
+#|   request_id schema schema_json session update_forward_refs validate warning
+#| mcp.server.fastmcp:FastMCP: add_prompt add_resource add_tool call_tool completion custom_route dependencies
+#|   get_context get_prompt icons instructions list_prompts list_resource_templates list_resources list_tools
+#|   name prompt read_resource remove_tool resource run run_sse_async run_stdio_async run_streamable_http_async
+#|   session_manager settings sse_app streamable_http_app tool website_url
+#| mcp.server.mcpserver:Context: client_capabilities close_sse_stream close_standalone_sse_stream construct copy
+#|   debug dict elicit elicit_url error from_orm headers info input_responses json log mcp_server
+#|   model_computed_fields model_config model_construct model_copy model_dump model_dump_json model_extra
+#|   model_fields model_fields_set model_json_schema model_parametrized_name model_post_init model_rebuild
+#|   model_validate model_validate_json model_validate_strings notify_prompts_changed notify_resource_updated
+#|   notify_resources_changed notify_tools_changed parse_file parse_obj parse_raw protocol_version read_resource
+#|   report_progress request_context request_id request_state schema schema_json session update_forward_refs
+#|   validate warning
+#| mcp.server.mcpserver:MCPServer: add_prompt add_resource add_tool call_tool completion custom_route
+#|   dependencies description get_prompt icons instructions list_prompts list_resource_templates list_resources
+#|   list_tools middleware name prompt read_resource remove_prompt remove_tool resource run run_sse_async
+#|   run_stdio_async run_streamable_http_async session_manager settings sse_app streamable_http_app title tool
+#|   version website_url
+# </sdk-surface>
 
 _SDK_SERVER_OPTIONS = {
     "tool": ("name", "title", "description", "annotations", "icons", "meta", "output_schema",
@@ -7161,19 +9104,20 @@ class _SDKResourceError(Exception):
     """Raise it in a resource: the client gets an error with its message."""
 
 class _SDKFastMCP(MCPServer):
-    """minimcp's MCPServer with the SDK's constructor and decorator keywords.
+    """minimcp's MCPServer with an SDK's constructor and decorator keywords, served in that SDK's dialect.
 
-    Keywords minimcp has no use for (host, port, lifespan, tags, ...) are accepted and ignored.
+    Settings minimcp has no use for (tags, auth, mount paths, ...) are accepted and ignored;
+    ``lifespan``, ``host`` and ``port`` are honoured.
     """
+    sdk_dialect = "mcp1"                 # each alias class names its SDK (see _sdk_server_class)
 
     def __init__(self, name: str = None, instructions: str = None, *args, **settings) -> None:
         keep = {k: _sdk_json(settings[k]) for k in ("version", "title", "description", "icons", "website_url")
                 if settings.get(k) is not None}         # Icon objects become the dicts minimcp takes
-        if settings.get("lifespan") is not None:
-            sys.stderr.write("minimcp: lifespan= is accepted but never run; open resources at import "
-                             "time or in the tools instead\n")
-        super().__init__(name or "minimcp", instructions=instructions, **keep)
-        self._http_address = (settings.get("host") or "127.0.0.1", int(settings.get("port") or 8000))
+        keep.update({k: settings[k] for k in ("lifespan", "host", "port", "log_level", "debug", "dependencies")
+                     if settings.get(k) is not None})
+        super().__init__(name or "minimcp", instructions=instructions,
+                         dialect=settings.get("dialect") or self.sdk_dialect, **keep)
 
     def _options(self, kind: str, options: dict) -> dict:
         return {k: _sdk_json(v) for k, v in options.items() if k in _SDK_SERVER_OPTIONS[kind] and v is not None}
@@ -7195,18 +9139,146 @@ class _SDKFastMCP(MCPServer):
         if transport in (None, "stdio"):
             super().run()
         elif transport in ("streamable-http", "http"):      # the SDK's host/port, as it defaults them
-            host, port = options.get("host") or self._http_address[0], options.get("port") or self._http_address[1]
-            super().run("http", host, int(port), **({"ready": options["ready"]} if "ready" in options else {}))
+            super().run("http", options.get("host"), options.get("port"),
+                        **({"ready": options["ready"]} if "ready" in options else {}))
         else:
             raise SystemExit("minimcp serves stdio and Streamable HTTP, not %r (the HTTP+SSE transport of "
                              "2024-11-05 is deprecated): use transport='streamable-http'" % transport)
+
+
+def _sdk_server_class(dialect: str) -> type:
+    """The alias server class of one SDK: mcp1 (mcp.server.fastmcp.FastMCP, minimcp.FastMCP), mcp2
+    (mcp.server.mcpserver.MCPServer, mcp.server.MCPServer) or fastmcp (fastmcp.FastMCP)."""
+    key = "class:" + dialect
+    if key not in _SDK_CACHE:
+        _SDK_CACHE[key] = type("MCPServer" if dialect == "mcp2" else "FastMCP", (_SDKFastMCP,),
+                               {"sdk_dialect": dialect, "__doc__": _SDKFastMCP.__doc__})
+    return _SDK_CACHE[key]
+
+
+def _fastmcp_listing(kind: str, record, described: dict) -> dict:
+    """fastmcp's own fields in a listing: tags in _meta, a title made from a tool's name, closed input."""
+    described["_meta"] = dict(described.get("_meta") or {}, fastmcp={"tags": []})
+    if kind == "tool":
+        described.setdefault("title", record.name.replace("_", " ").title())
+        described["inputSchema"] = dict(described["inputSchema"], additionalProperties=False)
+        if record.wrap_result:
+            described["outputSchema"] = dict(described["outputSchema"], **{"x-fastmcp-wrap-result": True})
+    return described
+
+
+_PYDANTIC_TYPES = {   # JSON Schema type -> (the Python types pydantic takes in lax mode, error type, words)
+    "integer": ("int_type", "Input should be a valid integer"),
+    "number": ("float_type", "Input should be a valid number"),
+    "string": ("string_type", "Input should be a valid string"),
+    "boolean": ("bool_type", "Input should be a valid boolean"),
+    "array": ("list_type", "Input should be a valid list"),
+    "object": ("dict_type", "Input should be a valid dictionary"),
+}
+
+
+def _pydantic_repr(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 50 else text[:25] + "..." + text[-24:]      # pydantic-core cuts it so
+
+
+def _pydantic_issue(kind: str, value):
+    """(error type, words) pydantic gives a top-level argument of schema type ``kind``, or None if it passes."""
+    if kind == "integer":
+        if isinstance(value, float) and not value.is_integer():
+            return "int_from_float", "Input should be a valid integer, got a number with a fractional part"
+        if isinstance(value, str) and not _integral(value):
+            return "int_parsing", "Input should be a valid integer, unable to parse string as an integer"
+        passes = isinstance(value, (int, float, str))
+    elif kind == "number":
+        if isinstance(value, str):
+            try:
+                float(value)
+            except ValueError:
+                return "float_parsing", "Input should be a valid number, unable to parse string as a number"
+        passes = isinstance(value, (int, float, str))
+    elif kind == "boolean":
+        if isinstance(value, (str, int)) and not isinstance(value, bool):
+            key = value.strip().lower() if isinstance(value, str) else str(value)
+            return None if key in _LAX_BOOLEANS else ("bool_parsing",
+                                                       "Input should be a valid boolean, unable to interpret input")
+        passes = isinstance(value, bool)
+    else:
+        passes = isinstance(value, {"string": str, "array": list, "object": dict}[kind])
+    return None if passes else _PYDANTIC_TYPES[kind]
+
+
+def _pydantic_worded(model: str, missing: tuple):
+    """A dialect's argument_wording: invalid arguments as pydantic's ValidationError says them.
+
+    Only top-level arguments of plain types are worded so; anything else (constraints, nested
+    models, enums) returns None and keeps the validator's words. The version in the link is the
+    installed pydantic's, read from its metadata (pydantic is never imported); 2.14 without one.
+    """
+    def wording(tool, arguments: dict):
+        schema = tool.input_schema
+        problems = []
+        for name, prop in (schema.get("properties") or {}).items():
+            if name not in arguments:
+                if name in (schema.get("required") or ()):
+                    problems.append((name, missing[0], missing[1], arguments))
+                continue
+            kind = prop.get("type") if set(prop) <= {"type", "description", "default", "title"} else None
+            if kind not in _PYDANTIC_TYPES:
+                if not isinstance(kind, str):
+                    continue            # no plain type: left to the validator, which found something
+                return None
+            issue = _pydantic_issue(kind, arguments[name])
+            if issue is not None:
+                problems.append((name,) + issue + (arguments[name],))
+        if not problems:
+            return None
+        try:
+            from importlib import metadata
+            version = ".".join(metadata.version("pydantic").split(".")[:2])
+        except Exception:                # not installed: the pydantic of the pinned SDKs
+            version = "2.14"
+        lines = ["%d validation error%s for %s" % (len(problems), "s" if len(problems) > 1 else "",
+                                                   model.format(name=tool.name))]
+        for name, kind, words, value in problems:
+            lines += [name, "  %s [type=%s, input_value=%s, input_type=%s]" % (
+                words, kind, _pydantic_repr(value), type(value).__name__),
+                "    For further information visit https://errors.pydantic.dev/%s/v/%s" % (version, kind)]
+        return "\n".join(lines)
+    return wording
+
+
+# The SDK rows of the dialect table (mcp 2.3.0's is the core's), each as it differs from mcp 2.3.0.
+_DIALECTS["mcp2"] = _DIALECTS["mcp2"].but("mcp2", told=(_SDKToolError,), argument_wording=_pydantic_worded(
+    "{name}Arguments", ("missing", "Field required")))
+_DIALECTS["mcp1"] = _DIALECTS["mcp2"].but(        # mcp 1.30.0, the last 1.x
+    "mcp1", tool_failure="Error executing tool {name}: {error}", decode_uri_variables=False,
+    missing_resource=(0, "Unknown resource: {uri}", False), default_version="1.30.0",
+    capabilities=dict(_DIALECTS["mcp2"].capabilities, experimental={}))
+_DIALECTS["fastmcp"] = _DIALECTS["mcp2"].but(     # fastmcp 4.2.3
+    "fastmcp", docstrings="parsed", tool_failure="Error calling tool {name!r}: {error}", tool_error="{error}",
+    unknown_tool="Unknown tool: {name!r}", argument_error="{error}", list_blocks="json", compact_json=True,
+    argument_wording=_pydantic_worded("call[{name}]", ("missing_argument", "Missing required argument")),
+    dict_structured=True, class_structured=False,
+    missing_resource=(INVALID_PARAMS, "Resource not found: {uri!r}", True),
+    unknown_prompt=(INVALID_PARAMS, "Unknown prompt: {name!r}", False),
+    missing_prompt_arguments=(INVALID_PARAMS, "Missing required arguments: {missing}", False),
+    capabilities={"logging": {}, "prompts": {"listChanged": True},
+                  "resources": {"subscribe": False, "listChanged": True}, "tools": {"listChanged": True}},
+    default_version="4.2.3", describe_extra=_fastmcp_listing, result_meta={"fastmcp": {"wrap_result": True}})
+
+
+def _sdk_get_logger(name: str):
+    """The SDKs' ``get_logger(__name__)``: a standard logger (minimcp logs to stderr)."""
+    import logging
+    return logging.getLogger(name)
 
 
 def _sdk_names() -> dict:
     """The names the alias modules export, with the SDK's spellings (made once)."""
     if "names" not in _SDK_CACHE:
         _SDK_CACHE["names"] = {
-            "FastMCP": _SDKFastMCP, "MCPServer": _SDKFastMCP, "Context": Context, "Image": Image, "Audio": Audio,
+            "Context": Context, "get_logger": _sdk_get_logger, "Image": Image, "Audio": Audio,
             "ToolError": _SDKToolError, "ResourceError": _SDKResourceError, "Message": _SDKMessage,
             "UserMessage": _sdk_role_message("UserMessage", "user"), "PromptMessage": _SDKPromptMessage,
             "AssistantMessage": _sdk_role_message("AssistantMessage", "assistant"),
@@ -7227,36 +9299,259 @@ def _sdk_names() -> dict:
     return _SDK_CACHE["names"]
 
 
+_CLIENT_HINT = ("minimcp.TestClient(server) drives a server in-process, and "
+                "`python3 minimcp.py call TOOL -- CMD...` a server process")
+_TRANSPORT_HINT = "minimcp serves stdio (server.run()) and Streamable HTTP as a WSGI app (server.wsgi_app())"
+_SDK_HINTS = (   # (a prefix of the dotted name, or its last part, or "()": what to do instead); first match wins
+    ("mcp.shared.memory", "to test a server without a process, use minimcp.TestClient(server)"),
+    ("mcp.client", _CLIENT_HINT), ("fastmcp.client", _CLIENT_HINT), ("Client", _CLIENT_HINT),
+    ("ClientSession", _CLIENT_HINT),
+    ("()", "minimcp serves Streamable HTTP as a WSGI app: app = server.wsgi_app(), or run "
+           "`python3 minimcp.py serve --http PORT FILE`"),
+    ("mcp.server.stdio", _TRANSPORT_HINT), ("mcp.server.sse", _TRANSPORT_HINT),
+    ("mcp.server.streamable_http", _TRANSPORT_HINT), ("mcp.server.websocket", _TRANSPORT_HINT),
+)
+
+
+def _sdk_unusable(what: str) -> str:
+    root = what.split(".")[0]
+    last = what.rsplit(".", 1)[-1]
+    hint = next((h for key, h in _SDK_HINTS if what.startswith(key + ".") or what == key or last == key
+                 or (key == "()" and what.endswith(key))), "write that part with minimcp's own API (README)")
+    return ("%s is part of the %s package, which is not installed; minimcp stands in for its names so that "
+            "this server imports, but does not implement this one. Install the real package to use it "
+            "(pip install %s); without it, %s." % (what, root, root, hint))
+
+
+def _sdk_build() -> None:
+    """Define the stand-in classes below, once, when a server first imports an SDK name.
+
+    A class statement costs ``import minimcp`` time, and most programs never import the SDK.
+    """
+    global _SDKUnavailable, _SDKPlaceholderType, _SDKComponent, _SDKServerSurface, _SDKMissingMember
+    if "built" in _SDK_CACHE:
+        return
+    _SDK_CACHE["built"] = True
+
+    class _SDKUnavailable(ImportError):
+        """A public SDK name that minimcp does not implement was used."""
+
+    class _SDKPlaceholderType(type):
+        """A public SDK name minimcp cannot implement: it imports, and fails when used.
+
+        It is a class, so ``class Mine(Placeholder)`` and annotations still work at import time;
+        calling or instantiating it, or reading an attribute, says what it is and what to do.
+        """
+
+        def __call__(cls, *args, **kwargs):
+            raise _SDKUnavailable(_sdk_unusable(cls._sdk_what))
+
+        def __getattr__(cls, name: str):
+            if name.startswith("__"):
+                raise AttributeError(name)
+            raise AttributeError(_sdk_unusable(cls._sdk_what + "." + name))
+
+        def __getitem__(cls, parameters):         # RequestContext[ServerSession, Any] in an annotation
+            return cls
+
+    class _SDKComponent:
+        """A tool, resource or prompt made from a function (``Tool.from_function(fn, name=...)``).
+
+        Servers hand it to ``add_tool``/``add_resource``/``add_prompt``, which register the
+        function with its options.
+        """
+        kind, positional = "tool", ()
+
+        def __init__(self, fn=None, **options) -> None:
+            self.fn, self.options = fn, options
+
+        @classmethod
+        def from_function(cls, fn, *args, **options) -> "_SDKComponent":
+            """The component for ``fn``; positional arguments as the SDK takes them (a resource's uri)."""
+            options.update(zip(cls.positional, args))
+            return cls(fn, **options)
+
+        @property
+        def name(self) -> str:
+            return self.options.get("name") or getattr(self.fn, "__name__", None)
+
+        def __repr__(self) -> str:
+            return "%s(%r)" % (type(self).__name__, self.name)
+
+    class _SDKServerSurface:
+        """What servers call on the SDK's server class beyond its decorators: ``add_tool(Tool)``, ..."""
+
+        def _sdk_register(self, kind: str, component, options: dict):
+            if isinstance(component, _SDKComponent):
+                options = dict(component.options, **options)
+                fn = component.fn if component.fn is not None else options.get("text", options.get("data"))
+            else:
+                fn = component
+            keep = {k: _sdk_json(v) for k, v in options.items() if k in _SDK_SERVER_OPTIONS[kind] and v is not None}
+            if kind == "resource":
+                uri = options.get("uri") or options.get("uri_template")
+                if uri is None:
+                    raise TypeError("add_resource() needs the resource's uri")
+                return getattr(super(), "add_resource")(fn, str(uri), **keep)
+            return getattr(super(), "add_" + kind)(fn, **keep)
+
+        def add_tool(self, tool, **options):
+            """Register a function, or a ``Tool.from_function(...)``, as a tool."""
+            return self._sdk_register("tool", tool, options)
+
+        def add_resource(self, resource, uri: str = None, **options):
+            """Register a ``Resource.from_function(fn, uri)`` (or a function and its uri)."""
+            return self._sdk_register("resource", resource, dict(options, **({"uri": uri} if uri else {})))
+
+        def add_prompt(self, prompt, **options):
+            """Register a function, or a ``Prompt.from_function(...)``, as a prompt."""
+            return self._sdk_register("prompt", prompt, options)
+
+        def custom_route(self, path: str, methods: list = None, **options):
+            """Accepted so that the server starts; minimcp serves no routes besides MCP's own."""
+            def decorator(fn):
+                sys.stderr.write("minimcp: custom_route(%r) is not served (minimcp serves MCP's endpoint only)\n"
+                                 % path)
+                return fn
+            return decorator
+
+    class _SDKMissingMember:
+        """A server member minimcp lacks; what an instance sets itself (name, settings) wins over it."""
+
+        def __init__(self, what: str) -> None:
+            self.what = what
+
+        def __get__(self, instance, owner=None):
+            return _sdk_placeholder(self.what)
+    for cls in (_SDKUnavailable, _SDKPlaceholderType, _SDKComponent, _SDKServerSurface, _SDKMissingMember):
+        cls.__qualname__ = cls.__name__
+
+
+def _sdk_placeholder(what: str) -> type:
+    module, _, name = what.rpartition(".")
+    return _SDKPlaceholderType(name, (), {"_sdk_what": what, "__module__": module, "__qualname__": name,
+                                          "__doc__": "minimcp's placeholder for %s (not implemented)." % what})
+
+
+def _sdk_component(name: str, kind: str, positional: tuple = ()) -> type:
+    return type(name, (_SDKComponent,), {"kind": kind, "positional": positional,
+                                         "__doc__": "A %s made from a function, for add_%s()." % (kind, kind)})
+
+
+def _sdk_app_factory(what: str):
+    def factory(self, *args, **kwargs):
+        return _sdk_placeholder(what)          # the app explains itself when served
+    factory.__name__ = what.rsplit(".", 1)[-1].rstrip("()")
+    return factory
+
+
+def _sdk_server(dialect: str) -> type:
+    """The dialect's server class with the SDK's other public members: each one minimcp lacks fails when called."""
+    key = "server:" + dialect
+    if key not in _SDK_CACHE:
+        base = _sdk_server_class(dialect)
+        path = {"mcp1": "mcp.server.fastmcp:FastMCP", "mcp2": "mcp.server.mcpserver:MCPServer",
+                "fastmcp": "fastmcp:FastMCP"}[dialect]
+        attrs = {"__module__": base.__module__, "__doc__": base.__doc__}
+        for member in _sdk_table()[1].get(path, "").split():
+            if hasattr(base, member) or hasattr(_SDKServerSurface, member):
+                continue
+            what = "%s.%s" % (path.replace(":", "."), member)
+            if member.endswith("_app"):
+                attrs[member] = _sdk_app_factory(what + "()")
+            else:
+                attrs[member] = _SDKMissingMember(what)
+        _SDK_CACHE[key] = type(path.split(":")[1], (_SDKServerSurface, base), attrs)
+    return _SDK_CACHE[key]
+
+
+def _sdk_table() -> tuple:
+    """The generated table: ({module: its names, unparsed}, {"module:Class": members, unparsed}, pins).
+
+    It is the comment block between the <sdk-surface> markers, read from this file's source on
+    the first SDK import: as a comment it costs ``import minimcp`` nothing. A module's names are
+    parsed when that module is imported (_sdk_exports).
+    """
+    _sdk_build()
+    if "table" not in _SDK_CACHE:
+        try:
+            with open(__file__, encoding="utf-8") as f:
+                source = f.read()
+        except OSError:                                        # a zip app has no file to open
+            source = __loader__.get_source(__name__) or ""
+        start, end = source.find("\n# <sdk-surface>"), source.find("\n# </sdk-surface>")
+        if start < 0 or end < start:
+            raise ImportError("minimcp's table of the SDK's names is missing from %s" % __file__)
+        tables, head = ({}, {}), None
+        for line in source[start:end].split("\n#| ")[1:]:     # "module: names", "module:Class: members"
+            line = line.split("\n", 1)[0]
+            if line[:1] == " ":                                # a continued line
+                tables[":" in head][head] += line
+            else:
+                head, _, rest = line.partition(": ")
+                head = head.rstrip(":")
+                tables[":" in head][head] = rest
+        pins = dict(pin.split(" ", 1) for pin in tables[0].pop("pins").split("; "))
+        _SDK_CACHE["table"] = tables[0], tables[1], pins
+    return _SDK_CACHE["table"]
+
+
 def _sdk_modules() -> dict:
-    """Each alias module and the names it exports."""
-    server = ("FastMCP", "Context", "Image", "Audio")
-    mcp_types = ("TextContent", "ImageContent", "AudioContent", "EmbeddedResource", "ResourceLink",
-                 "TextResourceContents", "BlobResourceContents", "CallToolResult", "ToolAnnotations",
-                 "PromptMessage", "GetPromptResult", "Icon", "Annotations")
-    modules = {"mcp": (), "mcp.server": (), "mcp.types": mcp_types, "fastmcp": server,
-               "fastmcp.exceptions": ("ToolError", "ResourceError"), "fastmcp.utilities": (),
-               "fastmcp.utilities.types": ("Image", "Audio"), "fastmcp.server": server,
-               "fastmcp.server.context": ("Context",),
-               "fastmcp.prompts": ("Message", "PromptMessage"), "fastmcp.prompts.prompt": ("Message", "PromptMessage")}
-    for base in ("mcp.server.fastmcp", "mcp.server.mcpserver"):
-        modules.update({
-            base: server + (("MCPServer",) if base.endswith("mcpserver") else ()),
-            base + ".server": server + ("MCPServer",), base + ".exceptions": ("ToolError", "ResourceError"),
-            base + ".prompts": (), base + ".prompts.base": ("UserMessage", "AssistantMessage", "Message"),
-            base + ".utilities": (), base + ".utilities.types": ("Image", "Audio"),
-            base + ".context": ("Context",)})
-    return modules
+    """Each alias module, and its public names unparsed (see _sdk_exports)."""
+    return _sdk_table()[0]
+
+
+def _sdk_exports(module: str) -> dict:
+    """A module's public names: {name: the SDK's constant value, or None}."""
+    key = "exports:" + module
+    if key not in _SDK_CACHE:
+        names = {}
+        for word in _sdk_modules()[module].split():
+            name, _, value = word.partition("=")
+            names[name] = (value[1:-1] if value[:1] == "'" else int(value)) if value else None
+        _SDK_CACHE[key] = names
+    return _SDK_CACHE[key]
+
+
+_SDK_COMPONENTS = {"Tool": ("tool", ()), "FunctionTool": ("tool", ()), "Prompt": ("prompt", ()),
+                   "FunctionPrompt": ("prompt", ()), "Resource": ("resource", ("uri",)),
+                   "TextResource": ("resource", ("uri",)), "BinaryResource": ("resource", ("uri",)),
+                   "FunctionResource": ("resource", ("uri",)), "ResourceTemplate": ("resource", ("uri_template",)),
+                   "FunctionResourceTemplate": ("resource", ("uri_template",))}
+
+
+def _sdk_value(module: str, name: str):
+    """What ``module.name`` is under minimcp: backed by minimcp, the SDK's constant, or a placeholder."""
+    value = _sdk_exports(module)[name]
+    if value is not None:
+        return value
+    framework = module.startswith(("fastmcp", "mcp.server.fastmcp", "mcp.server.mcpserver"))
+    if name == "FastMCP" and module.startswith("fastmcp"):
+        return _sdk_server("fastmcp")
+    if name == "MCPServer" and module.startswith("mcp"):
+        return _sdk_server("mcp2")
+    if name == "FastMCP":
+        return _sdk_server("mcp1")
+    if name in _SDK_COMPONENTS and framework:
+        key = "component:" + name
+        if key not in _SDK_CACHE:
+            _SDK_CACHE[key] = _sdk_component(name, *_SDK_COMPONENTS[name])
+        return _SDK_CACHE[key]
+    names = _sdk_names()
+    if name in names:
+        return names[name]
+    return _sdk_placeholder(module + "." + name)
 
 
 def _sdk_refusal(module: str, name: str = None) -> ImportError:
-    covered = _sdk_modules()
     root = module.split(".")[0]
-    listing = "; ".join("%s: %s" % (m, ", ".join(n)) for m, n in sorted(covered.items())
-                        if n and m.split(".")[0] == root)
     what = "%s.%s" % (module, name) if name else module
-    return ImportError("minimcp stands in for the %r package, which is not installed, and does not cover %s. "
-                       "It covers %s. Install the real package (pip install %s), or import that name from "
-                       "minimcp or write it without the SDK." % (root, what, listing, root), name=module)
+    pins = _sdk_table()[2].get(root, "")
+    return ModuleNotFoundError(
+        "%s is not a public name of the %r package (%s), which is not installed; minimcp, which stands in "
+        "for its public names, has none by that name. Install the real package (pip install %s), or write "
+        "it with minimcp." % (what, root, pins, root), name=what)     # the name lets `from X import Y` say
+                                                                     # "cannot import name", as Python does
 
 
 class _SDKFinder:
@@ -7274,30 +9569,36 @@ class _SDKFinder:
         return None
 
     def exec_module(self, module) -> None:
-        names = _sdk_names()
-        exported = _sdk_modules()[module.__name__]
-        module.__dict__.update({n: names[n] for n in exported})
-        module.__all__ = list(exported)
+        fullname = module.__name__
+        exported = _sdk_exports(fullname)
+        module.__all__ = sorted(exported)
         module.__path__ = []
-        module.__doc__ = "minimcp's stand-in for %s (%s)." % (module.__name__, ", ".join(exported) or "a package")
+        module.__doc__ = "minimcp's stand-in for %s: its public names, each built when first read." % fullname
 
-        def missing(name):
+        def __getattr__(name: str):
+            # Names are built when first read: a placeholder costs nothing until a server imports it.
+            if name in exported:
+                value = module.__dict__[name] = _sdk_value(fullname, name)
+                return value
+            if fullname + "." + name in _sdk_modules():          # from PKG import submodule
+                import importlib
+                return importlib.import_module(fullname + "." + name)
             if name.startswith("__"):
                 raise AttributeError(name)
-            raise _sdk_refusal(module.__name__, name)
-        module.__getattr__ = missing
+            raise AttributeError(str(_sdk_refusal(fullname, name)))
+        module.__getattr__ = __getattr__
 
 
 def install_sdk_aliases() -> None:
     """Let code written for the official SDK or FastMCP import its names from minimcp.
 
-    After this call, ``from mcp.server.fastmcp import FastMCP, Context`` (mcp 1.x),
-    ``from mcp.server.mcpserver import MCPServer`` (mcp 2.x), ``from fastmcp import FastMCP``
-    and the other names such servers use (``Image``, ``ToolError``, prompt messages,
-    ``mcp.types`` content) resolve to minimcp, unless the real package is installed:
-    an installed package always wins. ``python3 minimcp.py serve server.py`` calls it for
-    you; a script that starts itself calls it before its SDK imports. Any other name fails
-    with an ImportError that lists what is covered.
+    After this call every public module and name of ``mcp`` (1.2 to 2.3) and ``fastmcp``
+    (2 to 4) imports, unless the real package is installed: an installed package always wins.
+    The names servers use (``FastMCP``, ``MCPServer``, ``Context``, ``Image``, ``ToolError``,
+    prompt messages, ``mcp.types`` content, ``Tool.from_function``) are backed by minimcp;
+    any other public name is a placeholder that says what to do when it is used. A name the
+    SDK does not have raises ImportError, as it would there. ``python3 minimcp.py serve
+    server.py`` calls this for you; a script that starts itself calls it before its SDK imports.
     """
     if not any(isinstance(finder, _SDKFinder) for finder in sys.meta_path):
         sys.meta_path.append(_SDKFinder())
@@ -7305,6 +9606,8 @@ def install_sdk_aliases() -> None:
 
 def __getattr__(name: str):
     # ToolError, UserMessage, ... are built on first use, so ``import minimcp`` stays cheap.
+    if name == "FastMCP":
+        return _sdk_server("mcp1")
     if name[:1].isupper() and name in _sdk_names():
         return _sdk_names()[name]
     raise AttributeError("module 'minimcp' has no attribute %r" % name)
@@ -7324,17 +9627,26 @@ commands:
   complete REF ARGUMENT [VALUE] -- CMD...              complete a prompt argument or template variable
   selftest [--slow-tool NAME] -- CMD...                the checks to run before shipping a server
                                                        (NAME: a tool taking a duration, e.g. seconds=)
-  config --client claude|vscode|cursor [--name N] SCRIPT [ARGS...]
-                                                       the host configuration snippet, absolute paths
+  config --client HOST [--name N] [--env KEY=VALUE] SCRIPT [ARGS...]
+                                                       the host's configuration (or its command to add
+                                                       the server), absolute paths; HOST: claude,
+                                                       claude-code, codex, gemini, cursor, vscode,
+                                                       windsurf, zed, goose
   serve SCRIPT[:OBJECT]                                run the MCPServer object defined in a file
+                                                       (in a package: imported as pkg.module)
+  serve -m MODULE[:OBJECT]                             the same for a module (pkg.server), from here
+  serve --entry CONSOLE_SCRIPT [ARGS...]               run an installed server's console script
   serve --functions SCRIPT [FUNCTION ...]              serve a script's plain functions as tools
   serve --http [HOST:]PORT SCRIPT                      serve it over Streamable HTTP (default host 127.0.0.1)
   --version                                            print minimcp's version
 
 options:
   --protocol VERSION   speak this revision (default %s; 2026-07-28 uses server/discover)
-  --timeout SECONDS    how long to wait for each answer (default 30)
+  --timeout SECONDS    how long to wait for each answer, from the request or its last
+                       progress notification (default 30)
   --root DIR           offer DIR to the server as a root (roots/list); repeatable
+  --save DIR           write images, audio and blobs of a result to files in DIR (else
+                       their type and size are shown)
 
 The server command comes last, after "--" (call/read/prompt also accept the tool,
 URI or prompt name after the command: call -- CMD... TOOL [ARGS]). Progress goes to
@@ -7361,7 +9673,8 @@ def _parse_arguments(values: list, schema: dict = None) -> dict:
 
     A key=value value is read as JSON (``n=3`` is a number), except where the tool's
     input ``schema`` says the parameter is a string and nothing else: then the text is
-    kept as typed (``zip=01234``, ``x=1``).
+    kept as typed (``zip=01234``, ``x=1``). For an array parameter, ``tags=a,b`` is the
+    list ``["a", "b"]`` (unless it is a JSON array), and a repeated key adds to the list.
     """
     if len(values) == 1 and values[0].lstrip().startswith("{"):
         try:
@@ -7377,14 +9690,31 @@ def _parse_arguments(values: list, schema: dict = None) -> dict:
         key, sep, value = item.partition("=")
         if not sep:
             raise SystemExit("minimcp: arguments are one JSON object or key=value words, not %r" % item)
-        if _schema_types(properties.get(key)) == {"string"}:
+        kinds = _schema_types(properties.get(key))
+        if kinds == {"string"}:
             arguments[key] = value
             continue
         try:
-            arguments[key] = json.loads(value)
+            parsed = json.loads(value)
         except ValueError:
-            arguments[key] = value
+            parsed = value
+        if "array" in kinds and not isinstance(parsed, list):
+            items = (properties.get(key) or {}).get("items") or {}
+            text_items = _schema_types(items) == {"string"}
+            parsed = [part if text_items else _json_or_text(part) for part in value.split(",") if part != ""]
+        if "array" in kinds and key in arguments:
+            arguments[key] = arguments[key] + parsed           # tag=a tag=b
+        else:
+            arguments[key] = parsed
     return arguments
+
+
+def _json_or_text(text: str):
+    """``text`` read as JSON when it is JSON (``3``, ``true``), else the text itself."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
 
 
 def _schema_types(schema) -> set:
@@ -7509,14 +9839,43 @@ def _print_inspection(client: _ClientBase, opened: dict, out) -> dict:
     return report
 
 
-def _print_result(result: dict, out) -> None:
-    for block in result.get("content", []):
+def _binary_line(item: dict, field: str, index: int, save: str) -> str:
+    """One line for a base64 image, audio or blob: its type and size, and where it was saved."""
+    import base64
+    import binascii
+    import mimetypes
+    mime = item.get("mimeType") or "application/octet-stream"
+    try:
+        data = base64.b64decode(item.get(field) or "", validate=True)
+    except (binascii.Error, ValueError):
+        return "[%s %s: not valid base64]" % (item.get("type", "blob"), mime)
+    line = "[%s %s, %s bytes]" % (item.get("type", "blob"), mime, "{:,}".format(len(data)))
+    if save:
+        os.makedirs(save, exist_ok=True)
+        extension = mimetypes.guess_extension(mime.split(";")[0].strip()) or ".bin"
+        path = os.path.join(save, "%s-%d%s" % (item.get("type", "blob"), index, extension))
+        with open(path, "wb") as handle:
+            handle.write(data)
+        line = line[:-1] + ", saved to %s]" % path
+    return line
+
+
+def _print_result(result: dict, out, save: str = None) -> None:
+    """A tool, resource or prompt result for the terminal. Images, audio and blobs are
+    shown as their type and size, and written to files in ``save`` (``--save DIR``)."""
+    for index, block in enumerate(result.get("content", []), 1):
+        if block.get("type") in ("image", "audio") and "data" in block:
+            out.write(_binary_line(block, "data", index, save) + "\n")
+            continue
         out.write((block["text"] if block.get("type") == "text" else json.dumps(block)) + "\n")
     structured = result.get("structuredContent")
     texts = [b.get("text") for b in result.get("content", [])]
     if "structuredContent" in result and structured != {"result": texts[0] if len(texts) == 1 else texts}:
         out.write("structuredContent: %s\n" % json.dumps(structured, ensure_ascii=False))
-    for content in result.get("contents", []):
+    for index, content in enumerate(result.get("contents", []), 1):
+        if "blob" in content:
+            out.write(_binary_line(content, "blob", index, save) + "\n")
+            continue
         out.write(content["text"] + "\n" if "text" in content else json.dumps(content) + "\n")
     for message in result.get("messages", []):
         body = message.get("content", {})
@@ -7535,13 +9894,171 @@ def _call_with_interrupt(client: _ClientBase, name: str, arguments: dict) -> dic
         raise SystemExit("minimcp: cancelled")
 
 
-def _config_snippet(client_kind: str, name: str, script: str, arguments: list) -> dict:
-    entry = {"command": os.path.abspath(sys.executable), "args": [os.path.abspath(script)] + list(arguments)}
-    if client_kind == "vscode":
-        return {"servers": {name: dict({"type": "stdio"}, **entry)}}
-    if client_kind in ("claude", "cursor"):
-        return {"mcpServers": {name: entry}}
-    raise SystemExit("minimcp: --client is claude, vscode or cursor")
+# The hosts ``config`` writes for: one row each. ``format`` is how the entry is written
+# (a JSON key, YAML, or the host's own command for adding a server), ``where`` the file
+# it goes in per OS (None: the host has no build for that OS), ``docs`` the page the
+# row was read from, ``logs`` where the host shows the server's stderr and state.
+# tests/test_cli_config.py checks each row's format; the README's table is this one.
+_HOSTS = {
+    "claude": {"title": "Claude Desktop", "format": "mcpServers",
+               "where": {"macOS": "~/Library/Application Support/Claude/claude_desktop_config.json",
+                         "Windows": "%APPDATA%\\Claude\\claude_desktop_config.json", "Linux": None},
+               "docs": "https://modelcontextprotocol.io/quickstart/user",
+               "logs": "~/Library/Logs/Claude/mcp-server-NAME.log (macOS), "
+                       "%APPDATA%\\Claude\\logs\\mcp-server-NAME.log (Windows)"},
+    "claude-code": {"title": "Claude Code", "format": "claude mcp add",
+                    "where": {os_name: "~/.claude.json (this project; --scope user: every project), or .mcp.json "
+                              "in the project (--scope project)" for os_name in ("macOS", "Windows", "Linux")},
+                    "docs": "https://docs.anthropic.com/en/docs/claude-code/mcp",
+                    "logs": "/mcp in a session shows each server's state; claude --debug prints its errors"},
+    "codex": {"title": "Codex CLI", "format": "codex mcp add",
+              "where": {"macOS": "~/.codex/config.toml", "Linux": "~/.codex/config.toml",
+                        "Windows": "%USERPROFILE%\\.codex\\config.toml"},
+              "docs": "https://developers.openai.com/codex/mcp",
+              "logs": "~/.codex/log/codex-tui.log"},
+    "gemini": {"title": "Gemini CLI", "format": "mcpServers",
+               "where": {"macOS": "~/.gemini/settings.json", "Linux": "~/.gemini/settings.json",
+                         "Windows": "%USERPROFILE%\\.gemini\\settings.json"},
+               "docs": "https://geminicli.com/docs/tools/mcp-server/",
+               "logs": "/mcp in a session shows each server's state; gemini --debug prints its errors"},
+    "cursor": {"title": "Cursor", "format": "mcpServers",
+               "where": {os_name: "~/.cursor/mcp.json (every project), or .cursor/mcp.json in the project"
+                         for os_name in ("macOS", "Windows", "Linux")},
+               "docs": "https://cursor.com/docs/mcp",
+               "logs": "the Output panel, channel MCP Logs"},
+    "vscode": {"title": "VS Code", "format": "servers",
+               "where": {os_name: ".vscode/mcp.json in the workspace, or the profile's mcp.json (command "
+                         "'MCP: Open User Configuration')" for os_name in ("macOS", "Windows", "Linux")},
+               "docs": "https://code.visualstudio.com/docs/agents/reference/mcp-configuration",
+               "logs": "command MCP: List Servers, the server, Show Output"},
+    "windsurf": {"title": "Windsurf", "format": "mcpServers",
+                 "where": {"macOS": "~/.codeium/windsurf/mcp_config.json",
+                           "Linux": "~/.codeium/windsurf/mcp_config.json",
+                           "Windows": "%USERPROFILE%\\.codeium\\windsurf\\mcp_config.json"},
+                 "docs": "https://docs.windsurf.com/windsurf/cascade/mcp",
+                 "logs": "the MCP servers panel of Cascade's settings shows each server's state"},
+    "zed": {"title": "Zed", "format": "context_servers",
+            "where": {"macOS": "~/.config/zed/settings.json", "Linux": "~/.config/zed/settings.json",
+                      "Windows": "%APPDATA%\\Zed\\settings.json"},
+            "docs": "https://zed.dev/docs/ai/mcp",
+            "logs": "command zed: open log (Zed.log)"},
+    "goose": {"title": "Goose", "format": "goose extensions",
+              "where": {"macOS": "~/.config/goose/config.yaml", "Linux": "~/.config/goose/config.yaml",
+                        "Windows": "%APPDATA%\\Block\\goose\\config\\config.yaml"},
+              "docs": "https://block.github.io/goose/docs/guides/config-files",
+              "logs": "~/.local/state/goose/logs/ (macOS, Linux), %APPDATA%\\Block\\goose\\data\\logs\\ (Windows)"},
+}
+
+
+def _shell_words(words: list) -> str:
+    """A command line the user pastes into a shell (POSIX quoting; cmd.exe needs none for plain paths)."""
+    import shlex
+    return " ".join(shlex.quote(w) if os.name != "nt" or " " in w else w for w in words)
+
+
+def _config_entry(host: str, name: str, command: str, args: list, env: dict) -> str:
+    """The text ``config`` prints for one host: its snippet, or its command for adding a server."""
+    form = _HOSTS[host]["format"]
+    if form == "claude mcp add":
+        flags = [w for k, v in env.items() for w in ("--env", "%s=%s" % (k, v))]
+        return _shell_words(["claude", "mcp", "add", "--transport", "stdio"] + flags + [name, "--", command] + args)
+    if form == "codex mcp add":
+        flags = [w for k, v in env.items() for w in ("--env", "%s=%s" % (k, v))]
+        return _shell_words(["codex", "mcp", "add", name] + flags + ["--", command] + args)
+    if form == "goose extensions":
+        # YAML, each value written as JSON (a JSON string or list is also YAML).
+        lines = ["extensions:", "  %s:" % json.dumps(name), "    name: %s" % json.dumps(name),
+                 "    type: stdio", "    cmd: %s" % json.dumps(command), "    args: %s" % json.dumps(args),
+                 "    enabled: true", "    timeout: 300"]
+        if env:
+            lines.append("    envs: %s" % json.dumps(env))
+        return "\n".join(lines)
+    entry = {"command": command, "args": args}
+    if form == "servers":
+        entry = dict({"type": "stdio"}, **entry)
+    if env:
+        entry["env"] = env
+    return json.dumps({form: {name: entry}}, indent=2)
+
+
+def _sdk_imports(path: str) -> tuple:
+    """(the SDK modules a file imports, whether it starts itself) read from its source.
+
+    The SDK modules are those of ``mcp`` and ``fastmcp``; a file "starts itself" when it
+    has an ``if __name__ == "__main__":`` block (else running it would only define things).
+    """
+    import ast
+    try:
+        with open(path, "rb") as handle:
+            tree = ast.parse(handle.read(), path)
+    except (OSError, SyntaxError, ValueError):
+        return [], True                          # run as written: Python will say what is wrong
+    modules, starts = [], False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            modules.append(node.module)
+        elif isinstance(node, ast.If) and isinstance(node.test, ast.Compare) \
+                and isinstance(node.test.left, ast.Name) and node.test.left.id == "__name__":
+            starts = True
+    sdk = [m for m in modules if m.split(".")[0] in ("mcp", "fastmcp")]
+    return sorted(set(sdk)), starts
+
+
+def _importable(module: str) -> bool:
+    """Whether this interpreter (the one the config names) can import ``module`` when it
+    starts afresh: minimcp's own SDK stand-ins (install_sdk_aliases) do not count."""
+    import importlib.util
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):            # a parent package is missing, or broken
+        return False
+    return spec is not None and not isinstance(spec.loader, _SDKFinder)
+
+
+def _serve_form(serve_arguments: list, env: dict, folder: str = None) -> tuple:
+    """``python -m minimcp serve ...``: the module form, whose bytecode is cached.
+
+    ``python minimcp.py serve`` compiles all of minimcp.py at every start (a script is
+    never cached): 4x a native script's time to the first answer. ``-m`` loads the
+    cached bytecode, so PYTHONPATH names minimcp.py's folder (``folder``, default this
+    file's), unless it is installed.
+    """
+    import site
+    folder = folder or os.path.dirname(os.path.abspath(__file__))
+    installed = set()
+    try:
+        installed = {os.path.abspath(p) for p in site.getsitepackages() + [site.getusersitepackages()]}
+    except AttributeError:                       # virtualenv's old site.py
+        pass
+    env = dict(env)
+    if folder not in installed:
+        env["PYTHONPATH"] = folder + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    return ["-m", "minimcp", "serve"] + serve_arguments, env
+
+
+def _config_plan(script: str, arguments: list, env: dict) -> tuple:
+    """(args after the interpreter, env, notes for stderr) of the command a host runs."""
+    notes = []
+    if os.path.basename(script) in ("minimcp.py", "minimcp") and arguments[:1] == ["serve"]:
+        args, env = _serve_form(arguments[1:], env, os.path.dirname(os.path.abspath(script)))
+        return args, env, notes
+    modules, starts = _sdk_imports(script)
+    missing = [m for m in modules if not _importable(m)]
+    if not missing and starts:
+        return [os.path.abspath(script)] + arguments, env, notes
+    if missing:
+        notes.append("%s imports %s, which %s cannot import: the host runs it through minimcp serve, "
+                     "which stands in for the SDK" % (script, ", ".join(missing), sys.executable))
+    else:
+        notes.append("%s has no `if __name__ == \"__main__\":` block that starts it: the host runs its "
+                     "server object through minimcp serve" % script)
+    if arguments:
+        notes.append("its arguments (%s) are left out: serve runs the file's server object and passes none"
+                     % " ".join(arguments))
+    args, env = _serve_form([os.path.abspath(script)], env)
+    return args, env, notes
 
 
 def _absolute_paths(arguments: list) -> list:
@@ -7569,19 +10086,64 @@ def _config_name(script: str, arguments: list) -> str:
 
 
 def _load_script(path: str):
-    """Import a script as a module (its ``if __name__ == "__main__"`` block does not run)."""
+    """Import a script as a module (its ``if __name__ == "__main__"`` block does not run).
+
+    A file inside a package (a folder with ``__init__.py``) is imported by its dotted name
+    from the package's parent, so that its relative imports (``from .utils import x``) work.
+    """
     import importlib.util
     if not os.path.isfile(path):
         raise SystemExit("minimcp: no such file: %s" % path)
     directory = os.path.dirname(os.path.abspath(path))
+    name = os.path.splitext(os.path.basename(path))[0]
+    dotted = [name]
+    while os.path.isfile(os.path.join(directory, "__init__.py")):     # climb to the outermost package
+        directory, package = os.path.split(directory)
+        dotted.insert(0, package)
+    if len(dotted) > 1:
+        return _load_module(".".join(dotted), directory)
     if directory not in sys.path:
         sys.path.insert(0, directory)
-    name = os.path.splitext(os.path.basename(path))[0]
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules.setdefault(name, module)
     spec.loader.exec_module(module)
     return module
+
+
+def _load_module(name: str, directory: str = None):
+    """Import a module by its dotted name, from ``directory`` (default: the working directory) first."""
+    import importlib
+    directory = os.path.abspath(directory or os.getcwd())
+    if directory not in sys.path:
+        sys.path.insert(0, directory)
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and name.startswith(exc.name):        # the module itself, not one it imports
+            raise SystemExit("minimcp: no module named %r (looked in %s and on sys.path)" % (name, directory))
+        raise
+
+
+def _run_entry_point(name: str, arguments: list) -> int:
+    """Run an installed server's console script (``serve --entry NAME``) with the SDK aliases in place."""
+    from importlib import metadata
+    try:
+        found = [e for e in metadata.entry_points().get("console_scripts", ())  # (3.8, 3.9: a dict)
+                 if e.name == name] if sys.version_info < (3, 10) else \
+            list(metadata.entry_points(group="console_scripts", name=name))
+    except Exception as exc:                     # a broken distribution's metadata
+        raise SystemExit("minimcp: cannot read the installed entry points: %s" % exc)
+    if not found:
+        raise SystemExit("minimcp: no installed console script named %r (pip show the server's package, "
+                         "or serve its module: serve -m package.module)" % name)
+    module_name, _, attribute = found[0].value.partition(":")
+    target = _load_module(module_name)
+    for part in attribute.strip().split("."):
+        target = getattr(target, part)
+    sys.argv = [name] + list(arguments)
+    result = target()                            # its main() builds the server and calls run()
+    return result if isinstance(result, int) else 0
 
 
 def _http_address(text: str) -> tuple:
@@ -7631,13 +10193,23 @@ def _serve_command(words: list) -> int:
             app.add_tool(function)
         _run_served(app, http)
         return 0
+    if words[:1] == ["--entry"]:
+        if len(words) < 2 or http is not None:
+            raise SystemExit("minimcp: serve --entry CONSOLE_SCRIPT [ARGUMENTS ...] (stdio)")
+        install_sdk_aliases()
+        return _run_entry_point(words[1], words[2:])
+    as_module = words[:1] == ["-m"]
+    words = words[1:] if as_module else words
     if len(words) != 1:
-        raise SystemExit("minimcp: serve SCRIPT[:OBJECT]  or  serve --functions SCRIPT [FUNCTION ...]")
+        raise SystemExit("minimcp: serve SCRIPT[:OBJECT], serve -m MODULE[:OBJECT], serve --entry CONSOLE_SCRIPT"
+                         "  or  serve --functions SCRIPT [FUNCTION ...]")
     script, _, attribute = words[0].partition(":")
     if len(script) == 1 and attribute and os.name == "nt":        # C:\path\x.py
         script, _, attribute = words[0].rpartition(":") if words[0].count(":") > 1 else (words[0], "", "")
     install_sdk_aliases()                     # a server written for the official SDK runs unchanged
-    module = _load_script(script)
+    dotted = not script.endswith(".py") and not os.path.exists(script) and \
+        all(part.isidentifier() for part in script.split("."))
+    module = _load_module(script) if as_module or dotted else _load_script(script)
     if attribute:
         app = getattr(module, attribute, None)
     else:
@@ -7654,10 +10226,28 @@ def _serve_command(words: list) -> int:
 class _RecordingClient(_ProcessClient):
     """The selftest's client: keeps every raw stdout line, to check nothing but JSON-RPC reaches it."""
 
+    PIPE_STDERR = True                       # read for tracebacks, reported as warnings
+
     def _on_progress(self, params):          # quiet: the checks' own lines are the output
         pass
 
     _on_log = _on_progress
+
+    def _read_stderr(self) -> None:
+        self.stderr_lines = []               # appended by this thread only; read after it ends
+        for line in self.process.stderr:
+            self.stderr_lines.append(line.decode("utf-8", "replace").rstrip("\r\n"))
+
+    def tracebacks(self, start: int = 0) -> list:
+        """The last line (the exception) of each Python traceback in stderr lines ``start:``."""
+        found, inside = [], False
+        for line in getattr(self, "stderr_lines", [])[start:]:
+            if line.startswith("Traceback (most recent call last)"):
+                inside = True
+            elif inside and line and not line[0].isspace():
+                found.append(line.strip())
+                inside = False
+        return found
 
     def _start(self, reader, writer):
         self.raw = []
@@ -7683,48 +10273,88 @@ class _RecordingClient(_ProcessClient):
 
 
 class _SelfTest:
-    """The checks a server author needs before shipping; one line per check on ``out``."""
+    """The checks a server author needs before shipping; one line per check on ``out``.
+
+    Each check runs inside ``check()``: a failure of the selftest itself is reported as
+    that check's FAIL, never as a traceback. The server's stderr is read, and a
+    traceback in it is a WARN line naming the check that was running.
+    """
 
     def __init__(self, command: list, protocol: str, slow_tool: str, timeout: float, out) -> None:
-        self.command, self.protocol, self.slow_tool, self.timeout, self.out = command, protocol, slow_tool, timeout, out
-        self.counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
+        self.command, self.protocol, self.timeout, self.out = command, protocol, timeout, out
+        # --slow-tool NAME or NAME:ARGUMENT (the argument that takes the duration)
+        self.slow_tool, _, self.slow_argument = (slow_tool or "").partition(":")
+        self.counts = {"PASS": 0, "FAIL": 0, "SKIP": 0, "WARN": 0}
         self.impure = []
+        self.current = "start"               # the check running now, for the server's tracebacks
 
     def run(self) -> int:
-        self.handshakes()
-        modern = self.discover()
-        self.tools(modern)
+        self.check("handshakes", self.handshakes)
+        modern = self.check("server/discover", self.discover)
+        self.check("tools", self.tools, bool(modern))
         for how in ("stdin EOF", "SIGTERM") if os.name == "posix" else ("stdin EOF",):
-            self.exit_on(how)
+            self.check("exit on " + how, self.exit_on, how)
+        return self.finish()
+
+    def finish(self) -> int:
+        """The stdout check over every server run so far, and the summary line: the exit status."""
         impure = self.impure
-        self.report(not impure, "stdout holds only JSON-RPC", "%d bad lines, first: %r"
-                    % (len(impure), impure[0][:80]) if impure else "every line was one JSON-RPC message")
-        self.out.write("%d passed, %d failed\n" % (self.counts["PASS"], self.counts["FAIL"]))
+        self.report(not impure, "stdout holds only JSON-RPC", "%d bad lines, first: %r (a print() before app.run()? "
+                    "see %s)" % (len(impure), impure[0][:80], _ProcessClient.TROUBLESHOOTING) if impure
+                    else "every line was one JSON-RPC message")
+        summary = ", ".join(_plural(self.counts[word], noun) for word, noun in
+                            (("PASS", "passed"), ("FAIL", "failed"), ("SKIP", "skipped"), ("WARN", "warning"))
+                            if word != "WARN" or self.counts[word])
+        self.out.write(summary + "\n")
         return 0 if self.counts["FAIL"] == 0 else 1
 
+    def check(self, name: str, step, *arguments):
+        """Run one step of the selftest; an exception of its own is that step's FAIL."""
+        self.current = name
+        try:
+            return step(*arguments)
+        except Exception as exc:             # a selftest bug, or a reply it did not foresee
+            self.report(False, self.current, "the selftest could not finish this check: %s: %s"
+                        % (type(exc).__name__, exc))
+            return None
+
     def report(self, ok, name: str, detail: str = "") -> None:
-        word = {True: "PASS", False: "FAIL", None: "SKIP"}[ok]
+        word = {True: "PASS", False: "FAIL", None: "SKIP", "warn": "WARN"}[ok]
         self.counts[word] += 1
+        self.current = name
         self.out.write("%s  %s%s\n" % (word, name, (": " + detail) if detail else ""))
         self.out.flush()
 
     def client(self, version: str) -> _RecordingClient:
-        return _RecordingClient(self.command, version, timeout=self.timeout)
+        client = _RecordingClient(self.command, version, timeout=self.timeout)
+        client.stderr_seen = 0
+        return client
+
+    def server_tracebacks(self, client: _RecordingClient) -> None:
+        """WARN for each traceback the server wrote since the last look, under the running check."""
+        lines = getattr(client, "stderr_lines", [])
+        seen, client.stderr_seen = client.stderr_seen, len(lines)
+        for exception in client.tracebacks(seen):
+            self.report("warn", self.current, "the server wrote a traceback on stderr: %s" % exception[:200])
 
     def done(self, client: _RecordingClient) -> None:
         client.close()
+        self.server_tracebacks(client)
         self.impure += client.impure_lines()
 
     def handshakes(self) -> None:
         for version in HANDSHAKE_VERSIONS:
             client = self.client(version)
+            self.current = "handshake %s" % version
             try:
                 result = client.connect()
                 self.report(result.get("protocolVersion") == version, "handshake %s" % version,
                             "answered %s" % result.get("protocolVersion"))
             except MCPError as exc:
-                self.report(False, "handshake %s" % version, exc.message)
-            self.done(client)
+                hint = client.diagnose() if client._closed else ""
+                self.report(False, "handshake %s" % version, exc.message + ("; " + hint if hint else ""))
+            finally:
+                self.done(client)
 
     def discover(self) -> bool:
         client = self.client(LATEST_PROTOCOL_VERSION)
@@ -7740,7 +10370,8 @@ class _SelfTest:
                             "checked" % (exc.message, exc.code))
             else:
                 self.report(False, "server/discover", "%s (%s)" % (exc.message, exc.code))
-        self.done(client)
+        finally:
+            self.done(client)
         return modern
 
     def tools(self, modern: bool) -> None:
@@ -7748,56 +10379,80 @@ class _SelfTest:
         try:
             client.connect()
             tools = {t["name"]: t for t in client.list_tools()}
-            self.report(True, "tools/list", "%d tools" % len(tools))
+            self.report(True, "tools/list", _plural(len(tools), "tool"))
             slow = self.slow_tool or ("slow" if "slow" in tools else None)
-            arguments = _duration_arguments(tools[slow], 1) if slow in tools else None
             if slow is None or slow not in tools:
-                self.report(None, "concurrency", "no slow tool (give --slow-tool NAME: a tool with a duration "
-                            "argument)" if slow is None else "the server has no tool %r" % slow)
+                self.report(None, "concurrency", "no slow tool (give --slow-tool NAME[:ARGUMENT]: a tool with a "
+                            "duration argument)" if slow is None else "the server has no tool %r" % slow)
                 self.report(None, "cancellation", "no slow tool")
-            elif arguments is None:
-                self.report(None, "concurrency", "%s has no argument that looks like a duration in seconds or ms"
-                            % slow)
+                return
+            arguments = _duration_arguments(tools[slow], 1, self.slow_argument or None)
+            if arguments is None:
+                if self.slow_argument:
+                    detail = "%s has no numeric argument %r" % (slow, self.slow_argument)
+                else:
+                    detail = ("%s has no argument that looks like a duration in seconds or ms (name it: "
+                              "--slow-tool %s:ARGUMENT)" % (slow, slow))
+                self.report(None, "concurrency", detail)
                 self.report(None, "cancellation", "no duration argument")
-            else:
-                self.concurrency(client, slow, arguments)
-                self.cancellation(client, slow, _duration_arguments(tools[slow], 3))
+                return
+            self.current = "concurrency"
+            self.concurrency(client, slow, arguments)
+            self.server_tracebacks(client)
+            self.current = "cancellation"
+            self.cancellation(client, slow, _duration_arguments(tools[slow], 3, self.slow_argument or None))
         except MCPError as exc:
             hint = ""
             if client.modern and exc.code == METHOD_NOT_FOUND and not modern:
                 hint = "; the server speaks only the handshake revisions: drop --protocol %s" % self.protocol
             self.report(False, "tools", "%s (%s)%s" % (exc.message, exc.code, hint))
-        self.done(client)
+        finally:
+            self.done(client)
 
     def concurrency(self, client: _RecordingClient, slow: str, arguments: dict) -> None:
-        results, threads = [], []
+        results, errors, threads = [], [], []
+
+        def call():
+            try:
+                results.append(client.call_tool(slow, arguments))
+            except MCPError as exc:
+                errors.append("%s (%s)" % (exc.message, exc.code))
         started = time.monotonic()
         for _ in range(3):
-            thread = threading.Thread(target=lambda: results.append(client.call_tool(slow, arguments)))
+            thread = threading.Thread(target=call, daemon=True)
             thread.start()
             threads.append(thread)
         for thread in threads:
             thread.join(self.timeout)
         elapsed = time.monotonic() - started
-        self.report(len(results) == 3 and elapsed < 2.5, "concurrency",
-                    "3 calls of %s %s took %.2fs" % (slow, json.dumps(arguments), elapsed))
+        failed = [r for r in results if r.get("isError")]
+        detail = "3 calls of %s %s took %.2fs" % (slow, json.dumps(arguments), elapsed)
+        if errors or failed:
+            detail += "; %s" % (errors[0] if errors else "isError: %s" % _result_text(failed[0]))
+        self.report(len(results) == 3 and not errors and not failed and elapsed < 2.5, "concurrency", detail)
 
     def cancellation(self, client: _RecordingClient, slow: str, arguments: dict) -> None:
-        ids, answered = [], threading.Event()
+        ids, sent, answered = [], threading.Event(), threading.Event()
 
         def call():
             try:
-                client.call_tool(slow, arguments, on_id=ids.append)
+                client.call_tool(slow, arguments, on_id=lambda i: (ids.append(i), sent.set()))
             except MCPError:
                 pass
             answered.set()                   # any response, result or error (the call's timeout is far off)
+        token = getattr(client, "_next_token", 0) + 1
         threading.Thread(target=call, daemon=True).start()
-        time.sleep(0.3)
+        if not sent.wait(self.timeout):
+            self.report(False, "cancellation", "the call could not be sent")
+            return
+        # Give the tool a moment to start (its first progress says it has; a cancel that
+        # arrives first is fine too: the call must then never run, nor be answered).
+        client.wait_for_progress(token, 0.3)
         client.notify("notifications/cancelled", {"requestId": ids[0], "reason": "selftest"})
-        answered = answered.wait(0.5)
+        got_answer = answered.wait(0.5)
         alive = client.request("tools/list") is not None
-        self.report(not answered and alive, "cancellation",
-                    "no response after the cancel, server still answers" if not answered else "it answered anyway")
+        self.report(not got_answer and alive, "cancellation",
+                    "no response after the cancel, server still answers" if not got_answer else "it answered anyway")
 
     def exit_on(self, how: str) -> None:
         """On a fresh, idle server (the one above may still be finishing a cancelled call)."""
@@ -7808,7 +10463,7 @@ class _SelfTest:
             client.request("ping")
         except MCPError as exc:
             self.report(False, "exit on " + how, "the server did not open a session: %s" % exc.message)
-            client.close()
+            self.done(client)
             return
         started = time.monotonic()
         try:
@@ -7825,21 +10480,36 @@ class _SelfTest:
         self.done(client)
 
 
-def _duration_arguments(tool: dict, seconds: float):
+def _plural(count: int, noun: str) -> str:
+    """``1 tool``, ``2 tools``; words that don't take an s (``passed``) stay as they are."""
+    if count == 1 or noun in ("passed", "failed", "skipped"):
+        return "%d %s" % (count, noun)
+    return "%d %ss" % (count, noun)
+
+
+def _result_text(result: dict) -> str:
+    """The text of a tool result, short, for one line of output."""
+    texts = [b.get("text", "") for b in result.get("content", []) if isinstance(b, dict) and b.get("type") == "text"]
+    return " ".join(texts)[:200]
+
+
+def _duration_arguments(tool: dict, seconds: float, argument: str = None):
     """Arguments that make ``tool`` take about ``seconds``, read from its input schema.
 
     Third-party servers name it as they like (``seconds``, ``duration``, ``delay``,
-    ``durationMs``...); None when no numeric argument looks like a duration.
+    ``durationMs``...); None when no numeric argument looks like a duration. With
+    ``argument`` (``--slow-tool NAME:ARGUMENT``) that one is used, if it is numeric.
     """
     import re
     properties = (tool.get("inputSchema") or {}).get("properties") or {}
     for name, schema in properties.items():
-        if not isinstance(schema, dict):
+        if not isinstance(schema, dict) or (argument is not None and name != argument):
             continue
         kinds = schema.get("type") if isinstance(schema.get("type"), list) else [schema.get("type")]
         words = re.sub(r"([a-z])([A-Z])", r"\1 \2", name).lower().replace("_", " ").split()
-        if not {"number", "integer"} & set(kinds) or not {"seconds", "secs", "sec", "duration", "delay", "sleep",
-                                                          "wait", "time", "ms", "millis", "milliseconds"} & set(words):
+        looks_like_time = {"seconds", "secs", "sec", "duration", "delay", "sleep", "wait", "time", "ms", "millis",
+                           "milliseconds"} & set(words)
+        if not {"number", "integer"} & set(kinds) or not (looks_like_time or argument is not None):
             continue
         description = (schema.get("description") or "").lower()
         millis = {"ms", "millis", "milliseconds"} & set(words) or "millisecond" in description
@@ -7849,7 +10519,7 @@ def _duration_arguments(tool: dict, seconds: float):
 
 
 _COMMANDS = ("inspect", "call", "read", "prompt", "complete", "selftest", "config", "serve")
-_VALUED_OPTIONS = ("--protocol", "--timeout", "--client", "--name", "--slow-tool", "--root")
+_VALUED_OPTIONS = ("--protocol", "--timeout", "--client", "--name", "--slow-tool", "--root", "--env", "--save")
 
 
 def _command_first(argv: list) -> list:
@@ -7879,7 +10549,11 @@ def _split_command_line(argv: list) -> tuple:
 
 
 def _parse_options(options: list) -> tuple:
-    """(as_json, words, valued options, roots) from the words before the server command."""
+    """(as_json, words, valued options, roots) from the words before the server command.
+
+    ``--root`` and ``--env`` are repeatable: ``roots`` gets the roots, ``extra["--env"]``
+    the list of KEY=VALUE words.
+    """
     as_json, words, extra, roots = False, [], {}, []
     index = 0
     while index < len(options):
@@ -7887,6 +10561,8 @@ def _parse_options(options: list) -> tuple:
         if option in _VALUED_OPTIONS and index + 1 < len(options):
             if option == "--root":                   # repeatable: each one is a root
                 roots.append(options[index + 1])
+            elif option == "--env":
+                extra.setdefault("--env", []).append(options[index + 1])
             else:
                 extra[option] = options[index + 1]
             index += 2
@@ -7899,23 +10575,50 @@ def _parse_options(options: list) -> tuple:
     return as_json, words, extra, roots
 
 
-def _config_command(words: list, server: list, extra: dict) -> int:
+def _config_command(words: list, server: list, extra: dict, envs: list) -> int:
+    hosts = "|".join(_HOSTS)
     if not words:
-        raise SystemExit("minimcp: config --client claude|vscode|cursor [--name N] SCRIPT [ARGS...]")
+        raise SystemExit("minimcp: config --client %s [--name N] [--env KEY=VALUE] SCRIPT [ARGS...]" % hosts)
+    host = extra.get("--client", "claude")
+    if host not in _HOSTS:
+        raise SystemExit("minimcp: --client is one of %s, not %r" % (", ".join(_HOSTS), host))
+    env = {}
+    for item in envs:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise SystemExit("minimcp: --env takes KEY=VALUE, not %r" % item)
+        env[key] = value
     script, arguments = words[0], _absolute_paths(words[1:] + server)
     if not os.path.isfile(script):
         raise SystemExit("minimcp: no such script: %s (the host would fail to start it)" % script)
     name = extra.get("--name") or _config_name(script, arguments)
-    snippet = _config_snippet(extra.get("--client", "claude"), name, script, arguments)
-    sys.stdout.write(json.dumps(snippet, indent=2) + "\n")
+    args, env, notes = _config_plan(script, arguments, env)
+    sys.stdout.write(_config_entry(host, name, os.path.abspath(sys.executable), args, env) + "\n")
+    row = _HOSTS[host]
+    for note in notes:
+        sys.stderr.write("minimcp: %s\n" % note)
+    sys.stderr.write("minimcp: %s shows the server's stderr in %s; if it does not start, see %s\n"
+                     % (row["title"], row["logs"], _ProcessClient.TROUBLESHOOTING))
+    if row["format"].endswith(" mcp add"):
+        sys.stderr.write("minimcp: run that command to add %r to %s (it writes %s); see %s\n"
+                         % (name, row["title"], row["where"]["Linux"], row["docs"]))
+    else:
+        grouped = {}                             # one location, the OSes that have it
+        for os_name, where in row["where"].items():
+            if where:
+                grouped.setdefault(where, []).append(os_name)
+        places = "; ".join("%s: %s" % (", ".join(names), where) for where, names in grouped.items())
+        sys.stderr.write("minimcp: merge that into %s's configuration (%s), then restart it; see %s\n"
+                         % (row["title"], places, row["docs"]))
     return 0
 
 
-def _client_command(client: "_ProcessClient", command: str, words: list, as_json: bool) -> tuple:
+def _client_command(client: "_ProcessClient", command: str, words: list, as_json: bool, save: str = None) -> tuple:
     """Run inspect/call/read/prompt/complete against a connected server: (report, exit status)."""
+    import io
     status = 0
     opened = client.connect()
-    output = sys.stderr if as_json else sys.stdout
+    output = io.StringIO() if as_json else sys.stdout      # --json: the JSON only, no summary anywhere
     if command == "inspect":
         report = _print_inspection(client, opened, output)
         if "--call" in words:
@@ -7928,7 +10631,7 @@ def _client_command(client: "_ProcessClient", command: str, words: list, as_json
             report["call"] = result
             status = 1 if result.get("isError") else 0
             if not as_json:
-                _print_result(result, output)
+                _print_result(result, output, save)
     elif not words:
         raise SystemExit("minimcp: %s needs %s" % (command, {"call": "a tool name", "read": "a URI",
                                                               "prompt": "a prompt name",
@@ -7986,7 +10689,7 @@ def main(argv: list = None) -> int:
     if protocol not in PROTOCOL_VERSIONS:
         raise SystemExit("minimcp: unknown protocol %s (one of %s)" % (protocol, ", ".join(PROTOCOL_VERSIONS)))
     if command == "config":
-        return _config_command(words, server, extra)
+        return _config_command(words, server, extra, extra.get("--env", []))
     if command not in _COMMANDS:                     # (serve and config are done above)
         sys.stderr.write("minimcp: unknown command %r\n\n%s" % (command, usage))
         return 2
@@ -7999,13 +10702,16 @@ def main(argv: list = None) -> int:
     client = _ProcessClient(server, protocol, timeout=timeout)
     _terminal_answers(client, roots)
     try:
-        report, status = _client_command(client, command, words, as_json)
+        report, status = _client_command(client, command, words, as_json, extra.get("--save"))
         if as_json:
             sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
         elif command in ("call", "read", "prompt"):
-            _print_result(report, sys.stdout)
+            _print_result(report, sys.stdout, extra.get("--save"))
     except MCPError as exc:
         sys.stderr.write("minimcp: error %s: %s\n" % (exc.code, exc.message))
+        hint = client.diagnose() if client._closed else ""
+        if hint:
+            sys.stderr.write("minimcp: %s\n" % hint)
         if client.modern and exc.code == METHOD_NOT_FOUND and not client.server_info:
             sys.stderr.write("minimcp: the server does not answer server/discover, so it speaks only the "
                              "handshake revisions: drop --protocol %s (or use --protocol %s)\n"

@@ -1,14 +1,19 @@
 """Test harness: drive a server in-process through real OS pipes, bytes in, JSON lines out."""
 
+import faulthandler
 import importlib.util
 import itertools
 import json
 import os
 import queue
+import shutil
+import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+import traceback
 
 import pytest
 
@@ -22,6 +27,186 @@ EVERYTHING = os.path.join(ROOT, "examples", "everything.py")
 HANDSHAKE_VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]
 MODERN = "2026-07-28"
 _module_ids = itertools.count()
+
+
+# -- a time limit on every test ------------------------------------------------------------
+#
+# No test may hang CI or eat the machine's memory (a pagination cursor that never ends, a
+# server that never answers). Each test gets TEST_TIMEOUT seconds for its setup and call,
+# and as long again for its teardown. On overrun the watchdog thread signals the main
+# thread (pthread_kill: the signal wakes the main thread's own blocking wait, which a
+# process-wide alarm caught by another thread would not), and the handler fails the test
+# with every thread's stack. If Python code cannot run at all (the main thread stuck in C,
+# or no signals: Windows), faulthandler's own C thread dumps all stacks and ends pytest.
+# The slowest test takes about 9 s on a busy 2-core machine; set MINIMCP_TEST_TIMEOUT (in
+# seconds, 0 for no limit) on a slower one.
+
+TEST_TIMEOUT = float(os.environ.get("MINIMCP_TEST_TIMEOUT", "60"))
+_HARD_MARGIN = 30.0             # faulthandler's hard stop comes this much after all phases' limits
+
+
+_HARNESS = (os.sep + "_pytest" + os.sep, os.sep + "pluggy" + os.sep, "<frozen runpy>")
+
+
+def _stacks() -> str:
+    """Every thread's stack, most recent call last, as a traceback prints it."""
+    names = {thread.ident: thread.name for thread in threading.enumerate()}
+    parts = []
+    for ident, frame in sys._current_frames().items():
+        frames = [entry for entry in traceback.extract_stack(frame)          # pytest's own frames
+                  if not any(part in entry.filename for part in _HARNESS)]   # say nothing here
+        parts.append("--- thread %s (%#x) ---\n%s" % (names.get(ident, "?"), ident,
+                                                    "".join(traceback.format_list(frames))))
+    return "\n".join(parts)
+
+
+class _Watchdog:
+    """One thread that fails the running test phase once its deadline passes."""
+
+    def __init__(self) -> None:
+        self.usable = hasattr(signal, "pthread_kill") and hasattr(signal, "SIGALRM")
+        self.cond = threading.Condition()
+        self.deadline = None         # monotonic time the armed phase must end by
+        self.armed = None            # what is armed: (test id, limit), or None
+        self.fired = None            # what the watchdog fired for (read by the handler)
+        if self.usable:
+            signal.signal(signal.SIGALRM, self._on_alarm)
+            threading.Thread(target=self._watch, name="test-watchdog", daemon=True).start()
+
+    def arm(self, what, deadline: float) -> None:
+        with self.cond:
+            self.armed, self.deadline, self.fired = what, deadline, None
+            self.cond.notify()
+
+    def disarm(self) -> None:
+        with self.cond:
+            self.armed = self.deadline = self.fired = None
+            self.cond.notify()
+
+    def _watch(self) -> None:
+        main = threading.main_thread().ident
+        with self.cond:
+            while True:
+                if self.deadline is None:
+                    self.cond.wait()
+                    continue
+                left = self.deadline - time.monotonic()
+                if left > 0:
+                    self.cond.wait(left)
+                    continue
+                self.fired, self.deadline = self.armed, None
+                signal.pthread_kill(main, signal.SIGALRM)
+
+    def _on_alarm(self, signum, frame) -> None:
+        # Runs on the main thread. Only the phase that is still armed is failed: a signal that
+        # arrives after its phase was disarmed (or from anywhere else) is ignored.
+        with self.cond:
+            fired = self.fired if self.fired is not None and self.fired == self.armed else None
+            self.fired = None
+        if fired is not None:
+            pytest.fail("%s ran over its time limit of %.0f s (MINIMCP_TEST_TIMEOUT); every thread's stack:\n%s"
+                        % (fired[0], fired[1], _stacks()), pytrace=True)
+
+
+_watchdog = None
+_hard_stop_fd = None
+
+
+# -- compiled once for every server the tests start -------------------------------------------
+#
+# Where PYTHONDONTWRITEBYTECODE is set (or the checkout is read-only), every server process a
+# test starts would compile minimcp.py's ~8,000 lines again before it answers: about 0.1 s of
+# CPU each, a few hundred times a run. As the README advises such hosts, the code is compiled
+# once into a PYTHONPYCACHEPREFIX that the children inherit (Python checks each cached file
+# against its source, as always). A prefix the caller set is left alone.
+
+_pycache_prefix = None
+
+
+def _compile_for_children() -> None:
+    global _pycache_prefix
+    if os.environ.get("PYTHONPYCACHEPREFIX") or not hasattr(sys, "pycache_prefix"):
+        return
+    import py_compile
+    _pycache_prefix = tempfile.mkdtemp(prefix="minimcp-tests-pyc-")
+    saved, sys.pycache_prefix = sys.pycache_prefix, _pycache_prefix
+    try:
+        # What the servers import: the module, and the examples and helpers that tests load.
+        sources = [os.path.join(ROOT, "minimcp.py")]
+        for folder in (os.path.join(ROOT, "examples"), os.path.dirname(os.path.abspath(__file__))):
+            sources += [os.path.join(folder, name) for name in sorted(os.listdir(folder)) if name.endswith(".py")]
+        for source in sources:
+            py_compile.compile(source, cfile=importlib.util.cache_from_source(source), doraise=False)
+    finally:
+        sys.pycache_prefix = saved
+    os.environ["PYTHONPYCACHEPREFIX"] = _pycache_prefix
+
+
+def pytest_configure(config):
+    global _watchdog, _hard_stop_fd
+    if TEST_TIMEOUT > 0:
+        _watchdog = _Watchdog()
+        # Capture is suspended while plugins are configured: descriptor 2 is the real stderr
+        # here, and stays so for faulthandler even while a test's output is captured.
+        _hard_stop_fd = os.dup(2)
+    _compile_for_children()
+
+
+def pytest_unconfigure(config):
+    if _pycache_prefix is not None:
+        os.environ.pop("PYTHONPYCACHEPREFIX", None)
+        shutil.rmtree(_pycache_prefix, ignore_errors=True)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    if _watchdog is None:
+        yield
+        return
+    item._time_limit = time.monotonic() + TEST_TIMEOUT
+    faulthandler.dump_traceback_later(3 * TEST_TIMEOUT + _HARD_MARGIN, exit=True, file=_hard_stop_fd)
+    try:
+        yield
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+
+
+def _limited(item, teardown=False):
+    if _watchdog is not None and _watchdog.usable:
+        deadline = time.monotonic() + TEST_TIMEOUT if teardown else item._time_limit
+        _watchdog.arm((item.nodeid + (" (teardown)" if teardown else ""), TEST_TIMEOUT), deadline)
+
+
+def _unlimited():
+    if _watchdog is not None and _watchdog.usable:
+        _watchdog.disarm()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item):
+    _limited(item)
+    try:
+        yield
+    finally:
+        _unlimited()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    _limited(item)
+    try:
+        yield
+    finally:
+        _unlimited()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    _limited(item, teardown=True)
+    try:
+        yield
+    finally:
+        _unlimited()
 
 
 def load_example(name="everything"):

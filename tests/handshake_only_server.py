@@ -8,6 +8,8 @@ like the official everything server and most servers in the wild, and has their 
 * ``--ask-at-eof``: at stdin EOF it pings the client and waits for an answer forever.
 * ``--answer-cancelled``: a cancelled ``long-op`` still answers (with an error), which
   the specification says a server should not do.
+* ``--traceback-on-cancel``: a cancelled ``long-op`` writes a Python traceback on stderr,
+  as a server whose handler lets an exception escape does.
 
 Tools: ``long-op(duration, steps)`` sleeps ``duration`` seconds (on a thread, so calls
 overlap, and cancellable), with progress; ``greet(name: string, formal?: boolean|null)``
@@ -22,6 +24,7 @@ import time
 LATE_ROOTS = "--late-roots" in sys.argv
 ASK_AT_EOF = "--ask-at-eof" in sys.argv
 ANSWER_CANCELLED = "--answer-cancelled" in sys.argv
+TRACEBACK_ON_CANCEL = "--traceback-on-cancel" in sys.argv
 
 TOOLS = [
     {"name": "long-op", "description": "A long operation",
@@ -67,6 +70,13 @@ def long_op(request_id, arguments, token):
         deadline = time.monotonic() + duration / steps
         while time.monotonic() < deadline:
             if request_id in cancelled:
+                if TRACEBACK_ON_CANCEL:
+                    import traceback
+                    try:
+                        raise RuntimeError("long-op %s was cancelled" % request_id)
+                    except RuntimeError:
+                        traceback.print_exc()
+                        sys.stderr.flush()
                 if ANSWER_CANCELLED:
                     write({"jsonrpc": "2.0", "id": request_id, "error": {"code": -32800, "message": "cancelled"}})
                 return

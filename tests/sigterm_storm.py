@@ -11,7 +11,9 @@ still running ``grace`` seconds later is a survivor: it is killed and counted.
 The race this hunts: CPython runs a Python-level signal handler only on the main
 thread, between bytecodes. If the signal lands on a worker thread while the main
 thread sits in ``read()`` on stdin, the main thread never wakes, and the SIGTERM
-is lost. ``tests/test_process.py`` runs a short storm; ``tests/longrun.py`` a long one.
+is lost. ``tests/test_operation.py`` runs short storms with ``forked_storm`` (each server
+forked from one helper that imported minimcp once); ``tests/longrun.py`` a long one, each
+round a new interpreter.
 """
 
 import argparse
@@ -84,6 +86,91 @@ def storm(rounds: int, python: str = sys.executable, grace: float = 3.0) -> list
         if problem:
             failures.append("round %d: %s" % (number, problem))
     return failures
+
+
+# The same rounds without paying for a new interpreter each time: one helper process imports
+# minimcp and builds the server once, then forks a fresh server process for every round (it
+# has no threads of its own to fork). The child serves on two new pipes and, after run()
+# returns, leaves as the script above does, through the interpreter's normal exit. The helper
+# plays the client: the opening in one write, SIGTERM the moment the answer arrives, then it
+# waits for the child's exit. It prints one JSON line per round: [status, seconds] or a problem.
+
+FORKED = SERVER.replace("app.run()\n", "") + r'''
+import json, os, select, signal, time
+
+def wait_exit(pid, grace):
+    """(exit status, seconds) once the child is gone, or None if it still runs after ``grace``."""
+    started = time.monotonic()
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else -os.WTERMSIG(status)
+            return code, time.monotonic() - started
+        if time.monotonic() - started > grace:
+            return None
+        time.sleep(0.001)                    # (the child is exiting: waitpid has no timeout)
+
+def one_round(opening, answer_id, grace):
+    in_read, in_write = os.pipe()
+    out_read, out_write = os.pipe()
+    sys.stdout.flush()
+    pid = os.fork()
+    if pid == 0:                             # the server: as if started with these pipes
+        os.dup2(in_read, 0)
+        os.dup2(out_write, 1)
+        for fd in (in_read, in_write, out_read, out_write):
+            os.close(fd)
+        app.run()
+        raise SystemExit(0)                  # through the interpreter's exit, like the script
+    os.close(in_read)
+    os.close(out_write)
+    try:
+        os.write(in_write, opening)
+        pending = b""
+        while True:                          # the answer, then SIGTERM at once
+            if not select.select([out_read], [], [], 10)[0]:
+                return "no answer within 10 s"
+            chunk = os.read(out_read, 65536)
+            if not chunk:
+                return "stdout closed before the answer"
+            pending += chunk
+            lines = pending.split(b"\n")
+            pending = lines.pop()
+            if any(json.loads(line).get("id") == answer_id for line in lines):
+                break
+        os.kill(pid, signal.SIGTERM)
+        ended = wait_exit(pid, grace)
+        if ended is None:
+            return "still running %.1fs after SIGTERM" % grace
+        return list(ended)
+    finally:
+        try:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        except OSError:
+            pass
+        os.close(in_write)
+        os.close(out_read)
+
+settings = json.loads(sys.argv[1])
+for number in range(settings["rounds"]):
+    result = one_round(settings["opening"].encode("utf-8"), settings["answer_id"], settings["grace"])
+    sys.stdout.write(json.dumps(result) + "\n")
+'''
+
+
+def forked_storm(rounds: int, opening: bytes = OPENING, answer_id=1, grace: float = 3.0,
+                 python: str = sys.executable, timeout: float = 120.0) -> list:
+    """``rounds`` rounds, each server forked from one helper (POSIX); returns, per round,
+    ``[exit status, seconds from SIGTERM to exit]`` or a string saying what went wrong."""
+    settings = {"rounds": rounds, "opening": opening.decode("utf-8"), "answer_id": answer_id, "grace": grace}
+    done = subprocess.run([python, "-c", FORKED, json.dumps(settings)], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, timeout=timeout)
+    results = [json.loads(line) for line in done.stdout.splitlines()]
+    if done.returncode != 0 or len(results) != rounds:
+        raise AssertionError("the storm helper failed (status %r, %d of %d rounds):\n%s"
+                             % (done.returncode, len(results), rounds, done.stderr.decode("utf-8", "replace")))
+    return results
 
 
 def main(argv=None) -> int:

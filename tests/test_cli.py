@@ -14,9 +14,32 @@ SERVER = [sys.executable, EVERYTHING]
 
 
 def run(*args, stdin=subprocess.DEVNULL, timeout=60, module=False):
+    """The command line as a process of its own (for -m, signals, and the program's exit)."""
     command = [sys.executable] + (["-m", "minimcp"] if module else [MINIMCP]) + list(args)
     return subprocess.run(command, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           timeout=timeout, cwd=ROOT)
+
+
+def cli(*args):
+    """The command line in this process (the server it drives is still a real process): one
+    interpreter start fewer per call. Same result shape as ``run``."""
+    import contextlib
+    import io
+    import minimcp
+    out, err = io.StringIO(), io.StringIO()
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                status = minimcp.main(list(args))
+            except SystemExit as exc:
+                status = exc.code if isinstance(exc.code, int) else 1
+                if not isinstance(exc.code, int):
+                    err.write("%s\n" % exc.code)
+    finally:
+        os.chdir(cwd)
+    return subprocess.CompletedProcess(args, status, out.getvalue().encode(), err.getvalue().encode())
 
 
 def test_version_and_help():
@@ -37,7 +60,7 @@ def test_python_dash_m_is_the_same_program():
 
 
 def test_inspect_shows_everything_and_calls_a_tool():
-    done = run("inspect", "--call", "echo", '{"text": "Hello from minimcp"}', "--", *SERVER)
+    done = cli("inspect", "--call", "echo", '{"text": "Hello from minimcp"}', "--", *SERVER)
     out = done.stdout.decode()
     assert done.returncode == 0, done.stderr.decode()
     assert "everything 1.0.0 (protocol 2025-11-25)" in out
@@ -48,7 +71,7 @@ def test_inspect_shows_everything_and_calls_a_tool():
 
 
 def test_inspect_json_and_modern_protocol():
-    done = run("inspect", "--json", "--protocol", "2026-07-28", "--", *SERVER)
+    done = cli("inspect", "--json", "--protocol", "2026-07-28", "--", *SERVER)
     report = json.loads(done.stdout.decode())
     assert report["protocolVersion"] == "2026-07-28"
     assert report["tools"][0]["name"] == "echo" and report["tools"][0]["inputSchema"]["required"] == ["text"]
@@ -59,33 +82,33 @@ def test_inspect_json_and_modern_protocol():
                                   ["call", "add", '{"a": 2, "b": 3}', "--"] + SERVER,
                                   ["call", "--"] + SERVER + ["add", "a=2", "b=3"]])
 def test_call_forms(args):
-    done = run(*args)
+    done = cli(*args)
     assert done.returncode == 0, done.stderr.decode()
     assert done.stdout.decode().splitlines()[0] == "5"
 
 
 def test_call_error_result_exits_1_and_protocol_errors_are_reported():
-    done = run("call", "fail", "message=nope", "--", *SERVER)
+    done = cli("call", "fail", "message=nope", "--", *SERVER)
     assert done.returncode == 1 and done.stdout.decode().strip() == "nope"
-    done = run("call", "missing_tool", "--", *SERVER)
+    done = cli("call", "missing_tool", "--", *SERVER)
     assert done.returncode == 1 and "-32602" in done.stderr.decode()
 
 
 def test_read_prompt_complete():
-    assert run("read", "fixture://greeting/Al", "--", *SERVER).stdout.decode() == "Hello, Al!\n"
-    assert run("read", "--", *SERVER, "fixture://hello").stdout.decode() == "Hello, world!\n"
-    assert run("prompt", "greet", "name=Al", "--", *SERVER).stdout.decode() == "[user] Please greet Al warmly.\n"
-    assert run("complete", "greet", "name", "a", "--", *SERVER).stdout.decode() == "alice\nanna\n"
+    assert cli("read", "fixture://greeting/Al", "--", *SERVER).stdout.decode() == "Hello, Al!\n"
+    assert cli("read", "--", *SERVER, "fixture://hello").stdout.decode() == "Hello, world!\n"
+    assert cli("prompt", "greet", "name=Al", "--", *SERVER).stdout.decode() == "[user] Please greet Al warmly.\n"
+    assert cli("complete", "greet", "name", "a", "--", *SERVER).stdout.decode() == "alice\nanna\n"
 
 
 def test_progress_goes_to_stderr():
-    done = run("call", "slow", "seconds=0.1", "steps=2", "--", *SERVER)
+    done = cli("call", "slow", "seconds=0.1", "steps=2", "--", *SERVER)
     assert done.stdout.decode() == "done\n"
     assert "progress: 1/2" in done.stderr.decode() and "progress: 2/2" in done.stderr.decode()
 
 
 def test_questions_are_declined_without_a_terminal():
-    done = run("call", "elicit", "--", *SERVER)
+    done = cli("call", "elicit", "--", *SERVER)
     assert done.stdout.decode() == "decline\n"
 
 
@@ -120,7 +143,7 @@ def test_ctrl_c_sends_cancelled():
 
 @pytest.mark.parametrize("client,key", [("claude", "mcpServers"), ("cursor", "mcpServers"), ("vscode", "servers")])
 def test_config_snippets_use_absolute_paths(client, key):
-    done = run("config", "--client", client, "--name", "fx", "examples/everything.py", "--verbose")
+    done = cli("config", "--client", client, "--name", "fx", "examples/everything.py", "--verbose")
     snippet = json.loads(done.stdout.decode())
     entry = snippet[key]["fx"]
     assert entry["command"] == os.path.abspath(sys.executable)
@@ -132,21 +155,30 @@ def test_config_snippets_use_absolute_paths(client, key):
 
 def test_selftest_passes_on_the_fixture_and_fails_on_a_broken_server(tmp_path):
     done = run("selftest", "--", *SERVER, timeout=120)
-    out = done.stdout.decode()
+    out, err = done.stdout.decode(), done.stderr.decode()
     assert done.returncode == 0, out
-    assert out.strip().endswith("%d passed, 0 failed" % (11 if os.name == "posix" else 10))
+    # Issue 30, point 1: the cancellation check raised in a thread of its own, after the PASS
+    # lines. The server's stderr is read by selftest, so any traceback here is selftest's.
+    assert "Traceback" not in err + out and "Exception in thread" not in err + out, err
+    assert "WARN" not in out, out
+    assert out.strip().endswith("%d passed, 0 failed, 0 skipped" % (11 if os.name == "posix" else 10))
     for check in ("handshake 2024-11-05", "server/discover", "concurrency", "cancellation", "exit on stdin EOF",
                   "stdout holds only JSON-RPC") + (("exit on SIGTERM",) if os.name == "posix" else ()):
         assert "PASS  " + check in out
+    import io
+    import minimcp
     noisy = tmp_path / "noisy.py"
     noisy.write_text("import sys, json\nprint('banner')\nsys.stdout.flush()\n"
                      "for line in sys.stdin:\n    m = json.loads(line)\n"
                      "    if 'id' in m:\n        print(json.dumps({'jsonrpc': '2.0', 'id': m['id'], "
                      "'result': {'protocolVersion': m.get('params', {}).get('protocolVersion'), "
                      "'capabilities': {}, 'serverInfo': {'name': 'n', 'version': '1'}, 'tools': []}}), flush=True)\n")
-    done = run("selftest", "--timeout", "5", "--", sys.executable, str(noisy), timeout=120)
-    assert done.returncode == 1
-    assert "FAIL  stdout holds only JSON-RPC" in done.stdout.decode()
+    out = io.StringIO()                          # one handshake's server is enough to see the banner
+    check = minimcp._SelfTest([sys.executable, str(noisy)], "2025-11-25", None, 5.0, out)
+    check.check("server/discover", check.discover)
+    assert check.finish() == 1
+    assert "FAIL  stdout holds only JSON-RPC: 1 bad lines, first: b'banner\\n' (a print() before app.run()?" \
+        in out.getvalue(), out.getvalue()
 
 
 def test_serve_a_script_object_and_plain_functions(tmp_path):
@@ -154,14 +186,47 @@ def test_serve_a_script_object_and_plain_functions(tmp_path):
     tools.write_text('def word_count(text: str) -> int:\n    """Count words."""\n    return len(text.split())\n\n'
                      'def shout(text: str = "hi") -> str:\n    return text.upper()\n\n'
                      'if __name__ == "__main__":\n    print("must not run")\n')
-    done = run("call", "word_count", "text=a b c", "--", sys.executable, MINIMCP, "serve", "--functions", str(tools))
+    done = cli("call", "word_count", "text=a b c", "--", sys.executable, MINIMCP, "serve", "--functions", str(tools))
     assert done.stdout.decode().splitlines()[0] == "3", done.stderr.decode()
-    done = run("inspect", "--json", "--", sys.executable, MINIMCP, "serve", "--functions", str(tools))
+    done = cli("inspect", "--json", "--", sys.executable, MINIMCP, "serve", "--functions", str(tools))
     assert [t["name"] for t in json.loads(done.stdout.decode())["tools"]] == ["word_count", "shout"]
-    done = run("call", "echo", "text=via serve", "--", sys.executable, MINIMCP, "serve", EVERYTHING + ":app")
+    done = cli("call", "echo", "text=via serve", "--", sys.executable, MINIMCP, "serve", EVERYTHING + ":app")
     assert done.stdout.decode() == "via serve\n", done.stderr.decode()
-    done = run("call", "word_count", "text=x y", "--", sys.executable, MINIMCP, "serve",
+    done = cli("call", "word_count", "text=x y", "--", sys.executable, MINIMCP, "serve",
                os.path.join(ROOT, "examples", "quickstart.py"))
     assert done.stdout.decode().splitlines()[0] == "2"
-    done = run("serve", str(tools) + ":nothing")
+    done = run("serve", str(tools) + ":nothing")         # a process: serve installs the SDK aliases
     assert done.returncode != 0 and b"MCPServer" in done.stderr
+
+
+def test_the_client_s_timer_restarts_on_each_progress_of_its_request():
+    """Issue 30, point 3: a long call that keeps reporting progress is not given up on (the
+    TypeScript SDK's resetTimeoutOnProgress). In-process: the timer is the clients' own."""
+    import time
+    from minimcp import Context, MCPError, MCPServer, TestClient
+    app = MCPServer("timer")
+
+    @app.tool()
+    def steady(ctx: Context) -> str:            # 1 s in all, a progress every 50 ms
+        for step in range(20):
+            time.sleep(0.05)
+            ctx.progress(step + 1, 20)
+        return "finished"
+
+    @app.tool()
+    def silent(ctx: Context) -> str:
+        ctx.sleep(10)                           # ends when the client's timeout cancels it
+        return "never"
+    with TestClient(app, timeout=0.6) as client:
+        assert client.call_tool("steady")["content"][0]["text"] == "finished"
+        with pytest.raises(MCPError) as info:
+            client.call_tool("silent")
+        assert "no answer to tools/call within 0.6 seconds (the server may still be working" in info.value.message
+
+
+def test_a_timeout_names_the_cli_s_own_option():
+    done = cli("call", "slow", "seconds=30", "steps=1", "--timeout", "1.5", "--", *SERVER)
+    err = done.stderr.decode()
+    assert done.returncode == 1 and done.stdout.decode() == "", err
+    assert "no answer to tools/call within 1.5 seconds (minimcp's own --timeout, not the server's: it may " \
+           "still be working on it; give --timeout SECONDS to wait longer)" in err, err

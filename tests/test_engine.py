@@ -371,7 +371,7 @@ def test_oversized_line_is_answered_with_its_own_id():
     text = error_of(wire.recv(), 7, -32600)
     says(text, "1024", "large", "size", "long")
     assert wire.call("tools/call", {"name": "echo", "arguments": {"text": "still here"}})["result"] == \
-        {"content": [{"type": "text", "text": "still here"}], "structuredContent": {"result": "still here"}}
+        {"content": [{"type": "text", "text": "still here"}]}
     assert wire.close() == []
 
 
@@ -392,8 +392,7 @@ def test_message_under_the_limit_is_served():
     wire.initialize()
     text = "c" * 900
     wire.send_raw(line(req(3, "tools/call", {"name": "echo", "arguments": {"text": text}})))
-    assert wire.response(3)["result"] == {"content": [{"type": "text", "text": text}],
-                                          "structuredContent": {"result": text}}
+    assert wire.response(3)["result"] == {"content": [{"type": "text", "text": text}]}
     wire.close()
 
 
@@ -742,5 +741,4 @@ def test_handler_finishing_within_the_grace_still_answers():
     assert elapsed < 4.0, elapsed
     answers = [check_line(raw) for raw in wire.raw_lines]
     assert answers[-1] == {"jsonrpc": "2.0", "id": request_id,
-                           "result": {"content": [{"type": "text", "text": "finished"}],
-                                      "structuredContent": {"result": "finished"}}}
+                           "result": {"content": [{"type": "text", "text": "finished"}]}}

@@ -66,7 +66,7 @@ import asyncio, math, os, subprocess, sys, threading
 sys.path.insert(0, %(root)r)
 from minimcp import MCPServer
 
-app = MCPServer("hostile", max_output_size=None)      # the 64 MiB result case needs no output cap
+app = MCPServer("hostile", max_output_size=None)      # the 16 MiB result case needs no output cap
 
 
 @app.tool()
@@ -977,6 +977,39 @@ def test_modern_cancel_and_listen_stream(servers):
 
 # -- case 8: a client that stops reading ------------------------------------------------------------------
 
+def both_pipes_full(server, timeout=10.0):
+    """Wait until the stall is real: the server's stdout pipe is full (its writer blocks), and
+    so is its stdin pipe with more of our writes queued (it stopped reading too).
+
+    The kernel tells how much a pipe holds (FIONREAD, Linux); nothing signals the moment a
+    pipe fills, so the counts are looked at every 10 ms until both pipes hold more than half
+    their size, writes are queued, and nothing has moved for 50 ms. (A pipe holds its data in
+    pages, so "full" is rarely its exact size.) Elsewhere the writer gets a second, as before.
+    """
+    if not sys.platform.startswith("linux"):
+        time.sleep(1.0)
+        return
+    import array
+    import fcntl
+    import termios
+
+    def held(stream):
+        count = array.array("i", [0])
+        fcntl.ioctl(stream.fileno(), termios.FIONREAD, count)
+        return count[0], fcntl.fcntl(stream.fileno(), 1032)           # F_GETPIPE_SZ
+
+    deadline, looks = time.monotonic() + timeout, []
+    while True:
+        (out_held, out_size), (in_held, in_size) = held(server.proc.stdout), held(server.proc.stdin)
+        looks = (looks + [(out_held, in_held, server._outbox.unfinished_tasks)])[-6:]
+        if (out_held > out_size // 2 and in_held > in_size // 2 and looks[-1][2]
+                and len(looks) == 6 and len(set(looks)) == 1):
+            return
+        assert time.monotonic() < deadline, ("the pipes never filled: stdout %d of %d bytes, stdin %d of %d, %d "
+                                             "writes queued" % (out_held, out_size, in_held, in_size, looks[-1][2]))
+        time.sleep(0.01)
+
+
 def test_client_stops_reading_then_resumes(servers):
     server = servers()
     handshake(server)
@@ -987,9 +1020,7 @@ def test_client_stops_reading_then_resumes(servers):
         server.request("tools/call", {"name": "echo", "arguments": {"text": "%05d" % number + "y" * 1000}})
     for request_id in slow:
         server.cancel(request_id)
-    # Not a wait for an event: it gives the writer time to fill both pipes. A slow machine
-    # only leaves more writes pending, so ``pending > 0`` below cannot fail because of it.
-    time.sleep(1.0)
+    both_pipes_full(server)
     pending = server._outbox.unfinished_tasks
     assert server.alive()
     server.resume_reading()
@@ -1139,11 +1170,13 @@ def test_tool_raising_a_base_exception_still_gets_one_answer(servers, scripts, k
     server.verify()
 
 
-def test_tool_returning_64_mib(servers, scripts):
+def test_tool_returning_16_mib(servers, scripts):
+    """256 times the pipe, and past the 10 MiB default cap (lifted here): the result arrives
+    whole and the server goes on. tests/longrun.py (bigline) returns 64 MiB and measures RSS."""
     server = servers(scripts["hostile"])
     handshake(server)
-    response = server.call("tools/call", {"name": "big", "arguments": {"mib": 64}}, timeout=60)
-    assert len(response["result"]["content"][0]["text"]) == 64 * MiB
+    response = server.call("tools/call", {"name": "big", "arguments": {"mib": 16}}, timeout=60)
+    assert len(response["result"]["content"][0]["text"]) == 16 * MiB
     server.liveness("legacy")
     server.verify()
 
@@ -1284,10 +1317,17 @@ def test_modern_request_state_tampered_replayed_and_foreign(servers):
 
 
 def test_modern_request_state_expires(servers, scripts):
-    server = tuned(servers, scripts, state_ttl=1)
+    ttl = 0.01
+    server = tuned(servers, scripts, state_ttl=ttl)
     first = _ask(server)["result"]
+    answered = time.time()
     (question,) = first["inputRequests"]
-    time.sleep(2.1)                         # the event is the clock itself: past the 1 s lifetime
+    # The event is the clock itself. A state is sealed with its end in whole seconds, at most
+    # int(sealed + ttl), and sealed before it was answered: once the clock is past
+    # int(answered + ttl), the state's life is over (under a second from now, not two).
+    end = int(answered + ttl)
+    time.sleep(max(0.0, end + 0.01 - time.time()))
+    assert time.time() > end
     response = _ask(server, inputResponses={question: {"action": "accept", "content": {"name": "Late"}}},
                     requestState=first["requestState"])
     assert response.get("error", {}).get("code") == PARAMS, response

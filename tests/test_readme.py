@@ -27,7 +27,7 @@ def test_the_readme_has_the_blocks_this_file_checks():
     # console and nginx blocks are deployment recipes (gunicorn, nginx): the scale-out stage
     # (tests/interop/run_scaleout.sh) runs them, and the test below keeps the two in step.
     assert {lang for lang, _ in BLOCKS} == {"sh", "python", "json", "console", "nginx"}
-    assert len(blocks("python")) == 9 and len(blocks("json")) == 1
+    assert len(blocks("python")) == 10 and len(blocks("json")) == 1
     assert COMPILE_COMMAND in blocks("sh")[-1]
 
 
@@ -76,7 +76,8 @@ def test_shell_commands_run(line):
         assert snippet["mcpServers"]["everything"].keys() == documented["mcpServers"]["everything"].keys()
         assert os.path.isabs(snippet["mcpServers"]["everything"]["command"])
     if " selftest " in line:
-        assert out.strip().endswith("passed, 0 failed")
+        assert re.search(r"\d+ passed, 0 failed, \d+ skipped$", out.strip()), out
+        assert "Traceback" not in done.stderr.decode() and "WARN" not in out
     if "call add" in line:
         assert out.splitlines()[0] == "5"
 
@@ -116,7 +117,7 @@ def test_the_replica_recipe_is_the_one_the_scale_out_stage_runs():
         or "--threads" in open(os.path.join(ROOT, "tests", "interop", "scaleout.py")).read()
 
 
-@pytest.mark.parametrize("index", range(9))
+@pytest.mark.parametrize("index", range(10))
 def test_python_blocks_run_and_serve(index):
     namespace = run_block(blocks("python")[index])
     app = server_of(namespace)
@@ -204,15 +205,20 @@ def check_skills(client, tools):
     assert all(r["digest"].startswith("sha256:") for r in entry["resources"])
 
 
+def check_introspected(client, tools):
+    # No auth hook runs in a TestClient: ctx.auth is None (the hook itself is the HTTP tests' subject).
+    assert client.call_tool("whoami", {})["content"][0]["text"] == "nobody"
+
+
 CHECKS = {"trips": check_trips, "notes": check_notes, "tools-demo": check_tools, "resources-demo": check_resources,
           "prompts-demo": check_prompts, "weather": check_weather, "sales-apps": check_apps,
-          "skills-demo": check_skills}
+          "skills-demo": check_skills, "introspected": check_introspected}
 
 
 # -- issue 18, item 9: the README says what is true --------------------------------------------
 
 def test_the_line_count_in_the_heading_is_the_block_s():
-    heading = re.search(r"^## A server in (\d+) lines\n\n```python\n(.*?)^```", README, flags=re.S | re.M)
+    heading = re.search(r"^### A server in (\d+) lines\n\n```python\n(.*?)^```", README, flags=re.S | re.M)
     assert heading, "the heading 'A server in N lines' and its block"
     assert int(heading.group(1)) == len(heading.group(2).splitlines())
 
@@ -288,3 +294,167 @@ def test_the_read_only_directory_advice_works_as_written(request):
     cached, exists = check.stdout.decode().split()
     assert cached.startswith(str(home)) and exists == "True", check.stdout + check.stderr
     assert not (folder / "__pycache__").exists()
+
+
+# -- issue 30, point 5: the README is a guide, read from the top ---------------------------------
+
+GUIDE_ORDER = ["What this is", "Try it: two commands on a fresh clone", "Your first server",
+               "Connect it to a host", "Tools, resources, prompts and the Context", "Testing your server",
+               "The command line", "HTTP and replicas", "Protocol revisions", "Reference and limits"]
+
+
+def headings():
+    """(level, title) of every heading outside code blocks, in order."""
+    found, fence = [], False
+    for line in README.splitlines():
+        if line.startswith("```"):
+            fence = not fence
+        elif not fence:
+            match = re.match(r"^(#{1,6}) (.*)$", line)
+            if match:
+                found.append((len(match.group(1)), match.group(2)))
+    return found
+
+
+def slug(title):
+    """GitHub's anchor for a heading."""
+    return re.sub(r"[^\w\- ]", "", title.lower()).replace(" ", "-")
+
+
+def test_the_sections_are_the_guide_s_ten_in_order():
+    # Text that later work adds goes into these sections, as ### subsections: a new ## is a
+    # change of the guide's structure, and this test is where it is decided.
+    assert [title for level, title in headings() if level == 2] == GUIDE_ORDER
+
+
+def test_the_table_of_contents_lists_every_section_and_subsection_in_order():
+    contents = README.split("**Contents**\n\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    listed = []
+    for line in contents:
+        match = re.match(r"^(\d+\.|    -) \[(.*)\]\(#([^)]*)\)$", line)
+        assert match, line
+        listed.append((2 if match.group(1)[0].isdigit() else 3, match.group(3)))
+    assert listed == [(level, slug(title)) for level, title in headings() if level in (2, 3)]
+    assert [line.split(".")[0] for line in contents if line[0].isdigit()] == [str(n) for n in range(1, 11)]
+
+
+def test_every_link_inside_the_readme_has_its_heading():
+    anchors = {slug(title) for _, title in headings()}
+    for target in re.findall(r"\]\(#([^)]+)\)", README):
+        assert target in anchors, target
+
+
+GLOSSARY_TERMS = ["2026-07-28", "handshake era", "MRTR", "SEP-", "envelope", "elicitation", "sampling",
+                  "roots", "isError", "structuredContent", "_meta", "capabilities", "JSON-RPC", "SSE",
+                  "WSGI", "Streamable HTTP", "MCP Apps", "Agent Skills", "extension", "2025-11-25"]
+
+
+def test_each_protocol_term_is_explained_before_its_first_use():
+    start = README.index("### Words used here")
+    glossary = README[start:README.index("\n## ", start)]
+    text = README[README.index("## What this is"):].lower()        # after the table of contents
+    start = text.index("### words used here")
+    for term in GLOSSARY_TERMS:
+        first = text.index(term.lower())
+        assert first > start, "%r is used before the glossary" % term
+        assert term.lower() in glossary.lower(), term
+
+
+def test_the_context_table_is_one_table():
+    # A paragraph between two rows ends the table: the rows after it render as literal pipes.
+    start = README.index("| member | what it does |")
+    table = README[start:].split("\n\n", 1)[0].splitlines()
+    assert any(row.startswith("| `ping()`") for row in table)
+    assert all(row.startswith("|") and row.endswith("|") for row in table)
+    rest = README[start + len("\n".join(table)):].split("\n## ", 1)[0]
+    assert not re.search(r"^\|", rest.split("### ", 1)[0], flags=re.M)
+
+
+def test_ctx_sleep_raises_cancelled_as_the_readme_says():
+    """Point 2: the README said sleep "returns at once" on cancel, so cleanup written after it
+    never ran. It raises Cancelled, which an ``except Exception`` does not catch."""
+    import threading
+    from minimcp import Cancelled, Context, MCPError
+    assert "`sleep` raises `Cancelled` at once on cancel, so cleanup goes in a `finally:`" in README
+    assert "`ctx.sleep` returns at once" not in README and "`sleep` wakes at once" not in README
+    app = MCPServer("sleeper")
+    started, ended, ids, seen = threading.Event(), threading.Event(), [], []
+
+    @app.tool()
+    def wait(ctx: Context) -> str:
+        started.set()
+        try:
+            ctx.sleep(30)
+        except Exception:                                   # the README: this does not catch it
+            seen.append("Exception")
+        except Cancelled:
+            seen.append("Cancelled")
+            raise
+        finally:
+            seen.append("finally")
+            ended.set()
+        return "slept"
+
+    def call(client):
+        try:
+            client.request("tools/call", {"name": "wait", "arguments": {}}, on_id=ids.append)
+        except MCPError:
+            pass
+    with TestClient(app) as client:
+        caller = threading.Thread(target=call, args=(client,))
+        caller.start()
+        assert started.wait(10)
+        client.notify("notifications/cancelled", {"requestId": ids[0], "reason": "test"})
+        assert ended.wait(10)
+    caller.join(10)                                         # closing the client ended its wait
+    assert seen == ["Cancelled", "finally"] and not caller.is_alive()
+
+
+# -- issue 30, points 4 and 6: hosts and troubleshooting ------------------------------------
+
+def section(title):
+    start = README.index("\n%s\n" % title)
+    rest = README[start + len(title) + 2:]
+    level = title.split(" ")[0]
+    ends = [rest.find("\n%s " % level)] + ([rest.find("\n## ")] if level == "###" else [])
+    return rest[:min(e for e in ends if e >= 0)]
+
+
+def test_the_host_table_is_the_cli_s_table():
+    import minimcp
+    text = section("## Connect it to a host")
+    rows = [line for line in text.splitlines() if line.startswith("| ") and "`--client`" not in line]
+    assert len(rows) == len(minimcp._HOSTS)
+    for row, (key, host) in zip(rows, minimcp._HOSTS.items()):
+        assert row.startswith("| %s | `%s` |" % (host["title"], key)), row
+        assert "(%s)" % host["docs"] in row and host["logs"] in row, row
+        assert all(where in row for where in host["where"].values() if where), row
+
+
+def test_the_claude_code_example_is_what_config_prints(tmp_path):
+    import minimcp
+    block = [b for b in blocks("console") if "config --client claude-code" in b][0]
+    command, shown = [line for line in block.strip().splitlines()]
+    words = [sys.executable if w == "python3" else w for w in shlex.split(command[2:])]
+    done = subprocess.run(words, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    printed = shlex.split(done.stdout.decode())
+    expected = shlex.split(shown)
+    assert printed[:-2] == expected[:-2]                    # all but the two absolute paths
+    assert printed[-1] == os.path.join(ROOT, "examples", "everything.py")
+    assert minimcp._HOSTS["claude-code"]["format"] == "claude mcp add"
+
+
+# Each message the Troubleshooting section explains, as the command line prints it.
+TROUBLE = ["cannot start ", "ENOENT", "the server exited with status 0 having written nothing",
+           " before answering", "the server wrote a line that is not JSON-RPC", "stdout holds only JSON-RPC",
+           "minimcp's own --timeout, not the server's", "the server wrote a traceback on stderr"]
+
+
+def test_troubleshooting_explains_what_the_cli_says_and_the_cli_points_there():
+    text = section("### Troubleshooting")
+    source = open(os.path.join(ROOT, "minimcp.py"), encoding="utf-8").read()
+    for message in TROUBLE:
+        assert message in text, message
+        assert message in source, message
+    assert source.count("self.TROUBLESHOOTING") + source.count("_ProcessClient.TROUBLESHOOTING") >= 6
+    assert 'TROUBLESHOOTING = "README.md, \\"Troubleshooting\\""' in source

@@ -60,8 +60,8 @@ def test_an_unserialisable_return_value_names_where_it_is_and_is_not_called_a_ra
         first = client.call_tool("stamp")
         second = client.call_tool("nested")
     assert first["isError"] and first["content"][0]["text"].startswith(
-        "the return value cannot be sent as JSON: result['when'] is a Opaque"), first
-    assert "result['rows'][1]['at'] is a Opaque" in second["content"][0]["text"], second
+        "the return value cannot be sent as JSON: result['when'] is an Opaque"), first
+    assert "result['rows'][1]['at'] is an Opaque" in second["content"][0]["text"], second
     logged = "\n".join(r.getMessage() for r in caplog.records)
     assert "tool stamp returned, but the return value cannot be sent as JSON" in logged
     assert "tool stamp raised" not in logged

@@ -316,7 +316,7 @@ def test_pagination_with_thousands_of_tools():
         app.add_tool(lambda: "x", name="t%04d" % i)
     wire = Wire(app)
     wire.initialize()
-    names, cursor, pages = [], None, 0
+    names, cursor, pages, cursors = [], None, 0, set()
     while True:
         result = wire.result("tools/list", {"cursor": cursor} if cursor else {})
         names += [t["name"] for t in result["tools"]]
@@ -324,7 +324,8 @@ def test_pagination_with_thousands_of_tools():
         cursor = result.get("nextCursor")
         if cursor is None:
             break
-        assert isinstance(cursor, str)
+        assert isinstance(cursor, str) and cursor not in cursors and pages < 25, (pages, cursor)
+        cursors.add(cursor)
     assert names == ["t%04d" % i for i in range(2500)] and pages == 25
     assert wire.error("tools/list", {"cursor": "garbage"})["code"] == -32602
     assert wire.error("tools/list", {"cursor": 7})["code"] == -32602

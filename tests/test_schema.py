@@ -68,7 +68,7 @@ class Widget:
 
 
 # Tools annotated "-> str" carry {"result": ...} as structuredContent, as in the official SDK.
-OK = {"content": [{"type": "text", "text": "ok"}], "structuredContent": {"result": "ok"}}
+OK = {"content": [{"type": "text", "text": "ok"}]}           # -> str: the text once
 
 
 # --- helpers --------------------------------------------------------------------
@@ -496,8 +496,7 @@ def test_future_annotations_module(connect):
 
     # Arguments are converted using the string annotations, Context is injected.
     result = call(wire, "paint", {"shade": "dark", "box": {"top_left": {"x": 4}}, "times": 2})
-    assert result == {"content": [{"type": "text", "text": "Shade|dark|Box|Corner|4|2|Context"}],
-                      "structuredContent": {"result": "Shade|dark|Box|Corner|4|2|Context"}}
+    assert result == {"content": [{"type": "text", "text": "Shade|dark|Box|Corner|4|2|Context"}]}
     result = call(wire, "mixed", {"pair": [1, "a"], "scores": {"k": 1}, "pick": "b", "either": "e",
                                   "items": [3]})
     expected = {"pair": [1, "a"], "pair_type": "tuple", "n": 1, "pick": "b", "either": "e", "items": [3]}

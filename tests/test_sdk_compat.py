@@ -36,8 +36,8 @@ needs_pydantic = pytest.mark.skipif(
                              "(pip install -r tests/requirements.txt); the rest of this file runs without it")
 
 
-def connect(*functions, **options):
-    app = MCPServer("compat")
+def connect(*functions, dialect="minimcp", **options):
+    app = MCPServer("compat", dialect=dialect)
     for function in functions:
         app.add_tool(function, **options)
     wire = Wire(app)
@@ -138,7 +138,7 @@ def test_output_policy_matches_the_sdk(annotation, value, output_schema, structu
         return value
     if annotation != "<empty>":
         probe.__annotations__ = {"return": annotation}
-    wire = connect(probe)
+    wire = connect(probe, dialect="mcp2")      # the SDK's policy; the minimcp dialect's -> str is lean
     tool = tools(wire)["probe"]
     assert tool.get("outputSchema") == output_schema
     result = call(wire, "probe")
@@ -293,9 +293,12 @@ def test_an_unchanged_sdk_server_runs_through_serve(tmp_path):
     assert listed["shout"]["inputSchema"] == {"type": "object", "properties": {"text": {"type": "string"}},
                                               "required": ["text"]}
     assert "outputSchema" not in listed["block"]                    # content: not structured
-    assert answers[2]["result"] == {"content": [{"type": "text", "text": "HI"}], "structuredContent": {"result": "HI"}}
-    assert answers[3]["result"] == {"content": [{"type": "text", "text": "nothing to shout"}], "isError": True}
-    assert answers[4]["result"] == {"content": [{"type": "text", "text": "a block"}]}
+    # Served in mcp 1.x's dialect, as that SDK writes results and errors:
+    assert answers[2]["result"] == {"content": [{"type": "text", "text": "HI"}], "structuredContent": {"result": "HI"},
+                                    "isError": False}
+    assert answers[3]["result"] == {"content": [{"type": "text", "text": "Error executing tool shout: nothing to shout"}],
+                                    "isError": True}
+    assert answers[4]["result"] == {"content": [{"type": "text", "text": "a block"}], "isError": False}
     assert answers[5]["result"]["messages"] == [
         {"role": "user", "content": {"type": "text", "text": "talk about x"}},
         {"role": "assistant", "content": {"type": "text", "text": "gladly"}}]
@@ -317,19 +320,20 @@ def test_the_other_dialects_are_served_too(tmp_path, module):
     assert answers[1]["result"]["content"] == [{"type": "text", "text": "pong"}], done.stderr.decode()
 
 
-def test_an_uncovered_name_says_what_is_covered(tmp_path):
+def test_a_name_the_sdk_does_not_have_is_refused(tmp_path):
+    # Public SDK names all import (tests/test_sdk_names.py); one the SDK never had does not.
     source = '''
         from mcp.server.fastmcp import FastMCP
-        from mcp.server.fastmcp.resources import FileResource
+        from mcp.server.fastmcp.resources import NoSuchResource
     '''
     answers, done = run_server(source, [], tmp_path=tmp_path)
     message = done.stderr.decode()
     assert done.returncode != 0 and answers == {}
-    assert "mcp.server.fastmcp.resources" in message and "pip install mcp" in message
-    assert "mcp.server.fastmcp: FastMCP, Context, Image, Audio" in message
-    source = "from fastmcp import FastMCP, Client\n"
+    assert "cannot import name 'NoSuchResource' from 'mcp.server.fastmcp.resources'" in message
+    source = "from fastmcp import FastMCP\nimport fastmcp.clients\n"
     answers, done = run_server(source, [], tmp_path=tmp_path)
-    assert "fastmcp.Client" in done.stderr.decode() and "pip install fastmcp" in done.stderr.decode()
+    assert "fastmcp.clients is not a public name" in done.stderr.decode()
+    assert "pip install fastmcp" in done.stderr.decode()
 
 
 def test_an_installed_package_wins_over_the_aliases(tmp_path):
@@ -446,7 +450,7 @@ def test_field_as_a_default_is_required_described_and_never_passed_as_itself():
     assert schema["properties"]["name"] == {"type": "string", "description": "who to greet"}
     assert schema["properties"]["times"] == {"type": "integer", "minimum": 1, "maximum": 3, "default": 2}
     assert schema["properties"]["punctuation"] == {"type": "string", "maxLength": 1, "default": "!"}
-    assert call(wire, "greet", {"name": "ab"})["structuredContent"] == {"result": "ab!ab!"}
+    assert call(wire, "greet", {"name": "ab"})["content"] == [{"type": "text", "text": "ab!ab!"}]
     assert received == {"name": "ab", "times": 2, "punctuation": "!"}
     assert call(wire, "greet", {})["isError"] is True
     assert call(wire, "greet", {"name": "a", "times": 4})["isError"] is True

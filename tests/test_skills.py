@@ -201,6 +201,7 @@ def test_listing_pages_keep_each_entry_whole(skills_root):
             cursor = result.get("nextCursor")
             if cursor is None:
                 break
+            assert len(seen) < 3, "a fourth page of three skills: %r" % seen       # never an endless loop
         assert len(seen) == 3 and PDF in seen and REFUNDS in seen
         assert connection.error("skills/list", {"cursor": "bogus"})["code"] == -32602
         connection.close()
@@ -292,6 +293,7 @@ def test_directory_read_pages(skills_root):
         names = [c["name"] for c in first["resources"]]
         cursor = first["nextCursor"]
         while cursor:
+            assert len(names) < 5, "more pages than the directory has entries: %r" % names   # never endless
             page = connection.result("resources/directory/read", {"uri": "skill://pdf-processing",
                                                                   "cursor": cursor})
             names += [c["name"] for c in page["resources"]]

@@ -139,11 +139,20 @@ def test_create_poll_result():
     tw.close()
 
 
-def test_reader_stays_free_while_tasks_result_waits(tw):
-    task = create(tw, "job", {"seconds": 1})
-    waiting = tw.request("tasks/result", {"taskId": task["taskId"]})
-    assert tw.result("ping") == {}
-    assert tw.response(waiting)["result"]["content"][0]["text"] == "job done"
+def test_reader_stays_free_while_tasks_result_waits():
+    gate = threading.Event()                 # the task runs until the ping has been answered
+    tw = Wire(task_server(gate))
+    try:
+        tw.initialize("2025-11-25", {"elicitation": {}})
+        task = create(tw, "gated")
+        waiting = tw.request("tasks/result", {"taskId": task["taskId"]})
+        assert tw.result("ping") == {}
+        assert waiting not in tw.stash
+        gate.set()
+        assert tw.response(waiting)["result"]["content"][0]["text"] == "gated done"
+    finally:
+        gate.set()
+        tw.close()
 
 
 def test_tool_error_makes_the_task_failed(tw):

@@ -315,7 +315,7 @@ def test_tool_timeout_answers_with_error_and_cancels():
     app = MCPServer("t")
     observed = {}
 
-    returned = threading.Event()
+    returned, timed_out = threading.Event(), threading.Event()
 
     @app.tool(timeout=0.2)
     def stuck(ctx: Context) -> str:
@@ -324,7 +324,7 @@ def test_tool_timeout_answers_with_error_and_cancels():
 
     @app.tool(timeout=0.2)
     def oblivious(ctx: Context) -> str:
-        time.sleep(0.5)
+        timed_out.wait(10)              # runs on past its timeout: until the test has seen the error
         observed["cancelled"] = ctx.cancelled
         returned.set()
         return "finished"
@@ -333,12 +333,15 @@ def test_tool_timeout_answers_with_error_and_cancels():
     wire.initialize()
     result = wire.result("tools/call", {"name": "stuck"})
     assert result["isError"] is True and "timed out" in result["content"][0]["text"]
-    result = wire.result("tools/call", {"name": "oblivious"})
+    late = wire.request("tools/call", {"name": "oblivious"})
+    result = wire.response(late)["result"]
     assert result["isError"] is True
+    timed_out.set()
     assert returned.wait(5)
     assert observed == {"cancelled": True}
-    wire.silent(0.3)                    # proves an absence: its late return is never sent
-    wire.close()
+    wire.close()                        # serve() has returned: every line it will write is written
+    answers = [json.loads(line) for line in wire.raw_lines]
+    assert [a for a in answers if a.get("id") == late] == [{"jsonrpc": "2.0", "id": late, "result": result}]
 
 
 def test_eof_with_busy_tools_exits_within_grace():

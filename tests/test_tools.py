@@ -131,14 +131,10 @@ def text(value):
 
 # "-> str" tools, as in the official SDK: the text block, plus {"result": ...} as structured
 # content (from 2025-06-18, the first revision with structuredContent) and as outputSchema.
-STR_OUTPUT = {"type": "object", "properties": {"result": {"type": "string"}}, "required": ["result"]}
 
 
 def str_result(value, revision="2025-11-25"):
-    result = text(value)
-    if revision >= "2025-06-18":
-        result["structuredContent"] = {"result": value}
-    return result
+    return text(value)        # -> str is its text once: no outputSchema, no structuredContent
 
 
 # --- the official schemas ------------------------------------------------------------
@@ -235,11 +231,10 @@ def test_decorator_forms_and_add_tool(connect):
     conn = connect(app)
     schema = {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}
     assert conn.tools() == [
-        {"name": "called", "description": "With parentheses.", "inputSchema": schema, "outputSchema": STR_OUTPUT},
-        {"name": "bare", "description": "Without parentheses.", "inputSchema": schema, "outputSchema": STR_OUTPUT},
-        {"name": "renamed.tool-1", "description": "With a name.", "inputSchema": schema, "outputSchema": STR_OUTPUT},
-        {"name": "plain_tool", "title": "Plain", "description": "Explicit.", "inputSchema": schema,
-         "outputSchema": STR_OUTPUT},
+        {"name": "called", "description": "With parentheses.", "inputSchema": schema},
+        {"name": "bare", "description": "Without parentheses.", "inputSchema": schema},
+        {"name": "renamed.tool-1", "description": "With a name.", "inputSchema": schema},
+        {"name": "plain_tool", "title": "Plain", "description": "Explicit.", "inputSchema": schema},
     ]
     assert conn.tool_result("called", {"a": 1}) == str_result("called 1")
     assert conn.tool_result("bare", {"a": 2}) == str_result("bare 2")
@@ -283,8 +278,7 @@ def test_title_annotations_icons_meta_listed(connect):
     conn = connect(full_app(), "2025-11-25")
     assert conn.tools() == [FULL_TOOL, {
         "name": "bare", "description": "Has no optional field.",
-        "inputSchema": {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]},
-        "outputSchema": STR_OUTPUT}]
+        "inputSchema": {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}}]
 
 
 @pytest.mark.parametrize("revision", ALL_REVISIONS)
@@ -846,7 +840,7 @@ def test_async_tools(connect, revision):
 EVERYTHING_TOOLS = {
     "echo": {"name": "echo", "description": "Return the text unchanged.", "inputSchema": {
         "type": "object", "properties": {"text": {"type": "string", "description": "the text to send back"}},
-        "required": ["text"]}, "outputSchema": STR_OUTPUT},
+        "required": ["text"]}},
     "add": {"name": "add", "description": "Add two numbers.", "inputSchema": {
         "type": "object", "properties": {"a": {"type": "number", "description": "first addend"},
                                          "b": {"type": "number", "description": "second addend"}},
@@ -854,14 +848,13 @@ EVERYTHING_TOOLS = {
         "outputSchema": {"type": "object", "properties": {"result": {"type": "number"}}, "required": ["result"]}},
     "fail": {"name": "fail", "description": "Always fail, with the given message.", "inputSchema": {
         "type": "object", "properties": {"message": {"type": "string", "default": "boom",
-                                                     "description": "the error message"}}},
-        "outputSchema": STR_OUTPUT},
+                                                     "description": "the error message"}}}},
     "log": {"name": "log", "description": "Send a log notification at the given level.", "inputSchema": {
         "type": "object", "properties": {
             "message": {"type": "string", "description": "the text to log"},
             "level": {"type": "string", "default": "info",
                       "description": "debug, info, notice, warning, error, critical, alert or emergency"}},
-        "required": ["message"]}, "outputSchema": STR_OUTPUT},
+        "required": ["message"]}},
 }
 
 

@@ -1,0 +1,253 @@
+#!/usr/bin/env python3
+"""One gunicorn with three workers on one host (issue 28): what only several workers can show.
+
+    python3 tests/interop/gunicorn_workers.py --gunicorn PATH --workdir DIR --pidfile FILE
+
+Started by tests/interop/run_gunicorn_workers.sh (which installs gunicorn, pinned). The app
+(written to DIR) has a tool that says which worker process answered, and an auth hook with two
+tokens. The checks, each on fresh connections so the kernel spreads them over the workers:
+
+1. a client whose clientInfo holds a 4.5 KB icon gets a short session id, and every worker
+   serves that session (gunicorn answered 431 to the 8.3 KB id the client info used to make);
+2. the holder of the other token gets 404 for that session, from every worker;
+3. once all three workers have served the session, DELETE on one is honoured by all
+   (MINIMCP_SESSION_DIR: the sqlite3 store), and by a gunicorn started afresh on the same dir;
+4. GET streams whose clients leave give their threads back at once: with every thread of a
+   gunicorn of 1 worker x 4 threads holding one, the clients close them, and a request is
+   answered within 5 s (the keep-alive is 15 s: a stream that noticed only when writing it held
+   its thread that long, and new requests waited).
+
+Bounded: every request has a timeout, every loop a count; the processes are stopped by PID.
+"""
+import argparse
+import http.client
+import json
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TIMEOUT = 10.0
+ACCEPT = "application/json, text/event-stream"
+ICON = "data:image/png;base64," + "A" * 4500
+APP = '''
+import json, os, sys
+sys.path.insert(0, %(repo)r)
+from minimcp import Context, MCPServer
+
+app = MCPServer("workers")
+
+@app.tool()
+def worker(ctx: Context) -> str:
+    """Which process answered, and for whom."""
+    return json.dumps({"pid": os.getpid(), "auth": ctx.auth})
+
+TOKENS = {"Bearer token-a": "alice", "Bearer token-b": "bob"}
+wsgi = app.wsgi_app(auth=lambda headers: TOKENS.get(headers.get("authorization"), False))
+'''
+
+
+def log(message: str) -> None:
+    sys.stdout.write("[gunicorn-workers %s] %s\n" % (time.strftime("%H:%M:%S"), message))
+    sys.stdout.flush()
+
+
+class Check(Exception):
+    """A check that failed."""
+
+
+def expect(condition, message: str) -> None:
+    if not condition:
+        raise Check(message)
+
+
+def post(port, message, headers):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+    try:
+        all_headers = {"Content-Type": "application/json", "Accept": ACCEPT, "Connection": "close"}
+        all_headers.update(headers)
+        connection.request("POST", "/mcp", body=json.dumps(message).encode(), headers=all_headers)
+        response = connection.getresponse()
+        data = response.read()
+        got = {k.lower(): v for k, v in response.getheaders()}
+    finally:
+        connection.close()
+    return response.status, got, json.loads(data) if data and got.get("content-type") == "application/json" else data
+
+
+def delete(port, session, token):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+    try:
+        connection.request("DELETE", "/mcp", headers={"Mcp-Session-Id": session, "Authorization": token,
+                                                      "Connection": "close"})
+        response = connection.getresponse()
+        response.read()
+        return response.status
+    finally:
+        connection.close()
+
+
+def open_session(port, token="Bearer token-a"):
+    status, headers, body = post(port, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "workers-check", "version": "1"}}},
+        {"Authorization": token})
+    expect(status == 200 and "mcp-session-id" in headers, "initialize: %s %s" % (status, str(body)[:300]))
+    return headers["mcp-session-id"]
+
+
+def check_streams_let_go(port):
+    streams = []
+    try:
+        for _ in range(4):                           # 1 worker x 4 threads: every thread holds one
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+            connection.request("GET", "/mcp", headers={"Mcp-Session-Id": open_session(port),
+                                                       "Authorization": "Bearer token-a",
+                                                       "Accept": "text/event-stream"})
+            sock = connection.sock
+            response = connection.getresponse()
+            expect(response.status == 200, "GET stream: %s" % response.status)
+            expect(response.read1(64).startswith(b":"), "the GET stream did not open")   # chunked under gunicorn
+            streams.append((connection, sock))
+    finally:
+        for connection, sock in streams:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            connection.close()
+    started = time.monotonic()
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        connection.request("POST", "/mcp", body=json.dumps({"jsonrpc": "2.0", "id": 9, "method": "ping"}).encode(),
+                           headers={"Content-Type": "application/json", "Accept": ACCEPT,
+                                    "Authorization": "Bearer token-a", "Mcp-Session-Id": open_session(port)})
+        response = connection.getresponse()
+        response.read()
+    except OSError as problem:
+        raise Check("a request waited more than 5 s after 4 GET streams were closed: %s" % problem)
+    finally:
+        connection.close()
+    return time.monotonic() - started
+
+
+def call_worker(port, session, token, request_id):
+    status, _, body = post(port, {"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
+                                  "params": {"name": "worker", "arguments": {}}},
+                           {"Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25",
+                            "Authorization": token})
+    if status == 200:
+        return status, json.loads(body["result"]["content"][0]["text"])
+    return status, body
+
+
+class Gunicorn:
+    def __init__(self, gunicorn, workdir, pidfile, name, env, workers=3):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.logfile = os.path.join(workdir, name + ".log")
+        with open(self.logfile, "wb") as out:
+            self.proc = subprocess.Popen(
+                [gunicorn, "server:wsgi", "--chdir", workdir, "--bind", "127.0.0.1:%d" % self.port,
+                 "--workers", str(workers), "--threads", "4", "--keep-alive", "5", "--graceful-timeout", "5",
+                 "--log-level", "warning"], stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+                env=env, start_new_session=True)
+        with open(pidfile, "a") as f:
+            f.write("%d\n" % self.proc.pid)
+        deadline = time.monotonic() + 60
+        while True:
+            expect(self.proc.poll() is None, "gunicorn exited: %s" % self.tail())
+            try:
+                status, _, _ = post(self.port, {"jsonrpc": "2.0", "id": 0, "method": "ping"},
+                                    {"Authorization": "Bearer token-a"})
+                if status in (200, 400):
+                    return
+            except OSError:
+                pass
+            expect(time.monotonic() < deadline, "gunicorn did not answer within 60 s: %s" % self.tail())
+            time.sleep(0.2)
+
+    def tail(self):
+        with open(self.logfile, "rb") as f:
+            return f.read()[-2000:].decode("utf-8", "replace")
+
+    def stop(self):
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(5)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--gunicorn", required=True)
+    parser.add_argument("--workdir", required=True)
+    parser.add_argument("--pidfile", required=True)
+    a = parser.parse_args()
+    with open(os.path.join(a.workdir, "server.py"), "w") as f:
+        f.write(APP % {"repo": REPO})
+    env = dict(os.environ, MINIMCP_STATE_KEY=secrets.token_hex(32),
+               MINIMCP_SESSION_DIR=os.path.join(a.workdir, "sessions"))
+    server = Gunicorn(a.gunicorn, a.workdir, a.pidfile, "gunicorn", env)
+    restarted = None
+    try:
+        status, headers, body = post(server.port, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "workers-check", "version": "1", "icons": [{"src": ICON}]}}},
+            {"Authorization": "Bearer token-a"})
+        expect(status == 200 and "mcp-session-id" in headers, "initialize: %s %s" % (status, str(body)[:300]))
+        session = headers["mcp-session-id"]
+        expect(len(session) < 200, "the session id has %d bytes" % len(session))
+        log("1. session id of %d bytes for a client with a 4.5 KB icon" % len(session))
+
+        pids = set()
+        for request_id in range(2, 300):
+            status, answer = call_worker(server.port, session, "Bearer token-a", request_id)
+            expect(status == 200 and answer["auth"] == "alice", "a worker refused alice: %s %s" % (status, answer))
+            pids.add(answer["pid"])
+            if len(pids) == 3:
+                break
+        expect(len(pids) == 3, "only %d workers answered in 300 requests" % len(pids))
+        log("   all three workers (%s) served it" % ", ".join(map(str, sorted(pids))))
+
+        refused = [call_worker(server.port, session, "Bearer token-b", 400 + i)[0] for i in range(30)]
+        expect(refused == [404] * 30, "bob using alice's session: %s" % sorted(set(refused)))
+        log("2. another identity got 404 for it, 30 times out of 30")
+
+        expect(delete(server.port, session, "Bearer token-a") == 204, "DELETE was not 204")
+        after = [call_worker(server.port, session, "Bearer token-a", 500 + i)[0] for i in range(30)]
+        expect(after == [404] * 30, "after DELETE, the workers answered %s" % after)
+        log("3. after DELETE on one worker, 404 from all, 30 times out of 30")
+        server.stop()
+        restarted = Gunicorn(a.gunicorn, a.workdir, a.pidfile, "gunicorn-again", env)
+        status, _ = call_worker(restarted.port, session, "Bearer token-a", 600)
+        expect(status == 404, "a gunicorn started afresh served the deleted session: %s" % status)
+        log("   and from a gunicorn started afresh on the same MINIMCP_SESSION_DIR")
+        restarted.stop()
+        single = Gunicorn(a.gunicorn, a.workdir, a.pidfile, "gunicorn-1x4", env, workers=1)
+        try:
+            waited = check_streams_let_go(single.port)
+        finally:
+            single.stop()
+        log("4. 4 GET streams closed by their clients, all 4 threads free again: answered in %.2f s" % waited)
+    except Check as failed:
+        log("FAILED: %s" % failed)
+        log("gunicorn log: %s" % server.tail())
+        return 1
+    finally:
+        server.stop()
+        if restarted is not None:
+            restarted.stop()
+    log("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

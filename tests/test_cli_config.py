@@ -1,0 +1,176 @@
+"""``minimcp config``: one data table of hosts, and commands that start (issue 30, point 4).
+
+In-process where nothing needs to run (the entry is text), one real start where it does.
+"""
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+
+import pytest
+
+from conftest import EVERYTHING, ROOT
+import minimcp
+
+SDK_SERVER = '''from mcp.server.fastmcp import FastMCP
+mcp = FastMCP("weather")
+
+@mcp.tool()
+def forecast(city: str) -> str:
+    return "sunny in " + city
+
+if __name__ == "__main__":
+    mcp.run()
+'''
+
+
+def config(capsys, *words):
+    """Run ``minimcp config WORDS`` in this process: (status, stdout, stderr)."""
+    status = minimcp.main(["config"] + list(words))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def entry_of(host, out):
+    """(command, args, env) from what ``config --client host`` printed, read as that host reads it."""
+    form = minimcp._HOSTS[host]["format"]
+    if form in ("claude mcp add", "codex mcp add"):
+        words = shlex.split(out)
+        assert words[:3] == form.split()
+        head, tail = words[3:words.index("--")], words[words.index("--") + 1:]
+        env = dict(head[i + 1].split("=", 1) for i, w in enumerate(head) if w == "--env")
+        names = [w for i, w in enumerate(head) if w != "--env" and (i == 0 or head[i - 1] != "--env")]
+        if form == "claude mcp add":                 # options come before the name, as its docs show
+            assert names[:2] == ["--transport", "stdio"] and len(names) == 3, names
+            assert head.index("--transport") < head.index(names[2])
+        else:
+            assert len(names) == 1 and head[0] == names[0], head
+        return names[-1], tail[0], tail[1:], env
+    if form == "goose extensions":
+        config_yaml = minimcp._parse_frontmatter("---\n" + out + "---\n", "config.yaml")
+        (name, extension), = config_yaml["extensions"].items()
+        assert extension["type"] == "stdio" and extension["enabled"] is True and extension["name"] == name
+        assert isinstance(extension["timeout"], int)
+        return name, extension["cmd"], extension["args"], extension.get("envs", {})
+    document = json.loads(out)
+    assert list(document) == [form]
+    (name, entry), = document[form].items()
+    if form == "servers":
+        assert entry["type"] == "stdio"
+    assert set(entry) <= {"type", "command", "args", "env"}
+    return name, entry["command"], entry["args"], entry.get("env", {})
+
+
+def test_every_host_row_has_its_documentation_and_a_place_per_os():
+    assert set(minimcp._HOSTS) == {"claude", "claude-code", "codex", "gemini", "cursor", "vscode", "windsurf", "zed",
+                                   "goose"}
+    for host, row in minimcp._HOSTS.items():
+        assert row["docs"].startswith("https://"), host
+        assert set(row["where"]) == {"macOS", "Windows", "Linux"}, host
+        assert row["format"] in ("mcpServers", "servers", "context_servers", "goose extensions", "claude mcp add",
+                                 "codex mcp add"), host
+
+
+@pytest.mark.parametrize("host", sorted(minimcp._HOSTS))
+def test_each_host_gets_its_own_format_with_absolute_paths_and_env(host, capsys):
+    status, out, err = config(capsys, "--client", host, "--name", "fx", "--env", "API_KEY=x y", "--env", "MODE=1",
+                              EVERYTHING, "--verbose")
+    assert status == 0, err
+    name, command, args, env = entry_of(host, out)
+    assert name == "fx"
+    assert command == os.path.abspath(sys.executable) and os.path.isabs(command)
+    assert args == [EVERYTHING, "--verbose"]                     # a native script: run as it is
+    assert env == {"API_KEY": "x y", "MODE": "1"}
+    row = minimcp._HOSTS[host]
+    assert row["docs"] in err and row["title"] in err           # where it goes, and the host's own page
+    if not row["format"].endswith(" mcp add"):
+        assert all(where in err for where in row["where"].values() if where)
+
+
+def test_a_bad_host_or_env_is_refused(capsys):
+    with pytest.raises(SystemExit) as info:
+        config(capsys, "--client", "notepad", EVERYTHING)
+    assert "claude-code" in str(info.value) and "goose" in str(info.value)
+    with pytest.raises(SystemExit) as info:
+        config(capsys, "--env", "NOEQUALS", EVERYTHING)
+    assert "--env takes KEY=VALUE" in str(info.value)
+
+
+def _module_form(args, env, script):
+    assert args == ["-m", "minimcp", "serve", script]
+    assert env["PYTHONPATH"].split(os.pathsep)[0] == ROOT          # minimcp.py's folder, so -m finds it
+
+
+@pytest.mark.skipif(minimcp._importable("mcp"), reason="the official SDK is installed here")
+def test_a_file_written_for_the_sdk_gets_the_serve_form_when_the_sdk_is_missing(tmp_path, capsys):
+    server = tmp_path / "weather.py"
+    server.write_text(SDK_SERVER)
+    status, out, err = config(capsys, "--client", "claude", "--env", "PYTHONPATH=/opt/extra", str(server))
+    name, command, args, env = entry_of("claude", out)
+    _module_form(args, env, str(server))
+    assert env["PYTHONPATH"] == ROOT + os.pathsep + "/opt/extra"  # the user's own is kept, after ours
+    assert "imports mcp.server.fastmcp, which %s cannot import" % sys.executable in err
+
+
+def test_a_file_written_for_the_sdk_runs_as_it_is_where_the_sdk_is_installed(tmp_path, capsys, monkeypatch):
+    fake = tmp_path / "site"                                      # an "installed" fastmcp
+    (fake / "fastmcp").mkdir(parents=True)
+    (fake / "fastmcp" / "__init__.py").write_text("")
+    monkeypatch.syspath_prepend(str(fake))
+    server = tmp_path / "weather.py"
+    server.write_text(SDK_SERVER.replace("mcp.server.fastmcp", "fastmcp"))
+    status, out, err = config(capsys, "--client", "cursor", str(server))
+    assert entry_of("cursor", out)[2] == [str(server)] and "through minimcp serve" not in err
+
+
+def test_a_file_that_does_not_start_itself_and_minimcp_serve_get_the_module_form(tmp_path, capsys):
+    library = tmp_path / "tools_demo.py"                           # no app.run(): it only defines the app
+    library.write_text("from minimcp import MCPServer\napp = MCPServer('demo')\n")
+    status, out, err = config(capsys, "--client", "vscode", str(library))
+    _module_form(*entry_of("vscode", out)[2:], str(library))
+    assert "no `if __name__ == \"__main__\":` block" in err
+    status, out, err = config(capsys, "--client", "zed", os.path.join(ROOT, "minimcp.py"), "serve", str(library))
+    name, command, args, env = entry_of("zed", out)
+    assert name == "tools_demo"
+    _module_form(args, env, str(library))
+
+
+@pytest.mark.skipif(minimcp._importable("mcp"), reason="the official SDK is installed here")
+def test_the_command_config_writes_starts_and_answers(tmp_path, capsys):
+    """The entry, run as a host runs it: its command, args and env, from a directory of its own."""
+    server = tmp_path / "weather.py"
+    server.write_text(SDK_SERVER)
+    status, out, err = config(capsys, "--client", "claude", str(server))
+    name, command, args, env = entry_of("claude", out)
+    requests = b"".join(json.dumps(m).encode() + b"\n" for m in (
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+         "params": {"name": "forecast", "arguments": {"city": "Oslo"}}}))
+    host_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run([command] + args, input=requests, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          env=dict(host_env, **env), cwd=tempfile.gettempdir(), timeout=60)
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [a["id"] for a in answers] == [1, 2], done.stderr
+    assert answers[1]["result"]["content"][0]["text"] == "sunny in Oslo"
+
+
+def test_minimcp_s_own_sdk_stand_ins_do_not_count_as_the_sdk_installed():
+    """A process that ran ``serve`` (or install_sdk_aliases) finds mcp.server.fastmcp, but the
+    interpreter a host starts afresh does not: config must still write the serve form."""
+    if minimcp._importable("mcp"):
+        pytest.skip("the official SDK is installed here")
+    finders = list(sys.meta_path)
+    modules = dict(sys.modules)
+    try:
+        minimcp.install_sdk_aliases()
+        __import__("mcp.server.fastmcp")
+        assert not minimcp._importable("mcp.server.fastmcp")
+    finally:
+        sys.meta_path[:] = finders
+        for name in set(sys.modules) - set(modules):
+            del sys.modules[name]

@@ -1,0 +1,203 @@
+"""Sessions and who owns them (issue 28): short signed ids, identities from the auth hook, DELETE
+honoured by every worker sharing a store, and the OAuth protected-resource metadata (RFC 9728).
+
+Two ``Endpoint``s on one app's state key stand for two workers or replicas; each is a real
+stdlib server on 127.0.0.1.
+"""
+
+import json
+
+import pytest
+
+from minimcp import Context, MCPServer
+from test_http import ACCEPT, Endpoint
+
+ICON = "data:image/png;base64," + "A" * 4500            # the 4.5 KB icon that made an 8.3 KB id
+
+
+def identity_app(state_key="shared-secret"):
+    app = MCPServer("who", state_key=state_key)
+
+    @app.tool()
+    def whoami(ctx: Context) -> str:
+        return json.dumps(ctx.auth)
+    return app
+
+
+TOKENS = {"Bearer token-a": {"sub": "alice"}, "Bearer token-b": {"sub": "bob"}}
+
+
+def by_token(headers):
+    return TOKENS.get(headers.get("authorization"), False)
+
+
+@pytest.fixture
+def started():
+    running = []
+
+    def start(app, **options):
+        endpoint = Endpoint(app, **options)
+        running.append(endpoint)
+        return endpoint
+    yield start
+    for endpoint in running:
+        endpoint.close()
+
+
+def initialize(ep, token=None, info=None):
+    headers = {"Authorization": token} if token else {}
+    status, response_headers, body = ep.post({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {"sampling": {}, "roots": {"listChanged": True}},
+        "clientInfo": info or {"name": "identity-test", "version": "1"}}}, headers)
+    assert status == 200, body
+    return response_headers["mcp-session-id"]
+
+
+def call(ep, session, tool, token=None, request_id=2):
+    headers = {"Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25"}
+    if token:
+        headers["Authorization"] = token
+    return ep.post({"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
+                    "params": {"name": tool, "arguments": {}}}, headers)
+
+
+def test_a_session_id_is_short_and_the_same_size_for_every_client(started):
+    ep = started(identity_app())
+    plain = initialize(ep)
+    iconic = initialize(ep, info={"name": "x" * 2000, "version": "1", "icons": [{"src": ICON}]})
+    assert len(plain) == len(iconic) < 200, (len(plain), len(iconic))
+    assert "xxxx" not in iconic and all(0x21 <= ord(c) <= 0x7E for c in iconic)
+    # another replica: the id alone brings the session back, with the client's capabilities
+    app = identity_app()
+    seen = {}
+
+    @app.tool()
+    def caps(ctx: Context) -> str:
+        seen["capabilities"] = ctx.client_capabilities
+        return "ok"
+    other = started(app)
+    status, _, body = call(other, iconic, "caps")
+    assert status == 200, body
+    assert seen["capabilities"] == {"sampling": {}, "roots": {"listChanged": True}}
+
+
+def test_a_session_belongs_to_the_identity_that_opened_it(started):
+    ep = started(identity_app(), auth=by_token)
+    alices = initialize(ep, "Bearer token-a")
+    status, _, body = call(ep, alices, "whoami", "Bearer token-a")
+    assert status == 200 and json.loads(body["result"]["content"][0]["text"]) == {"sub": "alice"}
+    status, _, body = call(ep, alices, "whoami", "Bearer token-b")      # bob holds alice's session id
+    assert status == 404 and "Session not found" in body["error"]["message"], body
+    replica = started(identity_app(), auth=by_token)                    # nor on another replica
+    assert call(replica, alices, "whoami", "Bearer token-b")[0] == 404
+    assert call(replica, alices, "whoami", "Bearer token-a")[0] == 200
+    status, _, _ = call(ep, alices, "whoami", "Bearer nobody")
+    assert status == 401
+    # a 2026-07-28 request reads its own identity too
+    status, _, body = ep.modern("tools/call", {"name": "whoami", "arguments": {}},
+                                headers={"Authorization": "Bearer token-b"})
+    assert status == 200 and json.loads(body["result"]["content"][0]["text"]) == {"sub": "bob"}, body
+
+
+def test_delete_is_honoured_by_every_worker_sharing_the_session_dir(started, tmp_path, monkeypatch):
+    monkeypatch.setenv("MINIMCP_SESSION_DIR", str(tmp_path / "sessions"))
+    one, two = started(identity_app()), started(identity_app())
+    session = initialize(one)
+    assert call(two, session, "whoami")[0] == 200                     # worker two serves worker one's session
+    connection = two.connect()
+    connection.request("DELETE", "/mcp", headers={"Mcp-Session-Id": session})
+    assert connection.getresponse().status == 204
+    connection.close()
+    assert call(one, session, "whoami")[0] == 404                     # before: 200 for up to 24 hours
+    restarted = started(identity_app())                               # and after a restart
+    assert call(restarted, session, "whoami")[0] == 404
+
+
+def test_a_pluggable_store_is_asked(started):
+    class Store:
+        def __init__(self):
+            self.revoked = set()
+
+        def revoke(self, session_id):
+            self.revoked.add(session_id)
+
+        def is_revoked(self, session_id):
+            return session_id in self.revoked
+    store = Store()
+    one, two = started(identity_app(), session_store=store), started(identity_app(), session_store=store)
+    session = initialize(one)
+    connection = one.connect()
+    connection.request("DELETE", "/mcp", headers={"Mcp-Session-Id": session})
+    assert connection.getresponse().status == 204
+    connection.close()
+    assert store.revoked == {session} and call(two, session, "whoami")[0] == 404
+
+
+def test_protected_resource_metadata_is_served_and_named_in_the_challenge(started):
+    metadata = {"authorization_servers": ["https://auth.example.com"], "scopes_supported": ["mcp"]}
+    ep = started(identity_app(), auth=by_token, resource_metadata=metadata)
+    base = "http://127.0.0.1:%d" % ep.port
+    for path in ("/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"):
+        connection = ep.connect()
+        connection.request("GET", path, headers={"Host": "127.0.0.1:%d" % ep.port})
+        response = connection.getresponse()
+        document = json.loads(response.read())
+        connection.close()
+        assert response.status == 200 and response.getheader("Content-Type") == "application/json"
+        assert document == dict(metadata, resource=base + "/mcp"), document
+    connection = ep.connect()
+    connection.request("POST", "/mcp", body=b"{}", headers={"Content-Type": "application/json", "Accept": ACCEPT,
+                                                           "Host": "127.0.0.1:%d" % ep.port})
+    response = connection.getresponse()
+    response.read()
+    connection.close()
+    assert response.status == 401
+    challenge = response.getheader("WWW-Authenticate")
+    assert challenge.startswith("Bearer ") and \
+        'resource_metadata="%s/.well-known/oauth-protected-resource"' % base in challenge, challenge
+
+
+def test_the_readmes_introspection_hook_binds_sessions_to_the_token_subject(started):
+    # The README's RFC 7662 example, run as written against a stand-in introspection endpoint.
+    import re
+    import threading
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+    from urllib.parse import parse_qs
+    from conftest import ROOT
+    readme = open(ROOT + "/README.md", encoding="utf-8").read()
+    block = next(b for b in re.findall(r"^```python\n(.*?)^```", readme, flags=re.S | re.M) if "def introspect" in b)
+    asked = []
+
+    class Introspection(BaseHTTPRequestHandler):
+        def do_POST(self):
+            form = parse_qs(self.rfile.read(int(self.headers["Content-Length"])).decode())
+            asked.append(self.headers["Authorization"])
+            token = form["token"][0]
+            claims = {"active": token in ("tok-a", "tok-b"), "scope": "mcp read", "sub": token[-1]}
+            body = json.dumps(claims).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            return None
+    authority = HTTPServer(("127.0.0.1", 0), Introspection)
+    threading.Thread(target=authority.serve_forever, daemon=True).start()
+    try:
+        namespace = {"__name__": "readme_introspection"}
+        exec(compile(block.replace("https://auth.example.com/oauth2/introspect",
+                                   "http://127.0.0.1:%d/introspect" % authority.server_address[1]),
+                     "README.md", "exec"), namespace)
+        wsgi = namespace["wsgi"]
+        ep = started(namespace["app"], auth=wsgi.auth, resource_metadata=wsgi.resource_metadata)
+        session = initialize(ep, "Bearer tok-a")
+        status, _, body = call(ep, session, "whoami", "Bearer tok-a")
+        assert status == 200 and body["result"]["content"][0]["text"] == "a", body
+        assert call(ep, session, "whoami", "Bearer tok-b")[0] == 404
+        assert call(ep, session, "whoami", "Bearer tok-x")[0] == 401
+        assert asked and all(value.startswith("Basic ") for value in asked)
+    finally:
+        authority.shutdown()
+        authority.server_close()
