@@ -398,6 +398,9 @@ def mask(node, patterns: list):
     if isinstance(node, str):
         for pattern in patterns:
             node = pattern.sub("<volatile>", node)
+    elif isinstance(node, (int, float)) and not isinstance(node, bool) \
+            and any(p.fullmatch(str(node)) for p in patterns):   # a clock reading in structuredContent
+        node = "<volatile>"
     return node
 
 
@@ -500,10 +503,16 @@ print(origin)
 
 
 def serve_command(server: dict, mini_python: Path, repo: Path) -> list[str]:
+    """How minimcp serves the server, by its "serve" field: "file" (the default; the installed
+    file that defines the app), "module" (`serve -m MODULE`) or "entry" (`serve --entry NAME`)."""
     minimcp = str(repo / "minimcp.py")
-    if server.get("serve", "file") == "module":
+    how = server.get("serve", "file")
+    if how == "module":
         target = server["module"] + (":" + server["attr"] if server.get("attr") else "")
         return [str(mini_python), minimcp, "serve", "-m", target]
+    if how == "entry":
+        return [str(mini_python), minimcp, "serve", "--entry", server["start"]["entry"],
+                *server["start"].get("args", [])]
     # Locate the file without importing anything: importing a submodule runs its package's
     # __init__, which imports the SDK that the mini venv does not have.
     spec = subprocess.run([str(mini_python), "-c", _LOCATE, server["module"]], capture_output=True, text=True)
