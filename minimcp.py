@@ -722,8 +722,10 @@ class _Signature:
 
     def __init__(self, fn) -> None:
         target = fn
-        if not hasattr(fn, "__code__") and hasattr(fn, "__call__") and not isinstance(fn, type):
-            target = fn.__call__                # a callable object: read its __call__
+        while callable(getattr(target, "__wrapped__", None)):
+            target = target.__wrapped__         # functools.wraps: the wrapped parameters, as inspect reads them
+        if not hasattr(target, "__code__") and hasattr(target, "__call__") and not isinstance(target, type):
+            target = target.__call__            # a callable object: read its __call__
         code = getattr(target, "__code__", None)
         self.namespace = getattr(target, "__globals__", {})
         self.params = []            # (name, annotation or _EMPTY, default or _EMPTY)
@@ -1311,7 +1313,7 @@ class _Dialect:
              "argument_wording", "lax_arguments", "is_error_always", "objects", "list_blocks", "compact_json",
              "dict_structured", "text_structured", "class_structured", "default_mime", "resource_lists", "decode_uri_variables", "missing_resource",
              "unknown_prompt", "missing_prompt_arguments", "capabilities", "default_version", "describe_extra",
-             "result_meta")
+             "result_meta", "strict_annotations")
     __slots__ = ("name",) + RULES
 
     def __init__(self, name: str, **rules) -> None:
@@ -1356,7 +1358,9 @@ class _Dialect:
 #     with their flags, every list answering (empty) for them; default_version: serverInfo's
 #     version when the server names none;
 #   describe_extra: None or fn(kind, record, described) adding the SDK's own fields to a listing;
-#   result_meta: the _meta of a result wrapped in {"result": ...}.
+#   result_meta: the _meta of a result wrapped in {"result": ...};
+#   strict_annotations: tool annotations the spec does not define are refused at registration
+#     (minimcp: a typo would be ignored by every host), or sent as given (the SDKs).
 _MCP2_RULES = dict(
     docstrings="raw", tool_failure="Error executing tool {name}", tool_error="Error executing tool {name}: {error}",
     told=(), unknown_tool="Unknown tool: {name}", argument_error="Error executing tool {name}: {error}",
@@ -1367,7 +1371,7 @@ _MCP2_RULES = dict(
     missing_prompt_arguments=(0, "Missing required arguments: {missing}", False),
     capabilities={"prompts": {"listChanged": False}, "resources": {"subscribe": False, "listChanged": False},
                   "tools": {"listChanged": False}},
-    default_version="", describe_extra=None, result_meta=None)
+    default_version="", describe_extra=None, result_meta=None, strict_annotations=False)
 _DIALECTS = {
     # mcp 2.3.0; the SDK section adds the rows of mcp 1.x and fastmcp.
     "mcp2": _Dialect("mcp2", **_MCP2_RULES),
@@ -1379,7 +1383,7 @@ _DIALECTS = {
         missing_resource=(None, "Resource not found: {uri}", True),
         unknown_prompt=(INVALID_PARAMS, "Unknown prompt: {name}", True),
         missing_prompt_arguments=(INVALID_PARAMS, "prompt {prompt!r}: missing required argument {listed}", False),
-        capabilities=None, default_version="0.0.0")),
+        capabilities=None, default_version="0.0.0", strict_annotations=True)),
 }
 
 
@@ -1692,11 +1696,12 @@ class Tool:
             raise ValueError("invalid tool name %r: use 1-128 characters of A-Z a-z 0-9 _ - ." % name)
         if task_support not in ("forbidden", "optional", "required"):
             raise ValueError("task_support must be 'forbidden', 'optional' or 'required'")
-        _check_tool_annotations(name, annotations)
+        self.dialect = dialect = dialect or _DIALECTS["minimcp"]
+        if dialect.strict_annotations:
+            _check_tool_annotations(name, annotations)
         self.fn, self.name, self.title, self.icons, self.meta = fn, name, title, icons, meta
         self.annotations, self.timeout, self.task_support = annotations, timeout, task_support
         self.ask_first = ask_first
-        self.dialect = dialect = dialect or _DIALECTS["minimcp"]
         self.signature = signature = _Signature(fn)
         summary, arg_docs = _read_docstring(fn, dialect)
         self.description = description if description is not None else summary
@@ -9115,6 +9120,9 @@ class _SDKFastMCP(MCPServer):
     """
     sdk_dialect = "mcp1"                 # each alias class names its SDK (see _sdk_server_class)
 
+    def __class_getitem__(cls, _lifespan_type):
+        return cls                       # MCPServer[AppContext] in an annotation: the same class here
+
     def __init__(self, name: str = None, instructions: str = None, *args, **settings) -> None:
         keep = {k: _sdk_json(settings[k]) for k in ("version", "title", "description", "icons", "website_url")
                 if settings.get(k) is not None}         # Icon objects become the dicts minimcp takes
@@ -10226,10 +10234,35 @@ def _serve_command(words: list) -> int:
         app = servers[0] if len(servers) == 1 else next(
             (getattr(module, n) for n in ("app", "mcp", "server") if isinstance(getattr(module, n, None), MCPServer)),
             None)
+    if callable(app) and not isinstance(app, (MCPServer, type)):
+        app = app()                           # serve server.py:create_server
+    if app is None and not attribute:
+        app, main = _built_server(module)
+        if app is None and main is not None and http is None:
+            sys.argv = [script]
+            result = main()                   # it builds its server and runs it, as its console script does
+            return result if isinstance(result, int) else 0
     if not isinstance(app, MCPServer):
-        raise SystemExit("minimcp: found no MCPServer object in %s%s" % (script, ":" + attribute if attribute else ""))
+        raise SystemExit("minimcp: found no MCPServer object in %s%s (name it: serve FILE:OBJECT or "
+                         "FILE:FACTORY)" % (script, ":" + attribute if attribute else ""))
     _run_served(app, http)
     return 0
+
+
+_SERVER_FACTORIES = ("create_server", "build_server", "make_server", "create_app", "get_server", "create_mcp_server")
+
+
+def _built_server(module) -> tuple:
+    """(a server a factory of the module builds, or None; its main(), or None), for a module with no server
+    object: many published servers build theirs in ``create_server()`` or in ``main()``."""
+    for name in _SERVER_FACTORIES:
+        factory = getattr(module, name, None)
+        if callable(factory) and all(d is not _EMPTY for _, _, d in _Signature(factory).params):
+            built = factory()
+            if isinstance(built, MCPServer):
+                return built, None
+    main = getattr(module, "main", None)
+    return None, main if callable(main) else None
 
 
 class _RecordingClient(_ProcessClient):

@@ -330,3 +330,18 @@ def test_fastmcp_gives_a_plain_annotated_class_no_output_schema():
         wire = connect(dialect, app)
         assert call(wire, "counts")["result"].get("structuredContent") == structured, dialect
         wire.close()
+
+
+def test_annotations_the_spec_lacks_are_refused_by_minimcp_and_sent_by_the_sdk_dialects():
+    def probe() -> str:
+        return "x"
+    with pytest.raises(ValueError, match="unknown annotation 'idempotent'"):
+        MCPServer("strict").tool(annotations={"idempotent": True})(probe)
+    app = MCPServer("lenient", dialect="fastmcp")
+
+    @app.tool(annotations={"idempotent": True, "readOnlyHint": True})
+    def probe() -> str:
+        return "x"
+    wire = connect("fastmcp", app)
+    assert wire.result("tools/list")["tools"][0]["annotations"] == {"idempotent": True, "readOnlyHint": True}
+    wire.close()

@@ -210,3 +210,57 @@ def test_serve_entry_runs_an_installed_console_script(package):
     missing = subprocess.run([sys.executable, MINIMCP, "serve", "--entry", "no-such-server"], cwd=str(package),
                              env=environment, capture_output=True, timeout=60)
     assert missing.returncode != 0 and b"no installed console script named 'no-such-server'" in missing.stderr
+
+
+FACTORY_SERVER = '''
+    import functools
+    from mcp.server.mcpserver import MCPServer
+
+    def logged(fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            return fn(*args, **kwargs)
+        return wrapper
+
+    def %s():
+        app = MCPServer("built")
+
+        @app.tool()
+        @logged
+        def double(n: int) -> int:
+            return 2 * n
+        return app
+'''
+
+
+@pytest.mark.parametrize("shape", ["factory", "main"])
+def test_serve_finds_a_server_built_in_a_factory_or_in_main_and_decorated_tools_keep_their_parameters(
+        tmp_path, shape):
+    source = FACTORY_SERVER % ("create_server" if shape == "factory" else "build")
+    if shape == "main":
+        source += "\n    def main():\n        build().run()\n"
+    script = tmp_path / "server.py"
+    script.write_text(textwrap.dedent(source))
+    done = subprocess.run([sys.executable, MINIMCP, "serve", str(script)], capture_output=True, timeout=60,
+                          input=lines(*HELLO, {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                                      call(2, "double", {"n": 21})))
+    answers = {m["id"]: m for m in map(json.loads, done.stdout.splitlines())}
+    assert answers[1]["result"]["tools"][0]["inputSchema"]["properties"] == {"n": {"type": "integer"}}, \
+        done.stderr.decode()
+    assert answers[2]["result"]["structuredContent"] == {"result": 42}
+
+
+def test_the_sdk_server_class_can_be_subscripted_in_annotations(tmp_path):
+    script = tmp_path / "server.py"
+    script.write_text(textwrap.dedent('''
+        from mcp.server.mcpserver import MCPServer
+
+        def configure(server: MCPServer[dict]) -> None:
+            pass
+
+        mcp = MCPServer("typed")
+        configure(mcp)
+    '''))
+    done = subprocess.run([sys.executable, MINIMCP, "serve", str(script)], capture_output=True, timeout=60,
+                          input=lines(*HELLO))
+    assert json.loads(done.stdout.splitlines()[0])["result"]["serverInfo"]["name"] == "typed", done.stderr.decode()
