@@ -151,7 +151,14 @@ def test_descriptions(dialect):
 
 
 def add_doc():
-    return "Add two numbers.\n\n        Args:\n            a: first addend\n        "
+    """The docstring as Python keeps it (3.13 strips its indentation when it compiles)."""
+    def add():
+        """Add two numbers.
+
+        Args:
+            a: first addend
+        """
+    return add.__doc__
 
 
 @pytest.mark.parametrize("dialect, ints, dicty", [
