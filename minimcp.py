@@ -1311,9 +1311,9 @@ class _Dialect:
     """
     RULES = ("docstrings", "tool_failure", "tool_error", "told", "unknown_tool", "argument_error",
              "argument_wording", "lax_arguments", "is_error_always", "objects", "list_blocks", "compact_json",
-             "dict_structured", "text_structured", "class_structured", "default_mime", "resource_lists", "decode_uri_variables", "missing_resource",
-             "unknown_prompt", "missing_prompt_arguments", "capabilities", "default_version", "describe_extra",
-             "result_meta", "strict_annotations")
+             "dict_structured", "text_structured", "class_structured", "default_mime", "resource_lists",
+             "decode_uri_variables", "missing_resource", "unknown_prompt", "missing_prompt_arguments",
+             "capabilities", "default_version", "describe_extra", "result_meta", "strict_annotations")
     __slots__ = ("name",) + RULES
 
     def __init__(self, name: str, **rules) -> None:
@@ -1346,8 +1346,8 @@ class _Dialect:
 #   objects: an object that is not JSON is written as its fields ("fields", or refused when it
 #     has none) or as the JSON string of its repr() ("repr");
 #   list_blocks: a returned list is one content block per item ("items") or one JSON text ("json");
-#   compact_json: JSON text without spaces; dict_structured: an unannotated dict is also
-#     structuredContent; text_structured: ``-> str`` has an outputSchema ({"result": ...});
+#   compact_json: JSON text without spaces; dict_structured: a dict (unannotated, or ``-> dict``,
+#     whose outputSchema is then {"type": "object"}) is also structuredContent; text_structured: ``-> str`` has an outputSchema ({"result": ...});
 #     class_structured: a plain annotated class has one, from its annotations;
 #   default_mime: the mimeType of a resource registered without one (None: guessed from the URI
 #     and the value); resource_lists: a returned list is several contents ("items") or one JSON
@@ -1364,8 +1364,9 @@ class _Dialect:
 _MCP2_RULES = dict(
     docstrings="raw", tool_failure="Error executing tool {name}", tool_error="Error executing tool {name}: {error}",
     told=(), unknown_tool="Unknown tool: {name}", argument_error="Error executing tool {name}: {error}",
-    argument_wording=None, lax_arguments=True, is_error_always=True, objects="repr", list_blocks="items", compact_json=False,
-    dict_structured=False, text_structured=True, class_structured=True, default_mime="text/plain", resource_lists="json",
+    argument_wording=None, lax_arguments=True, is_error_always=True, objects="repr", list_blocks="items",
+    compact_json=False, dict_structured=False, text_structured=True, class_structured=True,
+    default_mime="text/plain", resource_lists="json",
     decode_uri_variables=True, missing_resource=(INVALID_PARAMS, "Unknown resource: {uri}", True),
     unknown_prompt=(0, "Unknown prompt: {name}", False),
     missing_prompt_arguments=(0, "Missing required arguments: {missing}", False),
@@ -1727,6 +1728,8 @@ class Tool:
                     self.wrap_result = schema.get("type") != "object"   # structuredContent must be an object
                 elif resolved is str and not dialect.text_structured:
                     schema = None                 # the text once, not again as {"result": text}
+                elif resolved is dict and dialect.dict_structured:
+                    schema = {"type": "object"}   # fastmcp: the dict itself is the structured content
                 else:
                     schema, self.wrap_result, self.attributes = _output_policy(resolved, signature.namespace)
                     if self.attributes is not None and not dialect.class_structured:
@@ -9132,7 +9135,12 @@ class _SDKFastMCP(MCPServer):
                          dialect=settings.get("dialect") or self.sdk_dialect, **keep)
 
     def _options(self, kind: str, options: dict) -> dict:
-        return {k: _sdk_json(v) for k, v in options.items() if k in _SDK_SERVER_OPTIONS[kind] and v is not None}
+        kept = {k: _sdk_json(v) for k, v in options.items() if k in _SDK_SERVER_OPTIONS[kind] and v is not None}
+        if options.get("tags") and self.dialect.describe_extra is not None:      # fastmcp lists its tags
+            meta = dict(kept.get("meta") or {})
+            meta["fastmcp"] = dict(meta.get("fastmcp") or {}, tags=sorted(options["tags"]))
+            kept["meta"] = meta
+        return kept
 
     def tool(self, name=None, **options):
         if callable(name) and not isinstance(name, str):
@@ -9170,7 +9178,9 @@ def _sdk_server_class(dialect: str) -> type:
 
 def _fastmcp_listing(kind: str, record, described: dict) -> dict:
     """fastmcp's own fields in a listing: tags in _meta, a title made from a tool's name, closed input."""
-    described["_meta"] = dict(described.get("_meta") or {}, fastmcp={"tags": []})
+    meta = described.get("_meta") or {}
+    described["_meta"] = dict(meta, fastmcp=dict(meta.get("fastmcp") or {}, tags=(meta.get("fastmcp") or {}).get(
+        "tags", [])))
     if kind == "tool":
         described.setdefault("title", record.name.replace("_", " ").title())
         described["inputSchema"] = dict(described["inputSchema"], additionalProperties=False)
@@ -9236,6 +9246,12 @@ def _pydantic_worded(model: str, missing: tuple):
                     problems.append((name, missing[0], missing[1], arguments))
                 continue
             kind = prop.get("type") if set(prop) <= {"type", "description", "default", "title"} else None
+            choices = prop.get("anyOf") if set(prop) <= {"anyOf", "description", "default", "title"} else None
+            if isinstance(choices, list) and len(choices) == 2 and {"type": "null"} in choices:
+                if arguments[name] is None:
+                    continue                    # Optional[X]: None passes, anything else is judged as X
+                other = [c for c in choices if c != {"type": "null"}][0]
+                kind = other.get("type") if set(other) == {"type"} else None
             if kind not in _PYDANTIC_TYPES:
                 if not isinstance(kind, str):
                     continue            # no plain type: left to the validator, which found something

@@ -352,3 +352,26 @@ def test_annotations_the_spec_lacks_are_refused_by_minimcp_and_sent_by_the_sdk_d
     wire = connect("fastmcp", app)
     assert wire.result("tools/list")["tools"][0]["annotations"] == {"idempotent": True, "readOnlyHint": True}
     wire.close()
+
+
+def test_fastmcp_dicts_tags_and_optional_arguments_in_pydantics_words():
+    app = MCPServer("fm", dialect="fastmcp")
+
+    @app.tool()
+    def stats() -> dict:
+        return {"n": 1}
+    sdk = minimcp.FastMCP("tags", dialect="fastmcp")
+
+    @sdk.tool(tags={"math", "basic"})
+    def tagged(scope: "str | None" = None) -> str:
+        return "x"
+    wire = connect("fastmcp", app)
+    assert {t["name"]: t for t in wire.result("tools/list")["tools"]}["stats"]["outputSchema"] == {"type": "object"}
+    assert call(wire, "stats")["result"]["structuredContent"] == {"n": 1}
+    wire.close()
+    wire = connect("fastmcp", sdk)
+    assert wire.result("tools/list")["tools"][0]["_meta"] == {"fastmcp": {"tags": ["basic", "math"]}}
+    text = text_of(call(wire, "tagged", {"scope": {"unexpected": 1}}))
+    assert text.startswith("1 validation error for call[tagged]\nscope\n  Input should be a valid string "
+                           "[type=string_type, input_value={'unexpected': 1}, input_type=dict]"), text
+    wire.close()
