@@ -6716,9 +6716,13 @@ class _HTTPApp:
         while not streams and item is None:        # a client that takes no SSE gets the answer only
             item = self._wait(exchange, self.keepalive, gone)
         data, final = item or (None, None)
-        if item is False or (item is not None and data is None):     # the client left, or the session ended
-            if item is False and admission.stateless:
+        if item is False:                          # the client left: nobody to answer (2026-07-28: cancelled)
+            if admission.stateless:
                 session.cancel_request(admission.request_id, "the client closed the connection")
+            self._done(session, held, admission, exchange)
+            start_response("200 OK", self._cors(environ) + _SSE_HEADERS)
+            return []
+        if item is not None and data is None:      # the session ended, or the server stops
             self._done(session, held, admission, exchange)
             status, text = ("503 Service Unavailable", "Service Unavailable: the server is shutting down") \
                 if self.stopping else ("404 Not Found", "Session not found: it ended")
