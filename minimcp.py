@@ -7121,9 +7121,13 @@ class _HTTPApp:
         while not streams and item is None:        # a client that takes no SSE gets the answer only
             item = self._wait(exchange, self.keepalive, gone)
         data, final = item or (None, None)
-        if item is False or (item is not None and data is None):     # the client left, or the session ended
-            if item is False and admission.stateless:
+        if item is False:                          # the client left: nobody to answer (2026-07-28: cancelled)
+            if admission.stateless:
                 session.cancel_request(admission.request_id, "the client closed the connection")
+            self._done(session, held, admission, exchange)
+            start_response("200 OK", self._cors(environ) + _SSE_HEADERS)
+            return []
+        if item is not None and data is None:      # the session ended, or the server stops
             self._done(session, held, admission, exchange)
             status, text = ("503 Service Unavailable", "Service Unavailable: the server is shutting down") \
                 if self.stopping else ("404 Not Found", "Session not found: it ended")
@@ -7507,12 +7511,21 @@ class _StdlibHTTPServer:
     def get_app(self):
         return self.application
 
-    def waiting(self, sock, idle: bool) -> None:
+    def waiting(self, sock, idle: bool, started: bool = False) -> bool:
+        """A connection waits for a request's head (idle), or stops waiting: True if it may go on.
+
+        ``started``: the head was read, so the request is served (and counted busy, which a
+        drain waits for), unless the drain began while it was being read.
+        """
         with self.changed:
             if idle:
                 self.idle.add(sock)
-            else:
-                self.idle.discard(sock)
+                return not self.draining
+            self.idle.discard(sock)
+            if not started or self.draining:
+                return False
+            self.busy += 1
+            return True
 
     def working(self, delta: int) -> None:
         with self.changed:
@@ -7572,35 +7585,36 @@ def _serve_http(app: "MCPServer", host: str, port: int, ready=None, **options) -
             """Requests, one after another, until the client or the server closes the connection."""
             first = True
             while True:
+                # Until its head is read, a request has not started: a drain closes the connection.
                 if not first:
-                    if self.server.draining:
-                        return
                     self.connection.settimeout(idle_timeout)
-                    self.server.waiting(self.connection, True)
+                if not self.server.waiting(self.connection, True):
+                    return                           # draining
                 try:
-                    self.raw_requestline = self.rfile.readline(65537)
-                except OSError:          # idle too long, or closed by the drain
+                    head = self.read_head()
+                except OSError:          # idle too long, slow, or closed by the drain
+                    head = False
+                if not self.server.waiting(self.connection, False, started=head):
                     return
-                finally:
-                    if not first:
-                        self.server.waiting(self.connection, False)
                 first = False
-                if not self.raw_requestline:
-                    return
-                self.connection.settimeout(read_timeout)
-                self.server.working(1)
                 try:
-                    if len(self.raw_requestline) > 65536:
-                        self.requestline, self.request_version, self.command = "", "", ""
-                        self.send_error(414)
-                        return
-                    if not self.parse_request():             # it has answered 400/505 itself
-                        return
                     self.run_app()
                 finally:
                     self.server.working(-1)
                 if self.close_connection:
                     return
+
+        def read_head(self) -> bool:
+            """Read a request line and headers; False if there is none to serve (answered 400/414 if bad)."""
+            self.raw_requestline = self.rfile.readline(65537)
+            if not self.raw_requestline:
+                return False
+            self.connection.settimeout(read_timeout)
+            if len(self.raw_requestline) > 65536:
+                self.requestline, self.request_version, self.command = "", "", ""
+                self.send_error(414)
+                return False
+            return self.parse_request()          # it has answered 400/505 itself if not
 
         def body_input(self):
             """``wsgi.input``, and whether the body's end is known (so the connection may go on)."""

@@ -146,10 +146,18 @@ def test_sigterm_lets_a_started_request_finish(tmp_path):
     served = Served(tmp_path, drain=20)
     try:
         connection, response = served.call("slow", {"seconds": 1.0})
+        slow_head = socket.create_connection(("127.0.0.1", served.port), timeout=20)
+        slow_head.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n")    # a head that never ends
+        kept = http.client.HTTPConnection("127.0.0.1", served.port, timeout=20)   # and an idle kept-alive one
+        kept.request("GET", "/nowhere")
+        kept.getresponse().read()
         served.process.send_signal(signal.SIGTERM)
         answer = last_event(response.read())
         connection.close()
         assert answer["id"] == 5 and answer["result"]["content"][0]["text"] == "finished", answer
+        assert slow_head.recv(100) == b"" and kept.sock.recv(100) == b""     # closed, not waited for
+        slow_head.close()
+        kept.close()
     finally:
         code, stderr = served.stop()
     with pytest.raises(OSError):                               # gone: it accepts nothing more

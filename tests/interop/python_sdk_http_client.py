@@ -153,7 +153,9 @@ class HTTPFixture(Fixture):
         need(not resp, f"server answered the cancelled request {rid!r}: {resp[0][1]!r}"[:300] if resp else "")
         ends = [r for r in self.log.records() if r.get("d") == "end" and r.get("id") == rid]
         need(ends, f"the response stream of request {rid!r} never ended on the server")
-        need(ends[0]["complete"] is False, "the server finished the stream instead of closing it on the disconnect")
+        # No answer went out (above). A server that learns of the close from a failed write has its
+        # iterable closed early ("complete" false); one that watches the socket (minimcp's stdlib
+        # server and gunicorn show it) ends the iterable itself, having written nothing.
         need(ends[0]["t"] - t_abort < 2.5, f"the server closed the stream {ends[0]['t'] - t_abort:.2f} s after the abort")
         cancels = [m for _, m in self.log.messages("c2s") if isinstance(m, dict) and m.get("method") == "notifications/cancelled"]
         need(only_text(await self.call("echo", {"text": "still alive"})) == "still alive", "echo after cancel failed")
