@@ -5591,6 +5591,8 @@ class MCPServer(_Protocol):
             yields is ``ctx.request_context.lifespan_context``.
         host, port, log_level, debug, dependencies: the SDK's settings, accepted so that its
             servers construct this class unchanged (host and port are run(transport="http")'s).
+        resource_metadata: the OAuth protected-resource metadata (RFC 9728) its HTTP endpoint
+            serves at /.well-known/oauth-protected-resource and names in its 401 challenge.
     """
 
     def __init__(self, name: str = "minimcp", version: str = None, instructions: str = None, *,
@@ -5602,7 +5604,7 @@ class MCPServer(_Protocol):
                  task_ttl_ms: int = 3600000, state_key: str = None,
                  max_output_size: int = DEFAULT_MAX_OUTPUT_SIZE, dialect: str = "minimcp", lifespan=None,
                  host: str = "127.0.0.1", port: int = 8000, log_level: str = None, debug: bool = False,
-                 dependencies: list = None) -> None:
+                 dependencies: list = None, resource_metadata: dict = None) -> None:
         if cache_scope not in ("public", "private"):
             raise ValueError("cache_scope must be 'public' or 'private'")
         self.dialect = _dialect(dialect)
@@ -5610,6 +5612,7 @@ class MCPServer(_Protocol):
         self.name, self.version, self.instructions = name, version, instructions
         self._lifespan = _Lifespan(lifespan) if lifespan is not None else None
         self._http_address = (host, int(port))
+        self.resource_metadata = resource_metadata
         self.title, self.description, self.icons, self.website_url = title, description, icons, website_url
         self._info_cache = {}
         self.workers, self.queue_size, self.page_size = workers, queue_size, page_size

@@ -133,9 +133,18 @@ def test_a_pluggable_store_is_asked(started):
     assert store.revoked == {session} and call(two, session, "whoami")[0] == 404
 
 
-def test_protected_resource_metadata_is_served_and_named_in_the_challenge(started):
+@pytest.mark.parametrize("where", ["wsgi_app", "constructor"])
+def test_protected_resource_metadata_is_served_and_named_in_the_challenge(started, where):
     metadata = {"authorization_servers": ["https://auth.example.com"], "scopes_supported": ["mcp"]}
-    ep = started(identity_app(), auth=by_token, resource_metadata=metadata)
+    if where == "constructor":                  # MCPServer(resource_metadata=...), as the issue spells it
+        app = MCPServer("who", resource_metadata=metadata)
+
+        @app.tool()
+        def whoami() -> str:
+            return "x"
+        ep = started(app, auth=by_token)
+    else:
+        ep = started(identity_app(), auth=by_token, resource_metadata=metadata)
     base = "http://127.0.0.1:%d" % ep.port
     for path in ("/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"):
         connection = ep.connect()
