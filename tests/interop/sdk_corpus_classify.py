@@ -127,12 +127,31 @@ def cause(name, sdk, d):
     if name == "bugledger-mcp" and ("Unknown tool" in blob or "Unknown prompt" in blob or field in ("/prompts/list/prompts", "/tools/list/tools")
                                     or re.match(r"^/\d\d (tool|prompt) ", field)):
         return "tools registered elsewhere", "the package's submodules register the tools and the prompt on bugledger_mcp.mcp_server.mcp when the package is imported; the instance serve runs has none: minimcp lists no tools or prompts and answers 'Unknown tool: NAME' / 'Unknown prompt'"
-    if name == "fastmcp-sample-server" and (re.match(r"^/\d\d (tool|resource|prompt) ", field) or "/tools[" in field) and not field.startswith("/tools/list/tools[*]"):
-        return "decorated tools", "the server wraps each tool in its own @traced decorator (functools.wraps): minimcp reads the wrapper's (*args, **kwargs) signature, so inputSchema lacks the parameters and calls reach the function without them ('NAME() missing 1 required positional argument')"
-    if name == "fastmcp-sample-server" and "required positional argument" in blob:
-        return "decorated tools", "the server wraps each tool in its own @traced decorator (functools.wraps); minimcp calls the wrapper without the arguments: 'NAME() missing 1 required positional argument'"
-    if name == "fastmcp-sample-server" and re.search(r"/inputSchema/properties/", field):
-        return "decorated tools", "the server wraps each tool in its own @traced decorator (functools.wraps); minimcp reads the wrapper's signature, not the function's, so the parameter is missing from inputSchema"
+    if name == "fastmcp-sample-server" and re.match(r"^/\d\d resource ", field):
+        return "values of the run", "the server's info and telemetry resources report the run itself (uptime, call durations, percentiles), which differ between any two runs"
+    if re.search(r"/inputSchema/properties/[^/]+/description$", field) and how == "both" \
+            and a.replace("\\n", " ") == b:
+        return "descriptions", f"{S} keeps the line breaks of a multi-line Args: entry; minimcp joins its lines with spaces"
+    if name == "fastmcp-sqlite" and (re.match(r"^/\d\d tool ", field) or field == "/initialize/serverInfo.name"):
+        return "serve does not run main()", "main() opens the database named on its command line and names the server after it; serve builds the server from create_server() without it, so every tool answers 'No database specified'"
+    if name == "fastmcp-sqlite" and field == "/initialize/capabilities/experimental":
+        return "dialect by import", "the server imports mcp.server.fastmcp, which minimcp serves in mcp 1.x's dialect (capabilities.experimental = {}); its pin, mcp 2.3.0, declares none there"
+    if name == "mcp-sequential-thinking" and re.match(r"^/\d\d tool ", field):
+        return "serve does not run main()", "main() initializes the session storage before run(); serve serves the module's server and never calls main(), so every tool that needs the storage fails with STORAGE_UNAVAILABLE (an isError result)"
+    if name == "mcp-mathematics" and field.startswith("/prompts/list/") and field.endswith("/description"):
+        return "descriptions", "fastmcp 4.2.3 appends to a non-string prompt argument's description how to encode it ('Provide a value matching the following JSON schema: ...'); minimcp does not"
+    if name == "mcp-mathematics" and "response_type" in blob:
+        return "elicitation", "the tool calls ctx.elicit(message, response_type=...), fastmcp's signature; minimcp's ctx.elicit takes a schema, so it raises TypeError where fastmcp answers 'Elicitation not supported' (the client has no elicitation)"
+    if name == "mcp-mathematics" and ("session_" in blob or field.endswith("/timestamp") or "timestamp" in blob):
+        return "values of the run", "a session id made from the clock and the time of a calculation: they differ between any two runs"
+    if name == "mcp-mathematics" and "non-finite" in blob:
+        return "error texts", "a result holding inf: fastmcp 4.2.3 says 'Tool result contains a non-finite float (inf) at $.constants.inf'; minimcp's fastmcp dialect says the value cannot be sent as JSON"
+    if name == "mcp-mathematics" and field.endswith("/_meta"):
+        return "meta", "the resource and prompt decorators' meta= is sent by fastmcp on the read's contents and the prompt's result; minimcp sends it on the listing only"
+    if name == "mcp-mathematics" and "validation error" in blob:
+        return "error texts", "an array parameter with an items schema: minimcp words pydantic's errors only for parameters of plain types, and falls back to its validator's words here"
+    if name == "csv2json-mcp" and (re.match(r"^/\d\d tool ", field) or "/outputSchema" in field or field.endswith("/title")):
+        return "fastmcp dialect is 4.x", "fastmcp 3.4.11 sends a -> Dict[str, Any] result as the structured content itself, with no outputSchema, title or wrap mark; minimcp's fastmcp dialect emulates fastmcp 4.2.3, which wraps it in {result: ...}"
     if name == "mcp-abacus" and re.match(r"^/\d\d tool ", field):
         if "No package metadata" in blob:
             return "abacus", "tool info reads importlib.metadata.version('mcp'); the mini venv has no mcp distribution: 'No package metadata was found for mcp'"
@@ -208,7 +227,7 @@ for name, x in report.items():
         key = (c, name, generalise(parse(d)[0]))
         entries.setdefault(key, reason)
 
-ORDER = ["tools registered elsewhere", "decorated tools", "threads", "fastmcp dialect is 4.x", "abacus", "serve does not run main()", "schemas", "startup: relative imports", "startup: app built in a function", "startup: import not covered",
+ORDER = ["tools registered elsewhere", "values of the run", "dialect by import", "elicitation", "meta", "threads", "fastmcp dialect is 4.x", "abacus", "serve does not run main()", "schemas", "startup: relative imports", "startup: app built in a function", "startup: import not covered",
          "startup: tool annotations", "startup: other", "registered on another instance", "capabilities",
          "empty lists", "descriptions", "fastmcp extras", "outputSchema", "mime types", "error texts",
          "content blocks", "answers: other", "lists: other", "other"]
