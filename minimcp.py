@@ -10216,6 +10216,30 @@ def _run_served(app: "MCPServer", http) -> None:
     app.run(transport="http", host=http[0], port=http[1], ready=announce)
 
 
+def _serve_functions(words: list, http) -> int:
+    """``serve --functions SCRIPT [FUNCTION ...]``: a script's plain functions as the tools of a new server."""
+    if not words:
+        raise SystemExit("minimcp: serve --functions SCRIPT [FUNCTION ...]")
+    module = _load_script(words[0])
+    # Without names: the script's own public functions, but not main(), the usual entry
+    # point (it parses sys.argv and exits, which is no tool).
+    names = words[1:] or [n for n, v in vars(module).items() if callable(v) and not n.startswith("_")
+                          and getattr(v, "__module__", None) == module.__name__ and not isinstance(v, type)
+                          and n != "main"]
+    if not names:
+        raise SystemExit("minimcp: %s defines no public function to serve (name them after the script)"
+                         % words[0])
+    sys.stderr.write("minimcp: serving %s from %s\n" % (", ".join(names), words[0]))
+    app = MCPServer(module.__name__)
+    for name in names:
+        function = getattr(module, name, None)
+        if not callable(function):
+            raise SystemExit("minimcp: %s has no function %r" % (words[0], name))
+        app.add_tool(function)
+    _run_served(app, http)
+    return 0
+
+
 def _serve_command(words: list) -> int:
     http = None
     if words[:1] == ["--http"]:
@@ -10223,26 +10247,7 @@ def _serve_command(words: list) -> int:
             raise SystemExit("minimcp: serve --http [HOST:]PORT SCRIPT[:OBJECT]")
         http, words = _http_address(words[1]), words[2:]
     if words and words[0] == "--functions":
-        if len(words) < 2:
-            raise SystemExit("minimcp: serve --functions SCRIPT [FUNCTION ...]")
-        module = _load_script(words[1])
-        # Without names: the script's own public functions, but not main(), the usual entry
-        # point (it parses sys.argv and exits, which is no tool).
-        names = words[2:] or [n for n, v in vars(module).items() if callable(v) and not n.startswith("_")
-                              and getattr(v, "__module__", None) == module.__name__ and not isinstance(v, type)
-                              and n != "main"]
-        if not names:
-            raise SystemExit("minimcp: %s defines no public function to serve (name them after the script)"
-                             % words[1])
-        sys.stderr.write("minimcp: serving %s from %s\n" % (", ".join(names), words[1]))
-        app = MCPServer(module.__name__)
-        for name in names:
-            function = getattr(module, name, None)
-            if not callable(function):
-                raise SystemExit("minimcp: %s has no function %r" % (words[1], name))
-            app.add_tool(function)
-        _run_served(app, http)
-        return 0
+        return _serve_functions(words[1:], http)
     if words[:1] == ["--entry"]:
         if len(words) < 2 or http is not None:
             raise SystemExit("minimcp: serve --entry CONSOLE_SCRIPT [ARGUMENTS ...] (stdio)")
