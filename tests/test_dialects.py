@@ -362,8 +362,10 @@ def test_fastmcp_dicts_tags_and_optional_arguments_in_pydantics_words():
         return {"n": 1}
     sdk = minimcp.FastMCP("tags", dialect="fastmcp")
 
+    from typing import Optional
+
     @sdk.tool(tags={"math", "basic"})
-    def tagged(scope: "str | None" = None) -> str:
+    def tagged(scope: Optional[str] = None) -> str:
         return "x"
     wire = connect("fastmcp", app)
     assert {t["name"]: t for t in wire.result("tools/list")["tools"]}["stats"]["outputSchema"] == {"type": "object"}
