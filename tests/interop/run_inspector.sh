@@ -145,7 +145,7 @@ detail = "%d tools" % len(names)
 
 inspect tools/call.echo 0 '
 want = "Hello, Inspector \u2713 \"quoted\" \\back\\slash\nsecond line, \u65e5\u672c\u8a9e \U0001f389"
-assert r == {"content": [{"type": "text", "text": want}], "structuredContent": {"result": want}}, "result %r" % (r,)
+assert r == {"content": [{"type": "text", "text": want}]}, "result %r" % (r,)       # -> str: the text once
 ' -- --method tools/call --tool-name echo --tool-arg "text=$ECHO_TEXT"
 
 inspect tools/call.add 0 '
