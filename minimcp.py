@@ -34,8 +34,14 @@ through the ``initialize`` handshake, and the stateless 2026-07-28) on the same 
 ``python3 minimcp.py --help`` lists the command-line tools (inspect, call, ...).
 
 How the file is laid out (``grep -n '^# .*####' minimcp.py``), each section using
-only those above it::
+only those above it. The core comes first: all a stdio server of every revision needs.
+Each component after it plugs itself in with one ``_plug()`` call at the end of its
+section, and uses of the core only its public names and those ``_SEAM`` lists
+(tests/test_seam.py holds both sides to that); ``python3 minimcp.py vendor --without
+NAME,...`` writes the file without some components (tests/test_core_only.py runs the
+core without any)::
 
+  The core
     Constants, Errors          revisions, error codes, MCPError, Cancelled
     JSON Schema                schemas from type hints; the validator for them, and the checker
                                compiled once per tool; elicitation forms shaped per revision
@@ -54,9 +60,11 @@ only those above it::
                                keeps "mark done, then answer exactly once"; our questions to the
                                client (several per round: ask()) and listen streams live here
                                too, and its tasks in _SessionTasks, which it inherits.
-    MCP Apps                   ui:// pages linked to tools, the extension's negotiation, inline_page
-    Agent Skills               SEP-2640: skill folders as skill:// resources (_Skill, manifests
-                               with sha256 digests), the SKILL.md frontmatter reader (_YAMLSubset)
+    The seam                   what components plug into: the tables the core looks up (MCPServer
+                               methods, tool() keywords, METHODS rows, capabilities, transports,
+                               module attributes), _plug() that fills them, _part() that keeps a
+                               component's state on a server (and its tool gate), _SEAM, and
+                               _LEFT_OUT, which a vendored build fills
     Server                     _WorkerPool, shared by all sessions (its one watcher thread also
                                keeps each stdio reader moving); _Protocol: the _on_* handlers in
                                METHODS order (each takes a _Call and reaches its connection via
@@ -67,14 +75,23 @@ only those above it::
                                _ReadLoop, whose reading thread runs what it reads and steps aside
                                when a call waits or runs long; _LineReader, _LineWriter (corked
                                during a burst), _OwnedStdio
-    Transport: HTTP            _HTTPApp, the Streamable HTTP endpoint as a WSGI app: a POST is
+
+  The components (as vendor names them)
+    MCP Apps (apps)            ui:// pages linked to tools (tool(ui=...)), ui_resource, the
+                               extension's negotiation and its tool gate, inline_page
+    Agent Skills (skills)      SEP-2640: skill folders as skill:// resources (_Skill, manifests
+                               with sha256 digests), the SKILL.md frontmatter reader (_YAMLSubset),
+                               add_skills and the skills/* rows of METHODS
+    Transport: HTTP (http)     _HTTPApp, the Streamable HTTP endpoint as a WSGI app: a POST is
                                given to a session, whose _Admission it maps to a status and a
                                stream, and _HTTPOut puts each message on the stream of the
                                request it belongs to; signed session ids, their identity and
                                SQLiteSessionStore; _serve_http runs it on http.server (HTTP/1.1,
-                               keep-alive, a drain on SIGTERM)
-    SDK names                  alias modules so servers written for mcp/fastmcp run unchanged
-    Clients, Command line      TestClient and the CLI's client; python3 minimcp.py COMMAND
+                               keep-alive, a drain on SIGTERM); app.wsgi, run(transport="http")
+    Clients (testclient)       TestClient, and the client the command line uses
+    SDK names (sdk)            alias modules so servers written for mcp/fastmcp run unchanged,
+                               and the mcp1/fastmcp rows of _DIALECTS
+    Command line (cli)         python3 minimcp.py COMMAND (needs testclient and sdk)
 
 One app serves any number of connections at once: each ``serve()`` (stdio, a
 ``TestClient``), each handshake-era HTTP session and each 2026-07-28 POST is a session
@@ -111,10 +128,8 @@ json = _LazyJSON()
 __version__ = "0.1.0"
 __all__ = [
     "MCPServer", "Context", "MCPError", "Cancelled", "Image", "Audio", "ResourceLink",
-    "EmbeddedResource", "TestClient", "validate", "main", "PROTOCOL_VERSIONS",
-    "LATEST_PROTOCOL_VERSION", "__version__", "inline_page", "apps_supported", "APP_MIME_TYPE",
-    "APPS_EXTENSION",
-]
+    "EmbeddedResource", "validate", "PROTOCOL_VERSIONS", "LATEST_PROTOCOL_VERSION", "__version__",
+]                          # and what each component adds (_plug)
 
 
 # Constants: protocol revisions, error codes, log levels ######################
@@ -2737,9 +2752,6 @@ METHODS = {
     "tasks/list":               ("_on_tasks_list",      "reader", ONLY_2025_11, "tasks"),
     "tasks/cancel":             ("_on_tasks_cancel",    "reader", ONLY_2025_11 | MODERN, "tasks"),
     "tasks/update":             ("_on_tasks_update",    "reader", MODERN, "tasks"),
-    "skills/list":              ("_on_skills_list",     "worker", ALL_VERSIONS, "skills"),
-    "skills/get":               ("_on_skills_get",      "worker", ALL_VERSIONS, "skills"),
-    "resources/directory/read": ("_on_directory_read",  "reader", ALL_VERSIONS, "skills"),
     # client -> server notifications
     "notifications/initialized":        ("_on_initialized",   "reader", HANDSHAKE, None),
     "notifications/cancelled":          ("_on_cancelled",     "reader", ALL_VERSIONS, None),
@@ -2809,7 +2821,6 @@ _FIELD_SINCE = {
     "tool_result": {"structuredContent": "2025-06-18"},
     "block": {"_meta": "2025-06-18", "title": "2025-06-18", "icons": "2025-11-25"},
     "contents": {"_meta": "2025-06-18"},
-    "skills_result": {"ttlMs": "2026-07-28", "cacheScope": "2026-07-28"},   # skills/list and skills/get
     "server_capabilities": {"extensions": "2026-07-28"},
 }
 _BLOCK_SINCE = {"audio": "2025-03-26", "resource_link": "2025-06-18"}
@@ -4070,788 +4081,120 @@ class _Session(_SessionTasks):
         self.stopped = True
 
 
-# MCP Apps: tools that show a page in the host (extension io.modelcontextprotocol/ui) ####
+# The seam: what components plug into the core #################################
 #
-# A tool links to a ``ui://`` resource holding one HTML document; a host that has
-# negotiated the extension renders it in a sandboxed iframe and feeds it the tool's
-# input and result (SEP-1865, stable 2026-01-26). Nothing here runs for a server that
-# registers no page and no UI tool: the server's hooks test ``self._apps is None`` first.
+# The sections above, this one, the server and the stdio transport are the core: all a
+# stdio server of every revision needs. Each section after them is a component (MCP Apps,
+# Agent Skills, Streamable HTTP, the clients, the SDK's names, the command line) that
+# plugs itself in with one _plug() call at the end of its section, and reaches the core
+# only through the names listed in _SEAM. The core never names a component: it looks up
+# what was plugged into the tables below, and a server keeps each component's state for
+# it in its part (_part). `python3 minimcp.py vendor --without NAME,...` writes this file
+# without some components; _LEFT_OUT then names what they had, so that using one of
+# their names says which component the build left out instead of failing obscurely.
 
-#: The extension's identifier, in the client's and the server's ``capabilities.extensions``.
-APPS_EXTENSION = "io.modelcontextprotocol/ui"
-#: The one MIME type of an MCP Apps page, exactly as hosts compare it.
-APP_MIME_TYPE = "text/html;profile=mcp-app"
-_VISIBILITIES = ("model", "app")
-_TOOL_UI_KEYS = frozenset(["resourceUri", "visibility"])
-# The keys of a page's ``csp`` and ``permissions``; Python spellings are accepted for
-# the keyword arguments and written in the wire's.
-_CSP_KEYS = {"connectDomains": "connect_domains", "resourceDomains": "resource_domains",
-             "frameDomains": "frame_domains", "baseUriDomains": "base_uri_domains"}
-_PERMISSIONS = {"camera": "camera", "microphone": "microphone", "geolocation": "geolocation",
-                "clipboardWrite": "clipboard_write"}
-# Tool and resource ``_meta`` exist from 2025-06-18 on; a client on an older revision
-# can neither see a tool's page nor be told about it, so it is served as without Apps.
-_APPS_SINCE = "2025-06-18"
+_PLUGGED = {}           # MCPServer attribute -> a function (a method) or property a component adds
+_TOOL_OPTIONS = {}      # tool()/add_tool() keyword a component takes -> that component
+_TOOL_HOOKS = []        # fn(server, tool, options): every tool registered, with those keywords
+_OFFERS = {}            # a METHODS capability kind a component adds -> fn(server): is it offered?
+_CAPABILITY_HOOKS = []  # fn(server, rev, capabilities): after the core derived its own
+_TRANSPORTS = {}        # run(transport=NAME) -> fn(server, host, port, options)
+_MODULE_ATTRIBUTES = [] # fn(name) -> a module attribute built on first use (minimcp.FastMCP), or None
+_COMPONENTS = {}        # component -> (what it is, the names it plugged), in the file's order
+_LEFT_OUT = {}          # a vendored build's left-out names -> (component, what it is)
 
-
-def _ui_uri(uri, what: str) -> str:
-    if not isinstance(uri, str) or not uri.startswith("ui://") or len(uri) <= len("ui://"):
-        raise ValueError("%s: an MCP Apps page has a ui:// URI such as \"ui://charts/sales\", not %r" % (what, uri))
-    if "{" in uri:
-        raise ValueError("%s: a ui:// page is one fixed resource, not a template (%r); hosts read it by "
-                         "the exact URI a tool names" % (what, uri))
-    return uri
-
-
-def _check_visibility(visibility, what: str) -> list:
-    if not isinstance(visibility, (list, tuple)) or not visibility \
-            or not set(visibility) <= set(_VISIBILITIES) or len(set(visibility)) != len(visibility):
-        raise ValueError("%s: visibility must be a non-empty list of \"model\" and/or \"app\" (each once), "
-                         "not %r" % (what, visibility))
-    return [v for v in _VISIBILITIES if v in visibility]
+# What a component may use of the core beyond its public API (test_seam.py holds every
+# section to it). Names: the core's private functions and classes; attributes: what
+# components read of MCPServer and _Session objects that is not public.
+_SEAM = {
+    "names": frozenset([
+        "_plug", "_part", "_COMPONENTS", "_DIALECTS",
+        "_Session", "_Admission", "_Peer", "_Call", "_Task", "_Terminated", "_raise_terminated", "_Signature",
+        "_error", "_request", "_response", "_notification", "_id_key", "_decode_line", "_json_default",
+        "_b64", "_b64url", "_unb64url", "_logger", "_available", "_trim", "_shaped", "_shape_resource",
+        "_page", "_required", "_invalid_params", "_guess_mime", "_is_coroutine_function", "_quote_path",
+        "_read_below", "_regular_files", "_integral", "_LAX_BOOLEANS", "_EMPTY",
+    ]),
+    "attributes": frozenset(["_lock", "_tools", "_resources", "_sessions", "_live_sessions", "_signing_key",
+                             "_announce_task"]),     # (a transport's session may announce tasks its way)
+}
 
 
-def _link_tool(server: "MCPServer", tool: "Tool", ui, visibility) -> None:
-    """Give a tool its ``_meta.ui`` (and the flat ``ui/resourceUri`` older hosts read).
-
-    A ``_meta["ui"]`` written by hand in ``meta=`` is checked the same way, so a
-    hand-assembled app gets the same errors and the same negotiation.
-    """
-    what = "tool %r" % tool.name
-    meta = dict(tool.meta or {})
-    given = meta.get("ui")
-    if given is not None:
-        if ui is not None or visibility is not None:
-            raise ValueError("%s: give ui=/visibility= or meta[\"ui\"], not both" % what)
-        if not isinstance(given, dict) or not set(given) <= _TOOL_UI_KEYS:
-            raise ValueError("%s: meta[\"ui\"] may only have the keys %s (got %r)"
-                             % (what, ", ".join(sorted(_TOOL_UI_KEYS)), given))
-        ui, visibility = given.get("resourceUri"), given.get("visibility")
-    linked = {} if ui is None else {"resourceUri": _ui_uri(ui, what)}
-    linked["visibility"] = _check_visibility(list(_VISIBILITIES) if visibility is None else visibility, what)
-    flat = meta.get("ui/resourceUri")
-    if flat is not None and flat != ui:
-        raise ValueError("%s: meta[\"ui/resourceUri\"] (%r) names another page than ui= (%r)" % (what, flat, ui))
-    meta["ui"] = linked
-    if ui is not None:
-        meta["ui/resourceUri"] = ui     # deprecated, still read by older hosts
-    tool.meta = meta
-    server._apps = True
-
-
-def _app_only(tool: "Tool") -> bool:
-    """A tool whose visibility lacks "model": only its page, through an Apps host, calls it."""
-    ui = tool.meta.get("ui") if isinstance(tool.meta, dict) else None
-    return isinstance(ui, dict) and "model" not in ui.get("visibility", _VISIBILITIES)
-
-
-def _domain_list(value, key: str, what: str) -> list:
-    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and v for v in value):
-        raise ValueError("%s: csp %s must be a list of origins such as [\"https://api.example.com\"], not %r"
-                         % (what, key, value))
-    return list(value)
-
-
-def _page_csp(csp, what: str) -> dict:
-    if not isinstance(csp, dict):
-        raise ValueError("%s: csp must be a dict with the keys %s" % (what, ", ".join(_CSP_KEYS)))
-    spelled = {}
-    for wire, python in _CSP_KEYS.items():
-        for key in (wire, python):
-            if key in csp:
-                if wire in spelled:
-                    raise ValueError("%s: csp gives %s twice (%s and %s)" % (what, wire, wire, python))
-                spelled[wire] = _domain_list(csp[key], wire, what)
-    unknown = set(csp) - set(_CSP_KEYS) - set(_CSP_KEYS.values())
-    if unknown:
-        raise ValueError("%s: unknown csp key %s; MCP Apps defines %s"
-                         % (what, ", ".join(repr(k) for k in sorted(unknown)), ", ".join(_CSP_KEYS)))
-    return spelled
-
-
-def _page_permissions(permissions, what: str) -> dict:
-    if not isinstance(permissions, (list, tuple, set, frozenset, dict)):
-        raise ValueError("%s: permissions must be a list such as [\"camera\"] (or a dict of them to {})" % what)
-    if isinstance(permissions, dict) and any(v != {} for v in permissions.values()):
-        raise ValueError("%s: each permission's value is {} (got %r)" % (what, permissions))
-    by_name = {name: wire for wire, python in _PERMISSIONS.items() for name in (wire, python)}
-    unknown = [n for n in permissions if n not in by_name]
-    if unknown:
-        raise ValueError("%s: unknown permission %s; MCP Apps defines %s"
-                         % (what, ", ".join(repr(n) for n in unknown), ", ".join(_PERMISSIONS)))
-    return {by_name[n]: {} for n in permissions}
-
-
-def _page_ui_meta(what: str, csp, permissions, domain, prefers_border) -> dict:
-    """A page's ``_meta.ui`` (UIResourceMeta) from the keyword arguments, checked."""
-    ui = {}
-    if csp is not None:
-        ui["csp"] = _page_csp(csp, what)
-    if permissions is not None:
-        ui["permissions"] = _page_permissions(permissions, what)
-    if domain is not None:
-        if not isinstance(domain, str) or not domain:
-            raise ValueError("%s: domain must be a non-empty string (its format is the host's)" % what)
-        ui["domain"] = domain
-    if prefers_border is not None:
-        if not isinstance(prefers_border, bool):
-            raise ValueError("%s: prefers_border must be True or False" % what)
-        ui["prefersBorder"] = prefers_border
-    return ui
-
-
-def _page_item(value, uri: str, ui: dict) -> dict:
-    """A page's HTML as the one content item hosts expect."""
-    if isinstance(value, (bytes, bytearray)):
-        item = {"uri": uri, "mimeType": APP_MIME_TYPE, "blob": _b64(bytes(value))}
-    elif isinstance(value, str):
-        item = {"uri": uri, "mimeType": APP_MIME_TYPE, "text": value}
-    else:
-        raise ValueError("the page %s must be one HTML document (str or bytes), not %s"
-                         % (uri, type(value).__name__))
-    if ui:
-        item["_meta"] = {"ui": ui}      # on the content item too: hosts read either place
-    return item
-
-
-def _add_page(server: "MCPServer", source, uri: str, name, title, description, csp, permissions, domain,
-              prefers_border, meta) -> None:
-    what = "ui_resource %r" % (uri,)
-    _ui_uri(uri, what)
-    if callable(source) and _is_coroutine_function(source):
-        raise ValueError("%s: the page function must be a plain function (pages are documents; build them "
-                         "once, or read them from a file)" % what)
-    if not callable(source) and not isinstance(source, (str, bytes)):
-        raise ValueError("%s: give a function that returns the HTML, or the HTML itself" % what)
-    if meta is not None and (not isinstance(meta, dict) or "ui" in meta):
-        raise ValueError("%s: meta must be a dict without \"ui\" (use csp=, permissions=, domain=, "
-                         "prefers_border=)" % what)
-    ui = _page_ui_meta(what, csp, permissions, domain, prefers_border)
-    full_meta = dict(meta or {})
-    if ui:
-        full_meta["ui"] = ui
-    if callable(source):
-        import functools
-        read = functools.wraps(source)(lambda **arguments: _page_item(source(**arguments), uri, ui))
-    else:
-        read = _page_item(source, uri, ui)          # a constant page: its item is built once
-    server._apps = True
-    server.add_resource(read, uri, name=name, title=title, description=description,
-                        mime_type=APP_MIME_TYPE, meta=full_meta or None)
-
-
-def apps_supported(capabilities: dict, protocol_version: str = None) -> bool:
-    """Whether a client can show MCP Apps pages: it declared the extension with our MIME type.
+def _plug(component: str, about: str, *, methods: dict = None, rows: dict = None, fields: dict = None,
+          offers: dict = None, tool_options: tuple = (), on_tool=None, capabilities=None,
+          transports: dict = None, public: tuple = (), attributes=None, names: tuple = ()) -> None:
+    """Plug a component into the core: called once, at the end of the component's section.
 
     Args:
-        capabilities: the client's capabilities (``ctx.client_capabilities``).
-        protocol_version: the revision served (``ctx.protocol_version``); revisions before
-            2025-06-18 have no tool ``_meta``, so they never see a page.
+        component: its short name, as ``vendor --without`` spells it.
+        about: one line on what it is.
+        methods: MCPServer attributes it adds (functions taking the server first, or properties).
+        rows: its rows of METHODS (their handlers are among ``methods``).
+        fields: its rows of _FIELD_SINCE.
+        offers: {capability kind of its rows: fn(server) -> whether this server offers it}.
+        tool_options: the ``tool()`` keywords it takes; ``on_tool(server, tool, options)`` sees
+            every tool registered, with those of its keywords that were given.
+        capabilities: ``fn(server, rev, capabilities)``, which adds to what the core declared.
+        transports: {``run(transport=...)`` name: fn(server, host, port, options)}.
+        public: the module-level names it adds to ``__all__``.
+        attributes: ``fn(name)``: a module attribute it builds on first use, or None.
+        names: the other names it answers for (the ones ``attributes`` builds, ...).
     """
-    if protocol_version is not None and not _available(_APPS_SINCE, protocol_version):
-        return False
-    extensions = capabilities.get("extensions") if isinstance(capabilities, dict) else None
-    setting = extensions.get(APPS_EXTENSION) if isinstance(extensions, dict) else None
-    mime_types = setting.get("mimeTypes") if isinstance(setting, dict) else None
-    return isinstance(mime_types, list) and APP_MIME_TYPE in mime_types
+    names = list(methods or ()) + list(tool_options) + list(transports or ()) + list(public) + list(names)
+    _COMPONENTS[component] = (about, tuple(name for name in names if not name.startswith("_")))
+    _PLUGGED.update(methods or {})
+    METHODS.update(rows or {})
+    _FIELD_SINCE.update(fields or {})
+    _OFFERS.update(offers or {})
+    _TOOL_OPTIONS.update((option, component) for option in tool_options)
+    if on_tool is not None:
+        _TOOL_HOOKS.append(on_tool)
+    if capabilities is not None:
+        _CAPABILITY_HOOKS.append(capabilities)
+    _TRANSPORTS.update(transports or {})
+    if attributes is not None:
+        _MODULE_ATTRIBUTES.append(attributes)
+    __all__.extend(public)
 
 
-def _listed_tools(server: "MCPServer", call: "_Call") -> dict:
-    """The tools table as this call's client may see it: app-only tools only with Apps."""
-    if apps_supported(call.peer.capabilities, call.peer.rev.version):
-        return server._tools
-    with server._lock:
-        return {name: tool for name, tool in server._tools.items() if not _app_only(tool)}
+def _part(server: "MCPServer", component: str, make=None):
+    """``server``'s state for ``component``: made by ``make()`` on first use, else None.
 
-
-def _hidden_tool(call: "_Call", tool: "Tool") -> bool:
-    """An app-only tool called by a client without Apps: there is no page to call it from."""
-    return _app_only(tool) and not apps_supported(call.peer.capabilities, call.peer.rev.version)
-
-
-# One self-contained page: local scripts, styles and images inlined -----------------
-
-def inline_page(path: str, base_dir: str = None) -> str:
-    """Read an HTML file and inline the local files it refers to, so the page needs no server.
-
-    ``<script src="x.js">`` becomes ``<script>...</script>``, ``<link rel="stylesheet"
-    href="x.css">`` becomes ``<style>...</style>`` and ``<img src="x.png">`` a ``data:`` URI.
-    A host shows the page from a ``srcdoc`` under a CSP that, by default, loads nothing
-    from anywhere, so a page that still refers to its files would render broken; an
-    air-gapped host has no CDN either. References with a scheme (``https:``, ``data:``)
-    or starting with ``//`` are left alone: declare their origins in ``csp=``.
-
-    Args:
-        path: the HTML file.
-        base_dir: where relative references are looked up (default: the file's directory).
-
-    Raises:
-        FileNotFoundError: a referenced local file is missing (the page would be broken).
-        ValueError: a reference leaves ``base_dir``.
+    A part may have ``gate_tools(call, tools) -> tools``: the tools a call may see and
+    call (the core runs it under the registry lock, and only on servers that have one).
     """
-    with open(path, encoding="utf-8") as handle:
-        html = handle.read()
-    return _inline_html(html, os.path.abspath(base_dir or os.path.dirname(path) or "."))
+    part = server._parts.get(component)
+    if part is None and make is not None:
+        with server._lock:
+            part = server._parts.get(component)
+            if part is None:
+                part = server._parts[component] = make()
+                gate = getattr(part, "gate_tools", None)
+                if gate is not None:
+                    server._tool_gates = server._tool_gates + (gate,)
+    return part
 
 
-def _is_local_reference(ref: str) -> bool:
-    import re
-    return bool(ref) and not ref.startswith(("//", "#")) and re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", ref) is None
+class _LeftOut(ImportError):
+    """A name of a component that this build of minimcp.py leaves out."""
 
 
-def _local_file(base_dir: str, ref: str) -> str:
-    from urllib.parse import unquote
-    relative = unquote(ref.split("?")[0].split("#")[0])
-    target = os.path.realpath(os.path.join(base_dir, relative))
-    if os.path.commonpath([target, os.path.realpath(base_dir)]) != os.path.realpath(base_dir):
-        raise ValueError("the page refers to %r, which is outside %s" % (ref, base_dir))
-    return target
+def _left_out(name: str, owner: str) -> str:
+    return ("%s%s belongs to minimcp's %s component (%s), which this build of minimcp.py leaves out (it "
+            "was written by 'python3 minimcp.py vendor --without ...'): use a minimcp.py that has it"
+            % ((owner, name) + tuple(_LEFT_OUT[name])))
 
 
-def _attributes(tag: str) -> dict:
-    import re
-    return {m.group(1).lower(): m.group(3) if m.group(3) is not None else m.group(4)
-            for m in re.finditer(r"([A-Za-z_:][-A-Za-z0-9_:.]*)\s*=\s*(\"([^\"]*)\"|'([^']*)')", tag)}
-
-
-def _inline_html(html: str, base_dir: str) -> str:
-    import re
-
-    def script(match):
-        src = _attributes(match.group(1)).get("src")
-        if not _is_local_reference(src):
-            return match.group(0)
-        with open(_local_file(base_dir, src), encoding="utf-8") as handle:
-            code = handle.read()
-        rest = re.sub(r"\s+src\s*=\s*(\"[^\"]*\"|'[^']*')", "", match.group(1))
-        # "</script" inside the code would end the element early; "<\/" means the same to JavaScript.
-        return "<script%s>%s</script>" % (rest, re.sub(r"</(script)", r"<\\/\1", code, flags=re.I))
-
-    def stylesheet(match):
-        attributes = _attributes(match.group(0))
-        href = attributes.get("href")
-        if "stylesheet" not in attributes.get("rel", "").lower().split() or not _is_local_reference(href):
-            return match.group(0)
-        with open(_local_file(base_dir, href), encoding="utf-8") as handle:
-            css = handle.read()
-        return "<style>%s</style>" % re.sub(r"</(style)", r"<\\/\1", css, flags=re.I)
-
-    def image(match):
-        group = 1 if match.group(1) is not None else 2
-        src = match.group(group)
-        if not _is_local_reference(src):
-            return match.group(0)
-        target = _local_file(base_dir, src)
-        with open(target, "rb") as handle:
-            data = handle.read()
-        uri = "data:%s;base64,%s" % (_guess_mime(target, "application/octet-stream"), _b64(data))
-        tag, offset = match.group(0), match.start(0)
-        return tag[:match.start(group) - offset] + uri + tag[match.end(group) - offset:]
-
-    html = re.sub(r"<script\b([^>]*)>\s*</script\s*>", script, html, flags=re.I)
-    html = re.sub(r"<link\b[^>]*>", stylesheet, html, flags=re.I)
-    return re.sub(r"<img\b[^>]*?(?<![-\w])src\s*=\s*(?:\"([^\"]*)\"|'([^']*)')[^>]*>", image, html, flags=re.I)
-
-
-# Agent Skills (SEP-2640): skill directories served as skill:// resources ######
-
-SKILLS_EXTENSION = "io.modelcontextprotocol/skills"
-DIRECTORY_MIME = "inode/directory"        # what a directory resource is, for resources/directory/read
-# The extension's per-skill limits: servers SHOULD NOT serve more, so add_skills refuses to.
-SKILL_MAX_FILES = 512
-SKILL_MAX_BYTES = 16 * 1024 * 1024
-_SKILL_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
-_YAML_ESCAPES = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v", "f": "\f",
-                 "r": "\r", "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85",
-                 "_": "\xa0", "L": "\u2028", "P": "\u2029"}
-_YAML_HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
-
-
-class _FrontmatterError(ValueError):
-    """A SKILL.md whose frontmatter cannot be read or breaks a skill rule; says which file and line."""
-
-    def __init__(self, source: str, line: int, message: str) -> None:
-        super().__init__("%s, line %d: %s" % (source, line, message))
-
-
-def _frontmatter_lines(text: str, source: str) -> list:
-    """The lines between SKILL.md's opening and closing ``---`` (the first is the file's line 2)."""
-    lines = text[1:] if text.startswith("\ufeff") else text
-    lines = lines.replace("\r\n", "\n").split("\n")
-    if lines[0].rstrip() != "---":
-        raise _FrontmatterError(source, 1, "SKILL.md must begin with YAML frontmatter (a line '---')")
-    for number, line in enumerate(lines[1:], 2):
-        if line.rstrip() == "---":
-            return lines[1:number - 1]
-    raise _FrontmatterError(source, len(lines), "the frontmatter is not closed by a line '---'")
-
-
-def _is_item(content: str) -> bool:
-    """Whether a line's content (indentation removed) is a block sequence entry."""
-    return content == "-" or content.startswith(("- ", "-\t"))
-
-
-def _key_colon(text: str) -> int:
-    """Where the ``:`` that ends a plain key is in ``text`` (followed by a space or the end), or -1."""
-    import re
-    colon = re.search(r":(?=[ \t]|\Z)", text)
-    return -1 if colon is None or " #" in text[:colon.start()] else colon.start()
-
-
-class _YAMLSubset:
-    """Reads the YAML that SKILL.md frontmatter is written in (README, "Agent Skills", its limits).
-
-    It knows block mappings and sequences by indentation, plain, single- and double-quoted
-    scalars, literal (``|``) and folded (``>``) block scalars, one-line flow collections
-    (``[a, b]``, ``{k: v}``) and comments. Plain scalars resolve as YAML 1.2's core schema
-    says: null, true/false, integers and floats, else strings (so ``yes`` and ``2024-01-01``
-    stay strings). What it does not know (anchors, aliases, tags, complex keys, quoted or flow
-    values over several lines) it refuses, naming the line, rather than guess: the entry's
-    frontmatter must be what a YAML parser reads from the same file.
-    """
-
-    def __init__(self, text: str, source: str) -> None:
-        self.lines, self.source, self.first = _frontmatter_lines(text, source), source, 2   # lines[0] is line 2
-        self.key_lines = {}                   # top-level key -> its line in the file
-
-    def fail(self, index: int, message: str):
-        raise _FrontmatterError(self.source, self.first + index, message)
-
-    def parse(self) -> dict:
-        start = self._next(0)
-        if start is None:
-            return {}
-        value, rest = self._block(start, self._indent(start), top=True)
-        if rest is not None:
-            self.fail(rest, "this line is indented less than the first key")
-        if not isinstance(value, dict):
-            self.fail(start, "the frontmatter must be a mapping of keys to values")
-        return value
-
-    # -- lines ------------------------------------------------------------------
-    def _indent(self, index: int) -> int:
-        line = self.lines[index]
-        spaces = len(line) - len(line.lstrip(" "))
-        if line[spaces:spaces + 1] == "\t":
-            self.fail(index, "a tab indents this line; YAML indents with spaces")
-        return spaces
-
-    def _next(self, index: int):
-        """The first line from ``index`` on that is neither blank nor a comment (None: the end)."""
-        for number in range(index, len(self.lines)):
-            stripped = self.lines[number].strip()
-            if stripped and not stripped.startswith("#"):
-                return number
-        return None
-
-    # -- block collections ------------------------------------------------------
-    def _block(self, index: int, indent: int, top: bool = False) -> tuple:
-        """The mapping or sequence whose first line is ``index``; returns (value, next line)."""
-        if _is_item(self.lines[index][indent:]):
-            return self._sequence(index, indent)
-        return self._mapping(index, indent, top)
-
-    def _mapping(self, index, indent: int, top: bool = False) -> tuple:
-        result = {}
-        while index is not None and self._indent(index) == indent:
-            content = self.lines[index][indent:]
-            if _is_item(content):
-                self.fail(index, "a list item where a key was expected")
-            key, rest = self._key(index, content)
-            if key in result:
-                self.fail(index, "the key %r appears twice" % key)
-            if top:
-                self.key_lines[key] = self.first + index
-            result[key], index = self._value(index, rest, indent, in_mapping=True)
-        if index is not None and self._indent(index) > indent:
-            self.fail(index, "unexpected indentation")
-        return result, index
-
-    def _sequence(self, index, indent: int) -> tuple:
-        items = []
-        while index is not None and self._indent(index) == indent and _is_item(self.lines[index][indent:]):
-            after = self.lines[index][indent + 1:]
-            stripped = after.lstrip(" ")
-            column = indent + 1 + len(after) - len(stripped)
-            if stripped and (_is_item(stripped) or self._starts_key(stripped)):
-                self.lines[index] = " " * column + stripped      # "- k: v" is a mapping at k's column
-                value, index = self._block(index, column)
-            else:
-                value, index = self._value(index, after, indent, in_mapping=False)
-            items.append(value)
-        if index is not None and self._indent(index) > indent:
-            self.fail(index, "unexpected indentation")
-        return items, index
-
-    def _starts_key(self, text: str) -> bool:
-        if text[0] in "\"'":
-            try:
-                _, rest = self._quoted(0, text)
-            except _FrontmatterError:
-                return False
-            return rest.startswith(":")
-        return text[0] not in "[{|>#" and _key_colon(text) >= 0
-
-    def _key(self, index: int, content: str) -> tuple:
-        if content[0] in "\"'":
-            key, rest = self._quoted(index, content)
-            if not rest.startswith(":") or rest[1:2] not in ("", " ", "\t"):
-                self.fail(index, "expected ':' after the quoted key")
-            return key, rest[1:]
-        if content[0] in "?&*!|>%@`[{":
-            self.fail(index, "a key cannot start with %r (complex keys, anchors, aliases and tags are "
-                             "not supported)" % content[0])
-        colon = _key_colon(content)
-        if colon < 0:
-            self.fail(index, "expected 'key: value'")
-        return content[:colon].rstrip(), content[colon + 1:]
-
-    # -- values ---------------------------------------------------------------------
-    def _value(self, index: int, rest: str, indent: int, in_mapping: bool) -> tuple:
-        """The value after ``key:`` or ``-`` on line ``index``; returns (value, next line)."""
-        text = rest.strip()
-        if not text or text.startswith("#"):
-            following = self._next(index + 1)
-            if following is not None and self._indent(following) > indent:
-                return self._block(following, self._indent(following))
-            if following is not None and in_mapping and self._indent(following) == indent and \
-                    _is_item(self.lines[following][indent:]):
-                return self._sequence(following, indent)        # "key:" then "- item" at the key's column
-            return None, following
-        if text[0] in "|>":
-            return self._block_scalar(index, text, indent)
-        if text[0] in "[{\"'":                  # a flow collection or a quoted scalar, then only a comment
-            value, position = self._flow_node(index, text, 0)
-            tail = text[position:].strip()
-            if tail and not tail.startswith("#"):
-                self.fail(index, "unexpected text after the value: %r" % tail)
-            return value, self._next(index + 1)
-        if text[0] in "&*!%@`":
-            self.fail(index, "a value cannot start with %r (anchors, aliases and tags are not supported)"
-                             % text[0])
-        return self._plain(index, text, indent)
-
-    def _plain_line(self, index: int, text: str) -> str:
-        cut = min([p for p in (text.find(" #"), text.find("\t#")) if p >= 0] or [len(text)])
-        text = text[:cut].strip()
-        if _key_colon(text) >= 0:
-            self.fail(index, "a plain value cannot contain ': ' or end in ':' (put the value in quotes)")
-        if _is_item(text) or text.startswith(("? ", ": ")):
-            self.fail(index, "a value cannot start with %r here (put the value in quotes)" % text[:2])
-        return text
-
-    def _plain(self, index: int, text: str, indent: int) -> tuple:
-        """A plain scalar; its continuation lines (indented more than its key) fold into it."""
-        parts, blank, number = [self._plain_line(index, text)], 0, index + 1
-        while number < len(self.lines):
-            stripped = self.lines[number].strip()
-            if not stripped:
-                blank, number = blank + 1, number + 1
-                continue
-            if stripped.startswith("#") or self._indent(number) <= indent:
-                break
-            parts.append("\n" * blank if blank else " ")
-            parts.append(self._plain_line(number, stripped))
-            blank, number = 0, number + 1
-        return self._resolve(index, "".join(parts)), self._next(number)
-
-    def _resolve(self, index: int, text: str):
-        """A plain scalar's value under YAML 1.2's core schema (the regular expressions are the spec's)."""
-        import re
-        if text in ("", "~", "null", "Null", "NULL"):
-            return None
-        if text in ("true", "True", "TRUE", "false", "False", "FALSE"):
-            return text[0] in "tT"
-        if re.fullmatch(r"[-+]?[0-9]+", text):
-            return int(text)
-        if re.fullmatch(r"0o[0-7]+|0x[0-9a-fA-F]+", text):
-            return int(text[2:], 8 if text[1] == "o" else 16)
-        if re.fullmatch(r"[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)", text):
-            self.fail(index, "%s is not a number JSON can carry (put it in quotes)" % text)
-        if re.fullmatch(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?", text):
-            value = float(text)
-            if value in (float("inf"), float("-inf")):
-                self.fail(index, "%s is too large for JSON (put it in quotes)" % text)
+def __getattr__(name: str):
+    """Module attributes that components build on first use (PEP 562), so ``import minimcp``
+    stays cheap; ``from minimcp import TestClient`` in a build without the clients says so."""
+    for build in _MODULE_ATTRIBUTES:
+        value = build(name)
+        if value is not None:
             return value
-        return text
-
-    def _quoted(self, index: int, text: str) -> tuple:
-        """A single- or double-quoted scalar at the start of ``text``: (value, the text after it)."""
-        quote, out, position = text[0], [], 1
-        while position < len(text):
-            char = text[position]
-            if char == quote:
-                if quote == "'" and text[position + 1:position + 2] == "'":
-                    out.append("'")
-                    position += 2
-                    continue
-                return "".join(out), text[position + 1:]
-            if char == "\\" and quote == '"':
-                char, position = self._escape(index, text, position + 1)
-            else:
-                position += 1
-            out.append(char)
-        self.fail(index, "a quoted value must end on the line it starts (multi-line quoted values are "
-                         "not supported)")
-
-    def _escape(self, index: int, text: str, position: int) -> tuple:
-        code = text[position:position + 1]
-        if code in _YAML_ESCAPES:
-            return _YAML_ESCAPES[code], position + 1
-        width = _YAML_HEX_ESCAPES.get(code)
-        digits = text[position + 1:position + 1 + width] if width else ""
-        if not width or len(digits) != width or any(c not in "0123456789abcdefABCDEF" for c in digits):
-            self.fail(index, "unknown escape \\%s in a double-quoted value" % code)
-        return chr(int(digits, 16)), position + 1 + width
-
-    def _flow(self, index: int, text: str, position: int) -> tuple:
-        """A one-line flow sequence or mapping starting at ``text[position]``: (value, end)."""
-        close = "]" if text[position] == "[" else "}"
-        result = [] if close == "]" else {}
-        position += 1
-        while True:
-            position = len(text) - len(text[position:].lstrip())
-            if position >= len(text):
-                self.fail(index, "a flow collection must end on the line it starts ('%s' is missing)" % close)
-            if text[position] == close:
-                return result, position + 1
-            if close == "]":
-                value, position = self._flow_node(index, text, position)
-                result.append(value)
-            else:
-                key, position = self._flow_node(index, text, position, key=True)
-                value = None
-                position = len(text) - len(text[position:].lstrip())
-                if text[position:position + 1] == ":":
-                    value, position = self._flow_node(index, text, position + 1)
-                if key in result:
-                    self.fail(index, "the key %r appears twice" % key)
-                result[key] = value
-            position = len(text) - len(text[position:].lstrip())
-            if text[position:position + 1] == ",":
-                position += 1
-            elif text[position:position + 1] != close:
-                self.fail(index, "expected ',' or '%s' in the flow collection" % close)
-
-    def _flow_node(self, index: int, text: str, position: int, key: bool = False) -> tuple:
-        position = len(text) - len(text[position:].lstrip())
-        char = text[position:position + 1]
-        if char in ("[", "{") and not key:
-            return self._flow(index, text, position)
-        if char in ("\"", "'"):
-            value, rest = self._quoted(index, text[position:])
-            return value, len(text) - len(rest)
-        end = position                        # a plain scalar ends at a flow indicator or ": "
-        while end < len(text) and text[end] not in ",[]{}" and not (
-                text[end] == ":" and text[end + 1:end + 2] in ("", " ", ",", "[", "]", "{", "}")):
-            end += 1
-        raw = text[position:end].strip()
-        if not raw or raw[0] in "&*!|>%@`#":
-            self.fail(index, "expected a value at %r in the flow collection" % text[position:position + 10])
-        return (raw if key else self._resolve(index, raw)), end
-
-    # -- block scalars ------------------------------------------------------------------
-    def _block_scalar(self, index: int, text: str, indent: int) -> tuple:
-        """A literal (``|``) or folded (``>``) block scalar; its header may carry + / - and a digit."""
-        header = text.split(" #")[0].strip()
-        chomp, explicit = "clip", None
-        for char in header[1:]:
-            if char in "+-" and chomp == "clip":
-                chomp = "keep" if char == "+" else "strip"
-            elif char in "123456789" and explicit is None:
-                explicit = int(char)
-            else:
-                self.fail(index, "a block scalar header is | or > with at most one of + - and one digit")
-        column = indent + explicit if explicit else None
-        body, number = [], index + 1
-        while number < len(self.lines):
-            line = self.lines[number]
-            if line.strip():
-                spaces = len(line) - len(line.lstrip(" "))
-                column = spaces if column is None and spaces > indent else column
-                if column is None or spaces < column:
-                    break
-            body.append(line[column:] if column is not None and line.strip() else "")
-            number += 1
-        trailing = 0
-        while body and body[-1] == "":
-            body.pop()
-            trailing += 1
-        value = "\n".join(body) if header[0] == "|" else _fold(body)
-        if body:
-            value += {"strip": "", "clip": "\n", "keep": "\n" * (1 + trailing)}[chomp]
-        return value, self._next(number)
-
-
-def _fold(lines: list) -> str:
-    """Folded block scalar text: a single line break between two plain lines becomes a space."""
-    out, previous, empties = [], None, 0
-    for line in lines:
-        if line == "":
-            empties += 1
-            continue
-        if previous is None:
-            out.append("\n" * empties)
-        elif previous[:1] in (" ", "\t") or line[:1] in (" ", "\t"):
-            out.append("\n" * (empties + 1))           # more-indented lines keep their line breaks
-        else:
-            out.append("\n" * empties if empties else " ")
-        out.append(line)
-        previous, empties = line, 0
-    return "".join(out)
-
-
-def _parse_frontmatter(text: str, source: str = "SKILL.md") -> dict:
-    """A whole SKILL.md's frontmatter as a skill entry's JSON object; its errors name ``source`` and the line."""
-    return _YAMLSubset(text, source).parse()
-
-
-def _checked_frontmatter(text, source: str, folder: str) -> dict:
-    """SKILL.md's frontmatter, after the rules every served skill keeps: UTF-8, the Agent Skills naming
-    rules and the extension's rule that the name is the folder's, and a description."""
-    if not isinstance(text, str):
-        raise _FrontmatterError(source, 1, "SKILL.md is not UTF-8 text")
-    reader = _YAMLSubset(text, source)
-    front = reader.parse()
-    name, line = front.get("name"), reader.key_lines.get("name", 1)
-    if not isinstance(name, str) or not name:
-        raise _FrontmatterError(source, line, "the frontmatter needs a name (a non-empty string)")
-    if len(name) > 64 or not set(name) <= _SKILL_NAME_CHARS or "-" in (name[0], name[-1]) or "--" in name:
-        raise _FrontmatterError(source, line, "the name %r must be 1-64 lowercase letters, digits and single "
-                                              "hyphens, not starting or ending with a hyphen" % name)
-    if name != folder:
-        raise _FrontmatterError(source, line, "the name %r must be the name of the skill's folder, %r"
-                                % (name, folder))
-    description = front.get("description")
-    if not isinstance(description, str) or not description.strip() or len(description) > 1024:
-        raise _FrontmatterError(source, reader.key_lines.get("description", 1),
-                                "the frontmatter needs a description: a string of 1 to 1024 characters")
-    return front
-
-
-def _visible(relative: str) -> bool:
-    """Files under a dot-folder or with a dot-name (.git, .DS_Store) are not part of a skill."""
-    return not any(part.startswith(".") for part in relative.split("/"))
-
-
-class _Skill:
-    """One served skill: its folder, its skill path and the files it was registered with.
-
-    The set of files is fixed when the skill is added (it is what ``resources/list`` and
-    ``resources/read`` serve); their content is live, so every entry hashes what is on disk
-    now. Digests and the frontmatter are kept while a file's size, mtime and inode stay the
-    same, so listing many skills does not reread them.
-    """
-
-    def __init__(self, base: str, path: str, files: list) -> None:
-        self.base, self.path = base, path
-        self.root_uri = "skill://" + _quote_path(path)           # the skill's directory resource
-        self.uri = self.root_uri + "/SKILL.md"
-        self.files = ["SKILL.md"] + [f for f in files if f != "SKILL.md"]
-        self._digests = {}                 # relative path -> (stat key, digest, size)
-        self._front = (None, None)         # (stat key of SKILL.md, its frontmatter)
-
-    def file_uri(self, relative: str) -> str:
-        return self.root_uri + "/" + _quote_path(relative)
-
-    def read(self, relative: str):
-        """A file's content, through add_directory's traversal-safe reader."""
-        return _read_below(self.base, _quote_path(relative))   # it unquotes: names with % survive
-
-    def _stat_key(self, relative: str):
-        info = os.lstat(os.path.join(self.base, *relative.split("/")))
-        return info.st_size, info.st_mtime_ns, info.st_ino
-
-    def frontmatter(self) -> dict:
-        """Raises OSError (SKILL.md is gone) or ValueError (its frontmatter is not valid now)."""
-        key = self._stat_key("SKILL.md")
-        cached_key, front = self._front
-        if cached_key != key:
-            front = _checked_frontmatter(self.read("SKILL.md"), self.uri, self.path.rsplit("/", 1)[-1])
-            self._front = (key, front)
-        return front
-
-    def _digest(self, relative: str):
-        """``(digest, size)`` of a file as it is now, or None if it is gone."""
-        import hashlib
-        try:
-            key = self._stat_key(relative)
-            cached = self._digests.get(relative)
-            if cached is not None and cached[0] == key:
-                return cached[1:]
-            data = self.read(relative)
-        except OSError:
-            return None
-        raw = data.encode("utf-8") if isinstance(data, str) else data   # the reader decoded strict UTF-8
-        self._digests[relative] = (key, "sha256:" + hashlib.sha256(raw).hexdigest(), len(raw))
-        return self._digests[relative][1:]
-
-    def entry(self) -> dict:
-        """The extension's Skill object: the SKILL.md URI, its frontmatter, every file's digest and size."""
-        front = self.frontmatter()
-        resources = []
-        for relative in self.files:
-            found = self._digest(relative)
-            if found is not None:
-                resources.append({"uri": self.file_uri(relative), "digest": found[0], "size": found[1]})
-        return {"uri": self.uri, "frontmatter": front, "resources": resources}
-
-
-def _skill_folders(root: str, limit: int) -> list:
-    """The folders below ``root`` (relative; "" for root itself) that hold a SKILL.md."""
-    files = _regular_files(root, limit + 1)
-    if len(files) > limit:
-        raise ValueError("more than %d files below %r (raise max_files to serve them)" % (limit, root))
-    return sorted(f.rpartition("/")[0] for f in files if f.rpartition("/")[2] == "SKILL.md" and _visible(f))
-
-
-def _load_skills(path: str, prefix: str, limit: int) -> list:
-    """Every skill below ``path`` as a _Skill, each checked against the extension's rules."""
-    root = os.path.realpath(path)
-    if not os.path.isdir(root):
-        raise ValueError("not a directory: %r" % path)
-    lead = [part for part in (prefix or "").split("/") if part]
-    if any(part in (".", "..") for part in lead):
-        raise ValueError("the skill prefix %r must not contain . or .. segments" % prefix)
-    folders = _skill_folders(root, limit)
-    if not folders:
-        raise ValueError("no SKILL.md below %r: a skill is a folder with a SKILL.md in it" % path)
-    if "" in folders:                           # root is a skill itself: its folder names it
-        lead.append(os.path.basename(root))
-    skills = []
-    for folder in folders:
-        base = os.path.join(root, *folder.split("/")) if folder else root
-        files = [f for f in _regular_files(base, limit) if _visible(f)]     # root had no more
-        skill = _Skill(base, "/".join(lead + ([folder] if folder else [])), files)
-        source = os.path.join(base, "SKILL.md")
-        _checked_frontmatter(skill.read("SKILL.md"), source, os.path.basename(base))
-        total = sum(os.lstat(os.path.join(base, *f.split("/"))).st_size for f in skill.files)
-        if len(skill.files) > SKILL_MAX_FILES or total > SKILL_MAX_BYTES:
-            raise ValueError("the skill %s has %d files and %d bytes: the skills extension allows %d files "
-                             "and %d bytes per skill" % (source, len(skill.files), total, SKILL_MAX_FILES,
-                                                         SKILL_MAX_BYTES))
-        skills.append(skill)
-    return skills
-
-
-def _directory_children(skills: list, uri: str, describe) -> list:
-    """The direct children of a directory in the skill namespace, or None if ``uri`` is none.
-
-    A directory is every level above a served file: the skill's root, its subfolders and
-    the prefix above it. Files are described as ``resources/list`` describes them
-    (``describe(uri)``), subfolders as directory resources.
-    """
-    from urllib.parse import unquote
-    children, directory = {}, uri.rstrip("/") + "/"
-    for skill in skills:
-        for relative in skill.files:
-            file_uri = skill.file_uri(relative)
-            if file_uri.startswith(directory) and len(directory) > len("skill://"):
-                name, below, _ = file_uri[len(directory):].partition("/")
-                child = directory + name
-                children.setdefault(child, {"uri": child, "name": unquote(name), "mimeType": DIRECTORY_MIME}
-                                    if below else describe(file_uri))
-    return [children[key] for key in sorted(children)] if children else None
+    if name in _LEFT_OUT:
+        raise _LeftOut(_left_out(name, "minimcp."))
+    raise AttributeError("module 'minimcp' has no attribute %r" % name)
 
 
 # The server: the worker pool, the handlers (_Protocol), the registry (MCPServer) ####
@@ -5243,8 +4586,15 @@ class _Protocol:
         return result
 
     def _on_tools_list(self, call: _Call) -> dict:
-        tools = self._tools if self._apps is None else _listed_tools(self, call)
+        tools = self._tools if not self._tool_gates else self._gated_tools(call, self._tools)
         return self._listing(call, tools, "tools", _shape_tool)
+
+    def _gated_tools(self, call: _Call, tools: dict) -> dict:
+        """The tools a call may see, as the parts' gates leave them (see _part)."""
+        with self._lock:
+            for gate in self._tool_gates:
+                tools = gate(call, tools)
+            return tools
 
     # -- handlers: tools ---------------------------------------------------------
     def _on_tools_call(self, call: _Call) -> dict:
@@ -5252,7 +4602,9 @@ class _Protocol:
         if not isinstance(name, str):               # (not _required: a call less on the per-call path)
             raise _invalid_params("Invalid params: name must be a string")
         tool = self._tools.get(name)
-        if tool is None or (self._apps is not None and _hidden_tool(call, tool)):
+        if tool is not None and self._tool_gates and name not in self._gated_tools(call, {name: tool}):
+            tool = None
+        if tool is None:
             if self.dialect.unknown_tool is not None:
                 return _tool_error(self.dialect.unknown_tool.format(name=name))
             raise _invalid_params("Unknown tool: %s" % name, {"name": name})
@@ -5442,50 +4794,6 @@ class _Protocol:
         call.session.answer_task(task, responses)
         return {}
 
-    # -- handlers: skills (the io.modelcontextprotocol/skills extension) ----------------
-    def _on_skills_list(self, call: _Call) -> dict:
-        with self._lock:
-            skills = list(self._skills.values())
-        result = _page(skills, call.params.get("cursor"), self.page_size)
-        entries = []
-        for skill in result.pop("items"):
-            try:
-                entries.append(skill.entry())
-            except (OSError, ValueError) as exc:       # a listing may be partial; skills/get says why
-                _logger().warning("minimcp: skills/list leaves out %s: %s", skill.uri, exc)
-        result["skills"] = entries
-        result.update(ttlMs=self.cache_ttl_ms, cacheScope=self.cache_scope)
-        return _trim("skills_result", result, call.rev.version)
-
-    def _on_skills_get(self, call: _Call) -> dict:
-        uri = _required(call.params, "uri")
-        skill = self._skills.get(uri)               # one dict lookup, as tools/call and prompts/get do it
-        if skill is None:
-            raise _invalid_params("No skill is served at %s" % uri, {"uri": uri})
-        try:
-            entry = skill.entry()
-        except OSError:
-            raise _invalid_params("No skill is served at %s (its SKILL.md is gone)" % uri, {"uri": uri}) from None
-        except ValueError as exc:
-            raise MCPError(INTERNAL_ERROR, "Internal error: %s" % exc, {"uri": uri}) from None
-        result = {"skill": entry, "ttlMs": self.cache_ttl_ms, "cacheScope": self.cache_scope}
-        return _trim("skills_result", result, call.rev.version)
-
-    def _on_directory_read(self, call: _Call) -> dict:
-        uri, version = _required(call.params, "uri"), call.rev.version
-        with self._lock:
-            skills = list(self._skills.values())
-
-        def describe(file_uri: str) -> dict:
-            record = self._resources.get(file_uri)
-            return _shaped(record, _shape_resource, version) if record else {"uri": file_uri, "name": file_uri}
-        children = _directory_children(skills, uri, describe)
-        if children is None:
-            raise _invalid_params("%s is not a directory resource" % uri, {"uri": uri})
-        result = _page(children, call.params.get("cursor"), self.page_size)
-        result["resources"] = result.pop("items")
-        return result
-
     # -- handlers: notifications (session, params) --------------------------------------
     def _on_initialized(self, session: _Session, params: dict) -> None:
         if session.peer is not None:
@@ -5611,7 +4919,7 @@ class MCPServer(_Protocol):
         version = self.dialect.default_version if version is None else version
         self.name, self.version, self.instructions = name, version, instructions
         self._lifespan = _Lifespan(lifespan) if lifespan is not None else None
-        self._http_address = (host, int(port))
+        self.host, self.port = host, int(port)
         self.resource_metadata = resource_metadata
         self.title, self.description, self.icons, self.website_url = title, description, icons, website_url
         self._info_cache = {}
@@ -5621,22 +4929,21 @@ class MCPServer(_Protocol):
         self.state_ttl, self.task_ttl_ms = state_ttl, task_ttl_ms
         self.max_output_size = max_output_size
         self._tools, self._resources, self._templates, self._prompts = {}, {}, {}, {}
-        self._skills = {}                # SKILL.md URI -> _Skill (add_skills)
         self._lock = threading.RLock()   # guards the tables, the sessions, the pool and the key
         self._sessions = set()           # the connections being served now
         self._pool = None                # the worker pool, shared by every session
         self._state_key = None           # signs 2026-07-28 requestState, for the process's lifetime
         self._shared_key = state_key or os.environ.get("MINIMCP_STATE_KEY") or None
-        self._wsgi = None
         self._stdio_thread = None        # the thread inside run() on stdio
-        self._apps = None                # MCP Apps: made by the first UI tool or page (section MCP Apps)
+        self._parts = {}                 # component -> its state for this server (_part)
+        self._tool_gates = ()            # the parts' gate_tools, in the order they were made
 
 
     # -- registration ---------------------------------------------------------
     def tool(self, name=None, *, title: str = None, description: str = None, annotations: dict = None,
              icons: list = None, meta: dict = None, input_schema: dict = None, output_schema: dict = None,
              structured_output: bool = None, timeout: float = None, task_support: str = "forbidden",
-             ask_first: bool = False, ui: str = None, visibility: list = None):
+             ask_first: bool = False, **options):
         """Register a function as a tool: ``@app.tool()``, ``@app.tool`` or ``@app.tool("name")``.
 
         Args:
@@ -5653,9 +4960,8 @@ class MCPServer(_Protocol):
             task_support: "forbidden", "optional" or "required" (2025-11-25 tasks).
             ask_first: under 2026-07-28, the call becomes a task only when the handler calls
                 ``ctx.start_task()``; its questions before that are input-required rounds.
-            ui: MCP Apps: the ``ui://`` page (see ``ui_resource``) a host shows for this tool's results.
-            visibility: MCP Apps: ``["model", "app"]`` (the default), or ``["app"]`` for a tool
-                only its page calls (hidden from clients without Apps).
+            **options: the keywords components add (MCP Apps: ``ui=``, the ``ui://`` page a host
+                shows for the results, and ``visibility=``; see the README).
         """
         if callable(name) and not isinstance(name, str):
             return self.add_tool(name)
@@ -5663,15 +4969,17 @@ class MCPServer(_Protocol):
         return functools.partial(self.add_tool, name=name, title=title, description=description,
                                  annotations=annotations, icons=icons, meta=meta, input_schema=input_schema,
                                  output_schema=output_schema, structured_output=structured_output,
-                                 timeout=timeout, task_support=task_support, ask_first=ask_first, ui=ui,
-                                 visibility=visibility)
+                                 timeout=timeout, task_support=task_support, ask_first=ask_first, **options)
 
     def add_tool(self, fn, **options):
         """Register ``fn`` as a tool; takes the same options as ``tool()``. Returns ``fn``."""
-        ui, visibility = options.pop("ui", None), options.pop("visibility", None)
+        plugged = {key: options.pop(key) for key in list(options) if key in _TOOL_OPTIONS}
+        for key in options:
+            if key in _LEFT_OUT:
+                raise TypeError(_left_out(key, "tool() keyword "))
         tool = Tool(fn, dialect=self.dialect, **options)
-        if ui is not None or visibility is not None or (isinstance(tool.meta, dict) and "ui" in tool.meta):
-            _link_tool(self, tool, ui, visibility)
+        for hook in _TOOL_HOOKS:                 # each component sees the tool, with its keywords
+            hook(self, tool, plugged)
         self._register(self._tools, tool.name, tool, "tools", "a tool named %r")
         return fn
 
@@ -5737,44 +5045,6 @@ class MCPServer(_Protocol):
             self.add_resource(lambda rel=quoted: _read_below(base, rel), base_uri + "/" + quoted,
                               name=relative, mime_type=_guess_mime(relative, "application/octet-stream"))
 
-    def add_skills(self, path: str, *, prefix: str = None, max_files: int = 10000) -> None:
-        """Serve Agent Skills (SEP-2640): every folder below ``path`` that holds a SKILL.md.
-
-        Each file of a skill is the read-only resource ``skill://<skill path>/<file>``, read
-        as ``add_directory`` reads files (never leaving the folder, never through a link), and
-        the server declares the ``io.modelcontextprotocol/skills`` extension: ``skills/list``,
-        ``skills/get`` and ``resources/directory/read``. The files are those found now; their
-        content (and so each digest) is read live.
-
-        Args:
-            path: a skill's folder, or a folder of skills (nested to any depth).
-            prefix: ``/``-separated segments put in front of every skill path (``acme/billing``).
-            max_files: the most files looked at below ``path``.
-
-        Raises:
-            ValueError: no SKILL.md; frontmatter that cannot be read, naming the file and line;
-                a name that is not its folder's; a skill over the extension's limits (512 files,
-                16 MiB); or a URI that is already served.
-        """
-        skills = _load_skills(path, prefix, max_files)
-        fronts = {skill.uri: skill.frontmatter() for skill in skills}
-        files = {}                                       # a nested skill's files are its parent's too
-        for skill in skills:
-            for relative in skill.files:
-                files.setdefault(skill.file_uri(relative), (skill, relative))
-        with self._lock:
-            taken = sorted(uri for uri in files if uri in self._resources or uri in self._skills)
-        if taken:
-            raise ValueError("already served: %s" % ", ".join(taken))
-        for uri, (skill, relative) in files.items():
-            front = fronts.get(uri)
-            options = {"name": front["name"], "description": front["description"], "mime_type": "text/markdown"} \
-                if front else {"name": relative.rsplit("/", 1)[-1],
-                               "mime_type": _guess_mime(relative, "application/octet-stream")}
-            self.add_resource(lambda s=skill, r=relative: s.read(r), uri, **options)
-        with self._lock:
-            self._skills.update((skill.uri, skill) for skill in skills)
-
     def prompt(self, name=None, *, title: str = None, description: str = None, icons: list = None,
                meta: dict = None, completions: dict = None):
         """Register a function as a prompt: ``@app.prompt()``, ``@app.prompt`` or ``@app.prompt("name")``.
@@ -5834,38 +5104,6 @@ class MCPServer(_Protocol):
             return fn
         return decorator
 
-    def ui_resource(self, uri: str, *, name: str = None, title: str = None, description: str = None,
-                    csp: dict = None, permissions=None, domain: str = None, prefers_border: bool = None,
-                    meta: dict = None):
-        """Register a function returning an HTML document as an MCP Apps page (``ui://``).
-
-        Link a tool to it with ``@app.tool(ui=uri)``. The resource gets the MIME type
-        ``text/html;profile=mcp-app`` and its ``_meta.ui`` from the keywords (on the
-        listing and on the content); unknown keys are refused. See ``inline_page``.
-
-        Args:
-            uri: ``ui://...``, one fixed URI.
-            name, title, description: the resource's description.
-            csp: origins the page may reach: connectDomains, resourceDomains, frameDomains,
-                baseUriDomains (or connect_domains, ...), each a list; none by default.
-            permissions: browser features it asks for: camera, microphone, geolocation, clipboardWrite.
-            domain: a dedicated sandbox origin, in the host's own format.
-            prefers_border: ask the host for (True) or without (False) a border and background.
-            meta: other ``_meta`` keys of the resource.
-        """
-        import functools                  # the decorator: add_ui_resource with these options (it returns fn)
-        return functools.partial(self.add_ui_resource, uri=uri, name=name, title=title, description=description,
-                                 csp=csp, permissions=permissions, domain=domain, prefers_border=prefers_border,
-                                 meta=meta)
-
-    def add_ui_resource(self, source, uri: str, *, name: str = None, title: str = None,
-                        description: str = None, csp: dict = None, permissions=None, domain: str = None,
-                        prefers_border: bool = None, meta: dict = None):
-        """Register an MCP Apps page: a function returning the HTML, or the HTML itself. Returns ``source``."""
-        _add_page(self, source, uri, name, title, description, csp, permissions, domain, prefers_border, meta)
-        return source
-
-
     # -- notifications the application triggers -------------------------------
     def notify_resource_updated(self, uri: str) -> None:
         """Tell clients subscribed to ``uri`` that it changed (``notifications/resources/updated``)."""
@@ -5898,8 +5136,8 @@ class MCPServer(_Protocol):
             return any(r.completions for r in list(self._prompts.values()) + list(self._templates.values()))
         if capability == "tasks":
             return any(t.task_support != "forbidden" for t in list(self._tools.values()))
-        if capability == "skills":
-            return bool(self._skills)
+        if capability in _OFFERS:
+            return _OFFERS[capability](self)
         if capability == "resources":
             return bool(self._resources or self._templates)
         return capability == "logging" or (capability == "prompts" and bool(self._prompts))
@@ -5937,10 +5175,8 @@ class MCPServer(_Protocol):
                 capabilities.setdefault("extensions", {})[TASKS_EXTENSION] = {}
             elif rev.tasks == "core":
                 capabilities["tasks"] = {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
-        if capabilities.pop("skills", None) is not None:      # an extension: declared under extensions
-            capabilities.setdefault("extensions", {})[SKILLS_EXTENSION] = {"directoryRead": True}
-        if self._apps is not None:
-            capabilities.setdefault("extensions", {})[APPS_EXTENSION] = {}
+        for contribute in _CAPABILITY_HOOKS:
+            contribute(self, rev, capabilities)
         return _trim("server_capabilities", capabilities, rev.version)   # extensions: 2026-07-28 only
 
     def _server_info(self, version: str) -> dict:
@@ -6007,25 +5243,14 @@ class MCPServer(_Protocol):
                 self._sessions.discard(session)
             session.stop()
 
-    def wsgi_app(self, **options) -> "_HTTPApp":
-        """The Streamable HTTP endpoint as a WSGI application, for gunicorn, waitress, uWSGI, ...
-
-        Options (README, "Serving over HTTP"): ``path`` ("/mcp"), ``allowed_hosts`` and
-        ``allowed_origins`` (loopback; 421 and 403 otherwise), ``auth`` (``fn(headers)`` -> True
-        or an identity, ``ctx.auth``; else $MINIMCP_HTTP_TOKEN), ``max_body`` (4 MiB),
-        ``max_sessions``, ``session_idle``, ``session_lifetime``, ``keepalive`` and
-        ``disconnect_probe`` (seconds), ``session_store`` (``revoke``/``is_revoked``; default
-        ``SQLiteSessionStore`` under $MINIMCP_SESSION_DIR) and ``resource_metadata`` (RFC 9728).
-        """
-        return _HTTPApp(self, **options)
-
-    @property
-    def wsgi(self) -> "_HTTPApp":
-        """The WSGI app with default options (``gunicorn 'server:app.wsgi'``)."""
-        with self._lock:
-            if self._wsgi is None:
-                self._wsgi = _HTTPApp(self)
-            return self._wsgi
+    def __getattr__(self, name: str):
+        """The methods and properties components plug in (``add_skills``, ``wsgi``, ...)."""
+        plugged = _PLUGGED.get(name)
+        if plugged is not None:
+            return plugged.__get__(self, type(self))
+        if name in _LEFT_OUT:
+            raise AttributeError(_left_out(name, "MCPServer."))
+        raise AttributeError("%r object has no attribute %r" % (type(self).__name__, name))
 
     def __call__(self, environ: dict, start_response):
         """The app is itself its WSGI callable, because gunicorn takes only ``module:name``.
@@ -6045,15 +5270,17 @@ class MCPServer(_Protocol):
         on ``host:port`` (the constructor's, by default 127.0.0.1:8000). The lifespan, if
         any, is entered before serving, and exited when serving ends.
         """
-        if transport not in ("stdio", "http", "streamable-http"):
-            raise ValueError("transport must be 'stdio' or 'http'")
+        if transport != "stdio" and transport not in _TRANSPORTS:
+            if transport in _LEFT_OUT:
+                raise ValueError(_left_out(transport, "transport "))
+            raise ValueError("transport must be one of %s" % ", ".join(repr(name) for name in ["stdio"] + list(_TRANSPORTS)))
         try:
             if transport == "stdio":
                 self._run_stdio(watch_parent)     # its session enters the lifespan, fd 1 already on stderr
             else:
-                self._enter_lifespan()            # before the socket is bound
-                _run_http(self, self._http_address[0] if host is None else host,
-                          self._http_address[1] if port is None else port, options)    # (port 0: any free one)
+                self._enter_lifespan()            # before a socket is bound
+                _TRANSPORTS[transport](self, self.host if host is None else host,
+                                       self.port if port is None else port, options)   # (port 0: any free one)
         except _LifespanError as failure:
             import traceback
             sys.stderr.write("minimcp: %s, so the server cannot start:\n%s" % (
@@ -6603,6 +5830,945 @@ class _OwnedStdio:
         os.close(self.in_fd)
         os.close(self.out_fd)
         return False
+
+
+# MCP Apps: tools that show a page in the host (extension io.modelcontextprotocol/ui) ####
+#
+# A tool links to a ``ui://`` resource holding one HTML document; a host that has
+# negotiated the extension renders it in a sandboxed iframe and feeds it the tool's
+# input and result (SEP-1865, stable 2026-01-26). Nothing here runs for a server that
+# registers no page and no UI tool: its part (_AppsPart) is made by the first of them.
+
+#: The extension's identifier, in the client's and the server's ``capabilities.extensions``.
+APPS_EXTENSION = "io.modelcontextprotocol/ui"
+#: The one MIME type of an MCP Apps page, exactly as hosts compare it.
+APP_MIME_TYPE = "text/html;profile=mcp-app"
+_VISIBILITIES = ("model", "app")
+_TOOL_UI_KEYS = frozenset(["resourceUri", "visibility"])
+# The keys of a page's ``csp`` and ``permissions``; Python spellings are accepted for
+# the keyword arguments and written in the wire's.
+_CSP_KEYS = {"connectDomains": "connect_domains", "resourceDomains": "resource_domains",
+             "frameDomains": "frame_domains", "baseUriDomains": "base_uri_domains"}
+_PERMISSIONS = {"camera": "camera", "microphone": "microphone", "geolocation": "geolocation",
+                "clipboardWrite": "clipboard_write"}
+# Tool and resource ``_meta`` exist from 2025-06-18 on; a client on an older revision
+# can neither see a tool's page nor be told about it, so it is served as without Apps.
+_APPS_SINCE = "2025-06-18"
+
+
+def _ui_uri(uri, what: str) -> str:
+    if not isinstance(uri, str) or not uri.startswith("ui://") or len(uri) <= len("ui://"):
+        raise ValueError("%s: an MCP Apps page has a ui:// URI such as \"ui://charts/sales\", not %r" % (what, uri))
+    if "{" in uri:
+        raise ValueError("%s: a ui:// page is one fixed resource, not a template (%r); hosts read it by "
+                         "the exact URI a tool names" % (what, uri))
+    return uri
+
+
+def _check_visibility(visibility, what: str) -> list:
+    if not isinstance(visibility, (list, tuple)) or not visibility \
+            or not set(visibility) <= set(_VISIBILITIES) or len(set(visibility)) != len(visibility):
+        raise ValueError("%s: visibility must be a non-empty list of \"model\" and/or \"app\" (each once), "
+                         "not %r" % (what, visibility))
+    return [v for v in _VISIBILITIES if v in visibility]
+
+
+def _link_tool(server: "MCPServer", tool: "Tool", ui, visibility) -> None:
+    """Give a tool its ``_meta.ui`` (and the flat ``ui/resourceUri`` older hosts read).
+
+    A ``_meta["ui"]`` written by hand in ``meta=`` is checked the same way, so a
+    hand-assembled app gets the same errors and the same negotiation.
+    """
+    what = "tool %r" % tool.name
+    meta = dict(tool.meta or {})
+    given = meta.get("ui")
+    if given is not None:
+        if ui is not None or visibility is not None:
+            raise ValueError("%s: give ui=/visibility= or meta[\"ui\"], not both" % what)
+        if not isinstance(given, dict) or not set(given) <= _TOOL_UI_KEYS:
+            raise ValueError("%s: meta[\"ui\"] may only have the keys %s (got %r)"
+                             % (what, ", ".join(sorted(_TOOL_UI_KEYS)), given))
+        ui, visibility = given.get("resourceUri"), given.get("visibility")
+    linked = {} if ui is None else {"resourceUri": _ui_uri(ui, what)}
+    linked["visibility"] = _check_visibility(list(_VISIBILITIES) if visibility is None else visibility, what)
+    flat = meta.get("ui/resourceUri")
+    if flat is not None and flat != ui:
+        raise ValueError("%s: meta[\"ui/resourceUri\"] (%r) names another page than ui= (%r)" % (what, flat, ui))
+    meta["ui"] = linked
+    if ui is not None:
+        meta["ui/resourceUri"] = ui     # deprecated, still read by older hosts
+    tool.meta = meta
+    _part(server, "apps", _AppsPart)
+
+
+def _app_only(tool: "Tool") -> bool:
+    """A tool whose visibility lacks "model": only its page, through an Apps host, calls it."""
+    ui = tool.meta.get("ui") if isinstance(tool.meta, dict) else None
+    return isinstance(ui, dict) and "model" not in ui.get("visibility", _VISIBILITIES)
+
+
+def _domain_list(value, key: str, what: str) -> list:
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and v for v in value):
+        raise ValueError("%s: csp %s must be a list of origins such as [\"https://api.example.com\"], not %r"
+                         % (what, key, value))
+    return list(value)
+
+
+def _page_csp(csp, what: str) -> dict:
+    if not isinstance(csp, dict):
+        raise ValueError("%s: csp must be a dict with the keys %s" % (what, ", ".join(_CSP_KEYS)))
+    spelled = {}
+    for wire, python in _CSP_KEYS.items():
+        for key in (wire, python):
+            if key in csp:
+                if wire in spelled:
+                    raise ValueError("%s: csp gives %s twice (%s and %s)" % (what, wire, wire, python))
+                spelled[wire] = _domain_list(csp[key], wire, what)
+    unknown = set(csp) - set(_CSP_KEYS) - set(_CSP_KEYS.values())
+    if unknown:
+        raise ValueError("%s: unknown csp key %s; MCP Apps defines %s"
+                         % (what, ", ".join(repr(k) for k in sorted(unknown)), ", ".join(_CSP_KEYS)))
+    return spelled
+
+
+def _page_permissions(permissions, what: str) -> dict:
+    if not isinstance(permissions, (list, tuple, set, frozenset, dict)):
+        raise ValueError("%s: permissions must be a list such as [\"camera\"] (or a dict of them to {})" % what)
+    if isinstance(permissions, dict) and any(v != {} for v in permissions.values()):
+        raise ValueError("%s: each permission's value is {} (got %r)" % (what, permissions))
+    by_name = {name: wire for wire, python in _PERMISSIONS.items() for name in (wire, python)}
+    unknown = [n for n in permissions if n not in by_name]
+    if unknown:
+        raise ValueError("%s: unknown permission %s; MCP Apps defines %s"
+                         % (what, ", ".join(repr(n) for n in unknown), ", ".join(_PERMISSIONS)))
+    return {by_name[n]: {} for n in permissions}
+
+
+def _page_ui_meta(what: str, csp, permissions, domain, prefers_border) -> dict:
+    """A page's ``_meta.ui`` (UIResourceMeta) from the keyword arguments, checked."""
+    ui = {}
+    if csp is not None:
+        ui["csp"] = _page_csp(csp, what)
+    if permissions is not None:
+        ui["permissions"] = _page_permissions(permissions, what)
+    if domain is not None:
+        if not isinstance(domain, str) or not domain:
+            raise ValueError("%s: domain must be a non-empty string (its format is the host's)" % what)
+        ui["domain"] = domain
+    if prefers_border is not None:
+        if not isinstance(prefers_border, bool):
+            raise ValueError("%s: prefers_border must be True or False" % what)
+        ui["prefersBorder"] = prefers_border
+    return ui
+
+
+def _page_item(value, uri: str, ui: dict) -> dict:
+    """A page's HTML as the one content item hosts expect."""
+    if isinstance(value, (bytes, bytearray)):
+        item = {"uri": uri, "mimeType": APP_MIME_TYPE, "blob": _b64(bytes(value))}
+    elif isinstance(value, str):
+        item = {"uri": uri, "mimeType": APP_MIME_TYPE, "text": value}
+    else:
+        raise ValueError("the page %s must be one HTML document (str or bytes), not %s"
+                         % (uri, type(value).__name__))
+    if ui:
+        item["_meta"] = {"ui": ui}      # on the content item too: hosts read either place
+    return item
+
+
+def _add_page(server: "MCPServer", source, uri: str, name, title, description, csp, permissions, domain,
+              prefers_border, meta) -> None:
+    what = "ui_resource %r" % (uri,)
+    _ui_uri(uri, what)
+    if callable(source) and _is_coroutine_function(source):
+        raise ValueError("%s: the page function must be a plain function (pages are documents; build them "
+                         "once, or read them from a file)" % what)
+    if not callable(source) and not isinstance(source, (str, bytes)):
+        raise ValueError("%s: give a function that returns the HTML, or the HTML itself" % what)
+    if meta is not None and (not isinstance(meta, dict) or "ui" in meta):
+        raise ValueError("%s: meta must be a dict without \"ui\" (use csp=, permissions=, domain=, "
+                         "prefers_border=)" % what)
+    ui = _page_ui_meta(what, csp, permissions, domain, prefers_border)
+    full_meta = dict(meta or {})
+    if ui:
+        full_meta["ui"] = ui
+    if callable(source):
+        import functools
+        read = functools.wraps(source)(lambda **arguments: _page_item(source(**arguments), uri, ui))
+    else:
+        read = _page_item(source, uri, ui)          # a constant page: its item is built once
+    _part(server, "apps", _AppsPart)
+    server.add_resource(read, uri, name=name, title=title, description=description,
+                        mime_type=APP_MIME_TYPE, meta=full_meta or None)
+
+
+def apps_supported(capabilities: dict, protocol_version: str = None) -> bool:
+    """Whether a client can show MCP Apps pages: it declared the extension with our MIME type.
+
+    Args:
+        capabilities: the client's capabilities (``ctx.client_capabilities``).
+        protocol_version: the revision served (``ctx.protocol_version``); revisions before
+            2025-06-18 have no tool ``_meta``, so they never see a page.
+    """
+    if protocol_version is not None and not _available(_APPS_SINCE, protocol_version):
+        return False
+    extensions = capabilities.get("extensions") if isinstance(capabilities, dict) else None
+    setting = extensions.get(APPS_EXTENSION) if isinstance(extensions, dict) else None
+    mime_types = setting.get("mimeTypes") if isinstance(setting, dict) else None
+    return isinstance(mime_types, list) and APP_MIME_TYPE in mime_types
+
+
+class _AppsPart:
+    """A server's MCP Apps: made by its first UI tool or page, so other servers pay nothing."""
+
+    @staticmethod
+    def gate_tools(call: "_Call", tools: dict) -> dict:
+        """App-only tools only for clients with Apps: there is no page to call them from elsewhere."""
+        if apps_supported(call.peer.capabilities, call.peer.rev.version):
+            return tools
+        return {name: tool for name, tool in tools.items() if not _app_only(tool)}
+
+
+def _apps_on_tool(server: "MCPServer", tool: "Tool", options: dict) -> None:
+    """``@app.tool(ui=..., visibility=...)``, or a ``meta["ui"]`` written by hand."""
+    ui, visibility = options.get("ui"), options.get("visibility")
+    if ui is not None or visibility is not None or (isinstance(tool.meta, dict) and "ui" in tool.meta):
+        _link_tool(server, tool, ui, visibility)
+
+
+def _apps_capabilities(server: "MCPServer", rev, capabilities: dict) -> None:
+    if _part(server, "apps") is not None:
+        capabilities.setdefault("extensions", {})[APPS_EXTENSION] = {}
+
+
+# One self-contained page: local scripts, styles and images inlined -----------------
+
+def inline_page(path: str, base_dir: str = None) -> str:
+    """Read an HTML file and inline the local files it refers to, so the page needs no server.
+
+    ``<script src="x.js">`` becomes ``<script>...</script>``, ``<link rel="stylesheet"
+    href="x.css">`` becomes ``<style>...</style>`` and ``<img src="x.png">`` a ``data:`` URI.
+    A host shows the page from a ``srcdoc`` under a CSP that, by default, loads nothing
+    from anywhere, so a page that still refers to its files would render broken; an
+    air-gapped host has no CDN either. References with a scheme (``https:``, ``data:``)
+    or starting with ``//`` are left alone: declare their origins in ``csp=``.
+
+    Args:
+        path: the HTML file.
+        base_dir: where relative references are looked up (default: the file's directory).
+
+    Raises:
+        FileNotFoundError: a referenced local file is missing (the page would be broken).
+        ValueError: a reference leaves ``base_dir``.
+    """
+    with open(path, encoding="utf-8") as handle:
+        html = handle.read()
+    return _inline_html(html, os.path.abspath(base_dir or os.path.dirname(path) or "."))
+
+
+def _is_local_reference(ref: str) -> bool:
+    import re
+    return bool(ref) and not ref.startswith(("//", "#")) and re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", ref) is None
+
+
+def _local_file(base_dir: str, ref: str) -> str:
+    from urllib.parse import unquote
+    relative = unquote(ref.split("?")[0].split("#")[0])
+    target = os.path.realpath(os.path.join(base_dir, relative))
+    if os.path.commonpath([target, os.path.realpath(base_dir)]) != os.path.realpath(base_dir):
+        raise ValueError("the page refers to %r, which is outside %s" % (ref, base_dir))
+    return target
+
+
+def _attributes(tag: str) -> dict:
+    import re
+    return {m.group(1).lower(): m.group(3) if m.group(3) is not None else m.group(4)
+            for m in re.finditer(r"([A-Za-z_:][-A-Za-z0-9_:.]*)\s*=\s*(\"([^\"]*)\"|'([^']*)')", tag)}
+
+
+def _inline_html(html: str, base_dir: str) -> str:
+    import re
+
+    def script(match):
+        src = _attributes(match.group(1)).get("src")
+        if not _is_local_reference(src):
+            return match.group(0)
+        with open(_local_file(base_dir, src), encoding="utf-8") as handle:
+            code = handle.read()
+        rest = re.sub(r"\s+src\s*=\s*(\"[^\"]*\"|'[^']*')", "", match.group(1))
+        # "</script" inside the code would end the element early; "<\/" means the same to JavaScript.
+        return "<script%s>%s</script>" % (rest, re.sub(r"</(script)", r"<\\/\1", code, flags=re.I))
+
+    def stylesheet(match):
+        attributes = _attributes(match.group(0))
+        href = attributes.get("href")
+        if "stylesheet" not in attributes.get("rel", "").lower().split() or not _is_local_reference(href):
+            return match.group(0)
+        with open(_local_file(base_dir, href), encoding="utf-8") as handle:
+            css = handle.read()
+        return "<style>%s</style>" % re.sub(r"</(style)", r"<\\/\1", css, flags=re.I)
+
+    def image(match):
+        group = 1 if match.group(1) is not None else 2
+        src = match.group(group)
+        if not _is_local_reference(src):
+            return match.group(0)
+        target = _local_file(base_dir, src)
+        with open(target, "rb") as handle:
+            data = handle.read()
+        uri = "data:%s;base64,%s" % (_guess_mime(target, "application/octet-stream"), _b64(data))
+        tag, offset = match.group(0), match.start(0)
+        return tag[:match.start(group) - offset] + uri + tag[match.end(group) - offset:]
+
+    html = re.sub(r"<script\b([^>]*)>\s*</script\s*>", script, html, flags=re.I)
+    html = re.sub(r"<link\b[^>]*>", stylesheet, html, flags=re.I)
+    return re.sub(r"<img\b[^>]*?(?<![-\w])src\s*=\s*(?:\"([^\"]*)\"|'([^']*)')[^>]*>", image, html, flags=re.I)
+
+
+# The MCPServer methods of MCP Apps ----------------------------------------------
+
+def _ui_resource(server, uri: str, *, name: str = None, title: str = None, description: str = None,
+                csp: dict = None, permissions=None, domain: str = None, prefers_border: bool = None,
+                meta: dict = None):
+    """Register a function returning an HTML document as an MCP Apps page (``ui://``).
+
+    Link a tool to it with ``@app.tool(ui=uri)``. The resource gets the MIME type
+    ``text/html;profile=mcp-app`` and its ``_meta.ui`` from the keywords (on the
+    listing and on the content); unknown keys are refused. See ``inline_page``.
+
+    Args:
+        uri: ``ui://...``, one fixed URI.
+        name, title, description: the resource's description.
+        csp: origins the page may reach: connectDomains, resourceDomains, frameDomains,
+            baseUriDomains (or connect_domains, ...), each a list; none by default.
+        permissions: browser features it asks for: camera, microphone, geolocation, clipboardWrite.
+        domain: a dedicated sandbox origin, in the host's own format.
+        prefers_border: ask the host for (True) or without (False) a border and background.
+        meta: other ``_meta`` keys of the resource.
+    """
+    import functools                  # the decorator: add_ui_resource with these options (it returns fn)
+    return functools.partial(_add_ui_resource, server, uri=uri, name=name, title=title, description=description,
+                             csp=csp, permissions=permissions, domain=domain, prefers_border=prefers_border,
+                             meta=meta)
+
+def _add_ui_resource(server, source, uri: str, *, name: str = None, title: str = None,
+                    description: str = None, csp: dict = None, permissions=None, domain: str = None,
+                    prefers_border: bool = None, meta: dict = None):
+    """Register an MCP Apps page: a function returning the HTML, or the HTML itself. Returns ``source``."""
+    _add_page(server, source, uri, name, title, description, csp, permissions, domain, prefers_border, meta)
+    return source
+
+
+_plug("apps", "MCP Apps: tools that show a page in the host",
+      methods={"ui_resource": _ui_resource, "add_ui_resource": _add_ui_resource},
+      tool_options=("ui", "visibility"), on_tool=_apps_on_tool, capabilities=_apps_capabilities,
+      public=("inline_page", "apps_supported", "APP_MIME_TYPE", "APPS_EXTENSION"))
+
+
+# Agent Skills (SEP-2640): skill directories served as skill:// resources ######
+
+SKILLS_EXTENSION = "io.modelcontextprotocol/skills"
+DIRECTORY_MIME = "inode/directory"        # what a directory resource is, for resources/directory/read
+# The extension's per-skill limits: servers SHOULD NOT serve more, so add_skills refuses to.
+SKILL_MAX_FILES = 512
+SKILL_MAX_BYTES = 16 * 1024 * 1024
+_SKILL_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
+_YAML_ESCAPES = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v", "f": "\f",
+                 "r": "\r", "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85",
+                 "_": "\xa0", "L": "\u2028", "P": "\u2029"}
+_YAML_HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
+
+
+class _FrontmatterError(ValueError):
+    """A SKILL.md whose frontmatter cannot be read or breaks a skill rule; says which file and line."""
+
+    def __init__(self, source: str, line: int, message: str) -> None:
+        super().__init__("%s, line %d: %s" % (source, line, message))
+
+
+def _frontmatter_lines(text: str, source: str) -> list:
+    """The lines between SKILL.md's opening and closing ``---`` (the first is the file's line 2)."""
+    lines = text[1:] if text.startswith("\ufeff") else text
+    lines = lines.replace("\r\n", "\n").split("\n")
+    if lines[0].rstrip() != "---":
+        raise _FrontmatterError(source, 1, "SKILL.md must begin with YAML frontmatter (a line '---')")
+    for number, line in enumerate(lines[1:], 2):
+        if line.rstrip() == "---":
+            return lines[1:number - 1]
+    raise _FrontmatterError(source, len(lines), "the frontmatter is not closed by a line '---'")
+
+
+def _is_item(content: str) -> bool:
+    """Whether a line's content (indentation removed) is a block sequence entry."""
+    return content == "-" or content.startswith(("- ", "-\t"))
+
+
+def _key_colon(text: str) -> int:
+    """Where the ``:`` that ends a plain key is in ``text`` (followed by a space or the end), or -1."""
+    import re
+    colon = re.search(r":(?=[ \t]|\Z)", text)
+    return -1 if colon is None or " #" in text[:colon.start()] else colon.start()
+
+
+class _YAMLSubset:
+    """Reads the YAML that SKILL.md frontmatter is written in (README, "Agent Skills", its limits).
+
+    It knows block mappings and sequences by indentation, plain, single- and double-quoted
+    scalars, literal (``|``) and folded (``>``) block scalars, one-line flow collections
+    (``[a, b]``, ``{k: v}``) and comments. Plain scalars resolve as YAML 1.2's core schema
+    says: null, true/false, integers and floats, else strings (so ``yes`` and ``2024-01-01``
+    stay strings). What it does not know (anchors, aliases, tags, complex keys, quoted or flow
+    values over several lines) it refuses, naming the line, rather than guess: the entry's
+    frontmatter must be what a YAML parser reads from the same file.
+    """
+
+    def __init__(self, text: str, source: str) -> None:
+        self.lines, self.source, self.first = _frontmatter_lines(text, source), source, 2   # lines[0] is line 2
+        self.key_lines = {}                   # top-level key -> its line in the file
+
+    def fail(self, index: int, message: str):
+        raise _FrontmatterError(self.source, self.first + index, message)
+
+    def parse(self) -> dict:
+        start = self._next(0)
+        if start is None:
+            return {}
+        value, rest = self._block(start, self._indent(start), top=True)
+        if rest is not None:
+            self.fail(rest, "this line is indented less than the first key")
+        if not isinstance(value, dict):
+            self.fail(start, "the frontmatter must be a mapping of keys to values")
+        return value
+
+    # -- lines ------------------------------------------------------------------
+    def _indent(self, index: int) -> int:
+        line = self.lines[index]
+        spaces = len(line) - len(line.lstrip(" "))
+        if line[spaces:spaces + 1] == "\t":
+            self.fail(index, "a tab indents this line; YAML indents with spaces")
+        return spaces
+
+    def _next(self, index: int):
+        """The first line from ``index`` on that is neither blank nor a comment (None: the end)."""
+        for number in range(index, len(self.lines)):
+            stripped = self.lines[number].strip()
+            if stripped and not stripped.startswith("#"):
+                return number
+        return None
+
+    # -- block collections ------------------------------------------------------
+    def _block(self, index: int, indent: int, top: bool = False) -> tuple:
+        """The mapping or sequence whose first line is ``index``; returns (value, next line)."""
+        if _is_item(self.lines[index][indent:]):
+            return self._sequence(index, indent)
+        return self._mapping(index, indent, top)
+
+    def _mapping(self, index, indent: int, top: bool = False) -> tuple:
+        result = {}
+        while index is not None and self._indent(index) == indent:
+            content = self.lines[index][indent:]
+            if _is_item(content):
+                self.fail(index, "a list item where a key was expected")
+            key, rest = self._key(index, content)
+            if key in result:
+                self.fail(index, "the key %r appears twice" % key)
+            if top:
+                self.key_lines[key] = self.first + index
+            result[key], index = self._value(index, rest, indent, in_mapping=True)
+        if index is not None and self._indent(index) > indent:
+            self.fail(index, "unexpected indentation")
+        return result, index
+
+    def _sequence(self, index, indent: int) -> tuple:
+        items = []
+        while index is not None and self._indent(index) == indent and _is_item(self.lines[index][indent:]):
+            after = self.lines[index][indent + 1:]
+            stripped = after.lstrip(" ")
+            column = indent + 1 + len(after) - len(stripped)
+            if stripped and (_is_item(stripped) or self._starts_key(stripped)):
+                self.lines[index] = " " * column + stripped      # "- k: v" is a mapping at k's column
+                value, index = self._block(index, column)
+            else:
+                value, index = self._value(index, after, indent, in_mapping=False)
+            items.append(value)
+        if index is not None and self._indent(index) > indent:
+            self.fail(index, "unexpected indentation")
+        return items, index
+
+    def _starts_key(self, text: str) -> bool:
+        if text[0] in "\"'":
+            try:
+                _, rest = self._quoted(0, text)
+            except _FrontmatterError:
+                return False
+            return rest.startswith(":")
+        return text[0] not in "[{|>#" and _key_colon(text) >= 0
+
+    def _key(self, index: int, content: str) -> tuple:
+        if content[0] in "\"'":
+            key, rest = self._quoted(index, content)
+            if not rest.startswith(":") or rest[1:2] not in ("", " ", "\t"):
+                self.fail(index, "expected ':' after the quoted key")
+            return key, rest[1:]
+        if content[0] in "?&*!|>%@`[{":
+            self.fail(index, "a key cannot start with %r (complex keys, anchors, aliases and tags are "
+                             "not supported)" % content[0])
+        colon = _key_colon(content)
+        if colon < 0:
+            self.fail(index, "expected 'key: value'")
+        return content[:colon].rstrip(), content[colon + 1:]
+
+    # -- values ---------------------------------------------------------------------
+    def _value(self, index: int, rest: str, indent: int, in_mapping: bool) -> tuple:
+        """The value after ``key:`` or ``-`` on line ``index``; returns (value, next line)."""
+        text = rest.strip()
+        if not text or text.startswith("#"):
+            following = self._next(index + 1)
+            if following is not None and self._indent(following) > indent:
+                return self._block(following, self._indent(following))
+            if following is not None and in_mapping and self._indent(following) == indent and \
+                    _is_item(self.lines[following][indent:]):
+                return self._sequence(following, indent)        # "key:" then "- item" at the key's column
+            return None, following
+        if text[0] in "|>":
+            return self._block_scalar(index, text, indent)
+        if text[0] in "[{\"'":                  # a flow collection or a quoted scalar, then only a comment
+            value, position = self._flow_node(index, text, 0)
+            tail = text[position:].strip()
+            if tail and not tail.startswith("#"):
+                self.fail(index, "unexpected text after the value: %r" % tail)
+            return value, self._next(index + 1)
+        if text[0] in "&*!%@`":
+            self.fail(index, "a value cannot start with %r (anchors, aliases and tags are not supported)"
+                             % text[0])
+        return self._plain(index, text, indent)
+
+    def _plain_line(self, index: int, text: str) -> str:
+        cut = min([p for p in (text.find(" #"), text.find("\t#")) if p >= 0] or [len(text)])
+        text = text[:cut].strip()
+        if _key_colon(text) >= 0:
+            self.fail(index, "a plain value cannot contain ': ' or end in ':' (put the value in quotes)")
+        if _is_item(text) or text.startswith(("? ", ": ")):
+            self.fail(index, "a value cannot start with %r here (put the value in quotes)" % text[:2])
+        return text
+
+    def _plain(self, index: int, text: str, indent: int) -> tuple:
+        """A plain scalar; its continuation lines (indented more than its key) fold into it."""
+        parts, blank, number = [self._plain_line(index, text)], 0, index + 1
+        while number < len(self.lines):
+            stripped = self.lines[number].strip()
+            if not stripped:
+                blank, number = blank + 1, number + 1
+                continue
+            if stripped.startswith("#") or self._indent(number) <= indent:
+                break
+            parts.append("\n" * blank if blank else " ")
+            parts.append(self._plain_line(number, stripped))
+            blank, number = 0, number + 1
+        return self._resolve(index, "".join(parts)), self._next(number)
+
+    def _resolve(self, index: int, text: str):
+        """A plain scalar's value under YAML 1.2's core schema (the regular expressions are the spec's)."""
+        import re
+        if text in ("", "~", "null", "Null", "NULL"):
+            return None
+        if text in ("true", "True", "TRUE", "false", "False", "FALSE"):
+            return text[0] in "tT"
+        if re.fullmatch(r"[-+]?[0-9]+", text):
+            return int(text)
+        if re.fullmatch(r"0o[0-7]+|0x[0-9a-fA-F]+", text):
+            return int(text[2:], 8 if text[1] == "o" else 16)
+        if re.fullmatch(r"[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)", text):
+            self.fail(index, "%s is not a number JSON can carry (put it in quotes)" % text)
+        if re.fullmatch(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?", text):
+            value = float(text)
+            if value in (float("inf"), float("-inf")):
+                self.fail(index, "%s is too large for JSON (put it in quotes)" % text)
+            return value
+        return text
+
+    def _quoted(self, index: int, text: str) -> tuple:
+        """A single- or double-quoted scalar at the start of ``text``: (value, the text after it)."""
+        quote, out, position = text[0], [], 1
+        while position < len(text):
+            char = text[position]
+            if char == quote:
+                if quote == "'" and text[position + 1:position + 2] == "'":
+                    out.append("'")
+                    position += 2
+                    continue
+                return "".join(out), text[position + 1:]
+            if char == "\\" and quote == '"':
+                char, position = self._escape(index, text, position + 1)
+            else:
+                position += 1
+            out.append(char)
+        self.fail(index, "a quoted value must end on the line it starts (multi-line quoted values are "
+                         "not supported)")
+
+    def _escape(self, index: int, text: str, position: int) -> tuple:
+        code = text[position:position + 1]
+        if code in _YAML_ESCAPES:
+            return _YAML_ESCAPES[code], position + 1
+        width = _YAML_HEX_ESCAPES.get(code)
+        digits = text[position + 1:position + 1 + width] if width else ""
+        if not width or len(digits) != width or any(c not in "0123456789abcdefABCDEF" for c in digits):
+            self.fail(index, "unknown escape \\%s in a double-quoted value" % code)
+        return chr(int(digits, 16)), position + 1 + width
+
+    def _flow(self, index: int, text: str, position: int) -> tuple:
+        """A one-line flow sequence or mapping starting at ``text[position]``: (value, end)."""
+        close = "]" if text[position] == "[" else "}"
+        result = [] if close == "]" else {}
+        position += 1
+        while True:
+            position = len(text) - len(text[position:].lstrip())
+            if position >= len(text):
+                self.fail(index, "a flow collection must end on the line it starts ('%s' is missing)" % close)
+            if text[position] == close:
+                return result, position + 1
+            if close == "]":
+                value, position = self._flow_node(index, text, position)
+                result.append(value)
+            else:
+                key, position = self._flow_node(index, text, position, key=True)
+                value = None
+                position = len(text) - len(text[position:].lstrip())
+                if text[position:position + 1] == ":":
+                    value, position = self._flow_node(index, text, position + 1)
+                if key in result:
+                    self.fail(index, "the key %r appears twice" % key)
+                result[key] = value
+            position = len(text) - len(text[position:].lstrip())
+            if text[position:position + 1] == ",":
+                position += 1
+            elif text[position:position + 1] != close:
+                self.fail(index, "expected ',' or '%s' in the flow collection" % close)
+
+    def _flow_node(self, index: int, text: str, position: int, key: bool = False) -> tuple:
+        position = len(text) - len(text[position:].lstrip())
+        char = text[position:position + 1]
+        if char in ("[", "{") and not key:
+            return self._flow(index, text, position)
+        if char in ("\"", "'"):
+            value, rest = self._quoted(index, text[position:])
+            return value, len(text) - len(rest)
+        end = position                        # a plain scalar ends at a flow indicator or ": "
+        while end < len(text) and text[end] not in ",[]{}" and not (
+                text[end] == ":" and text[end + 1:end + 2] in ("", " ", ",", "[", "]", "{", "}")):
+            end += 1
+        raw = text[position:end].strip()
+        if not raw or raw[0] in "&*!|>%@`#":
+            self.fail(index, "expected a value at %r in the flow collection" % text[position:position + 10])
+        return (raw if key else self._resolve(index, raw)), end
+
+    # -- block scalars ------------------------------------------------------------------
+    def _block_scalar(self, index: int, text: str, indent: int) -> tuple:
+        """A literal (``|``) or folded (``>``) block scalar; its header may carry + / - and a digit."""
+        header = text.split(" #")[0].strip()
+        chomp, explicit = "clip", None
+        for char in header[1:]:
+            if char in "+-" and chomp == "clip":
+                chomp = "keep" if char == "+" else "strip"
+            elif char in "123456789" and explicit is None:
+                explicit = int(char)
+            else:
+                self.fail(index, "a block scalar header is | or > with at most one of + - and one digit")
+        column = indent + explicit if explicit else None
+        body, number = [], index + 1
+        while number < len(self.lines):
+            line = self.lines[number]
+            if line.strip():
+                spaces = len(line) - len(line.lstrip(" "))
+                column = spaces if column is None and spaces > indent else column
+                if column is None or spaces < column:
+                    break
+            body.append(line[column:] if column is not None and line.strip() else "")
+            number += 1
+        trailing = 0
+        while body and body[-1] == "":
+            body.pop()
+            trailing += 1
+        value = "\n".join(body) if header[0] == "|" else _fold(body)
+        if body:
+            value += {"strip": "", "clip": "\n", "keep": "\n" * (1 + trailing)}[chomp]
+        return value, self._next(number)
+
+
+def _fold(lines: list) -> str:
+    """Folded block scalar text: a single line break between two plain lines becomes a space."""
+    out, previous, empties = [], None, 0
+    for line in lines:
+        if line == "":
+            empties += 1
+            continue
+        if previous is None:
+            out.append("\n" * empties)
+        elif previous[:1] in (" ", "\t") or line[:1] in (" ", "\t"):
+            out.append("\n" * (empties + 1))           # more-indented lines keep their line breaks
+        else:
+            out.append("\n" * empties if empties else " ")
+        out.append(line)
+        previous, empties = line, 0
+    return "".join(out)
+
+
+def _parse_frontmatter(text: str, source: str = "SKILL.md") -> dict:
+    """A whole SKILL.md's frontmatter as a skill entry's JSON object; its errors name ``source`` and the line."""
+    return _YAMLSubset(text, source).parse()
+
+
+def _checked_frontmatter(text, source: str, folder: str) -> dict:
+    """SKILL.md's frontmatter, after the rules every served skill keeps: UTF-8, the Agent Skills naming
+    rules and the extension's rule that the name is the folder's, and a description."""
+    if not isinstance(text, str):
+        raise _FrontmatterError(source, 1, "SKILL.md is not UTF-8 text")
+    reader = _YAMLSubset(text, source)
+    front = reader.parse()
+    name, line = front.get("name"), reader.key_lines.get("name", 1)
+    if not isinstance(name, str) or not name:
+        raise _FrontmatterError(source, line, "the frontmatter needs a name (a non-empty string)")
+    if len(name) > 64 or not set(name) <= _SKILL_NAME_CHARS or "-" in (name[0], name[-1]) or "--" in name:
+        raise _FrontmatterError(source, line, "the name %r must be 1-64 lowercase letters, digits and single "
+                                              "hyphens, not starting or ending with a hyphen" % name)
+    if name != folder:
+        raise _FrontmatterError(source, line, "the name %r must be the name of the skill's folder, %r"
+                                % (name, folder))
+    description = front.get("description")
+    if not isinstance(description, str) or not description.strip() or len(description) > 1024:
+        raise _FrontmatterError(source, reader.key_lines.get("description", 1),
+                                "the frontmatter needs a description: a string of 1 to 1024 characters")
+    return front
+
+
+def _visible(relative: str) -> bool:
+    """Files under a dot-folder or with a dot-name (.git, .DS_Store) are not part of a skill."""
+    return not any(part.startswith(".") for part in relative.split("/"))
+
+
+class _Skill:
+    """One served skill: its folder, its skill path and the files it was registered with.
+
+    The set of files is fixed when the skill is added (it is what ``resources/list`` and
+    ``resources/read`` serve); their content is live, so every entry hashes what is on disk
+    now. Digests and the frontmatter are kept while a file's size, mtime and inode stay the
+    same, so listing many skills does not reread them.
+    """
+
+    def __init__(self, base: str, path: str, files: list) -> None:
+        self.base, self.path = base, path
+        self.root_uri = "skill://" + _quote_path(path)           # the skill's directory resource
+        self.uri = self.root_uri + "/SKILL.md"
+        self.files = ["SKILL.md"] + [f for f in files if f != "SKILL.md"]
+        self._digests = {}                 # relative path -> (stat key, digest, size)
+        self._front = (None, None)         # (stat key of SKILL.md, its frontmatter)
+
+    def file_uri(self, relative: str) -> str:
+        return self.root_uri + "/" + _quote_path(relative)
+
+    def read(self, relative: str):
+        """A file's content, through add_directory's traversal-safe reader."""
+        return _read_below(self.base, _quote_path(relative))   # it unquotes: names with % survive
+
+    def _stat_key(self, relative: str):
+        info = os.lstat(os.path.join(self.base, *relative.split("/")))
+        return info.st_size, info.st_mtime_ns, info.st_ino
+
+    def frontmatter(self) -> dict:
+        """Raises OSError (SKILL.md is gone) or ValueError (its frontmatter is not valid now)."""
+        key = self._stat_key("SKILL.md")
+        cached_key, front = self._front
+        if cached_key != key:
+            front = _checked_frontmatter(self.read("SKILL.md"), self.uri, self.path.rsplit("/", 1)[-1])
+            self._front = (key, front)
+        return front
+
+    def _digest(self, relative: str):
+        """``(digest, size)`` of a file as it is now, or None if it is gone."""
+        import hashlib
+        try:
+            key = self._stat_key(relative)
+            cached = self._digests.get(relative)
+            if cached is not None and cached[0] == key:
+                return cached[1:]
+            data = self.read(relative)
+        except OSError:
+            return None
+        raw = data.encode("utf-8") if isinstance(data, str) else data   # the reader decoded strict UTF-8
+        self._digests[relative] = (key, "sha256:" + hashlib.sha256(raw).hexdigest(), len(raw))
+        return self._digests[relative][1:]
+
+    def entry(self) -> dict:
+        """The extension's Skill object: the SKILL.md URI, its frontmatter, every file's digest and size."""
+        front = self.frontmatter()
+        resources = []
+        for relative in self.files:
+            found = self._digest(relative)
+            if found is not None:
+                resources.append({"uri": self.file_uri(relative), "digest": found[0], "size": found[1]})
+        return {"uri": self.uri, "frontmatter": front, "resources": resources}
+
+
+def _skill_folders(root: str, limit: int) -> list:
+    """The folders below ``root`` (relative; "" for root itself) that hold a SKILL.md."""
+    files = _regular_files(root, limit + 1)
+    if len(files) > limit:
+        raise ValueError("more than %d files below %r (raise max_files to serve them)" % (limit, root))
+    return sorted(f.rpartition("/")[0] for f in files if f.rpartition("/")[2] == "SKILL.md" and _visible(f))
+
+
+def _load_skills(path: str, prefix: str, limit: int) -> list:
+    """Every skill below ``path`` as a _Skill, each checked against the extension's rules."""
+    root = os.path.realpath(path)
+    if not os.path.isdir(root):
+        raise ValueError("not a directory: %r" % path)
+    lead = [part for part in (prefix or "").split("/") if part]
+    if any(part in (".", "..") for part in lead):
+        raise ValueError("the skill prefix %r must not contain . or .. segments" % prefix)
+    folders = _skill_folders(root, limit)
+    if not folders:
+        raise ValueError("no SKILL.md below %r: a skill is a folder with a SKILL.md in it" % path)
+    if "" in folders:                           # root is a skill itself: its folder names it
+        lead.append(os.path.basename(root))
+    skills = []
+    for folder in folders:
+        base = os.path.join(root, *folder.split("/")) if folder else root
+        files = [f for f in _regular_files(base, limit) if _visible(f)]     # root had no more
+        skill = _Skill(base, "/".join(lead + ([folder] if folder else [])), files)
+        source = os.path.join(base, "SKILL.md")
+        _checked_frontmatter(skill.read("SKILL.md"), source, os.path.basename(base))
+        total = sum(os.lstat(os.path.join(base, *f.split("/"))).st_size for f in skill.files)
+        if len(skill.files) > SKILL_MAX_FILES or total > SKILL_MAX_BYTES:
+            raise ValueError("the skill %s has %d files and %d bytes: the skills extension allows %d files "
+                             "and %d bytes per skill" % (source, len(skill.files), total, SKILL_MAX_FILES,
+                                                         SKILL_MAX_BYTES))
+        skills.append(skill)
+    return skills
+
+
+def _directory_children(skills: list, uri: str, describe) -> list:
+    """The direct children of a directory in the skill namespace, or None if ``uri`` is none.
+
+    A directory is every level above a served file: the skill's root, its subfolders and
+    the prefix above it. Files are described as ``resources/list`` describes them
+    (``describe(uri)``), subfolders as directory resources.
+    """
+    from urllib.parse import unquote
+    children, directory = {}, uri.rstrip("/") + "/"
+    for skill in skills:
+        for relative in skill.files:
+            file_uri = skill.file_uri(relative)
+            if file_uri.startswith(directory) and len(directory) > len("skill://"):
+                name, below, _ = file_uri[len(directory):].partition("/")
+                child = directory + name
+                children.setdefault(child, {"uri": child, "name": unquote(name), "mimeType": DIRECTORY_MIME}
+                                    if below else describe(file_uri))
+    return [children[key] for key in sorted(children)] if children else None
+
+
+# The handlers and the MCPServer method of Agent Skills ----------------------------
+
+def _skills_of(server: "MCPServer") -> dict:
+    """The server's skills: SKILL.md URI -> _Skill (empty until add_skills)."""
+    return _part(server, "skills") or {}
+
+
+def _skills_capabilities(server: "MCPServer", rev, capabilities: dict) -> None:
+    if capabilities.pop("skills", None) is not None:      # an extension: declared under extensions
+        capabilities.setdefault("extensions", {})[SKILLS_EXTENSION] = {"directoryRead": True}
+
+
+def _on_skills_list(server, call: _Call) -> dict:
+    with server._lock:
+        skills = list(_skills_of(server).values())
+    result = _page(skills, call.params.get("cursor"), server.page_size)
+    entries = []
+    for skill in result.pop("items"):
+        try:
+            entries.append(skill.entry())
+        except (OSError, ValueError) as exc:       # a listing may be partial; skills/get says why
+            _logger().warning("minimcp: skills/list leaves out %s: %s", skill.uri, exc)
+    result["skills"] = entries
+    result.update(ttlMs=server.cache_ttl_ms, cacheScope=server.cache_scope)
+    return _trim("skills_result", result, call.rev.version)
+
+def _on_skills_get(server, call: _Call) -> dict:
+    uri = _required(call.params, "uri")
+    skill = _skills_of(server).get(uri)               # one dict lookup, as tools/call and prompts/get do it
+    if skill is None:
+        raise _invalid_params("No skill is served at %s" % uri, {"uri": uri})
+    try:
+        entry = skill.entry()
+    except OSError:
+        raise _invalid_params("No skill is served at %s (its SKILL.md is gone)" % uri, {"uri": uri}) from None
+    except ValueError as exc:
+        raise MCPError(INTERNAL_ERROR, "Internal error: %s" % exc, {"uri": uri}) from None
+    result = {"skill": entry, "ttlMs": server.cache_ttl_ms, "cacheScope": server.cache_scope}
+    return _trim("skills_result", result, call.rev.version)
+
+def _on_directory_read(server, call: _Call) -> dict:
+    uri, version = _required(call.params, "uri"), call.rev.version
+    with server._lock:
+        skills = list(_skills_of(server).values())
+
+    def describe(file_uri: str) -> dict:
+        record = server._resources.get(file_uri)
+        return _shaped(record, _shape_resource, version) if record else {"uri": file_uri, "name": file_uri}
+    children = _directory_children(skills, uri, describe)
+    if children is None:
+        raise _invalid_params("%s is not a directory resource" % uri, {"uri": uri})
+    result = _page(children, call.params.get("cursor"), server.page_size)
+    result["resources"] = result.pop("items")
+    return result
+
+
+def _add_skills(server, path: str, *, prefix: str = None, max_files: int = 10000) -> None:
+    """Serve Agent Skills (SEP-2640): every folder below ``path`` that holds a SKILL.md.
+
+    Each file of a skill is the read-only resource ``skill://<skill path>/<file>``, read
+    as ``add_directory`` reads files (never leaving the folder, never through a link), and
+    the server declares the ``io.modelcontextprotocol/skills`` extension: ``skills/list``,
+    ``skills/get`` and ``resources/directory/read``. The files are those found now; their
+    content (and so each digest) is read live.
+
+    Args:
+        path: a skill's folder, or a folder of skills (nested to any depth).
+        prefix: ``/``-separated segments put in front of every skill path (``acme/billing``).
+        max_files: the most files looked at below ``path``.
+
+    Raises:
+        ValueError: no SKILL.md; frontmatter that cannot be read, naming the file and line;
+            a name that is not its folder's; a skill over the extension's limits (512 files,
+            16 MiB); or a URI that is already served.
+    """
+    skills = _load_skills(path, prefix, max_files)
+    fronts = {skill.uri: skill.frontmatter() for skill in skills}
+    files = {}                                       # a nested skill's files are its parent's too
+    for skill in skills:
+        for relative in skill.files:
+            files.setdefault(skill.file_uri(relative), (skill, relative))
+    with server._lock:
+        taken = sorted(uri for uri in files if uri in server._resources or uri in _skills_of(server))
+    if taken:
+        raise ValueError("already served: %s" % ", ".join(taken))
+    for uri, (skill, relative) in files.items():
+        front = fronts.get(uri)
+        options = {"name": front["name"], "description": front["description"], "mime_type": "text/markdown"} \
+            if front else {"name": relative.rsplit("/", 1)[-1],
+                           "mime_type": _guess_mime(relative, "application/octet-stream")}
+        server.add_resource(lambda s=skill, r=relative: s.read(r), uri, **options)
+    with server._lock:
+        _part(server, "skills", dict).update((skill.uri, skill) for skill in skills)
+
+
+_plug("skills", "Agent Skills (SEP-2640): skill folders as skill:// resources",
+      methods={"add_skills": _add_skills, "_on_skills_list": _on_skills_list,
+               "_on_skills_get": _on_skills_get, "_on_directory_read": _on_directory_read},
+      rows={"skills/list":              ("_on_skills_list",     "worker", ALL_VERSIONS, "skills"),
+            "skills/get":               ("_on_skills_get",      "worker", ALL_VERSIONS, "skills"),
+            "resources/directory/read": ("_on_directory_read",  "reader", ALL_VERSIONS, "skills")},
+      fields={"skills_result": {"ttlMs": "2026-07-28", "cacheScope": "2026-07-28"}},   # skills/list, skills/get
+      offers={"skills": lambda server: bool(_skills_of(server))}, capabilities=_skills_capabilities)
 
 
 # Transport: Streamable HTTP as a WSGI app (its modules imported only when used) ####
@@ -7751,6 +7917,30 @@ def _serve_http(app: "MCPServer", host: str, port: int, ready=None, **options) -
             httpd.server_close()
 
 
+# The MCPServer attributes of HTTP ------------------------------------------------
+
+def _wsgi_app(server: "MCPServer", **options) -> "_HTTPApp":
+    """The Streamable HTTP endpoint as a WSGI application, for gunicorn, waitress, uWSGI, ...
+
+    Options (README, "Serving over HTTP"): ``path`` ("/mcp"), ``allowed_hosts`` and
+    ``allowed_origins`` (loopback; 421 and 403 otherwise), ``auth`` (``fn(headers)`` -> True
+    or an identity, ``ctx.auth``; else $MINIMCP_HTTP_TOKEN), ``max_body`` (4 MiB),
+    ``max_sessions``, ``session_idle``, ``session_lifetime``, ``keepalive`` and
+    ``disconnect_probe`` (seconds), ``session_store`` (``revoke``/``is_revoked``; default
+    ``SQLiteSessionStore`` under $MINIMCP_SESSION_DIR) and ``resource_metadata`` (RFC 9728).
+    """
+    return _HTTPApp(server, **options)
+
+def _default_wsgi(server: "MCPServer") -> "_HTTPApp":
+    """The WSGI app with default options (``gunicorn 'server:app.wsgi'``)."""
+    return _part(server, "http", lambda: _HTTPApp(server))
+
+
+_plug("http", "Streamable HTTP as a WSGI app, and a server for it on http.server",
+      methods={"wsgi_app": _wsgi_app, "wsgi": property(_default_wsgi)},
+      transports={"http": _run_http, "streamable-http": _run_http})
+
+
 # Clients: TestClient for your tests, and the client the command line uses #####
 
 class _ClientBase:
@@ -8210,6 +8400,9 @@ class _ProcessClient(_ClientBase):
             text += " (it asked %s after minimcp had closed its stdin, and may have waited for the answer)" \
                 % ", ".join(sorted(set(self.late_requests)))
         return text
+
+
+_plug("testclient", "TestClient for your tests, and the client the command line uses", public=("TestClient",))
 
 
 # The official SDK's names: servers written for it run unchanged ##############
@@ -9654,13 +9847,17 @@ def install_sdk_aliases() -> None:
         sys.meta_path.append(_SDKFinder())
 
 
-def __getattr__(name: str):
-    # ToolError, UserMessage, ... are built on first use, so ``import minimcp`` stays cheap.
+def _sdk_attribute(name: str):
+    # minimcp.FastMCP, ToolError, UserMessage, ... are built on first use, so ``import minimcp`` stays cheap.
     if name == "FastMCP":
         return _sdk_server("mcp1")
     if name[:1].isupper() and name in _sdk_names():
         return _sdk_names()[name]
-    raise AttributeError("module 'minimcp' has no attribute %r" % name)
+    return None
+
+
+_plug("sdk", "the official SDK's names: servers written for mcp or fastmcp run unchanged",
+      attributes=_sdk_attribute, names=("FastMCP", "install_sdk_aliases"))
 
 
 # Command line: python3 minimcp.py COMMAND ... -- SERVER COMMAND ##############
@@ -9688,6 +9885,8 @@ commands:
   serve --entry CONSOLE_SCRIPT [ARGS...]               run an installed server's console script
   serve --functions SCRIPT [FUNCTION ...]              serve a script's plain functions as tools
   serve --http [HOST:]PORT SCRIPT                      serve it over Streamable HTTP (default host 127.0.0.1)
+  vendor [--without NAME,...|all]                      this file, without those components, on stdout
+                                                       (NAME: %s)
   --version                                            print minimcp's version
 
 options:
@@ -9711,7 +9910,7 @@ examples:
   python3 minimcp.py inspect --protocol 2026-07-28 -- python3 examples/everything.py
   python3 minimcp.py config --client claude examples/everything.py
   python3 minimcp.py serve --functions mytools.py word_count
-""" % LATEST_HANDSHAKE_VERSION
+"""
 
 
 def _looks_like_argument(word: str) -> bool:
@@ -10745,10 +10944,83 @@ def _words_and_server(command: str, words: list, server: list):
     return words, server
 
 
+# vendor: the file without some components ------------------------------------------
+
+_NEEDS = {"cli": ("testclient", "sdk")}      # components that use another component
+
+
+def _vendor_sections(source: str) -> list:
+    """The file as [(component or None, text)]: one item per banner, owned by the component
+    whose _plug() call it holds (the core's sections hold none)."""
+    import re
+    starts = [match.start() for match in re.finditer(r"^# .*####$", source, flags=re.M)]
+    pieces = [source[a:b] for a, b in zip([0] + starts, starts + [len(source)])]
+    owned = []
+    for piece in pieces:
+        plugged = re.findall(r'^_plug\("([a-z]+)"', piece, flags=re.M)
+        owned.append((plugged[0] if plugged else None, piece))
+    return owned
+
+
+def _vendor(source: str, without: set) -> str:
+    """``source`` (this file) without the components named in ``without``."""
+    if not without:
+        return source
+    kept = []
+    left_out = {}
+    for component, text in _vendor_sections(source):
+        if component not in without:
+            kept.append(text)
+            continue
+        about = _COMPONENTS[component][0]
+        for name in _COMPONENTS[component][1]:
+            left_out[name] = (component, about)
+        kept.append("# %s: left out of this build (vendor --without %s)\n\n\n" % (about[:1].upper() + about[1:], component))
+        if component == "cli":
+            kept.append('if __name__ == "__main__":\n    sys.exit("minimcp: this build of minimcp.py leaves out the '
+                        'command line; serve a script with app.run()")\n')
+    text = "".join(kept)
+    table = "".join("    %r: %r,\n" % item for item in sorted(left_out.items()))
+    text = text.replace("_LEFT_OUT = {}          # a vendored build's left-out names -> (component, what it is)\n",
+                        "_LEFT_OUT = {          # written by vendor: the names of the components this build leaves out\n"
+                        + table + "}\n", 1)
+    names = ", ".join(sorted(without))
+    note = ("\nThis build of minimcp %s leaves out the components %s. It was written by\n"
+            "``python3 minimcp.py vendor --without %s``; the sections they had say so.\n" % (__version__, names, names))
+    first_paragraph_end = text.index("\n\n", text.index('"""'))
+    return text[:first_paragraph_end] + "\n" + note + text[first_paragraph_end:]
+
+
+def _vendor_command(args: list) -> int:
+    """``vendor [--without NAME,...|all]``: write this file, without those components, to stdout."""
+    without = set()
+    if args[:1] == ["--without"] and len(args) == 2:
+        without = set(_COMPONENTS) if args[1] == "all" else {name.strip() for name in args[1].split(",") if name.strip()}
+    elif args:
+        raise SystemExit("minimcp: usage: vendor [--without NAME,...|all] (NAME: %s)" % ", ".join(_COMPONENTS))
+    unknown = sorted(without - set(_COMPONENTS))
+    if unknown:
+        raise SystemExit("minimcp: vendor: no component %s (there are: %s)" % (", ".join(unknown), ", ".join(_COMPONENTS)))
+    for component, needed in _NEEDS.items():
+        gone = [name for name in needed if name in without]
+        if gone and component not in without:
+            sys.stderr.write("minimcp: vendor: %s needs %s, so it is left out too\n" % (component, " and ".join(gone)))
+            without.add(component)
+    with open(os.path.abspath(__file__), encoding="utf-8") as source:
+        text = _vendor(source.read(), without)
+    out = getattr(sys.stdout, "buffer", None)
+    if out is not None:                      # the file's own bytes: UTF-8 and \n, whatever the console uses
+        out.write(text.encode("utf-8"))
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 def main(argv: list = None) -> int:
     """The command line; returns the exit status."""
     argv = _command_first(list(sys.argv[1:] if argv is None else argv))
-    usage = _USAGE.replace("python3 minimcp.py", _program_name())
+    usage = _USAGE.replace("python3 minimcp.py", _program_name()) % (
+        ", ".join(_COMPONENTS), LATEST_HANDSHAKE_VERSION)
     before_server = _split_command_line(argv)[0]
     if not argv or argv[0] in ("-h", "--help", "help") or "-h" in before_server or "--help" in before_server:
         (sys.stdout if argv else sys.stderr).write(usage)
@@ -10759,6 +11031,8 @@ def main(argv: list = None) -> int:
     command, rest = argv[0], argv[1:]
     if command == "serve":
         return _serve_command(rest)
+    if command == "vendor":
+        return _vendor_command(rest)
     options, server = _split_command_line(rest)
     as_json, words, extra, roots = _parse_options(options)
     protocol = extra.get("--protocol", LATEST_HANDSHAKE_VERSION)
@@ -10804,6 +11078,9 @@ def main(argv: list = None) -> int:
     elif client.ended_by is not None or client.late_requests:
         sys.stderr.write("minimcp: %s\n" % client.exit_report(code))
     return status
+
+
+_plug("cli", "the command line: python3 minimcp.py COMMAND", public=("main",))
 
 
 if __name__ == "__main__":

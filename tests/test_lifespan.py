@@ -160,7 +160,7 @@ def test_optional_and_subscripted_context_parameters_are_the_context():
 def test_the_sdk_settings_are_accepted_by_minimcps_own_class():
     app = MCPServer("settings", lifespan=None, host="127.0.0.1", port=9001, log_level="INFO",
                     dependencies=["x"], debug=False)
-    assert app._http_address == ("127.0.0.1", 9001)
+    assert (app.host, app.port) == ("127.0.0.1", 9001)
 
 
 PACKAGE_SERVER = '''
