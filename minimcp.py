@@ -2322,7 +2322,7 @@ class Context:
         Returns:
             A list of Root dicts (``uri``, optional ``name``).
         """
-        cached = self._session.roots if not self._call.rev.modern else None
+        cached = self._session.roots if self._call.rev.sessions else None
         return self._ask(_Question(key, "roots/list", {}, {"roots": {}}, self._roots_of,
                                    None if cached is None else {"roots": cached}), timeout)
 
@@ -2330,7 +2330,7 @@ class Context:
         roots = result.get("roots") if isinstance(result, dict) else None
         if not isinstance(roots, list):
             raise MCPError(INVALID_PARAMS, "the client's roots/list answer has no roots list")
-        if not self._call.rev.modern:
+        if self._call.rev.sessions:
             self._session.roots = list(roots)
         return list(roots)
 
@@ -2370,7 +2370,7 @@ class Context:
         """
         params = {"mode": "url", "message": message, "url": url}
         finish = None
-        if not self._call.rev.modern:
+        if self._call.rev.elicitation_ids:
             import secrets
             elicitation_id = params["elicitationId"] = elicitation_id or secrets.token_hex(16)
             finish = lambda result: dict(result, elicitationId=elicitation_id) if isinstance(result, dict) else result
@@ -2773,8 +2773,9 @@ class _Revision:
     Code asks ``call.rev.batches`` rather than comparing version strings, so
     everything a revision changes in behaviour is read off ``_REVISION_RULES``.
     """
-    RULES = ("modern", "batches", "progress_message", "completions", "argument_errors_as_results",
-             "elicitation_modes", "sampling_tools", "tasks", "missing_resource")
+    RULES = ("sessions", "questions", "request_state", "result_envelope", "cache_hints", "batches",
+             "progress_message", "completions", "argument_errors_as_results", "elicitation_modes",
+             "elicitation_ids", "sampling_tools", "tasks", "missing_resource")
     __slots__ = ("version",) + RULES
 
     def __init__(self, version: str, rules: tuple) -> None:
@@ -2783,25 +2784,64 @@ class _Revision:
             setattr(self, name, value)
 
 
+class _TaskRules:
+    """How one revision's tasks behave: 2025-11-25's tasks/* in the base protocol, or the
+    2026-07-28 extension (SEP-2663). A task remembers the rules it was made under."""
+    __slots__ = ("extension", "time_fields", "progress", "answered_flat", "is_error_fails", "announced",
+                 "detailed_get", "cancel_acknowledges")
+
+    def __init__(self, **rules) -> None:
+        for name in self.__slots__:
+            setattr(self, name, rules[name])
+
+
+# extension: the client must declare it (-32021), the server declares it under extensions;
+# time_fields: the names of a task's ttl and poll interval; progress: a task's progress
+# notifications still flow; answered_flat: the call is answered with the task plus
+# resultType "task" (else {"task": ...}); is_error_fails: an isError result makes the task
+# failed; announced: "status" (notifications/tasks/status) or "listen" (notifications/tasks
+# on subscriptions/listen streams); detailed_get: tasks/get includes input requests and
+# result; cancel_acknowledges: tasks/cancel answers {} even for a finished task.
+_CORE_TASKS = _TaskRules(extension=False, time_fields=("ttl", "pollInterval"), progress=True, answered_flat=False,
+                         is_error_fails=True, announced="status", detailed_get=False, cancel_acknowledges=False)
+_EXTENSION_TASKS = _TaskRules(extension=True, time_fields=("ttlMs", "pollIntervalMs"), progress=False,
+                              answered_flat=True, is_error_fails=False, announced="listen", detailed_get=True,
+                              cancel_acknowledges=True)
+
 # Each column is one rule of _Revision.RULES:
-#   modern: the stateless 2026-07-28 era (per-request _meta envelope, input-required
-#     round trips, cache hints, resultType) instead of the initialize handshake;
+#   sessions: the initialize handshake opens a session that remembers what the client said
+#     (its roots, its log level) and can be resumed; else each request says it again, in its
+#     _meta envelope (2026-07-28), and the server cannot ping the client;
+#   questions: how the server asks the client something while a request runs: "requests"
+#     (sampling/elicitation/roots requests on the connection) or "rounds" (an
+#     input-required result, answered by retrying the request with inputResponses);
+#   request_state: a retried request carries the signed requestState of its earlier rounds;
+#   result_envelope: results carry resultType and the server's info in _meta;
+#   cache_hints: lists, reads and discover carry ttlMs and cacheScope;
 #   batches: JSON-RPC batches are accepted (2025-03-26 only);
 #   progress_message: notifications/progress may carry a message;
 #   completions: the completions capability exists;
 #   argument_errors_as_results: invalid tool arguments are an isError result (SEP-1303),
 #     not a -32602 error;
 #   elicitation_modes: elicitation/create has mode (form/url) and elicitation/complete;
+#   elicitation_ids: a URL-mode elicitation carries an elicitationId, for elicitation/complete;
 #   sampling_tools: sampling/createMessage may offer tools;
-#   tasks: None, "core" (2025-11-25 tasks/* in the base protocol) or "extension";
+#   tasks: None, or the _TaskRules of its tasks;
 #   missing_resource: the error code for a resource that does not exist.
+_HANDSHAKE_ERA = (True, "requests", False, False, False)
+_STATELESS_ERA = (False, "rounds", True, True, True)
 _REVISION_RULES = {
-    #              modern batches progress compl. arg-errors elicit sampling tasks   missing resource
-    "2024-11-05": (False, False, False,   False, False,     False, False,   None,   RESOURCE_NOT_FOUND),
-    "2025-03-26": (False, True,  True,    True,  False,     False, False,   None,   RESOURCE_NOT_FOUND),
-    "2025-06-18": (False, False, True,    True,  False,     False, False,   None,   RESOURCE_NOT_FOUND),
-    "2025-11-25": (False, False, True,    True,  True,      True,  True,    "core", RESOURCE_NOT_FOUND),
-    "2026-07-28": (True,  False, True,    True,  True,      True,  True,    "extension", INVALID_PARAMS),
+    #              era              batches progress compl. arg-errors elicit ids   sampling tasks
+    "2024-11-05": _HANDSHAKE_ERA + (False, False,   False, False,     False, True,  False,   None,
+                                    RESOURCE_NOT_FOUND),
+    "2025-03-26": _HANDSHAKE_ERA + (True,  True,    True,  False,     False, True,  False,   None,
+                                    RESOURCE_NOT_FOUND),
+    "2025-06-18": _HANDSHAKE_ERA + (False, True,    True,  False,     False, True,  False,   None,
+                                    RESOURCE_NOT_FOUND),
+    "2025-11-25": _HANDSHAKE_ERA + (False, True,    True,  True,      True,  True,  True,    _CORE_TASKS,
+                                    RESOURCE_NOT_FOUND),
+    "2026-07-28": _STATELESS_ERA + (False, True,    True,  True,      True,  False, True,    _EXTENSION_TASKS,
+                                    INVALID_PARAMS),
 }
 REVISIONS = {version: _Revision(version, rules) for version, rules in _REVISION_RULES.items()}
 assert set(REVISIONS) == ALL_VERSIONS
@@ -2829,6 +2869,9 @@ META_RELATED_TASK = "io.modelcontextprotocol/related-task"
 _TERMINAL = frozenset(["completed", "failed", "cancelled"])
 _CACHEABLE = frozenset(["server/discover", "tools/list", "prompts/list", "resources/list",
                         "resources/templates/list", "resources/read"])
+# The requests whose handlers may ask the client something, so that a 2026-07-28 client
+# retries them with requestState and inputResponses (opened in _Session._run).
+_CARRIES_STATE = frozenset(["tools/call", "resources/read", "prompts/get"])
 _MISSING_FIELDS = {}         # (kind, version) -> the fields that revision lacks, computed once
 
 
@@ -3171,7 +3214,7 @@ class _Task:
         import secrets
         self.id = secrets.token_urlsafe(24)           # unguessable: stdio has no auth context
         self.call = call
-        self.modern = call.rev.modern
+        self.rules = call.rev.tasks               # the rules it was made under, for its lifetime
         self.status = "working"
         self.message = None
         self.created = self.updated = time.time()
@@ -3188,8 +3231,8 @@ class _Task:
     def describe(self) -> dict:
         """The Task object in the field names of this task's era."""
         task = {"taskId": self.id, "status": self.status, "createdAt": _timestamp(self.created),
-                "lastUpdatedAt": _timestamp(self.updated), "ttlMs" if self.modern else "ttl": self.ttl_ms,
-                "pollIntervalMs" if self.modern else "pollInterval": self.poll_ms}
+                "lastUpdatedAt": _timestamp(self.updated), self.rules.time_fields[0]: self.ttl_ms,
+                self.rules.time_fields[1]: self.poll_ms}
         if self.message:
             task["statusMessage"] = self.message
         return task
@@ -3312,7 +3355,8 @@ class _SessionTasks:
 
         Where tasks are an extension, a client that did not declare it is refused first (-32021).
         """
-        if call.rev.tasks == "extension" and not _declares_extension(call.peer.capabilities, TASKS_EXTENSION):
+        if call.rev.tasks is not None and call.rev.tasks.extension and \
+                not _declares_extension(call.peer.capabilities, TASKS_EXTENSION):
             raise MCPError(MISSING_CLIENT_CAPABILITY, "%s needs the %s extension in the request's client "
                            "capabilities" % (call.method, TASKS_EXTENSION),
                            {"requiredCapabilities": {"extensions": {TASKS_EXTENSION: {}}}})
@@ -3321,7 +3365,7 @@ class _SessionTasks:
             raise _invalid_params("Invalid params: taskId must be a string")
         self.live_tasks()
         task = self.tasks.get(task_id)
-        if task is None or task.modern != call.rev.modern:
+        if task is None or task.rules is not call.rev.tasks:     # a task of the other era is unknown here
             raise _invalid_params("Invalid params: unknown task %s" % task_id)
         return task
 
@@ -3336,13 +3380,13 @@ class _SessionTasks:
         """Answer ``call`` with a new task now; the inner call the task runs as from here on."""
         inner = _Call(self, call.id, call.method, call.params,
                       _Peer(call.rev, call.peer.capabilities, call.peer.info,
-                            None if call.rev.modern else call.peer.log_level))
-        if call.rev.modern:                       # the extension has no progress for tasks
+                            call.peer.log_level if call.rev.sessions else None))
+        if not call.rev.tasks.progress:
             inner.progress_token = None
         task = inner.task = _Task(inner, ttl)
         self.tasks[task.id] = task
         call.task_ttl, call.promoted = None, inner
-        self.respond(call, dict(task.describe(), resultType="task") if call.rev.modern
+        self.respond(call, dict(task.describe(), resultType="task") if task.rules.answered_flat
                      else {"task": task.describe()})
         self.step_aside()                         # a task is long by nature: keep the pipe read
         return inner
@@ -3369,7 +3413,7 @@ class _SessionTasks:
             self.respond(call, result)
             return
         task = call.promoted.task
-        failed = result.get("isError") and not task.modern    # 2025-11-25: isError fails a task
+        failed = result.get("isError") and task.rules.is_error_fails
         self.finish_task(task, "failed" if failed else "completed", result=result)
 
     def set_task_status(self, task: _Task, status: str, message: str = None) -> bool:
@@ -3429,7 +3473,7 @@ class _SessionTasks:
         return True
 
     def _announce_task(self, task: _Task) -> None:
-        if not task.modern:
+        if task.rules.announced == "status":
             self.write(_notification("notifications/tasks/status", task.describe()))
             return
         for call, wanted in list(self.listens.values()):
@@ -3529,7 +3573,7 @@ class _Session(_SessionTasks):
 
     def resume(self, peer: _Peer) -> None:
         """Serve, from now on, a handshake session another connection opened (HTTP replicas)."""
-        if peer.rev.modern:
+        if not peer.rev.sessions:
             raise ValueError("protocol %s has no sessions to resume" % peer.rev.version)
         self.peer, self.era, self.initialized = peer, "handshake", True
 
@@ -3842,6 +3886,8 @@ class _Session(_SessionTasks):
         its call is answered once or, if cancelled, never.
         """
         try:
+            if call.rev.request_state and call.method in _CARRIES_STATE:    # the one place it is opened
+                call.answers = _open_state(self.server._signing_key, call.method, call.params)
             result = handler(call)
         except MCPError as exc:
             self.respond(call, error=exc.to_error())
@@ -3907,14 +3953,14 @@ class _Session(_SessionTasks):
         if error is not None:
             message = {"jsonrpc": "2.0", "id": call.id, "error": error}
         else:
-            if call.rev.modern:
+            if call.rev.result_envelope:
                 result = dict(result)
                 result.setdefault("resultType", "complete")
                 meta = result.get("_meta")
                 if not meta or META_SERVER_INFO not in meta:
                     info = {META_SERVER_INFO: self.server._server_info(call.rev.version)}
                     result["_meta"] = dict(meta, **info) if meta else info
-                if call.method in _CACHEABLE and result["resultType"] == "complete":
+                if call.rev.cache_hints and call.method in _CACHEABLE and result["resultType"] == "complete":
                     result.setdefault("ttlMs", self.server.cache_ttl_ms)
                     result.setdefault("cacheScope", self.server.cache_scope)
             message = _response(call.id, result)
@@ -3990,23 +4036,23 @@ class _Session(_SessionTasks):
             call.asked += 1
         if len({q.key for q in questions}) != len(questions):
             raise ValueError("two questions of one round share a key: %s" % [q.key for q in questions])
-        answers = dict(call.answers) if rev.modern else {}
+        answers = dict(call.answers) if rev.request_state else {}
         answers.update((q.key, q.answer) for q in questions if q.answer is not None)
         missing = [q for q in questions if q.key not in answers]
         for question in missing:
-            if question.method == "ping" and rev.modern:
+            if question.method == "ping" and not rev.sessions:
                 raise MCPError(METHOD_NOT_FOUND, "ping does not exist in protocol %s" % rev.version)
             lacking = _missing_capability(call.peer.capabilities, question.needs)
             if lacking:
                 raise MCPError(MISSING_CLIENT_CAPABILITY, "the client did not declare the %s capability, so the "
                                "server cannot send %s" % (lacking, question.method),
                                {"requiredCapabilities": question.needs})
-        if missing and rev.modern and call.task is None:
+        if missing and rev.questions == "rounds" and call.task is None:
             raise _NeedInput(missing)
         if missing:
             if call.cancelled:
                 raise Cancelled(call.cancel_reason or "cancelled")
-            ask = self._ask_in_task if rev.modern else self._ask_on_connection
+            ask = self._ask_in_task if rev.questions == "rounds" else self._ask_on_connection
             answers.update(ask(call, missing, timeout))
         return [q.finish(answers[q.key]) if q.finish else answers[q.key] for q in questions]
 
@@ -4351,15 +4397,15 @@ def _task_ttl(call: _Call, tool: Tool, ttl_cap):
     """Apply the task rules of the call's revision: False to run the tool plainly, else the task's ttl."""
     if tool.task_support == "forbidden" and call.params.get("task") is None:
         return False                           # no task asked of a tool that has none (most calls)
-    if call.rev.tasks == "extension":
+    if call.rev.tasks is None:
+        return False                           # no tasks before 2025-11-25: the field is ignored
+    if call.rev.tasks.extension:
         declared = _declares_extension(call.peer.capabilities, TASKS_EXTENSION)
         if tool.task_support == "required" and not declared:
             raise MCPError(MISSING_CLIENT_CAPABILITY, "tool %s runs only as a task: declare the %s extension"
                            % (tool.name, TASKS_EXTENSION),
                            {"requiredCapabilities": {"extensions": {TASKS_EXTENSION: {}}}})
         return ttl_cap if declared and tool.task_support != "forbidden" else False
-    if call.rev.tasks != "core":
-        return False                           # no tasks before 2025-11-25: the field is ignored
     requested = call.params.get("task")
     if requested is not None and not isinstance(requested, dict):
         raise _invalid_params("Invalid params: task must be an object")
@@ -4613,8 +4659,6 @@ class _Protocol:
             arguments = {}
         if not isinstance(arguments, dict):
             raise _invalid_params("Invalid params: arguments must be an object")
-        if call.rev.modern:
-            call.answers = _open_state(self._signing_key, call.method, call.params)
         ttl = _task_ttl(call, tool, self.task_ttl_ms)
         if self.dialect.lax_arguments:
             arguments = _lax_arguments(tool.input_schema, arguments)
@@ -4631,7 +4675,7 @@ class _Protocol:
         if ttl is False:
             return self._execute_tool(call, tool, arguments)
         call.session.run_task(call, ttl, lambda target: self._execute_tool(target, tool, arguments),
-                              deferred=tool.ask_first and call.rev.modern)
+                              deferred=tool.ask_first and call.rev.questions == "rounds")
         return None
 
     def _execute_tool(self, call: _Call, tool: Tool, arguments: dict) -> dict:
@@ -4686,7 +4730,7 @@ class _Protocol:
                            {"uri": uri} if with_data else None)
         value = self._invoke(call, record, record.arguments_for(variables))
         result = {"contents": [_trim("contents", c, call.rev.version) for c in record.to_contents(uri, value)]}
-        if call.rev.modern:
+        if call.rev.cache_hints:
             if record.ttl_ms is not None:
                 result["ttlMs"] = record.ttl_ms
             if record.cache_scope is not None:
@@ -4695,8 +4739,6 @@ class _Protocol:
 
     def _on_resources_read(self, call: _Call) -> dict:
         uri = _required(call.params, "uri")
-        if call.rev.modern:
-            call.answers = _open_state(self._signing_key, call.method, call.params)
         try:
             return self._read_resource(uri, call)
         except (FileNotFoundError, IsADirectoryError, PermissionError) as exc:
@@ -4726,8 +4768,6 @@ class _Protocol:
         arguments = call.params.get("arguments") or {}
         if not isinstance(arguments, dict) or not all(isinstance(v, str) for v in arguments.values()):
             raise _invalid_params("Invalid params: arguments must be an object of strings")
-        if call.rev.modern:
-            call.answers = _open_state(self._signing_key, call.method, call.params)
         value = self._invoke(call, prompt, prompt.bind(arguments))
         version = call.rev.version
         result = {"messages": [dict(m, content=_trim_block(m["content"], version)) for m in prompt.to_messages(value)]}
@@ -4768,23 +4808,23 @@ class _Protocol:
     # -- handlers: tasks --------------------------------------------------------------
     def _on_tasks_get(self, call: _Call) -> dict:
         task = call.session.find_task(call)
-        return task.detailed() if call.rev.modern else task.describe()
+        return task.detailed() if task.rules.detailed_get else task.describe()
 
     def _on_tasks_result(self, call: _Call) -> dict:
         """Block (on a thread of its own) until the task ends, then answer as the call would have."""
         return call.session.task_result(call.session.find_task(call), call)
 
     def _on_tasks_list(self, call: _Call) -> dict:
-        tasks = [t for t in call.session.live_tasks() if not t.modern]
+        tasks = [t for t in call.session.live_tasks() if t.rules is call.rev.tasks]
         result = _page(tasks, call.params.get("cursor"), self.page_size)
         result["tasks"] = [t.describe() for t in result.pop("items")]
         return result
 
     def _on_tasks_cancel(self, call: _Call) -> dict:
         task = call.session.find_task(call)
-        if not call.session.cancel_task(task) and not call.rev.modern:
+        if not call.session.cancel_task(task) and not task.rules.cancel_acknowledges:
             raise _invalid_params("Invalid params: task %s is already %s" % (task.id, task.status))
-        return {} if call.rev.modern else task.describe()   # 2026-07-28: an acknowledgement either way
+        return {} if task.rules.cancel_acknowledges else task.describe()
 
     def _on_tasks_update(self, call: _Call) -> dict:
         task = call.session.find_task(call)
@@ -5171,9 +5211,9 @@ class MCPServer(_Protocol):
         if not rev.completions:
             capabilities.pop("completions", None)
         if capabilities.pop("tasks", None) is not None:
-            if rev.tasks == "extension":
+            if rev.tasks is not None and rev.tasks.extension:
                 capabilities.setdefault("extensions", {})[TASKS_EXTENSION] = {}
-            elif rev.tasks == "core":
+            elif rev.tasks is not None:
                 capabilities["tasks"] = {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
         for contribute in _CAPABILITY_HOOKS:
             contribute(self, rev, capabilities)
