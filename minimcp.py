@@ -9242,7 +9242,8 @@ _PYDANTIC_WORDS = {   # error type -> pydantic-core's message template
     "model_type": "Input should be a valid dictionary or instance of {0}",
     "dataclass_type": "Input should be a dictionary or an instance of {0}",
     "literal_error": "Input should be {0}", "enum": "Input should be {0}",
-    "greater_than": "Input should be greater than {0}", "greater_than_equal": "Input should be greater than or equal to {0}",
+    "greater_than": "Input should be greater than {0}",
+    "greater_than_equal": "Input should be greater than or equal to {0}",
     "less_than": "Input should be less than {0}", "less_than_equal": "Input should be less than or equal to {0}",
     "multiple_of": "Input should be a multiple of {0}",
     "string_too_short": "String should have at least {0} character{1}",
@@ -9519,7 +9520,8 @@ class _PydanticJudge:
         if step is not None and step and (number % step if isinstance(number, int) and isinstance(step, int)
                                           else abs(number / step - round(number / step)) > 1e-9):
             return self.fail(loc, "multiple_of", value, _pydantic_number(step))
-        for key, kind, fails in (("le", "less_than_equal", lambda n, b: n > b), ("lt", "less_than", lambda n, b: n >= b),
+        for key, kind, fails in (("le", "less_than_equal", lambda n, b: n > b),
+                                 ("lt", "less_than", lambda n, b: n >= b),
                                  ("ge", "greater_than_equal", lambda n, b: n < b),
                                  ("gt", "greater_than", lambda n, b: n <= b)):
             bound = constraints.get(key)
@@ -9671,7 +9673,7 @@ def _pydantic_worded(sdk: str):
                 for name in arguments:
                     if name not in dict((n, 1) for n, _, _ in params):
                         judge.fail((name,), "unexpected_keyword_argument", arguments[name])
-        except _Unworded:
+        except Exception:                         # _Unworded, or a hint nothing here foresaw: never a traceback
             return None
         if not judge.errors:
             return None
