@@ -1354,8 +1354,8 @@ class _Dialect:
 #   unknown_tool: None (a -32602 error) or the isError text for a tool that does not exist;
 #   argument_error: None (the revision decides: -32602, or isError since 2025-11-25) or the
 #     isError text for invalid arguments, always a result; argument_wording: None (the
-#     validator's words for {error}) or fn(tool, arguments) giving pydantic's words, or None
-#     where it has none; lax_arguments: "3" is taken for an integer and 3.0 for 3, as
+#     validator's words for {error}) or fn(tool, arguments, server) giving pydantic's words, or
+#     None where it has none; lax_arguments: "3" is taken for an integer and 3.0 for 3, as
 #     pydantic's lax mode takes them;
 #   is_error_always: results carry "isError": false too;
 #   objects: an object that is not JSON is written as its fields ("fields", or refused when it
@@ -4660,14 +4660,15 @@ class _Protocol:
         if not isinstance(arguments, dict):
             raise _invalid_params("Invalid params: arguments must be an object")
         ttl = _task_ttl(call, tool, self.task_ttl_ms)
-        if self.dialect.lax_arguments:
+        sent = arguments                            # as the client sent them: pydantic's reports quote these
+        if self.dialect.lax_arguments and not getattr(self, "strict_input_validation", False):
             arguments = _lax_arguments(tool.input_schema, arguments)
         try:
             tool.check_arguments(arguments)
         except ValueError as exc:
             if self.dialect.argument_error is not None:
                 wording = self.dialect.argument_wording
-                error = (wording(tool, arguments) if wording is not None else None) or exc
+                error = (wording(tool, sent, self) if wording is not None else None) or exc
                 return _tool_error(self.dialect.argument_error.format(name=name, error=error))
             if not call.rev.argument_errors_as_results:
                 raise _invalid_params("Invalid arguments for tool %s: %s" % (name, exc)) from None
@@ -9381,6 +9382,8 @@ class _SDKFastMCP(MCPServer):
                 if settings.get(k) is not None}         # Icon objects become the dicts minimcp takes
         keep.update({k: settings[k] for k in ("lifespan", "host", "port", "log_level", "debug", "dependencies")
                      if settings.get(k) is not None})
+        # fastmcp's strict_input_validation: pydantic's strict mode ("3" is no int), and its words
+        self.strict_input_validation = bool(settings.get("strict_input_validation"))
         super().__init__(name or "minimcp", instructions=instructions,
                          dialect=settings.get("dialect") or self.sdk_dialect, **keep)
 
@@ -9439,96 +9442,504 @@ def _fastmcp_listing(kind: str, record, described: dict) -> dict:
     return described
 
 
-_PYDANTIC_TYPES = {   # JSON Schema type -> (the Python types pydantic takes in lax mode, error type, words)
-    "integer": ("int_type", "Input should be a valid integer"),
-    "number": ("float_type", "Input should be a valid number"),
-    "string": ("string_type", "Input should be a valid string"),
-    "boolean": ("bool_type", "Input should be a valid boolean"),
-    "array": ("list_type", "Input should be a valid list"),
-    "object": ("dict_type", "Input should be a valid dictionary"),
+# Invalid arguments in pydantic's words. The SDKs validate a call's arguments with pydantic
+# and send str(ValidationError); minimcp's JSON-Schema validator still decides accept or
+# reject, and when it rejects, this emulation walks the function's own hints as pydantic's
+# lax (python) mode would, collecting every error with pydantic's location, words, type and
+# input. Measured against mcp 1.30.0, mcp 2.3.0 and fastmcp 4.2.3 with pydantic 2.14.4 (see
+# tests/test_dialect_words.py). A hint it cannot judge (datetime, custom validators, ...)
+# leaves the validator's words, so a wrong report is never invented.
+
+class _Unworded(Exception):
+    """A hint the emulation cannot judge as pydantic would: the validator's words are kept."""
+
+
+_PYDANTIC_WORDS = {   # error type -> pydantic-core's message template
+    "missing": "Field required", "missing_argument": "Missing required argument",
+    "unexpected_keyword_argument": "Unexpected keyword argument",
+    "extra_forbidden": "Extra inputs are not permitted", "none_required": "Input should be None",
+    "int_type": "Input should be a valid integer",
+    "int_parsing": "Input should be a valid integer, unable to parse string as an integer",
+    "int_from_float": "Input should be a valid integer, got a number with a fractional part",
+    "int_parsing_size": "Unable to parse input string as an integer, exceeded maximum size",
+    "finite_number": "Input should be a finite number",
+    "float_type": "Input should be a valid number",
+    "float_parsing": "Input should be a valid number, unable to parse string as a number",
+    "bool_type": "Input should be a valid boolean",
+    "bool_parsing": "Input should be a valid boolean, unable to interpret input",
+    "string_type": "Input should be a valid string", "list_type": "Input should be a valid list",
+    "set_type": "Input should be a valid set", "frozen_set_type": "Input should be a valid frozenset",
+    "tuple_type": "Input should be a valid tuple", "dict_type": "Input should be a valid dictionary",
+    "iterable_type": "Input should be iterable", "is_instance_of": "Input should be an instance of {0}",
+    "sequence_str": "'str' instances are not allowed as a Sequence value",
+    "model_type": "Input should be a valid dictionary or instance of {0}",
+    "dataclass_type": "Input should be a dictionary or an instance of {0}",
+    "literal_error": "Input should be {0}", "enum": "Input should be {0}",
+    "greater_than": "Input should be greater than {0}",
+    "greater_than_equal": "Input should be greater than or equal to {0}",
+    "less_than": "Input should be less than {0}", "less_than_equal": "Input should be less than or equal to {0}",
+    "multiple_of": "Input should be a multiple of {0}",
+    "string_too_short": "String should have at least {0} character{1}",
+    "string_too_long": "String should have at most {0} character{1}",
+    "string_pattern_mismatch": "String should match pattern '{0}'",
+    "too_short": "{2} should have at least {0} item{1} after validation, not {3}",
+    "too_long": "{2} should have at most {0} item{1} after validation, not {3}",
 }
+_PYDANTIC_JSON_WORDS = {  # what pydantic says instead when it validates JSON text (fastmcp's strict mode)
+    "list_type": "Input should be a valid array", "set_type": "Input should be a valid array",
+    "frozen_set_type": "Input should be a valid array", "tuple_type": "Input should be a valid array",
+    "iterable_type": "Input should be a valid array", "model_type": "Input should be an object",
+    "dataclass_type": "Input should be an object", "dict_type": "Input should be an object",
+    "none_required": "Input should be null",
+}
+_PYDANTIC_UNLINKED = ("sequence_str",)       # a custom error of pydantic's: no errors.pydantic.dev line
+_PYDANTIC_CONSTRAINTS = ("gt", "ge", "lt", "le", "multiple_of", "min_length", "max_length", "pattern",
+                         "allow_inf_nan", "strict")
+_PYDANTIC_DOCS = []                          # the docs version of pydantic's links, read once
+
+
+def _pydantic_docs_version() -> str:
+    """major.minor of the installed pydantic, as its links name it; 2.14 (the pinned SDKs') without one.
+
+    Read from the distribution's metadata when an error is first worded: pydantic is not imported.
+    """
+    if not _PYDANTIC_DOCS:
+        try:
+            from importlib import metadata
+            _PYDANTIC_DOCS.append(".".join(metadata.version("pydantic").split(".")[:2]))
+        except Exception:
+            _PYDANTIC_DOCS.append("2.14")
+    return _PYDANTIC_DOCS[0]
 
 
 def _pydantic_repr(value) -> str:
+    """An input_value as pydantic-core writes it: repr(), cut to 25 + 24 UTF-8 bytes around '...' past 50."""
     text = repr(value)
-    return text if len(text) <= 50 else text[:25] + "..." + text[-24:]      # pydantic-core cuts it so
+    data = text.encode("utf-8")
+    if len(data) <= 50:
+        return text
+    return data[:25].decode("utf-8", "ignore") + "..." + data[-24:].decode("utf-8", "ignore")
 
 
-def _pydantic_issue(kind: str, value):
-    """(error type, words) pydantic gives a top-level argument of schema type ``kind``, or None if it passes."""
-    if kind == "integer":
-        if isinstance(value, float) and not value.is_integer():
-            return "int_from_float", "Input should be a valid integer, got a number with a fractional part"
-        if isinstance(value, str) and not _integral(value):
-            return "int_parsing", "Input should be a valid integer, unable to parse string as an integer"
-        passes = isinstance(value, (int, float, str))
-    elif kind == "number":
-        if isinstance(value, str):
-            try:
-                float(value)
-            except ValueError:
-                return "float_parsing", "Input should be a valid number, unable to parse string as a number"
-        passes = isinstance(value, (int, float, str))
-    elif kind == "boolean":
-        if isinstance(value, (str, int)) and not isinstance(value, bool):
-            key = value.strip().lower() if isinstance(value, str) else str(value)
-            return None if key in _LAX_BOOLEANS else ("bool_parsing",
-                                                       "Input should be a valid boolean, unable to interpret input")
-        passes = isinstance(value, bool)
-    else:
-        passes = isinstance(value, {"string": str, "array": list, "object": dict}[kind])
-    return None if passes else _PYDANTIC_TYPES[kind]
+def _pydantic_number(bound) -> str:
+    """A constraint's bound as pydantic-core prints it (a float without '.0' or an exponent)."""
+    if isinstance(bound, float) and bound == bound and abs(bound) != float("inf"):
+        if bound.is_integer():
+            return "%d" % bound
+        if "e" in repr(bound):
+            import decimal
+            return format(decimal.Decimal(repr(bound)), "f")
+    return str(bound)
 
 
-def _pydantic_worded(model: str, missing: tuple):
-    """A dialect's argument_wording: invalid arguments as pydantic's ValidationError says them.
+def _pydantic_expected(values: list) -> str:
+    shown = [repr(v) for v in values]
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
 
-    Only top-level arguments of plain types are worded so; anything else (constraints, nested
-    models, enums) returns None and keeps the validator's words. The version in the link is the
-    installed pydantic's, read from its metadata (pydantic is never imported); 2.14 without one.
-    """
-    def wording(tool, arguments: dict):
-        schema = tool.input_schema
-        problems = []
-        for name, prop in (schema.get("properties") or {}).items():
-            if name not in arguments:
-                if name in (schema.get("required") or ()):
-                    problems.append((name, missing[0], missing[1], arguments))
+
+def _pydantic_loc(loc: tuple) -> str:
+    return ".".join("`%s`" % p if isinstance(p, str) and "." in p else str(p) for p in loc)
+
+
+def _pydantic_unwrap(hint, namespace: dict, constraints: dict):
+    """(hint without Annotated, constraints with those of its metadata and FieldInfo objects)."""
+    try:
+        hint = _resolve_annotation(hint, namespace)
+    except SchemaError:
+        raise _Unworded() from None
+    while True:
+        origin, args, metadata = _typing_parts(hint)
+        if origin != "annotated":
+            return hint, constraints
+        constraints = dict(constraints)
+        items = list(metadata)
+        while items:
+            item = items.pop(0)
+            if isinstance(item, (str, dict)):
+                continue                              # minimcp's own descriptions and schema keywords
+            if _is_field_info(item):
+                items[:0] = list(item.metadata)       # Field(gt=0, ...): annotated_types objects
                 continue
-            kind = prop.get("type") if set(prop) <= {"type", "description", "default", "title"} else None
-            choices = prop.get("anyOf") if set(prop) <= {"anyOf", "description", "default", "title"} else None
-            if isinstance(choices, list) and len(choices) == 2 and {"type": "null"} in choices:
-                if arguments[name] is None:
-                    continue                    # Optional[X]: None passes, anything else is judged as X
-                other = [c for c in choices if c != {"type": "null"}][0]
-                kind = other.get("type") if set(other) == {"type"} else None
-            if kind not in _PYDANTIC_TYPES:
-                if not isinstance(kind, str):
-                    continue            # no plain type: left to the validator, which found something
-                return None
-            issue = _pydantic_issue(kind, arguments[name])
-            if issue is not None:
-                problems.append((name,) + issue + (arguments[name],))
-        if not problems:
-            return None
+            if callable(getattr(item, "func", None)):
+                raise _Unworded()                     # BeforeValidator and friends: their own rules
+            for name in _PYDANTIC_CONSTRAINTS:
+                if getattr(item, name, None) is not None:
+                    constraints[name] = getattr(item, name)
+        hint = args[0]
+
+
+def _pydantic_label(hint, namespace: dict) -> str:
+    """The name pydantic gives a union member in an error's location (``list[int]``, ``constrained-str``)."""
+    hint, constraints = _pydantic_unwrap(hint, namespace, {})
+    if hint is None or hint is type(None):
+        return "none"
+    if hint in (int, float, str, bool):
+        limited = {k for k in constraints if k not in ("allow_inf_nan", "strict")}
+        return ("constrained-" if limited else "") + hint.__name__
+    if hint is _EMPTY or hint is object or repr(hint) == "typing.Any":
+        return "any"
+    if _is_enum(hint):
+        base = next((b.__name__ for b in (str, int, float) if issubclass(hint, b)), None)
+        return "%s[%s]" % (base + "-enum" if base else "enum", hint.__name__)
+    if isinstance(hint, type) and (_is_pydantic_model(hint) or _is_dataclass(hint) or _is_typeddict(hint)):
+        return hint.__name__
+    origin, args, _ = _typing_parts(hint)
+    name = getattr(hint, "_name", None) or getattr(origin, "_name", None) or getattr(origin, "__name__", "")
+    if hint in (list, set, frozenset, dict, tuple):
+        origin, name = hint, hint.__name__
+    if name == "Literal" or repr(origin) == "typing.Literal":
+        return "literal[%s]" % ",".join(repr(a) for a in args)
+    if origin == "union" or name == "Union" or repr(origin) == "typing.Union":
+        members = [a for a in args if a is not type(None)]
+        inner = (_pydantic_label(members[0], namespace) if len(members) == 1 else
+                 "union[%s]" % ",".join(_pydantic_label(a, namespace) for a in members))
+        return "nullable[%s]" % inner if len(members) < len(args) else inner
+    items = [_pydantic_label(a, namespace) for a in args] or ["any"]
+    if origin is list or name == "List":
+        return "list[%s]" % items[0]
+    if name in ("Sequence", "MutableSequence"):
+        return ("json-or-python[json=list[%s],python=chain[is-instance[Sequence],function-wrap"
+                "[sequence_validator()]]]" % items[0])
+    if origin in (set, frozenset) or name in ("Set", "FrozenSet"):
+        return "%s[%s]" % ("frozenset" if origin is frozenset or name == "FrozenSet" else "set", items[0])
+    if origin is tuple or name == "Tuple":
+        if not args or (len(args) == 2 and args[1] is Ellipsis):
+            return "tuple[%s, ...]" % items[0]
+        return "tuple[%s]" % ", ".join(items)
+    if origin is dict or name in ("Dict", "Mapping", "MutableMapping"):
+        return "dict[%s]" % ",".join(items if len(items) == 2 else ["any", "any"])
+    raise _Unworded()
+
+
+class _PydanticJudge:
+    """Pydantic's verdict on one call's arguments: ``errors`` of (loc, type, words, input)."""
+
+    def __init__(self, namespace: dict, strict: bool) -> None:
+        self.namespace, self.strict, self.errors = namespace, strict, []
+
+    def fail(self, loc: tuple, kind: str, value, *parts) -> None:
+        words = _PYDANTIC_JSON_WORDS.get(kind) if self.strict else None     # strict: JSON mode
+        self.errors.append((loc, kind, words or _PYDANTIC_WORDS[kind].format(*parts), value))
+
+    def check(self, value, hint, loc: tuple, constraints: dict = None, namespace: dict = None) -> None:
+        """Judge ``value`` against ``hint`` as pydantic would, appending to ``errors``."""
+        namespace = self.namespace if namespace is None else namespace
+        hint, constraints = _pydantic_unwrap(hint, namespace, constraints or {})
+        strict = self.strict or bool(constraints.get("strict"))
+        if hint is _EMPTY or hint is object or repr(hint) == "typing.Any" or type(hint).__name__ == "TypeVar":
+            return
+        if hint is None or hint is type(None):
+            if value is not None:
+                self.fail(loc, "none_required", value)
+            return
+        if _is_enum(hint):
+            values = [member.value for member in hint]
+            if value not in values:
+                self.fail(loc, "enum", value, _pydantic_expected(values))
+            return
+        if hint is bool:
+            return self._boolean(value, loc, strict)
+        if hint is int:
+            return self._integer(value, loc, constraints, strict)
+        if hint is float:
+            return self._number(value, loc, constraints, strict)
+        if hint is str:
+            return self._string(value, loc, constraints)
+        if isinstance(hint, type) and _is_pydantic_model(hint):
+            return self._model(value, hint, loc)
+        if isinstance(hint, type) and _is_dataclass(hint):
+            return self._dataclass(value, hint, loc)
+        if isinstance(hint, type) and _is_typeddict(hint):
+            return self._typeddict(value, hint, loc)
+        origin, args, _ = _typing_parts(hint)
+        name = getattr(hint, "_name", None) or getattr(origin, "_name", None) or ""
+        if hint in (list, set, frozenset, dict, tuple):
+            origin, name, args = hint, "", ()
+        if name == "Literal" or repr(origin) == "typing.Literal":
+            if value not in args:
+                self.fail(loc, "literal_error", value, _pydantic_expected(list(args)))
+            return
+        if origin == "union" or name == "Union" or repr(origin) == "typing.Union":
+            return self._union(value, args, loc, constraints, namespace)
+        if name in ("Required", "NotRequired", "ReadOnly"):
+            return self.check(value, args[0], loc, constraints, namespace)
+        item = args[0] if args else _EMPTY
+        if origin is list or name == "List":
+            return self._items(value, item, loc, constraints, namespace, "list_type", "List")
+        if name in ("Sequence", "MutableSequence") or (origin is not None and getattr(origin, "__name__", "") in (
+                "Sequence", "MutableSequence") and getattr(origin, "__module__", "") == "collections.abc"):
+            if self.strict:                  # JSON mode: a Sequence is a list
+                return self._items(value, item, loc, constraints, namespace, "list_type", "List")
+            if isinstance(value, str):
+                return self.fail(loc, "sequence_str", value)
+            if not isinstance(value, list):
+                return self.fail(loc, "is_instance_of", value, "Sequence")
+            return self._items(value, item, loc, constraints, namespace, "list_type", "List")
+        if name == "Iterable" or getattr(origin, "__name__", "") == "Iterable":
+            if not isinstance(value, list if self.strict else (list, str, dict)):
+                self.fail(loc, "iterable_type", value)
+            return                           # its items are judged as they are read, after the call starts
+        if origin in (set, frozenset) or name in ("Set", "FrozenSet"):
+            frozen = origin is frozenset or name == "FrozenSet"
+            return self._items(value, item, loc, constraints, namespace,
+                               "frozen_set_type" if frozen else "set_type", "Frozenset" if frozen else "Set")
+        if origin is tuple or name == "Tuple":
+            return self._tuple(value, args, loc, namespace)
+        if origin is dict or name in ("Dict", "Mapping", "MutableMapping"):
+            if not isinstance(value, dict):
+                return self.fail(loc, "dict_type", value)
+            for key, each in value.items():
+                self.check(each, args[1] if len(args) == 2 else _EMPTY, loc + (key,), None, namespace)
+            return
+        raise _Unworded()
+
+    def _boolean(self, value, loc: tuple, strict: bool) -> None:
+        if isinstance(value, bool):
+            return
+        if strict:
+            return self.fail(loc, "bool_type", value)
+        if isinstance(value, int):
+            if value not in (0, 1):
+                self.fail(loc, "bool_parsing", value)
+        elif isinstance(value, float):
+            if value not in (0.0, 1.0):
+                self.fail(loc, "bool_type", value)
+        elif isinstance(value, str):
+            if value.lower() not in _LAX_BOOLEANS:
+                self.fail(loc, "bool_parsing", value)
+        else:
+            self.fail(loc, "bool_type", value)
+
+    def _integer(self, value, loc: tuple, constraints: dict, strict: bool) -> None:
+        import re
+        if isinstance(value, int) and not (strict and isinstance(value, bool)):
+            number = int(value)
+        elif strict:
+            return self.fail(loc, "int_type", value)
+        elif isinstance(value, float):
+            if value != value or value in (float("inf"), float("-inf")):
+                return self.fail(loc, "finite_number", value)
+            if not value.is_integer():
+                return self.fail(loc, "int_from_float", value)
+            if not -2 ** 63 <= value < 2 ** 63:
+                return self.fail(loc, "int_parsing_size", value)
+            number = int(value)
+        elif isinstance(value, str):
+            digits = re.fullmatch(r"\s*([+-]?[0-9]+(?:_[0-9]+)*)(?:\.0*)?\s*", value)
+            if digits is None:
+                return self.fail(loc, "int_parsing", value)
+            number = int(digits.group(1))
+        else:
+            return self.fail(loc, "int_type", value)
+        self._bounds(number, value, loc, constraints)
+
+    def _number(self, value, loc: tuple, constraints: dict, strict: bool) -> None:
+        if isinstance(value, (int, float)) and not (strict and isinstance(value, bool)):
+            number = float(value)
+        elif strict or not isinstance(value, str):
+            return self.fail(loc, "float_type", value)
+        else:
+            try:
+                number = float(value)
+            except ValueError:
+                return self.fail(loc, "float_parsing", value)
+        if constraints.get("allow_inf_nan") is False and (number != number or abs(number) == float("inf")):
+            return self.fail(loc, "finite_number", value)
+        self._bounds(number, value, loc, constraints)
+
+    def _bounds(self, number, value, loc: tuple, constraints: dict) -> None:
+        """gt/ge/lt/le/multiple_of, in pydantic-core's order (the first that fails is reported)."""
+        step = constraints.get("multiple_of")
+        if step is not None and step and (number % step if isinstance(number, int) and isinstance(step, int)
+                                          else abs(number / step - round(number / step)) > 1e-9):
+            return self.fail(loc, "multiple_of", value, _pydantic_number(step))
+        for key, kind, fails in (("le", "less_than_equal", lambda n, b: n > b),
+                                 ("lt", "less_than", lambda n, b: n >= b),
+                                 ("ge", "greater_than_equal", lambda n, b: n < b),
+                                 ("gt", "greater_than", lambda n, b: n <= b)):
+            bound = constraints.get(key)
+            if bound is not None and fails(number, bound):
+                return self.fail(loc, kind, value, _pydantic_number(bound))
+
+    def _string(self, value, loc: tuple, constraints: dict) -> None:
+        if not isinstance(value, str):
+            return self.fail(loc, "string_type", value)
+        low, high, pattern = constraints.get("min_length"), constraints.get("max_length"), constraints.get("pattern")
+        if low is not None and len(value) < low:
+            return self.fail(loc, "string_too_short", value, low, "" if low == 1 else "s")
+        if high is not None and len(value) > high:
+            return self.fail(loc, "string_too_long", value, high, "" if high == 1 else "s")
+        if pattern is not None:
+            import re
+            text = getattr(pattern, "pattern", pattern)
+            if re.search(text, value) is None:
+                self.fail(loc, "string_pattern_mismatch", value, text)
+
+    def _union(self, value, args: tuple, loc: tuple, constraints: dict, namespace: dict) -> None:
+        members = [a for a in args if a is not type(None)]
+        if len(members) < len(args) and value is None:
+            return                                # Optional[...]: pydantic's nullable, None passes
+        if len(members) == 1:
+            return self.check(value, members[0], loc, constraints, namespace)
+        found = []
+        for member in members:
+            trial = _PydanticJudge(namespace, self.strict)
+            trial.check(value, member, loc + (_pydantic_label(member, namespace),), constraints, namespace)
+            if not trial.errors:
+                return                            # one member takes it: the union does
+            found += trial.errors
+        self.errors += found
+
+    def _items(self, value, item, loc: tuple, constraints: dict, namespace: dict, kind: str, noun: str) -> None:
+        if not isinstance(value, list):
+            return self.fail(loc, kind, value)
+        low, high = constraints.get("min_length"), constraints.get("max_length")
+        if high is not None and len(value) > high:
+            return self.fail(loc, "too_long", value, high, "" if high == 1 else "s", noun, len(value))
+        before = len(self.errors)
+        for index, each in enumerate(value):
+            self.check(each, item, loc + (index,), None, namespace)
+        if len(self.errors) == before and low is not None and len(value) < low:
+            self.fail(loc, "too_short", value, low, "" if low == 1 else "s", noun, len(value))
+
+    def _tuple(self, value, args: tuple, loc: tuple, namespace: dict) -> None:
+        if not isinstance(value, list):
+            return self.fail(loc, "tuple_type", value)
+        if not args or (len(args) == 2 and args[1] is Ellipsis):
+            for index, each in enumerate(value):
+                self.check(each, args[0] if args else _EMPTY, loc + (index,), None, namespace)
+            return
+        fixed = [] if args == ((),) else list(args)
+        if len(value) > len(fixed):
+            return self.fail(loc, "too_long", value, len(fixed), "" if len(fixed) == 1 else "s", "Tuple", len(value))
+        for index, member in enumerate(fixed):
+            if index < len(value):
+                self.check(value[index], member, loc + (index,), None, namespace)
+            else:
+                self.fail(loc + (index,), "missing", value)
+
+    def _model(self, value, model, loc: tuple) -> None:
+        if not isinstance(value, dict):
+            return self.fail(loc, "model_type", value, model.__name__)
+        known = set()
+        for name, field in model.model_fields.items():
+            key = field.alias or name
+            known.update((key, name))
+            if key in value:
+                self.check(value[key], field.annotation, loc + (key,), self._field_constraints(field))
+            elif field.is_required():
+                self.fail(loc + (key,), "missing", value)
+        if (getattr(model, "model_config", None) or {}).get("extra") == "forbid":
+            for key in value:
+                if key not in known:
+                    self.fail(loc + (key,), "extra_forbidden", value[key])
+
+    def _field_constraints(self, field) -> dict:
+        constraints = {}
+        _, constraints = _pydantic_unwrap(_field_annotation(_EMPTY, field), {}, constraints)
+        return constraints
+
+    def _dataclass(self, value, cls, loc: tuple) -> None:
+        import dataclasses
+        if not isinstance(value, dict):
+            return self.fail(loc, "dataclass_type", value, cls.__name__)
+        hints, namespace = _class_hints(cls), _class_namespace(cls)
+        for field in dataclasses.fields(cls):
+            if field.name in value:
+                self.check(value[field.name], hints.get(field.name, field.type), loc + (field.name,), None, namespace)
+            elif field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
+                self.fail(loc + (field.name,), "missing", value)
+
+    def _typeddict(self, value, cls, loc: tuple) -> None:
+        if not isinstance(value, dict):
+            return self.fail(loc, "dict_type", value)
+        hints, namespace = _class_hints(cls), _class_namespace(cls)
+        required = getattr(cls, "__required_keys__", set(hints) if cls.__total__ else ())
+        for key, hint in hints.items():
+            if key in value:
+                self.check(value[key], hint, loc + (key,), None, namespace)
+            elif key in required:
+                self.fail(loc + (key,), "missing", value)
+
+
+def _pydantic_report(title: str, errors: list) -> str:
+    """str(ValidationError): a count, then each error's location, words, type, input and link."""
+    lines = ["%d validation error%s for %s" % (len(errors), "" if len(errors) == 1 else "s", title)]
+    for loc, kind, words, value in errors:
+        lines += [_pydantic_loc(loc), "  %s [type=%s, input_value=%s, input_type=%s]" % (
+            words, kind, _pydantic_repr(value), type(value).__name__)]
+        if kind not in _PYDANTIC_UNLINKED:
+            lines.append("    For further information visit https://errors.pydantic.dev/%s/v/%s"
+                         % (_pydantic_docs_version(), kind))
+    return "\n".join(lines)
+
+
+def _pydantic_worded(sdk: str):
+    """A dialect's argument_wording: invalid arguments as the SDK's pydantic ValidationError says them.
+
+    ``sdk`` is "mcp" (a model named ``<function>Arguments``: "Field required", extra arguments
+    ignored, string values pre-parsed as JSON where the parameter is not a str, as mcp's
+    func_metadata does) or "fastmcp" (pydantic's arguments schema ``call[<function>]``:
+    "Missing required argument", "Unexpected keyword argument"; strict when the server sets
+    ``strict_input_validation``). The link names the installed pydantic's major.minor
+    (what the SDK would print beside it), or 2.14, the pinned SDKs' pydantic, without one.
+    The words are None, keeping the validator's, when a hint is one the emulation cannot judge,
+    when the function's parameters are not the schema's, or when pydantic would find nothing.
+    """
+    def wording(tool, arguments: dict, server=None):
+        params = [(n, a, d) for n, a, d in tool.signature.params if n != tool.context_param]
+        if set(n for n, _, _ in params) != set((tool.input_schema.get("properties") or {})):
+            return None                           # a hand-written inputSchema: pydantic never saw it
+        strict = sdk == "fastmcp" and bool(getattr(server, "strict_input_validation", False))
+        judge = _PydanticJudge(tool.signature.namespace, strict)
+        if sdk == "mcp":
+            arguments = _mcp_pre_parsed(params, arguments, tool.signature.namespace)
         try:
-            from importlib import metadata
-            version = ".".join(metadata.version("pydantic").split(".")[:2])
-        except Exception:                # not installed: the pydantic of the pinned SDKs
-            version = "2.14"
-        lines = ["%d validation error%s for %s" % (len(problems), "s" if len(problems) > 1 else "",
-                                                   model.format(name=tool.name))]
-        for name, kind, words, value in problems:
-            lines += [name, "  %s [type=%s, input_value=%s, input_type=%s]" % (
-                words, kind, _pydantic_repr(value), type(value).__name__),
-                "    For further information visit https://errors.pydantic.dev/%s/v/%s" % (version, kind)]
-        return "\n".join(lines)
+            for name, annotation, default in params:
+                if _is_field_info(default):       # x: T = Field(...): Annotated[T, Field(...)]
+                    annotation, default = _field_annotation(annotation, default), _field_default(default)
+                if name in arguments:
+                    judge.check(arguments[name], annotation, (name,))
+                elif default is _EMPTY:
+                    judge.fail((name,), "missing" if sdk == "mcp" else "missing_argument", arguments)
+            if sdk == "fastmcp":
+                for name in arguments:
+                    if name not in dict((n, 1) for n, _, _ in params):
+                        judge.fail((name,), "unexpected_keyword_argument", arguments[name])
+        except Exception:                         # _Unworded, or a hint nothing here foresaw: never a traceback
+            return None
+        if not judge.errors:
+            return None
+        function = getattr(tool.fn, "__name__", None) or tool.name
+        return _pydantic_report(("%sArguments" if sdk == "mcp" else "call[%s]") % function, judge.errors)
     return wording
 
 
+def _mcp_pre_parsed(params: list, arguments: dict, namespace: dict) -> dict:
+    """mcp's pre_parse_json: a string for a parameter not annotated ``str`` is read as JSON when
+    that gives a list, an object or null (Claude Desktop sends lists as JSON text)."""
+    changed = {}
+    for name, annotation, _ in params:
+        value = arguments.get(name)
+        if not isinstance(value, str):
+            continue
+        try:
+            bare, _ = _pydantic_unwrap(annotation, namespace, {})
+        except _Unworded:
+            bare = None
+        if bare is str:
+            continue
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            continue
+        if not isinstance(parsed, (str, int, float)):
+            changed[name] = parsed
+    return dict(arguments, **changed) if changed else arguments
+
+
 # The SDK rows of the dialect table (mcp 2.3.0's is the core's), each as it differs from mcp 2.3.0.
-_DIALECTS["mcp2"] = _DIALECTS["mcp2"].but("mcp2", told=(_SDKToolError,), argument_wording=_pydantic_worded(
-    "{name}Arguments", ("missing", "Field required")))
+_DIALECTS["mcp2"] = _DIALECTS["mcp2"].but("mcp2", told=(_SDKToolError,), argument_wording=_pydantic_worded("mcp"))
 _DIALECTS["mcp1"] = _DIALECTS["mcp2"].but(        # mcp 1.30.0, the last 1.x
     "mcp1", tool_failure="Error executing tool {name}: {error}", decode_uri_variables=False,
     missing_resource=(0, "Unknown resource: {uri}", False), default_version="1.30.0",
@@ -9536,7 +9947,7 @@ _DIALECTS["mcp1"] = _DIALECTS["mcp2"].but(        # mcp 1.30.0, the last 1.x
 _DIALECTS["fastmcp"] = _DIALECTS["mcp2"].but(     # fastmcp 4.2.3
     "fastmcp", docstrings="parsed", tool_failure="Error calling tool {name!r}: {error}", tool_error="{error}",
     unknown_tool="Unknown tool: {name!r}", argument_error="{error}", list_blocks="json", compact_json=True,
-    argument_wording=_pydantic_worded("call[{name}]", ("missing_argument", "Missing required argument")),
+    argument_wording=_pydantic_worded("fastmcp"),
     dict_structured=True, class_structured=False,
     missing_resource=(INVALID_PARAMS, "Resource not found: {uri!r}", True),
     unknown_prompt=(INVALID_PARAMS, "Unknown prompt: {name!r}", False),
