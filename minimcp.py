@@ -4159,7 +4159,10 @@ _SEAM = {
         "_error", "_request", "_response", "_notification", "_id_key", "_decode_line", "_json_default",
         "_b64", "_b64url", "_unb64url", "_logger", "_available", "_trim", "_shaped", "_shape_resource",
         "_page", "_required", "_invalid_params", "_guess_mime", "_is_coroutine_function", "_quote_path",
-        "_read_below", "_regular_files", "_integral", "_LAX_BOOLEANS", "_EMPTY",
+        "_read_below", "_regular_files", "_LAX_BOOLEANS", "_EMPTY",
+        # reading type hints as the schema section does (the SDK dialects' pydantic wording)
+        "_typing_parts", "_resolve_annotation", "_class_hints", "_class_namespace", "_field_annotation",
+        "_field_default", "_is_dataclass", "_is_enum", "_is_field_info", "_is_pydantic_model", "_is_typeddict",
     ]),
     "attributes": frozenset(["_lock", "_tools", "_resources", "_sessions", "_live_sessions", "_signing_key",
                              "_announce_task"]),     # (a transport's session may announce tasks its way)
