@@ -2331,7 +2331,7 @@ class Context:
         if not isinstance(roots, list):
             raise MCPError(INVALID_PARAMS, "the client's roots/list answer has no roots list")
         if self._call.rev.sessions:
-            self._session.roots = list(roots)
+            self._session.remember_roots(roots)
         return list(roots)
 
     def elicit(self, message: str, schema, timeout: float = None, key: str = None) -> dict:
@@ -3577,6 +3577,24 @@ class _Session(_SessionTasks):
             raise ValueError("protocol %s has no sessions to resume" % peer.rev.version)
         self.peer, self.era, self.initialized = peer, "handshake", True
 
+    # What the handlers and the reader tell a session; only the session writes its state.
+    def begin_handshake(self, peer: _Peer) -> None:
+        """``initialize`` was answered: serve the handshake era under ``peer`` from now on."""
+        self.peer, self.era = peer, "handshake"
+
+    def mark_initialized(self) -> None:
+        """``notifications/initialized`` came after an ``initialize``."""
+        if self.peer is not None:
+            self.initialized = True
+
+    def remember_roots(self, roots) -> None:
+        """The client's roots, kept until it says they changed (``None``: ask again)."""
+        self.roots = None if roots is None else list(roots)
+
+    def read_by(self, reader) -> None:
+        """A reader (the stdio _ReadLoop) runs this session's calls: dispatch and step aside through it."""
+        self.dispatch, self.step_aside = reader.dispatch, reader.step_aside
+
     def _on_batch(self, messages: list, admission: _Admission, headers) -> None:
         refusal = self._check_headers(None, None, headers) if headers is not None else None
         if refusal is not None:
@@ -4607,9 +4625,8 @@ class _Protocol:
         _required(params, "protocolVersion")
         capabilities = _required(params, "capabilities", dict, "an object", {})
         info = params.get("clientInfo")
-        session.peer = _Peer(call.rev, capabilities, info if isinstance(info, dict) else None,
-                             "debug" if earlier is None else earlier.log_level)
-        session.era = "handshake"
+        session.begin_handshake(_Peer(call.rev, capabilities, info if isinstance(info, dict) else None,
+                                      "debug" if earlier is None else earlier.log_level))
         result = {"protocolVersion": call.rev.version, "capabilities": self._capabilities(call.rev),
                   "serverInfo": self._server_info(call.rev.version)}
         if self.instructions:
@@ -4840,14 +4857,13 @@ class _Protocol:
 
     # -- handlers: notifications (session, params) --------------------------------------
     def _on_initialized(self, session: _Session, params: dict) -> None:
-        if session.peer is not None:
-            session.initialized = True
+        session.mark_initialized()
 
     def _on_cancelled(self, session: _Session, params: dict) -> None:
         session.cancel_request(params.get("requestId"), params.get("reason"))
 
     def _on_roots_changed(self, session: _Session, params: dict) -> None:
-        session.roots = None
+        session.remember_roots(None)
 
     def _on_ignored(self, session: _Session, params: dict) -> None:
         return None
@@ -5559,8 +5575,7 @@ class _ReadLoop:
         self.pooled = False                  # whether that thread is a pool worker
         self.running = None                  # the call the reading thread is running itself
         self.queueing = False                # a call of this burst was slow: queue the rest of it
-        session.dispatch = self.dispatch
-        session.step_aside = self.step_aside
+        session.read_by(self)
 
     def start(self) -> None:
         """Start reading on another thread: a free pool worker, or a new thread."""
