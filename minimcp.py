@@ -6712,6 +6712,26 @@ def _client_gone(environ: dict):
     return gone
 
 
+def _host_stopping():
+    """A check that the WSGI server running this process is stopping, where that can be seen; else None.
+
+    gunicorn's worker answers SIGTERM by setting its ``alive`` to False, then waits
+    up to ``--graceful-timeout`` for the requests it runs; a GET stream never ends on
+    its own, so it held the worker that long. The worker is the owner of the SIGTERM
+    handler it installed (``signal.getsignal`` may be read from any thread): read
+    only, nothing is installed or chained. The stdlib server ends its streams itself.
+    """
+    import signal
+    try:
+        handler = signal.getsignal(signal.SIGTERM)
+    except (AttributeError, ValueError):
+        return None
+    worker = getattr(handler, "__self__", None)
+    if worker is None or not type(worker).__module__.startswith("gunicorn.") or not hasattr(worker, "alive"):
+        return None
+    return lambda: not worker.alive
+
+
 class _HTTPError(Exception):
     """An HTTP refusal: status, a JSON-RPC error body, and extra headers."""
 
@@ -6907,13 +6927,15 @@ class _HTTPApp:
     def __init__(self, server: "MCPServer", path: str = "/mcp", allowed_hosts=None, allowed_origins=None,
                  auth=None, max_body: int = 4 * 1024 * 1024, max_sessions: int = 1000,
                  session_idle: float = 1800.0, session_lifetime: float = 86400.0, keepalive: float = 15.0,
-                 disconnect_probe: float = 0.5, session_store=None, resource_metadata: dict = None) -> None:
+                 disconnect_probe: float = 0.5, session_store=None, resource_metadata: dict = None,
+                 revocation_probe: float = 0.25) -> None:
         self.server, self.path, self.auth, self.max_body = server, path, auth, max_body
         self.allowed_hosts = _env_list("MINIMCP_ALLOWED_HOSTS", allowed_hosts)
         self.allowed_origins = _env_list("MINIMCP_ALLOWED_ORIGINS", allowed_origins)
         self.token = os.environ.get("MINIMCP_HTTP_TOKEN") or None
         self.max_sessions, self.session_idle, self.session_lifetime = max_sessions, session_idle, session_lifetime
         self.keepalive, self.disconnect_probe = keepalive, disconnect_probe      # a quiet stream's two intervals
+        self.revocation_probe = revocation_probe     # a GET stream asks a shared store this often
         self.sessions = {}               # session id -> _HTTPSession (this process's)
         if session_store is None:        # deleted ids: shared by the workers of a host, else this process's
             shared = os.environ.get("MINIMCP_SESSION_DIR")
@@ -7147,14 +7169,18 @@ class _HTTPApp:
         start_response("200 OK", headers + _SSE_HEADERS)
         return self._stream(session, held, admission, data, final, gone)
 
-    def _wait(self, exchange: _Exchange, timeout: float, gone):
-        """The exchange's next (data, final); None after ``timeout`` of silence; False once the client is gone."""
+    def _wait(self, exchange: _Exchange, timeout: float, gone, probe: float = None):
+        """The exchange's next (data, final); None after ``timeout`` of silence; False once ``gone()`` is true.
+
+        ``gone`` (None: nothing to watch) is asked every ``probe`` seconds (``disconnect_probe``).
+        """
         import queue
         deadline = time.monotonic() + timeout
+        probe = self.disconnect_probe if probe is None else probe
         while True:
             left = deadline - time.monotonic()
             try:
-                return exchange.queue.get(timeout=max(0.0, min(left, self.disconnect_probe) if gone else left))
+                return exchange.queue.get(timeout=max(0.0, min(left, probe) if gone else left))
             except queue.Empty:
                 if gone is not None and gone():
                     return False
@@ -7352,19 +7378,50 @@ class _HTTPApp:
         with self.lock:
             held.streams += 1
         start_response("200 OK", self._cors(environ) + _SSE_HEADERS)
-        return self._standalone(held, exchange, _client_gone(environ))
+        return self._standalone(held, exchange, *self._standalone_ends(held, _client_gone(environ)))
 
-    def _standalone(self, held: _HTTPSession, exchange: _Exchange, gone):
+    def _standalone_ends(self, held: _HTTPSession, gone) -> tuple:
+        """(check, interval): what ends a quiet GET stream besides its own queue, and how often to look.
+
+        A GET stream never finishes on its own, so three things are watched: its client
+        leaving (``gone``, every ``disconnect_probe``); a DELETE that another worker or
+        replica answered, which only a shared ``session_store`` tells (every
+        ``revocation_probe``: one cheap read; an in-process store needs no probe, its
+        DELETE shuts the stream itself); and the WSGI server stopping (gunicorn's
+        SIGTERM, which would otherwise wait its graceful timeout on this stream).
+        """
+        checks = [check for check in (gone, _host_stopping()) if check is not None]
+        interval = self.disconnect_probe
+        if not isinstance(self.store, _MemorySessionStore):
+            checks.append(lambda: self._deleted_elsewhere(held))
+            interval = min(interval, self.revocation_probe)
+        if not checks:
+            return None, interval
+        return (lambda: any(check() for check in checks)), interval
+
+    def _deleted_elsewhere(self, held: _HTTPSession) -> bool:
+        """Whether another worker deleted this session: if so it ends here too, streams and calls."""
+        try:
+            revoked = self.store.is_revoked(held.id)
+        except Exception:                # a store that fails for a moment must not cut a stream
+            _logger().warning("minimcp: the session store could not be read", exc_info=True)
+            return False
+        if revoked:
+            with self.lock:
+                ours = self.sessions.pop(held.id, None) is held
+            if ours:                     # stop() may wait shutdown_grace for calls: not on this stream's time
+                threading.Thread(target=self._end, args=(held.session,), daemon=True).start()
+        return revoked
+
+    def _standalone(self, held: _HTTPSession, exchange: _Exchange, ends, interval: float):
         try:
             yield b": stream open\n\n"
             while held.id in self.sessions:
-                item = self._wait(exchange, self.keepalive, gone)
-                if item is None and self.store.is_revoked(held.id):   # deleted by another worker
-                    return
+                item = self._wait(exchange, self.keepalive, ends, interval)
                 if item is None:
                     yield b": keep-alive\n\n"
                     continue
-                if item is False or item[0] is None:  # the client left, DELETE, or a newer GET replaced it
+                if item is False or item[0] is None:  # the client left, a DELETE, a newer GET, the server stops
                     return
                 yield b"event: message\ndata: " + item[0].rstrip(b"\n") + b"\n\n"
         finally:
