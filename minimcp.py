@@ -7557,19 +7557,36 @@ class _StdlibHTTPServer:
     most ``max_connections`` at once, with that many waiting in the listen backlog.
     A connection waits ``idle_timeout`` for its next request, ``read_timeout`` within
     one. ``drain`` is the end: stop accepting, let started requests finish, then
-    cancel the rest and answer them.
+    cancel the rest and answer them. A mixin: ``_http_server_class`` puts it before
+    ``ThreadingMixIn`` and ``HTTPServer``, which are imported only when serving.
     """
+    daemon_threads = True
+    allow_reuse_address = True
+    application = None                   # the WSGI app served (wsgiref's name for it)
 
-    def __init__(self) -> None:
+    def __init__(self, address, handler, max_connections: int) -> None:
         self.draining = False
         self.busy = 0                    # requests between their first line and their last byte
         self.idle = set()                # sockets waiting for a next request
         self.changed = threading.Condition()
-
-    application = None                   # the WSGI app served (wsgiref's name for it)
+        self.request_queue_size = max(5, max_connections)   # the listen backlog: a burst waits, not SYN retries
+        self.limit = threading.BoundedSemaphore(max_connections)
+        super().__init__(address, handler)
 
     def get_app(self):
         return self.application
+
+    def process_request(self, request, client_address) -> None:
+        if self.draining or not self.limit.acquire(blocking=False):   # bounded threads
+            self.shutdown_request(request)
+            return
+        super().process_request(request, client_address)
+
+    def process_request_thread(self, request, client_address) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.limit.release()
 
     def waiting(self, sock, idle: bool, started: bool = False) -> bool:
         """A connection waits for a request's head (idle), or stops waiting: True if it may go on.
@@ -7617,6 +7634,176 @@ class _StdlibHTTPServer:
             self.wait_idle(grace + 5.0)
 
 
+class _WSGIResponse:
+    """One WSGI response on a ``_RequestLoop`` connection: ``start_response``, then the head with the first bytes."""
+
+    def __init__(self, handler: "_RequestLoop") -> None:
+        self.handler, self.status, self.headers, self.sent = handler, None, None, False
+        self.head_only = handler.command == "HEAD"
+
+    def start_response(self, status: str, headers, exc_info=None):
+        if exc_info is not None and self.sent:
+            raise exc_info[1].with_traceback(exc_info[2])
+        self.status, self.headers = status, list(headers)
+        return self.write
+
+    def send_head(self) -> None:
+        handler = self.handler
+        code = self.status.split(" ", 1)[0]
+        names = {name.lower() for name, _ in self.headers}
+        lines = ["%s %s\r\n" % (handler.protocol_version, self.status),
+                 "Server: %s\r\n" % handler.version_string(), "Date: %s\r\n" % handler.date_time_string()]
+        lines += ["%s: %s\r\n" % pair for pair in self.headers]
+        if "content-length" not in names and code not in ("204", "304") and not self.head_only:
+            handler.close_connection = True      # a stream (SSE) ends with its connection, as SSE readers expect
+        if handler.close_connection:
+            lines.append("Connection: close\r\n")
+        elif handler.request_version == "HTTP/1.0":
+            lines.append("Connection: keep-alive\r\n")
+        handler.wfile.write(("".join(lines) + "\r\n").encode("latin-1"))
+        self.sent = True
+
+    def write(self, data: bytes) -> None:
+        if not self.sent:
+            self.send_head()
+        if data and not self.head_only:
+            self.handler.wfile.write(data)
+
+
+class _RequestLoop:
+    """The request handler's own part (``_request_handler`` adds ``BaseHTTPRequestHandler``): requests
+    one after another on a kept-alive connection, each run through the WSGI app.
+
+    ``timeout`` (the read timeout within a request) and ``idle_timeout`` (between
+    requests) are set by ``_request_handler``.
+    """
+    protocol_version = "HTTP/1.1"
+    server_version = "minimcp/" + __version__
+    idle_timeout = 5.0
+
+    def log_message(self, *args) -> None:    # no access log on stderr (tokens in URLs)
+        return None
+
+    def handle(self) -> None:
+        """Requests, one after another, until the client or the server closes the connection."""
+        first = True
+        while True:
+            # Until its head is read, a request has not started: a drain closes the connection.
+            if not first:
+                self.connection.settimeout(self.idle_timeout)
+            if not self.server.waiting(self.connection, True):
+                return                               # draining
+            try:
+                head = self.read_head()
+            except OSError:              # idle too long, slow, or closed by the drain
+                head = False
+            if not self.server.waiting(self.connection, False, started=head):
+                return
+            first = False
+            try:
+                self.run_app()
+            finally:
+                self.server.working(-1)
+            if self.close_connection:
+                return
+
+    def read_head(self) -> bool:
+        """Read a request line and headers; False if there is none to serve (answered 400/414 if bad)."""
+        self.raw_requestline = self.rfile.readline(65537)
+        if not self.raw_requestline:
+            return False
+        self.connection.settimeout(self.timeout)
+        if len(self.raw_requestline) > 65536:
+            self.requestline, self.request_version, self.command = "", "", ""
+            self.send_error(414)
+            return False
+        return self.parse_request()              # it has answered 400/505 itself if not
+
+    def body_input(self):
+        """``wsgi.input``, and whether the body's end is known (so the connection may go on)."""
+        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+            if self.headers.get("Content-Length") is not None:
+                self.close_connection = True                 # both framings: trust neither for what follows
+            return _ChunkedBody(self.rfile)
+        length = self.headers.get("Content-Length") or "0"
+        if not (length.isascii() and length.isdigit()) or len(length) > 18:
+            self.close_connection = True                     # the app refuses it; the framing is lost
+            return _BodyInput(self.rfile, 0)
+        return _BodyInput(self.rfile, int(length))
+
+    def environ(self, body) -> dict:
+        from urllib.parse import unquote
+        path, _, query = self.path.partition("?")
+        environ = {"REQUEST_METHOD": self.command, "SCRIPT_NAME": "", "QUERY_STRING": query,
+                   "PATH_INFO": unquote(path, "iso-8859-1"), "SERVER_NAME": self.server.server_name,
+                   "SERVER_PORT": str(self.server.server_port), "SERVER_PROTOCOL": self.request_version,
+                   "REMOTE_ADDR": self.client_address[0], "wsgi.version": (1, 0), "wsgi.url_scheme": "http",
+                   "wsgi.input": body, "wsgi.errors": sys.stderr, "wsgi.multithread": True,
+                   "wsgi.multiprocess": False, "wsgi.run_once": False,
+                   "wsgi.input_terminated": isinstance(body, _ChunkedBody),
+                   "minimcp.socket": self.connection}               # so a stream sees its client leave
+        for name, value in self.headers.items():
+            if "_" in name:              # X_Token must not pass for X-Token
+                continue
+            key = name.upper().replace("-", "_")
+            key = key if key in ("CONTENT_TYPE", "CONTENT_LENGTH") else "HTTP_" + key
+            value = value.strip()        # RFC 9110: whitespace around a field value is not part of it
+            environ[key] = environ[key] + "," + value if key in environ else value
+        return environ
+
+    def run_app(self) -> None:
+        body = self.body_input()
+        response, result = _WSGIResponse(self), None
+        try:
+            result = self.server.application(self.environ(body), response.start_response)
+            for data in result:
+                if data:
+                    response.write(data)
+            if not response.sent:
+                response.send_head()
+        except OSError:                  # the client went away (or timed out) mid-request
+            self.close_connection = True
+        except Exception:                # the app's own error boundary failed: answer, never hang
+            _logger().exception("minimcp: the HTTP request failed")
+            self.close_connection = True
+            if not response.sent:
+                try:
+                    self.send_error(500)
+                except OSError:
+                    pass
+        finally:
+            if hasattr(result, "close"):
+                result.close()
+        if not body.done:                # unread body bytes would be taken for the next request
+            self.close_connection = True
+
+
+def _request_handler(read_timeout: float, idle_timeout: float):
+    """The request handler class: ``_RequestLoop`` on ``http.server``'s, imported only now."""
+    from http.server import BaseHTTPRequestHandler
+    # timeout: a slow client cannot hold a thread forever within a request
+    return type("Handler", (_RequestLoop, BaseHTTPRequestHandler),
+                {"timeout": read_timeout, "idle_timeout": idle_timeout})
+
+
+def _bind_http(host: str, port: int, handler, max_connections: int) -> _StdlibHTTPServer:
+    """The listening server; a port that is taken (or any bind error) is a message, not a traceback."""
+    import socket
+    from http.server import HTTPServer
+    from socketserver import ThreadingMixIn
+
+    class Server(_StdlibHTTPServer, ThreadingMixIn, HTTPServer):
+        address_family = socket.AF_INET6 if ":" in host and not host.startswith("[") else socket.AF_INET
+    try:
+        return Server((host.strip("[]"), port), handler, max_connections)
+    except OSError as problem:
+        import errno
+        if problem.errno == errno.EADDRINUSE:
+            raise SystemExit("minimcp: cannot serve on %s:%d: the port is taken (is another server running? "
+                             "pick another port)" % (host, port)) from None
+        raise SystemExit("minimcp: cannot serve on %s:%d: %s" % (host, port, problem.strerror or problem)) from None
+
+
 def _serve_http(app: "MCPServer", host: str, port: int, ready=None, **options) -> None:
     """Run the WSGI app on the standard library's HTTP server until interrupted; then drain.
 
@@ -7624,178 +7811,12 @@ def _serve_http(app: "MCPServer", host: str, port: int, ready=None, **options) -
     ``read_timeout`` (30 s), ``idle_timeout`` (5 s between requests on a kept-alive
     connection), ``drain_seconds`` (10 s for started requests to finish on SIGTERM).
     """
-    import socket
-    from http.server import BaseHTTPRequestHandler, HTTPServer
-    from socketserver import ThreadingMixIn
     read_timeout = options.pop("read_timeout", 30.0)
     idle_timeout = options.pop("idle_timeout", 5.0)
     max_connections = options.pop("max_connections", 256)
     drain_seconds = options.pop("drain_seconds", 10.0)
     wsgi = app.wsgi_app(**options)
-
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        server_version = "minimcp/" + __version__
-        timeout = read_timeout           # a slow client cannot hold a thread forever
-
-        def log_message(self, *args):    # no access log on stderr (tokens in URLs)
-            return None
-
-        def handle(self) -> None:
-            """Requests, one after another, until the client or the server closes the connection."""
-            first = True
-            while True:
-                # Until its head is read, a request has not started: a drain closes the connection.
-                if not first:
-                    self.connection.settimeout(idle_timeout)
-                if not self.server.waiting(self.connection, True):
-                    return                           # draining
-                try:
-                    head = self.read_head()
-                except OSError:          # idle too long, slow, or closed by the drain
-                    head = False
-                if not self.server.waiting(self.connection, False, started=head):
-                    return
-                first = False
-                try:
-                    self.run_app()
-                finally:
-                    self.server.working(-1)
-                if self.close_connection:
-                    return
-
-        def read_head(self) -> bool:
-            """Read a request line and headers; False if there is none to serve (answered 400/414 if bad)."""
-            self.raw_requestline = self.rfile.readline(65537)
-            if not self.raw_requestline:
-                return False
-            self.connection.settimeout(read_timeout)
-            if len(self.raw_requestline) > 65536:
-                self.requestline, self.request_version, self.command = "", "", ""
-                self.send_error(414)
-                return False
-            return self.parse_request()          # it has answered 400/505 itself if not
-
-        def body_input(self):
-            """``wsgi.input``, and whether the body's end is known (so the connection may go on)."""
-            if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
-                if self.headers.get("Content-Length") is not None:
-                    self.close_connection = True             # both framings: trust neither for what follows
-                return _ChunkedBody(self.rfile)
-            length = self.headers.get("Content-Length") or "0"
-            if not (length.isascii() and length.isdigit()) or len(length) > 18:
-                self.close_connection = True                 # the app refuses it; the framing is lost
-                return _BodyInput(self.rfile, 0)
-            return _BodyInput(self.rfile, int(length))
-
-        def environ(self, body) -> dict:
-            from urllib.parse import unquote
-            path, _, query = self.path.partition("?")
-            environ = {"REQUEST_METHOD": self.command, "SCRIPT_NAME": "", "QUERY_STRING": query,
-                       "PATH_INFO": unquote(path, "iso-8859-1"), "SERVER_NAME": self.server.server_name,
-                       "SERVER_PORT": str(self.server.server_port), "SERVER_PROTOCOL": self.request_version,
-                       "REMOTE_ADDR": self.client_address[0], "wsgi.version": (1, 0), "wsgi.url_scheme": "http",
-                       "wsgi.input": body, "wsgi.errors": sys.stderr, "wsgi.multithread": True,
-                       "wsgi.multiprocess": False, "wsgi.run_once": False,
-                       "wsgi.input_terminated": isinstance(body, _ChunkedBody),
-                       "minimcp.socket": self.connection}           # so a stream sees its client leave
-            for name, value in self.headers.items():
-                if "_" in name:          # X_Token must not pass for X-Token
-                    continue
-                key = name.upper().replace("-", "_")
-                key = key if key in ("CONTENT_TYPE", "CONTENT_LENGTH") else "HTTP_" + key
-                value = value.strip()    # RFC 9110: whitespace around a field value is not part of it
-                environ[key] = environ[key] + "," + value if key in environ else value
-            return environ
-
-        def run_app(self) -> None:
-            body = self.body_input()
-            state = {"status": None, "headers": None, "sent": False}
-            head_only = self.command == "HEAD"
-
-            def start_response(status, headers, exc_info=None):
-                if exc_info is not None and state["sent"]:
-                    raise exc_info[1].with_traceback(exc_info[2])
-                state["status"], state["headers"] = status, list(headers)
-                return write
-
-            def send_head():
-                code = state["status"].split(" ", 1)[0]
-                names = {name.lower() for name, _ in state["headers"]}
-                lines = ["%s %s\r\n" % (self.protocol_version, state["status"]),
-                         "Server: %s\r\n" % self.version_string(), "Date: %s\r\n" % self.date_time_string()]
-                lines += ["%s: %s\r\n" % pair for pair in state["headers"]]
-                if "content-length" not in names and code not in ("204", "304") and not head_only:
-                    self.close_connection = True     # a stream (SSE) ends with its connection, as SSE readers expect
-                if self.close_connection:
-                    lines.append("Connection: close\r\n")
-                elif self.request_version == "HTTP/1.0":
-                    lines.append("Connection: keep-alive\r\n")
-                self.wfile.write(("".join(lines) + "\r\n").encode("latin-1"))
-                state["sent"] = True
-
-            def write(data: bytes) -> None:
-                if not state["sent"]:
-                    send_head()
-                if data and not head_only:
-                    self.wfile.write(data)
-
-            result = None
-            try:
-                result = self.server.application(self.environ(body), start_response)
-                for data in result:
-                    if data:
-                        write(data)
-                if not state["sent"]:
-                    send_head()
-            except OSError:              # the client went away (or timed out) mid-request
-                self.close_connection = True
-            except Exception:            # the app's own error boundary failed: answer, never hang
-                _logger().exception("minimcp: the HTTP request failed")
-                self.close_connection = True
-                if not state["sent"]:
-                    try:
-                        self.send_error(500)
-                    except OSError:
-                        pass
-            finally:
-                if hasattr(result, "close"):
-                    result.close()
-            if not body.done:            # unread body bytes would be taken for the next request
-                self.close_connection = True
-
-    class Server(ThreadingMixIn, _StdlibHTTPServer, HTTPServer):
-        daemon_threads = True
-        allow_reuse_address = True
-        request_queue_size = max(5, max_connections)      # the listen backlog: a burst waits, not SYN retries
-        limit = threading.BoundedSemaphore(max_connections)
-
-        def __init__(self, *args) -> None:
-            _StdlibHTTPServer.__init__(self)
-            HTTPServer.__init__(self, *args)
-
-        def process_request(self, request, client_address):
-            if self.draining or not self.limit.acquire(blocking=False):   # bounded threads
-                self.shutdown_request(request)
-                return
-            super().process_request(request, client_address)
-
-        def process_request_thread(self, request, client_address):
-            try:
-                super().process_request_thread(request, client_address)
-            finally:
-                self.limit.release()
-
-    if ":" in host and not host.startswith("["):
-        Server.address_family = socket.AF_INET6
-    try:
-        httpd = Server((host.strip("[]"), port), Handler)
-    except OSError as problem:
-        import errno
-        if problem.errno == errno.EADDRINUSE:
-            raise SystemExit("minimcp: cannot serve on %s:%d: the port is taken (is another server running? "
-                             "pick another port)" % (host, port)) from None
-        raise SystemExit("minimcp: cannot serve on %s:%d: %s" % (host, port, problem.strerror or problem)) from None
+    httpd = _bind_http(host, port, _request_handler(read_timeout, idle_timeout), max_connections)
     httpd.application = wsgi
     if ready is not None:                # tests and embedders: the bound server
         ready(httpd)
