@@ -7793,7 +7793,7 @@ def _bind_http(host: str, port: int, handler, max_connections: int) -> _StdlibHT
     from socketserver import ThreadingMixIn
 
     class Server(_StdlibHTTPServer, ThreadingMixIn, HTTPServer):
-        address_family = socket.AF_INET6 if ":" in host and not host.startswith("[") else socket.AF_INET
+        address_family = socket.AF_INET6 if ":" in host else socket.AF_INET     # "::1" and "[::1]" alike
     try:
         return Server((host.strip("[]"), port), handler, max_connections)
     except OSError as problem:
