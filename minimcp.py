@@ -4054,15 +4054,19 @@ class _Session(_SessionTasks):
                 "requestState": state}
 
     # -- the end ------------------------------------------------------------------
+    def end_listens(self) -> None:
+        """Answer every ``subscriptions/listen`` now, ending its stream; calls in flight go on (a drain)."""
+        for call, _ in list(self.listens.values()):
+            self.respond(call, {"_meta": {META_SUBSCRIPTION: call.id}})
+        self.listens.clear()
+
     def stop(self) -> None:
         """End of input: cancel running handlers, give them a grace period, close listens."""
         running = list(self.inflight.values()) + [t.call for t in list(self.tasks.values())
                                                    if t.status not in _TERMINAL]
         for call in running:
             call.cancel("the server is shutting down")
-        for call, _ in list(self.listens.values()):
-            self.respond(call, {"_meta": {META_SUBSCRIPTION: call.id}})
-        self.listens.clear()
+        self.end_listens()
         deadline = time.monotonic() + self.server.shutdown_grace
         while self.inflight and time.monotonic() < deadline:
             time.sleep(0.005)
@@ -7142,7 +7146,8 @@ class _HTTPApp:
     def _answer(self, session: _Session, held, admission: _Admission, environ: dict, start_response):
         exchange, gone = admission.stream, _client_gone(environ)
         takes_json, streams = _accepts(environ)
-        item = self._wait(exchange, self._quiet_interval(admission, gone), gone)
+        interval, gone = self._quiet_interval(admission, gone), self._post_watch(session, gone)
+        item = self._wait(exchange, interval, gone)
         while not streams and item is None:        # a client that takes no SSE gets the answer only
             item = self._wait(exchange, self.keepalive, gone)
         data, final = item or (None, None)
@@ -7167,7 +7172,22 @@ class _HTTPApp:
             self._done(session, held, admission, exchange, finished=True)
             return self._reply(start_response, self._status(admission, final), data, headers)
         start_response("200 OK", headers + _SSE_HEADERS)
-        return self._stream(session, held, admission, data, final, gone)
+        return self._stream(session, held, admission, data, final, gone, interval)
+
+    def _post_watch(self, session: _Session, gone):
+        """What a POST stream watches while it waits: its client leaving (``gone``), and, where it
+        shows (``_host_stopping``), the WSGI server stopping. Then a ``subscriptions/listen``, which
+        never finishes, is answered at once; other calls may still finish in the server's graceful time.
+        """
+        stopping = _host_stopping()
+        if stopping is None:
+            return gone
+
+        def watch() -> bool:
+            if stopping():
+                session.end_listens()
+            return gone is not None and gone()
+        return watch
 
     def _wait(self, exchange: _Exchange, timeout: float, gone, probe: float = None):
         """The exchange's next (data, final); None after ``timeout`` of silence; False once ``gone()`` is true.
@@ -7187,10 +7207,9 @@ class _HTTPApp:
                 if time.monotonic() >= deadline:
                     return None
 
-    def _stream(self, session: _Session, held, admission: _Admission, first, finished, gone):
+    def _stream(self, session: _Session, held, admission: _Admission, first, finished, gone, interval: float):
         """Yield SSE events until the answer; a client that goes away cancels a stateless request."""
         exchange = admission.stream
-        interval = self._quiet_interval(admission, gone)
         try:
             if first is not None:
                 yield b"event: message\ndata: " + first.rstrip(b"\n") + b"\n\n"
@@ -7246,11 +7265,16 @@ class _HTTPApp:
 
     # -- the server stops ------------------------------------------------------------
     def close_streams(self) -> None:
-        """End every session's GET stream (a drain waits for requests that finish; these never do)."""
+        """End every GET stream, and answer every ``subscriptions/listen``: a drain waits for
+        requests that finish, and these never do."""
         with self.lock:
             sessions = [held.session for held in self.sessions.values()]
         for session in sessions:
             session.out.shut_stream(None)
+        with self.server._lock:
+            listening = [s for s in self.server._sessions if isinstance(s.out, _HTTPOut)]
+        for session in listening:
+            session.end_listens()
 
     def shutdown(self) -> None:
         """The drain time is over: cancel what runs, give it ``shutdown_grace``, then end every stream.

@@ -18,8 +18,9 @@ tokens. The checks, each on fresh connections so the kernel spreads them over th
    gunicorn of 1 worker x 4 threads holding one, the clients close them, and a request is
    answered within 5 s (the keep-alive is 15 s: a stream that noticed only when writing it held
    its thread that long, and new requests waited);
-6. SIGTERM with a GET stream open: the stream ends and gunicorn exits well before its
-   --graceful-timeout (15 s here), which it used to wait out on the stream.
+6. SIGTERM with a GET stream and a 2026-07-28 subscriptions/listen stream open: the GET stream
+   ends, the listen gets its final answer, and gunicorn exits well before its --graceful-timeout
+   (15 s here), which it used to wait out on such streams.
 
 Bounded: every request has a timeout, every loop a count; the processes are stopped by PID.
 """
@@ -221,21 +222,46 @@ def check_delete_elsewhere_ends_the_stream(port):
             other.close()
 
 
-def check_sigterm_with_an_open_stream(server):
-    """SIGTERM to gunicorn while a GET stream is open: (stream ended after, gunicorn exited after)."""
+def open_listen(port):
+    """A 2026-07-28 subscriptions/listen stream: (connection, response), its acknowledgement read."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+    connection.request("POST", "/mcp", body=json.dumps({
+        "jsonrpc": "2.0", "id": 800, "method": "subscriptions/listen", "params": {
+            "notifications": {"toolsListChanged": True}, "_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {},
+                "io.modelcontextprotocol/clientInfo": {"name": "workers-check", "version": "1"}}}}).encode(),
+        headers={"Content-Type": "application/json", "Accept": ACCEPT, "Authorization": "Bearer token-a",
+                 "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "subscriptions/listen"})
+    response = connection.getresponse()
+    expect(response.status == 200, "subscriptions/listen: %s" % response.status)
+    expect(b"acknowledged" in response.read1(4096), "the listen stream was not acknowledged")
+    return connection, response
+
+
+def check_sigterm_with_open_streams(server):
+    """SIGTERM to gunicorn with a GET and a listen stream open: (GET ended, listen answered, exited) after."""
     holder = KeptAlive(server.port, open_session(server.port))
+    listening, listen = open_listen(server.port)
     try:
         stream = holder.open_stream()
         started = time.monotonic()
         os.killpg(server.proc.pid, signal.SIGTERM)
         ended = stream_end(holder, stream, 10.0)
         try:
+            rest = listen.read()                     # the connection's timeout: 10 s
+        except (OSError, http.client.HTTPException) as problem:
+            raise Check("the listen stream did not end cleanly after SIGTERM (%r)" % problem)
+        answered = time.monotonic() - started
+        expect(b'"id":800,"result"' in rest.replace(b" ", b""), "the listen stream ended unanswered: %r" % rest[-300:])
+        try:
             server.proc.wait(12)
         except subprocess.TimeoutExpired:
             raise Check("gunicorn did not exit within 12 s of SIGTERM (--graceful-timeout 15)")
-        return ended, time.monotonic() - started
+        return ended, answered, time.monotonic() - started
     finally:
         holder.close()
+        listening.close()
 
 
 class Gunicorn:
@@ -336,12 +362,12 @@ def main() -> int:
         log("5. 4 GET streams closed by their clients, all 4 threads free again: answered in %.2f s" % waited)
         stopping = Gunicorn(a.gunicorn, a.workdir, a.pidfile, "gunicorn-sigterm", env, graceful=15)
         try:
-            ended, exited = check_sigterm_with_an_open_stream(stopping)
+            ended, answered, exited = check_sigterm_with_open_streams(stopping)
         finally:
             stopping.stop()
-        expect(exited < 5.0, "gunicorn took %.1f s to exit on SIGTERM with a GET stream open" % exited)
-        log("6. SIGTERM with a GET stream open: the stream ended after %.2f s, gunicorn exited after %.2f s "
-            "(--graceful-timeout 15)" % (ended, exited))
+        expect(exited < 5.0, "gunicorn took %.1f s to exit on SIGTERM with streams open" % exited)
+        log("6. SIGTERM with a GET and a listen stream open: the GET ended after %.2f s, the listen was answered "
+            "after %.2f s, gunicorn exited after %.2f s (--graceful-timeout 15)" % (ended, answered, exited))
     except Check as failed:
         log("FAILED: %s" % failed)
         log("gunicorn log: %s" % server.tail())
