@@ -7146,7 +7146,7 @@ class _HTTPApp:
     def _answer(self, session: _Session, held, admission: _Admission, environ: dict, start_response):
         exchange, gone = admission.stream, _client_gone(environ)
         takes_json, streams = _accepts(environ)
-        interval, gone = self._quiet_interval(admission, gone), self._post_watch(session, gone)
+        interval, gone = self._quiet_interval(admission, gone), self._post_watch(session, held, gone)
         item = self._wait(exchange, interval, gone)
         while not streams and item is None:        # a client that takes no SSE gets the answer only
             item = self._wait(exchange, self.keepalive, gone)
@@ -7174,18 +7174,24 @@ class _HTTPApp:
         start_response("200 OK", headers + _SSE_HEADERS)
         return self._stream(session, held, admission, data, final, gone, interval)
 
-    def _post_watch(self, session: _Session, gone):
-        """What a POST stream watches while it waits: its client leaving (``gone``), and, where it
-        shows (``_host_stopping``), the WSGI server stopping. Then a ``subscriptions/listen``, which
-        never finishes, is answered at once; other calls may still finish in the server's graceful time.
+    def _post_watch(self, session: _Session, held, gone):
+        """What a POST stream watches while it waits, besides its client leaving (``gone``).
+
+        Where it shows (``_host_stopping``), the WSGI server stopping: a ``subscriptions/listen``,
+        which never finishes, is answered at once (other calls may still finish in the server's
+        graceful time). In a handshake-era session, with a shared store, a DELETE that another
+        worker answered: the session ends here too, and with it this stream.
         """
         stopping = _host_stopping()
-        if stopping is None:
+        shared = held is not None and not isinstance(self.store, _MemorySessionStore)
+        if stopping is None and not shared:
             return gone
 
         def watch() -> bool:
-            if stopping():
+            if stopping is not None and stopping():
                 session.end_listens()
+            if shared:
+                self._deleted_elsewhere(held)    # shuts the session's streams: the wait sees it end
             return gone is not None and gone()
         return watch
 
@@ -7433,7 +7439,8 @@ class _HTTPApp:
         if revoked:
             with self.lock:
                 ours = self.sessions.pop(held.id, None) is held
-            if ours:                     # stop() may wait shutdown_grace for calls: not on this stream's time
+            if ours:                     # its streams end now; stop() may wait shutdown_grace for calls
+                held.session.out.shut()
                 threading.Thread(target=self._end, args=(held.session,), daemon=True).start()
         return revoked
 

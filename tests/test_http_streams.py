@@ -222,3 +222,29 @@ def test_a_get_stream_ends_when_a_gunicorn_worker_is_told_to_stop(started):
         connection.close()
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def test_a_delete_on_another_worker_ends_a_post_stream_waiting_there(started, tmp_path):
+    # As a DELETE on the same worker does (test_delete_ends_a_post_stream_still_waiting_for_its_answer),
+    # one on worker A ends the call's stream on worker B without its answer, within a second of the 204.
+    import time
+    app, go, said = talking_app()
+    a = started(app, session_store=minimcp.SQLiteSessionStore(str(tmp_path)))
+    b = started(app, session_store=minimcp.SQLiteSessionStore(str(tmp_path)))
+    session = handshake(a)
+    post = b.connect(timeout=QUICK)
+    post.request("POST", "/mcp", body=json.dumps({"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {
+        "name": "talk", "arguments": {}, "_meta": {"progressToken": "p"}}}), headers={
+        "Content-Type": "application/json", "Accept": ACCEPT, "Mcp-Session-Id": session})
+    response = post.getresponse()
+    assert response.fp.readline().startswith(b"event: message")        # the call runs on B
+    deleting = a.connect()
+    deleting.request("DELETE", "/mcp", headers={"Mcp-Session-Id": session})
+    assert deleting.getresponse().status == 204
+    answered = time.monotonic()
+    deleting.close()
+    rest = read_to_end(response)
+    assert time.monotonic() - answered < 1.0, "B's POST stream took %.2f s to end" % (time.monotonic() - answered)
+    assert b'"result"' not in rest, rest
+    go.set()
+    post.close()
