@@ -6017,8 +6017,8 @@ class MCPServer(_Protocol):
         Options (README, "Serving over HTTP"): ``path`` ("/mcp"), ``allowed_hosts`` and
         ``allowed_origins`` (loopback; 421 and 403 otherwise), ``auth`` (``fn(headers)`` -> True
         or an identity, ``ctx.auth``; else $MINIMCP_HTTP_TOKEN), ``max_body`` (4 MiB),
-        ``max_sessions``, ``session_idle``, ``session_lifetime``, ``keepalive`` and
-        ``disconnect_probe`` (seconds), ``session_store`` (``revoke``/``is_revoked``; default
+        ``max_sessions``, ``session_idle``, ``session_lifetime``, ``keepalive``,
+        ``disconnect_probe`` and ``revocation_probe`` (seconds), ``session_store`` (``revoke``/``is_revoked``; default
         ``SQLiteSessionStore`` under $MINIMCP_SESSION_DIR) and ``resource_metadata`` (RFC 9728).
         """
         return _HTTPApp(self, **options)
