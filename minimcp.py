@@ -6018,8 +6018,9 @@ class MCPServer(_Protocol):
         ``allowed_origins`` (loopback; 421 and 403 otherwise), ``auth`` (``fn(headers)`` -> True
         or an identity, ``ctx.auth``; else $MINIMCP_HTTP_TOKEN), ``max_body`` (4 MiB),
         ``max_sessions``, ``session_idle``, ``session_lifetime``, ``keepalive``,
-        ``disconnect_probe`` and ``revocation_probe`` (seconds), ``session_store`` (``revoke``/``is_revoked``; default
-        ``SQLiteSessionStore`` under $MINIMCP_SESSION_DIR) and ``resource_metadata`` (RFC 9728).
+        ``disconnect_probe`` and ``revocation_probe`` (seconds), ``session_store``
+        (``revoke``/``is_revoked``; default ``SQLiteSessionStore`` under $MINIMCP_SESSION_DIR)
+        and ``resource_metadata`` (RFC 9728).
         """
         return _HTTPApp(self, **options)
 
@@ -7588,7 +7589,7 @@ class _StdlibHTTPServer:
     most ``max_connections`` at once, with that many waiting in the listen backlog.
     A connection waits ``idle_timeout`` for its next request, ``read_timeout`` within
     one. ``drain`` is the end: stop accepting, let started requests finish, then
-    cancel the rest and answer them. A mixin: ``_http_server_class`` puts it before
+    cancel the rest and answer them. A mixin: ``_bind_http`` puts it before
     ``ThreadingMixIn`` and ``HTTPServer``, which are imported only when serving.
     """
     daemon_threads = True
