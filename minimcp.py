@@ -4129,15 +4129,19 @@ class _Session(_SessionTasks):
                 "requestState": state}
 
     # -- the end ------------------------------------------------------------------
+    def end_listens(self) -> None:
+        """Answer every ``subscriptions/listen`` now, ending its stream; calls in flight go on (a drain)."""
+        for call, _ in list(self.listens.values()):
+            self.respond(call, {"_meta": {META_SUBSCRIPTION: call.id}})
+        self.listens.clear()
+
     def stop(self) -> None:
         """End of input: cancel running handlers, give them a grace period, close listens."""
         running = list(self.inflight.values()) + [t.call for t in list(self.tasks.values())
                                                    if t.status not in _TERMINAL]
         for call in running:
             call.cancel("the server is shutting down")
-        for call, _ in list(self.listens.values()):
-            self.respond(call, {"_meta": {META_SUBSCRIPTION: call.id}})
-        self.listens.clear()
+        self.end_listens()
         deadline = time.monotonic() + self.server.shutdown_grace
         while self.inflight and time.monotonic() < deadline:
             time.sleep(0.005)
@@ -6937,6 +6941,26 @@ def _client_gone(environ: dict):
     return gone
 
 
+def _host_stopping():
+    """A check that the WSGI server running this process is stopping, where that can be seen; else None.
+
+    gunicorn's worker answers SIGTERM by setting its ``alive`` to False, then waits
+    up to ``--graceful-timeout`` for the requests it runs; a GET stream never ends on
+    its own, so it held the worker that long. The worker is the owner of the SIGTERM
+    handler it installed (``signal.getsignal`` may be read from any thread): read
+    only, nothing is installed or chained. The stdlib server ends its streams itself.
+    """
+    import signal
+    try:
+        handler = signal.getsignal(signal.SIGTERM)
+    except (AttributeError, ValueError):
+        return None
+    worker = getattr(handler, "__self__", None)
+    if worker is None or not type(worker).__module__.startswith("gunicorn.") or not hasattr(worker, "alive"):
+        return None
+    return lambda: not worker.alive
+
+
 class _HTTPError(Exception):
     """An HTTP refusal: status, a JSON-RPC error body, and extra headers."""
 
@@ -7132,13 +7156,15 @@ class _HTTPApp:
     def __init__(self, server: "MCPServer", path: str = "/mcp", allowed_hosts=None, allowed_origins=None,
                  auth=None, max_body: int = 4 * 1024 * 1024, max_sessions: int = 1000,
                  session_idle: float = 1800.0, session_lifetime: float = 86400.0, keepalive: float = 15.0,
-                 disconnect_probe: float = 0.5, session_store=None, resource_metadata: dict = None) -> None:
+                 disconnect_probe: float = 0.5, session_store=None, resource_metadata: dict = None,
+                 revocation_probe: float = 0.25) -> None:
         self.server, self.path, self.auth, self.max_body = server, path, auth, max_body
         self.allowed_hosts = _env_list("MINIMCP_ALLOWED_HOSTS", allowed_hosts)
         self.allowed_origins = _env_list("MINIMCP_ALLOWED_ORIGINS", allowed_origins)
         self.token = os.environ.get("MINIMCP_HTTP_TOKEN") or None
         self.max_sessions, self.session_idle, self.session_lifetime = max_sessions, session_idle, session_lifetime
         self.keepalive, self.disconnect_probe = keepalive, disconnect_probe      # a quiet stream's two intervals
+        self.revocation_probe = revocation_probe     # a GET stream asks a shared store this often
         self.sessions = {}               # session id -> _HTTPSession (this process's)
         if session_store is None:        # deleted ids: shared by the workers of a host, else this process's
             shared = os.environ.get("MINIMCP_SESSION_DIR")
@@ -7345,7 +7371,8 @@ class _HTTPApp:
     def _answer(self, session: _Session, held, admission: _Admission, environ: dict, start_response):
         exchange, gone = admission.stream, _client_gone(environ)
         takes_json, streams = _accepts(environ)
-        item = self._wait(exchange, self._quiet_interval(admission, gone), gone)
+        interval, gone = self._quiet_interval(admission, gone), self._post_watch(session, held, gone)
+        item = self._wait(exchange, interval, gone)
         while not streams and item is None:        # a client that takes no SSE gets the answer only
             item = self._wait(exchange, self.keepalive, gone)
         data, final = item or (None, None)
@@ -7370,26 +7397,50 @@ class _HTTPApp:
             self._done(session, held, admission, exchange, finished=True)
             return self._reply(start_response, self._status(admission, final), data, headers)
         start_response("200 OK", headers + _SSE_HEADERS)
-        return self._stream(session, held, admission, data, final, gone)
+        return self._stream(session, held, admission, data, final, gone, interval)
 
-    def _wait(self, exchange: _Exchange, timeout: float, gone):
-        """The exchange's next (data, final); None after ``timeout`` of silence; False once the client is gone."""
+    def _post_watch(self, session: _Session, held, gone):
+        """What a POST stream watches while it waits, besides its client leaving (``gone``).
+
+        Where it shows (``_host_stopping``), the WSGI server stopping: a ``subscriptions/listen``,
+        which never finishes, is answered at once (other calls may still finish in the server's
+        graceful time). In a handshake-era session, with a shared store, a DELETE that another
+        worker answered: the session ends here too, and with it this stream.
+        """
+        stopping = _host_stopping()
+        shared = held is not None and not isinstance(self.store, _MemorySessionStore)
+        if stopping is None and not shared:
+            return gone
+
+        def watch() -> bool:
+            if stopping is not None and stopping():
+                session.end_listens()
+            if shared:
+                self._deleted_elsewhere(held)    # shuts the session's streams: the wait sees it end
+            return gone is not None and gone()
+        return watch
+
+    def _wait(self, exchange: _Exchange, timeout: float, gone, probe: float = None):
+        """The exchange's next (data, final); None after ``timeout`` of silence; False once ``gone()`` is true.
+
+        ``gone`` (None: nothing to watch) is asked every ``probe`` seconds (``disconnect_probe``).
+        """
         import queue
         deadline = time.monotonic() + timeout
+        probe = self.disconnect_probe if probe is None else probe
         while True:
             left = deadline - time.monotonic()
             try:
-                return exchange.queue.get(timeout=max(0.0, min(left, self.disconnect_probe) if gone else left))
+                return exchange.queue.get(timeout=max(0.0, min(left, probe) if gone else left))
             except queue.Empty:
                 if gone is not None and gone():
                     return False
                 if time.monotonic() >= deadline:
                     return None
 
-    def _stream(self, session: _Session, held, admission: _Admission, first, finished, gone):
+    def _stream(self, session: _Session, held, admission: _Admission, first, finished, gone, interval: float):
         """Yield SSE events until the answer; a client that goes away cancels a stateless request."""
         exchange = admission.stream
-        interval = self._quiet_interval(admission, gone)
         try:
             if first is not None:
                 yield b"event: message\ndata: " + first.rstrip(b"\n") + b"\n\n"
@@ -7445,11 +7496,16 @@ class _HTTPApp:
 
     # -- the server stops ------------------------------------------------------------
     def close_streams(self) -> None:
-        """End every session's GET stream (a drain waits for requests that finish; these never do)."""
+        """End every GET stream, and answer every ``subscriptions/listen``: a drain waits for
+        requests that finish, and these never do."""
         with self.lock:
             sessions = [held.session for held in self.sessions.values()]
         for session in sessions:
             session.out.shut_stream(None)
+        with self.server._lock:
+            listening = [s for s in self.server._sessions if isinstance(s.out, _HTTPOut)]
+        for session in listening:
+            session.end_listens()
 
     def shutdown(self) -> None:
         """The drain time is over: cancel what runs, give it ``shutdown_grace``, then end every stream.
@@ -7577,19 +7633,51 @@ class _HTTPApp:
         with self.lock:
             held.streams += 1
         start_response("200 OK", self._cors(environ) + _SSE_HEADERS)
-        return self._standalone(held, exchange, _client_gone(environ))
+        return self._standalone(held, exchange, *self._standalone_ends(held, _client_gone(environ)))
 
-    def _standalone(self, held: _HTTPSession, exchange: _Exchange, gone):
+    def _standalone_ends(self, held: _HTTPSession, gone) -> tuple:
+        """(check, interval): what ends a quiet GET stream besides its own queue, and how often to look.
+
+        A GET stream never finishes on its own, so three things are watched: its client
+        leaving (``gone``, every ``disconnect_probe``); a DELETE that another worker or
+        replica answered, which only a shared ``session_store`` tells (every
+        ``revocation_probe``: one cheap read; an in-process store needs no probe, its
+        DELETE shuts the stream itself); and the WSGI server stopping (gunicorn's
+        SIGTERM, which would otherwise wait its graceful timeout on this stream).
+        """
+        checks = [check for check in (gone, _host_stopping()) if check is not None]
+        interval = self.disconnect_probe
+        if not isinstance(self.store, _MemorySessionStore):
+            checks.append(lambda: self._deleted_elsewhere(held))
+            interval = min(interval, self.revocation_probe)
+        if not checks:
+            return None, interval
+        return (lambda: any(check() for check in checks)), interval
+
+    def _deleted_elsewhere(self, held: _HTTPSession) -> bool:
+        """Whether another worker deleted this session: if so it ends here too, streams and calls."""
+        try:
+            revoked = self.store.is_revoked(held.id)
+        except Exception:                # a store that fails for a moment must not cut a stream
+            _logger().warning("minimcp: the session store could not be read", exc_info=True)
+            return False
+        if revoked:
+            with self.lock:
+                ours = self.sessions.pop(held.id, None) is held
+            if ours:                     # its streams end now; stop() may wait shutdown_grace for calls
+                held.session.out.shut()
+                threading.Thread(target=self._end, args=(held.session,), daemon=True).start()
+        return revoked
+
+    def _standalone(self, held: _HTTPSession, exchange: _Exchange, ends, interval: float):
         try:
             yield b": stream open\n\n"
             while held.id in self.sessions:
-                item = self._wait(exchange, self.keepalive, gone)
-                if item is None and self.store.is_revoked(held.id):   # deleted by another worker
-                    return
+                item = self._wait(exchange, self.keepalive, ends, interval)
                 if item is None:
                     yield b": keep-alive\n\n"
                     continue
-                if item is False or item[0] is None:  # the client left, DELETE, or a newer GET replaced it
+                if item is False or item[0] is None:  # the client left, a DELETE, a newer GET, the server stops
                     return
                 yield b"event: message\ndata: " + item[0].rstrip(b"\n") + b"\n\n"
         finally:
@@ -7725,19 +7813,36 @@ class _StdlibHTTPServer:
     most ``max_connections`` at once, with that many waiting in the listen backlog.
     A connection waits ``idle_timeout`` for its next request, ``read_timeout`` within
     one. ``drain`` is the end: stop accepting, let started requests finish, then
-    cancel the rest and answer them.
+    cancel the rest and answer them. A mixin: ``_bind_http`` puts it before
+    ``ThreadingMixIn`` and ``HTTPServer``, which are imported only when serving.
     """
+    daemon_threads = True
+    allow_reuse_address = True
+    application = None                   # the WSGI app served (wsgiref's name for it)
 
-    def __init__(self) -> None:
+    def __init__(self, address, handler, max_connections: int) -> None:
         self.draining = False
         self.busy = 0                    # requests between their first line and their last byte
         self.idle = set()                # sockets waiting for a next request
         self.changed = threading.Condition()
-
-    application = None                   # the WSGI app served (wsgiref's name for it)
+        self.request_queue_size = max(5, max_connections)   # the listen backlog: a burst waits, not SYN retries
+        self.limit = threading.BoundedSemaphore(max_connections)
+        super().__init__(address, handler)
 
     def get_app(self):
         return self.application
+
+    def process_request(self, request, client_address) -> None:
+        if self.draining or not self.limit.acquire(blocking=False):   # bounded threads
+            self.shutdown_request(request)
+            return
+        super().process_request(request, client_address)
+
+    def process_request_thread(self, request, client_address) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.limit.release()
 
     def waiting(self, sock, idle: bool, started: bool = False) -> bool:
         """A connection waits for a request's head (idle), or stops waiting: True if it may go on.
@@ -7785,6 +7890,176 @@ class _StdlibHTTPServer:
             self.wait_idle(grace + 5.0)
 
 
+class _WSGIResponse:
+    """One WSGI response on a ``_RequestLoop`` connection: ``start_response``, then the head with the first bytes."""
+
+    def __init__(self, handler: "_RequestLoop") -> None:
+        self.handler, self.status, self.headers, self.sent = handler, None, None, False
+        self.head_only = handler.command == "HEAD"
+
+    def start_response(self, status: str, headers, exc_info=None):
+        if exc_info is not None and self.sent:
+            raise exc_info[1].with_traceback(exc_info[2])
+        self.status, self.headers = status, list(headers)
+        return self.write
+
+    def send_head(self) -> None:
+        handler = self.handler
+        code = self.status.split(" ", 1)[0]
+        names = {name.lower() for name, _ in self.headers}
+        lines = ["%s %s\r\n" % (handler.protocol_version, self.status),
+                 "Server: %s\r\n" % handler.version_string(), "Date: %s\r\n" % handler.date_time_string()]
+        lines += ["%s: %s\r\n" % pair for pair in self.headers]
+        if "content-length" not in names and code not in ("204", "304") and not self.head_only:
+            handler.close_connection = True      # a stream (SSE) ends with its connection, as SSE readers expect
+        if handler.close_connection:
+            lines.append("Connection: close\r\n")
+        elif handler.request_version == "HTTP/1.0":
+            lines.append("Connection: keep-alive\r\n")
+        handler.wfile.write(("".join(lines) + "\r\n").encode("latin-1"))
+        self.sent = True
+
+    def write(self, data: bytes) -> None:
+        if not self.sent:
+            self.send_head()
+        if data and not self.head_only:
+            self.handler.wfile.write(data)
+
+
+class _RequestLoop:
+    """The request handler's own part (``_request_handler`` adds ``BaseHTTPRequestHandler``): requests
+    one after another on a kept-alive connection, each run through the WSGI app.
+
+    ``timeout`` (the read timeout within a request) and ``idle_timeout`` (between
+    requests) are set by ``_request_handler``.
+    """
+    protocol_version = "HTTP/1.1"
+    server_version = "minimcp/" + __version__
+    idle_timeout = 5.0
+
+    def log_message(self, *args) -> None:    # no access log on stderr (tokens in URLs)
+        return None
+
+    def handle(self) -> None:
+        """Requests, one after another, until the client or the server closes the connection."""
+        first = True
+        while True:
+            # Until its head is read, a request has not started: a drain closes the connection.
+            if not first:
+                self.connection.settimeout(self.idle_timeout)
+            if not self.server.waiting(self.connection, True):
+                return                               # draining
+            try:
+                head = self.read_head()
+            except OSError:              # idle too long, slow, or closed by the drain
+                head = False
+            if not self.server.waiting(self.connection, False, started=head):
+                return
+            first = False
+            try:
+                self.run_app()
+            finally:
+                self.server.working(-1)
+            if self.close_connection:
+                return
+
+    def read_head(self) -> bool:
+        """Read a request line and headers; False if there is none to serve (answered 400/414 if bad)."""
+        self.raw_requestline = self.rfile.readline(65537)
+        if not self.raw_requestline:
+            return False
+        self.connection.settimeout(self.timeout)
+        if len(self.raw_requestline) > 65536:
+            self.requestline, self.request_version, self.command = "", "", ""
+            self.send_error(414)
+            return False
+        return self.parse_request()              # it has answered 400/505 itself if not
+
+    def body_input(self):
+        """``wsgi.input``, and whether the body's end is known (so the connection may go on)."""
+        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+            if self.headers.get("Content-Length") is not None:
+                self.close_connection = True                 # both framings: trust neither for what follows
+            return _ChunkedBody(self.rfile)
+        length = self.headers.get("Content-Length") or "0"
+        if not (length.isascii() and length.isdigit()) or len(length) > 18:
+            self.close_connection = True                     # the app refuses it; the framing is lost
+            return _BodyInput(self.rfile, 0)
+        return _BodyInput(self.rfile, int(length))
+
+    def environ(self, body) -> dict:
+        from urllib.parse import unquote
+        path, _, query = self.path.partition("?")
+        environ = {"REQUEST_METHOD": self.command, "SCRIPT_NAME": "", "QUERY_STRING": query,
+                   "PATH_INFO": unquote(path, "iso-8859-1"), "SERVER_NAME": self.server.server_name,
+                   "SERVER_PORT": str(self.server.server_port), "SERVER_PROTOCOL": self.request_version,
+                   "REMOTE_ADDR": self.client_address[0], "wsgi.version": (1, 0), "wsgi.url_scheme": "http",
+                   "wsgi.input": body, "wsgi.errors": sys.stderr, "wsgi.multithread": True,
+                   "wsgi.multiprocess": False, "wsgi.run_once": False,
+                   "wsgi.input_terminated": isinstance(body, _ChunkedBody),
+                   "minimcp.socket": self.connection}               # so a stream sees its client leave
+        for name, value in self.headers.items():
+            if "_" in name:              # X_Token must not pass for X-Token
+                continue
+            key = name.upper().replace("-", "_")
+            key = key if key in ("CONTENT_TYPE", "CONTENT_LENGTH") else "HTTP_" + key
+            value = value.strip()        # RFC 9110: whitespace around a field value is not part of it
+            environ[key] = environ[key] + "," + value if key in environ else value
+        return environ
+
+    def run_app(self) -> None:
+        body = self.body_input()
+        response, result = _WSGIResponse(self), None
+        try:
+            result = self.server.application(self.environ(body), response.start_response)
+            for data in result:
+                if data:
+                    response.write(data)
+            if not response.sent:
+                response.send_head()
+        except OSError:                  # the client went away (or timed out) mid-request
+            self.close_connection = True
+        except Exception:                # the app's own error boundary failed: answer, never hang
+            _logger().exception("minimcp: the HTTP request failed")
+            self.close_connection = True
+            if not response.sent:
+                try:
+                    self.send_error(500)
+                except OSError:
+                    pass
+        finally:
+            if hasattr(result, "close"):
+                result.close()
+        if not body.done:                # unread body bytes would be taken for the next request
+            self.close_connection = True
+
+
+def _request_handler(read_timeout: float, idle_timeout: float):
+    """The request handler class: ``_RequestLoop`` on ``http.server``'s, imported only now."""
+    from http.server import BaseHTTPRequestHandler
+    # timeout: a slow client cannot hold a thread forever within a request
+    return type("Handler", (_RequestLoop, BaseHTTPRequestHandler),
+                {"timeout": read_timeout, "idle_timeout": idle_timeout})
+
+
+def _bind_http(host: str, port: int, handler, max_connections: int) -> _StdlibHTTPServer:
+    """The listening server; a port that is taken (or any bind error) is a message, not a traceback."""
+    import socket
+    from http.server import HTTPServer
+    from socketserver import ThreadingMixIn
+
+    class Server(_StdlibHTTPServer, ThreadingMixIn, HTTPServer):
+        address_family = socket.AF_INET6 if ":" in host else socket.AF_INET     # "::1" and "[::1]" alike
+    try:
+        return Server((host.strip("[]"), port), handler, max_connections)
+    except OSError as problem:
+        import errno
+        if problem.errno == errno.EADDRINUSE:
+            raise SystemExit("minimcp: cannot serve on %s:%d: the port is taken (is another server running? "
+                             "pick another port)" % (host, port)) from None
+        raise SystemExit("minimcp: cannot serve on %s:%d: %s" % (host, port, problem.strerror or problem)) from None
+
+
 def _serve_http(app: "MCPServer", host: str, port: int, ready=None, **options) -> None:
     """Run the WSGI app on the standard library's HTTP server until interrupted; then drain.
 
@@ -7792,178 +8067,12 @@ def _serve_http(app: "MCPServer", host: str, port: int, ready=None, **options) -
     ``read_timeout`` (30 s), ``idle_timeout`` (5 s between requests on a kept-alive
     connection), ``drain_seconds`` (10 s for started requests to finish on SIGTERM).
     """
-    import socket
-    from http.server import BaseHTTPRequestHandler, HTTPServer
-    from socketserver import ThreadingMixIn
     read_timeout = options.pop("read_timeout", 30.0)
     idle_timeout = options.pop("idle_timeout", 5.0)
     max_connections = options.pop("max_connections", 256)
     drain_seconds = options.pop("drain_seconds", 10.0)
     wsgi = app.wsgi_app(**options)
-
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        server_version = "minimcp/" + __version__
-        timeout = read_timeout           # a slow client cannot hold a thread forever
-
-        def log_message(self, *args):    # no access log on stderr (tokens in URLs)
-            return None
-
-        def handle(self) -> None:
-            """Requests, one after another, until the client or the server closes the connection."""
-            first = True
-            while True:
-                # Until its head is read, a request has not started: a drain closes the connection.
-                if not first:
-                    self.connection.settimeout(idle_timeout)
-                if not self.server.waiting(self.connection, True):
-                    return                           # draining
-                try:
-                    head = self.read_head()
-                except OSError:          # idle too long, slow, or closed by the drain
-                    head = False
-                if not self.server.waiting(self.connection, False, started=head):
-                    return
-                first = False
-                try:
-                    self.run_app()
-                finally:
-                    self.server.working(-1)
-                if self.close_connection:
-                    return
-
-        def read_head(self) -> bool:
-            """Read a request line and headers; False if there is none to serve (answered 400/414 if bad)."""
-            self.raw_requestline = self.rfile.readline(65537)
-            if not self.raw_requestline:
-                return False
-            self.connection.settimeout(read_timeout)
-            if len(self.raw_requestline) > 65536:
-                self.requestline, self.request_version, self.command = "", "", ""
-                self.send_error(414)
-                return False
-            return self.parse_request()          # it has answered 400/505 itself if not
-
-        def body_input(self):
-            """``wsgi.input``, and whether the body's end is known (so the connection may go on)."""
-            if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
-                if self.headers.get("Content-Length") is not None:
-                    self.close_connection = True             # both framings: trust neither for what follows
-                return _ChunkedBody(self.rfile)
-            length = self.headers.get("Content-Length") or "0"
-            if not (length.isascii() and length.isdigit()) or len(length) > 18:
-                self.close_connection = True                 # the app refuses it; the framing is lost
-                return _BodyInput(self.rfile, 0)
-            return _BodyInput(self.rfile, int(length))
-
-        def environ(self, body) -> dict:
-            from urllib.parse import unquote
-            path, _, query = self.path.partition("?")
-            environ = {"REQUEST_METHOD": self.command, "SCRIPT_NAME": "", "QUERY_STRING": query,
-                       "PATH_INFO": unquote(path, "iso-8859-1"), "SERVER_NAME": self.server.server_name,
-                       "SERVER_PORT": str(self.server.server_port), "SERVER_PROTOCOL": self.request_version,
-                       "REMOTE_ADDR": self.client_address[0], "wsgi.version": (1, 0), "wsgi.url_scheme": "http",
-                       "wsgi.input": body, "wsgi.errors": sys.stderr, "wsgi.multithread": True,
-                       "wsgi.multiprocess": False, "wsgi.run_once": False,
-                       "wsgi.input_terminated": isinstance(body, _ChunkedBody),
-                       "minimcp.socket": self.connection}           # so a stream sees its client leave
-            for name, value in self.headers.items():
-                if "_" in name:          # X_Token must not pass for X-Token
-                    continue
-                key = name.upper().replace("-", "_")
-                key = key if key in ("CONTENT_TYPE", "CONTENT_LENGTH") else "HTTP_" + key
-                value = value.strip()    # RFC 9110: whitespace around a field value is not part of it
-                environ[key] = environ[key] + "," + value if key in environ else value
-            return environ
-
-        def run_app(self) -> None:
-            body = self.body_input()
-            state = {"status": None, "headers": None, "sent": False}
-            head_only = self.command == "HEAD"
-
-            def start_response(status, headers, exc_info=None):
-                if exc_info is not None and state["sent"]:
-                    raise exc_info[1].with_traceback(exc_info[2])
-                state["status"], state["headers"] = status, list(headers)
-                return write
-
-            def send_head():
-                code = state["status"].split(" ", 1)[0]
-                names = {name.lower() for name, _ in state["headers"]}
-                lines = ["%s %s\r\n" % (self.protocol_version, state["status"]),
-                         "Server: %s\r\n" % self.version_string(), "Date: %s\r\n" % self.date_time_string()]
-                lines += ["%s: %s\r\n" % pair for pair in state["headers"]]
-                if "content-length" not in names and code not in ("204", "304") and not head_only:
-                    self.close_connection = True     # a stream (SSE) ends with its connection, as SSE readers expect
-                if self.close_connection:
-                    lines.append("Connection: close\r\n")
-                elif self.request_version == "HTTP/1.0":
-                    lines.append("Connection: keep-alive\r\n")
-                self.wfile.write(("".join(lines) + "\r\n").encode("latin-1"))
-                state["sent"] = True
-
-            def write(data: bytes) -> None:
-                if not state["sent"]:
-                    send_head()
-                if data and not head_only:
-                    self.wfile.write(data)
-
-            result = None
-            try:
-                result = self.server.application(self.environ(body), start_response)
-                for data in result:
-                    if data:
-                        write(data)
-                if not state["sent"]:
-                    send_head()
-            except OSError:              # the client went away (or timed out) mid-request
-                self.close_connection = True
-            except Exception:            # the app's own error boundary failed: answer, never hang
-                _logger().exception("minimcp: the HTTP request failed")
-                self.close_connection = True
-                if not state["sent"]:
-                    try:
-                        self.send_error(500)
-                    except OSError:
-                        pass
-            finally:
-                if hasattr(result, "close"):
-                    result.close()
-            if not body.done:            # unread body bytes would be taken for the next request
-                self.close_connection = True
-
-    class Server(ThreadingMixIn, _StdlibHTTPServer, HTTPServer):
-        daemon_threads = True
-        allow_reuse_address = True
-        request_queue_size = max(5, max_connections)      # the listen backlog: a burst waits, not SYN retries
-        limit = threading.BoundedSemaphore(max_connections)
-
-        def __init__(self, *args) -> None:
-            _StdlibHTTPServer.__init__(self)
-            HTTPServer.__init__(self, *args)
-
-        def process_request(self, request, client_address):
-            if self.draining or not self.limit.acquire(blocking=False):   # bounded threads
-                self.shutdown_request(request)
-                return
-            super().process_request(request, client_address)
-
-        def process_request_thread(self, request, client_address):
-            try:
-                super().process_request_thread(request, client_address)
-            finally:
-                self.limit.release()
-
-    if ":" in host and not host.startswith("["):
-        Server.address_family = socket.AF_INET6
-    try:
-        httpd = Server((host.strip("[]"), port), Handler)
-    except OSError as problem:
-        import errno
-        if problem.errno == errno.EADDRINUSE:
-            raise SystemExit("minimcp: cannot serve on %s:%d: the port is taken (is another server running? "
-                             "pick another port)" % (host, port)) from None
-        raise SystemExit("minimcp: cannot serve on %s:%d: %s" % (host, port, problem.strerror or problem)) from None
+    httpd = _bind_http(host, port, _request_handler(read_timeout, idle_timeout), max_connections)
     httpd.application = wsgi
     if ready is not None:                # tests and embedders: the bound server
         ready(httpd)
@@ -7984,9 +8093,10 @@ def _wsgi_app(server: "MCPServer", **options) -> "_HTTPApp":
     Options (README, "Serving over HTTP"): ``path`` ("/mcp"), ``allowed_hosts`` and
     ``allowed_origins`` (loopback; 421 and 403 otherwise), ``auth`` (``fn(headers)`` -> True
     or an identity, ``ctx.auth``; else $MINIMCP_HTTP_TOKEN), ``max_body`` (4 MiB),
-    ``max_sessions``, ``session_idle``, ``session_lifetime``, ``keepalive`` and
-    ``disconnect_probe`` (seconds), ``session_store`` (``revoke``/``is_revoked``; default
-    ``SQLiteSessionStore`` under $MINIMCP_SESSION_DIR) and ``resource_metadata`` (RFC 9728).
+    ``max_sessions``, ``session_idle``, ``session_lifetime``, ``keepalive``,
+    ``disconnect_probe`` and ``revocation_probe`` (seconds), ``session_store``
+    (``revoke``/``is_revoked``; default ``SQLiteSessionStore`` under $MINIMCP_SESSION_DIR)
+    and ``resource_metadata`` (RFC 9728).
     """
     return _HTTPApp(server, **options)
 

@@ -99,3 +99,33 @@ def test_an_accept_without_json_or_sse_is_406(ep, accept):
         status, _, _ = post(ep, json.dumps({"jsonrpc": "2.0", "id": 7, "method": "ping"}).encode(),
                             in_session(session, "2025-11-25", Accept=accepted))
         assert status == 200, accepted
+
+
+ODD_MESSAGES = [{}, BATCH, 5, "x", {"jsonrpc": "2.0", "id": 4},
+                {"jsonrpc": "2.0", "id": 11, "method": "no/such/method"},
+                {"jsonrpc": "2.0", "id": 12, "method": "tools/call", "params": {"name": "no_such_tool"}},
+                {"jsonrpc": "1.0", "id": 13, "method": "ping"}]
+BAD_NOTIFICATIONS = [{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": "x"},
+                     {"jsonrpc": "2.0", "method": "notifications/roots/list_changed", "params": [1]}]
+
+
+def test_http_answers_each_odd_message_exactly_as_stdio_does(ep):
+    # One admission path: the session decides, the transport only picks a status. The same
+    # messages, in a 2025-11-25 session on each transport, get the same JSON-RPC answers; a
+    # notification it refuses gets none on stdio (JSON-RPC answers no notification) and a 400
+    # with the same refusal over HTTP (the transport spec: an error status for input it cannot accept).
+    from conftest import load_example, transcript
+    opening = [{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "http-test", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+    over_stdio = transcript(load_example("everything").app, opening + BAD_NOTIFICATIONS + ODD_MESSAGES)[1:]
+    session = handshake(ep)
+    over_http, statuses = [], []
+    for message in BAD_NOTIFICATIONS + ODD_MESSAGES:
+        status, kind, body = post(ep, json.dumps(message).encode(), in_session(session, "2025-11-25"))
+        assert kind == "application/json", (message, status, body)
+        over_http.append(body)
+        statuses.append(status)
+    assert over_http[len(BAD_NOTIFICATIONS):] == over_stdio
+    assert [body["error"]["code"] for body in over_http[:len(BAD_NOTIFICATIONS)]] == [-32600, -32600]
+    assert statuses == [400] * 7 + [200, 200, 400]      # a malformed message is 400; an error answer is 200

@@ -197,3 +197,78 @@ def test_a_taken_port_is_a_message_not_a_traceback():
     stderr = result.stderr.decode()
     assert result.returncode == 1 and "Traceback" not in stderr, stderr
     assert "127.0.0.1:%d" % port in stderr and "port is taken" in stderr, stderr
+
+
+def _ipv6_loopback() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not _ipv6_loopback(), reason="this machine has no IPv6 loopback")
+def test_serve_http_takes_an_ipv6_host_in_brackets():
+    # serve --http [::1]:PORT, as its usage line says; the bracketed host used to be bound as IPv4
+    # ("Address family for hostname not supported").
+    process = subprocess.Popen([sys.executable, "minimcp.py", "serve", "--http", "[::1]:0", "examples/everything.py"],
+                               cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        line = process.stderr.readline().decode()
+        assert "at http://[::1]:" in line, line + process.stderr.read().decode()
+        port = int(line.rsplit(":", 1)[1].split("/")[0])
+        connection = http.client.HTTPConnection("::1", port, timeout=10)
+        connection.request("POST", "/mcp", body=json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                                                             "params": {"protocolVersion": "2025-11-25",
+                                                                        "capabilities": {},
+                                                                        "clientInfo": {"name": "v6", "version": "1"}}}),
+                           headers={"Content-Type": "application/json", "Accept": ACCEPT})
+        response = connection.getresponse()
+        assert response.status == 200 and json.loads(response.read())["result"]["protocolVersion"] == "2025-11-25"
+        connection.close()
+    finally:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(20) == 0
+        process.stdout.close()
+        process.stderr.close()
+
+
+def test_sigterm_ends_get_and_listen_streams_at_once_and_answers_the_listen(tmp_path):
+    # Neither stream ever finishes on its own: a drain that waited for them took all of
+    # drain_seconds (20 s here). The listen gets its final answer, as at a stop.
+    import time
+    served = Served(tmp_path, drain=20)
+    try:
+        opening = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10)
+        opening.request("POST", "/mcp", body=json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}),
+            headers={"Content-Type": "application/json", "Accept": ACCEPT})
+        reply = opening.getresponse()
+        session = reply.getheader("Mcp-Session-Id")
+        reply.read()
+        opening.close()
+        get = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10)
+        get.request("GET", "/mcp", headers={"Mcp-Session-Id": session, "Accept": "text/event-stream"})
+        get_response = get.getresponse()
+        assert get_response.status == 200 and get_response.fp.readline() == b": stream open\n"
+        listen = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10)
+        listen.request("POST", "/mcp", body=json.dumps({"jsonrpc": "2.0", "id": 3, "method": "subscriptions/listen",
+                                                        "params": {"notifications": {"toolsListChanged": True},
+                                                                   "_meta": ENVELOPE}}),
+                       headers={"Content-Type": "application/json", "Accept": ACCEPT, "MCP-Protocol-Version": MODERN,
+                                "Mcp-Method": "subscriptions/listen"})
+        listen_response = listen.getresponse()
+        assert listen_response.fp.readline().startswith(b"event: message")     # acknowledged: it is open
+        sent = time.monotonic()
+        served.process.send_signal(signal.SIGTERM)
+        assert b"event:" not in get_response.read()            # each read times out after 10 s
+        answer = last_event(listen_response.read())
+        assert answer["id"] == 3 and answer["result"]["resultType"] == "complete", answer
+        assert served.process.wait(10) == 0
+        assert time.monotonic() - sent < 5.0, "the drain waited %.1f s on the streams" % (time.monotonic() - sent)
+        get.close()
+        listen.close()
+    finally:
+        code, stderr = served.stop()
+    assert code == 0 and "Traceback" not in stderr, stderr

@@ -166,3 +166,85 @@ def test_delete_ends_a_post_stream_still_waiting_for_its_answer(started):
     assert b'"result"' not in rest, rest
     go.set()
     post.close()
+
+
+def test_a_delete_on_another_worker_ends_the_get_stream_within_a_second(started, tmp_path):
+    # Two workers (two servers in one process, each with its own session table) share a session
+    # store, as gunicorn workers under MINIMCP_SESSION_DIR do. Worker B holds the GET stream;
+    # worker A answers the DELETE. Before, B's stream went on until its next keep-alive.
+    import time
+    from conftest import load_example
+    app = load_example("everything").app
+    a = started(app, session_store=minimcp.SQLiteSessionStore(str(tmp_path)))
+    b = started(app, session_store=minimcp.SQLiteSessionStore(str(tmp_path)))
+    session = handshake(a)
+    connection, response = open_get(b, session)            # B serves it from the signed id alone
+    deleting = a.connect()
+    deleting.request("DELETE", "/mcp", headers={"Mcp-Session-Id": session})
+    assert deleting.getresponse().status == 204
+    answered = time.monotonic()
+    deleting.close()
+    assert b"event:" not in read_to_end(response)
+    assert time.monotonic() - answered < 1.0, "B's GET stream took %.2f s to end" % (time.monotonic() - answered)
+    status, _, _ = b.post({"jsonrpc": "2.0", "id": 3, "method": "ping"},
+                          {"Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25"})
+    assert status == 404
+    connection.close()
+
+
+class _FakeGunicornWorker:
+    """Stands for gunicorn's worker: its SIGTERM handler is a bound method, and SIGTERM clears ``alive``."""
+    alive = True
+
+    def handle_exit(self, signum, frame):
+        self.alive = False
+
+
+_FakeGunicornWorker.__module__ = "gunicorn.workers.fake"
+
+
+def test_a_get_stream_ends_when_a_gunicorn_worker_is_told_to_stop(started):
+    # gunicorn's SIGTERM sets its worker's alive to False, then waits --graceful-timeout for the
+    # requests it runs; a GET stream never finishes on its own. (The real gunicorn: the
+    # gunicorn workers stage.)
+    import os
+    import signal
+    from conftest import load_example
+    worker = _FakeGunicornWorker()
+    previous = signal.signal(signal.SIGTERM, worker.handle_exit)
+    try:
+        ep = started(load_example("everything").app)
+        session = handshake(ep)
+        connection, response = open_get(ep, session)
+        os.kill(os.getpid(), signal.SIGTERM)
+        assert not worker.alive
+        assert b"event:" not in read_to_end(response)          # within QUICK, not at a keep-alive
+        connection.close()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def test_a_delete_on_another_worker_ends_a_post_stream_waiting_there(started, tmp_path):
+    # As a DELETE on the same worker does (test_delete_ends_a_post_stream_still_waiting_for_its_answer),
+    # one on worker A ends the call's stream on worker B without its answer, within a second of the 204.
+    import time
+    app, go, said = talking_app()
+    a = started(app, session_store=minimcp.SQLiteSessionStore(str(tmp_path)))
+    b = started(app, session_store=minimcp.SQLiteSessionStore(str(tmp_path)))
+    session = handshake(a)
+    post = b.connect(timeout=QUICK)
+    post.request("POST", "/mcp", body=json.dumps({"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {
+        "name": "talk", "arguments": {}, "_meta": {"progressToken": "p"}}}), headers={
+        "Content-Type": "application/json", "Accept": ACCEPT, "Mcp-Session-Id": session})
+    response = post.getresponse()
+    assert response.fp.readline().startswith(b"event: message")        # the call runs on B
+    deleting = a.connect()
+    deleting.request("DELETE", "/mcp", headers={"Mcp-Session-Id": session})
+    assert deleting.getresponse().status == 204
+    answered = time.monotonic()
+    deleting.close()
+    rest = read_to_end(response)
+    assert time.monotonic() - answered < 1.0, "B's POST stream took %.2f s to end" % (time.monotonic() - answered)
+    assert b'"result"' not in rest, rest
+    go.set()
+    post.close()

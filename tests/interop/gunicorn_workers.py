@@ -12,10 +12,15 @@ tokens. The checks, each on fresh connections so the kernel spreads them over th
 2. the holder of the other token gets 404 for that session, from every worker;
 3. once all three workers have served the session, DELETE on one is honoured by all
    (MINIMCP_SESSION_DIR: the sqlite3 store), and by a gunicorn started afresh on the same dir;
-4. GET streams whose clients leave give their threads back at once: with every thread of a
+4. a DELETE answered by one worker ends the session's GET stream held by another within a
+   second (measured from the 204 to the stream's end; it used to end at its next keep-alive);
+5. GET streams whose clients leave give their threads back at once: with every thread of a
    gunicorn of 1 worker x 4 threads holding one, the clients close them, and a request is
    answered within 5 s (the keep-alive is 15 s: a stream that noticed only when writing it held
-   its thread that long, and new requests waited).
+   its thread that long, and new requests waited);
+6. SIGTERM with a GET stream and a 2026-07-28 subscriptions/listen stream open: the GET stream
+   ends, the listen gets its final answer, and gunicorn exits well before its --graceful-timeout
+   (15 s here), which it used to wait out on such streams.
 
 Bounded: every request has a timeout, every loop a count; the processes are stopped by PID.
 """
@@ -144,8 +149,123 @@ def call_worker(port, session, token, request_id):
     return status, body
 
 
+class KeptAlive:
+    """One keep-alive connection: under gunicorn, every request on it goes to the same worker."""
+
+    def __init__(self, port, session, token="Bearer token-a"):
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+        self.headers = {"Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25", "Authorization": token}
+
+    def worker(self, request_id):
+        """The pid of the worker serving this connection."""
+        self.connection.request("POST", "/mcp", body=json.dumps({
+            "jsonrpc": "2.0", "id": request_id, "method": "tools/call",
+            "params": {"name": "worker", "arguments": {}}}).encode(),
+            headers=dict(self.headers, **{"Content-Type": "application/json", "Accept": ACCEPT}))
+        response = self.connection.getresponse()
+        body = response.read()
+        expect(response.status == 200, "tools/call: %s %s" % (response.status, body[:300]))
+        return json.loads(json.loads(body)["result"]["content"][0]["text"])["pid"]
+
+    def open_stream(self):
+        """GET the session's stream on this connection; the response, its first comment read."""
+        self.connection.request("GET", "/mcp", headers=dict(self.headers, Accept="text/event-stream"))
+        response = self.connection.getresponse()
+        expect(response.status == 200, "GET stream: %s" % response.status)
+        expect(response.read1(64).startswith(b":"), "the GET stream did not open")
+        return response
+
+    def delete(self):
+        self.connection.request("DELETE", "/mcp", headers=self.headers)
+        response = self.connection.getresponse()
+        response.read()
+        return response.status
+
+    def close(self):
+        self.connection.close()
+
+
+def stream_end(holder, response, limit):
+    """Read a stream until it ends, with its last chunk (not cut); the time that took, or Check."""
+    started = time.monotonic()
+    if holder.connection.sock is not None:
+        holder.connection.sock.settimeout(limit)
+    try:
+        while response.read1(4096):
+            pass
+    except (OSError, http.client.HTTPException) as problem:
+        raise Check("the GET stream did not end cleanly within %.0f s (%r)" % (limit, problem))
+    return time.monotonic() - started
+
+
+def check_delete_elsewhere_ends_the_stream(port):
+    """GET stream on one worker, DELETE on another: the time from the 204 to the stream's end."""
+    session = open_session(port)
+    holder = KeptAlive(port, session)
+    other = None
+    try:
+        holder_pid = holder.worker(699)
+        deadline, attempt = time.monotonic() + 30, 0   # a worker still importing takes no connections yet
+        while other is None and time.monotonic() < deadline:
+            attempt += 1                             # fresh connections until one reaches another worker
+            other = KeptAlive(port, session)
+            if other.worker(700 + attempt) == holder_pid:
+                other.close()
+                other = None
+        expect(other is not None, "in 30 s, %d connections all reached worker %d" % (attempt, holder_pid))
+        stream = holder.open_stream()
+        expect(other.delete() == 204, "DELETE was not 204")
+        return stream_end(holder, stream, 5.0)               # the keep-alive is 15 s: an old stream fails here
+    finally:
+        holder.close()
+        if other is not None:
+            other.close()
+
+
+def open_listen(port):
+    """A 2026-07-28 subscriptions/listen stream: (connection, response), its acknowledgement read."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+    connection.request("POST", "/mcp", body=json.dumps({
+        "jsonrpc": "2.0", "id": 800, "method": "subscriptions/listen", "params": {
+            "notifications": {"toolsListChanged": True}, "_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {},
+                "io.modelcontextprotocol/clientInfo": {"name": "workers-check", "version": "1"}}}}).encode(),
+        headers={"Content-Type": "application/json", "Accept": ACCEPT, "Authorization": "Bearer token-a",
+                 "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "subscriptions/listen"})
+    response = connection.getresponse()
+    expect(response.status == 200, "subscriptions/listen: %s" % response.status)
+    expect(b"acknowledged" in response.read1(4096), "the listen stream was not acknowledged")
+    return connection, response
+
+
+def check_sigterm_with_open_streams(server):
+    """SIGTERM to gunicorn with a GET and a listen stream open: (GET ended, listen answered, exited) after."""
+    holder = KeptAlive(server.port, open_session(server.port))
+    listening, listen = open_listen(server.port)
+    try:
+        stream = holder.open_stream()
+        started = time.monotonic()
+        os.killpg(server.proc.pid, signal.SIGTERM)
+        ended = stream_end(holder, stream, 10.0)
+        try:
+            rest = listen.read()                     # the connection's timeout: 10 s
+        except (OSError, http.client.HTTPException) as problem:
+            raise Check("the listen stream did not end cleanly after SIGTERM (%r)" % problem)
+        answered = time.monotonic() - started
+        expect(b'"id":800,"result"' in rest.replace(b" ", b""), "the listen stream ended unanswered: %r" % rest[-300:])
+        try:
+            server.proc.wait(12)
+        except subprocess.TimeoutExpired:
+            raise Check("gunicorn did not exit within 12 s of SIGTERM (--graceful-timeout 15)")
+        return ended, answered, time.monotonic() - started
+    finally:
+        holder.close()
+        listening.close()
+
+
 class Gunicorn:
-    def __init__(self, gunicorn, workdir, pidfile, name, env, workers=3):
+    def __init__(self, gunicorn, workdir, pidfile, name, env, workers=3, graceful=5):
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
@@ -153,7 +273,7 @@ class Gunicorn:
         with open(self.logfile, "wb") as out:
             self.proc = subprocess.Popen(
                 [gunicorn, "server:wsgi", "--chdir", workdir, "--bind", "127.0.0.1:%d" % self.port,
-                 "--workers", str(workers), "--threads", "4", "--keep-alive", "5", "--graceful-timeout", "5",
+                 "--workers", str(workers), "--threads", "4", "--keep-alive", "5", "--graceful-timeout", str(graceful),
                  "--log-level", "warning"], stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
                 env=env, start_new_session=True)
         with open(pidfile, "a") as f:
@@ -230,13 +350,24 @@ def main() -> int:
         status, _ = call_worker(restarted.port, session, "Bearer token-a", 600)
         expect(status == 404, "a gunicorn started afresh served the deleted session: %s" % status)
         log("   and from a gunicorn started afresh on the same MINIMCP_SESSION_DIR")
+        waited = check_delete_elsewhere_ends_the_stream(restarted.port)
+        expect(waited < 1.0, "the GET stream on another worker ended %.2f s after the DELETE's 204" % waited)
+        log("4. DELETE on one worker ended the GET stream held by another %.2f s after its 204" % waited)
         restarted.stop()
         single = Gunicorn(a.gunicorn, a.workdir, a.pidfile, "gunicorn-1x4", env, workers=1)
         try:
             waited = check_streams_let_go(single.port)
         finally:
             single.stop()
-        log("4. 4 GET streams closed by their clients, all 4 threads free again: answered in %.2f s" % waited)
+        log("5. 4 GET streams closed by their clients, all 4 threads free again: answered in %.2f s" % waited)
+        stopping = Gunicorn(a.gunicorn, a.workdir, a.pidfile, "gunicorn-sigterm", env, graceful=15)
+        try:
+            ended, answered, exited = check_sigterm_with_open_streams(stopping)
+        finally:
+            stopping.stop()
+        expect(exited < 5.0, "gunicorn took %.1f s to exit on SIGTERM with streams open" % exited)
+        log("6. SIGTERM with a GET and a listen stream open: the GET ended after %.2f s, the listen was answered "
+            "after %.2f s, gunicorn exited after %.2f s (--graceful-timeout 15)" % (ended, answered, exited))
     except Check as failed:
         log("FAILED: %s" % failed)
         log("gunicorn log: %s" % server.tail())

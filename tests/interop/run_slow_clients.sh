@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Slow clients stage (issue 28, point 9): 300 slow-loris connections against the README's
+# recommended setup (nginx in front of gunicorn, the README's own command and config), which
+# must still answer every request, and against plain gunicorn, whose count is printed for
+# information. Loopback only, driven by tests/interop/slow_clients.py.
+#
+# gunicorn is installed pinned into a throwaway venv; nginx must be installed (the scale-out
+# stage installs it from Debian's packages when it is missing). Everything started is stopped by
+# PID (process group) on exit. Any step that cannot run fails the stage.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+GUNICORN_VERSION=23.0.0
+py=${PYTHON:-python3}
+
+die() { printf 'slow clients stage FAILED: %s\n' "$*" >&2; exit 1; }
+
+nginx_bin=$(command -v nginx || true)
+[ -n "$nginx_bin" ] || [ ! -x /usr/sbin/nginx ] || nginx_bin=/usr/sbin/nginx
+[ -n "$nginx_bin" ] || die "nginx is not installed (apt-get install nginx; tests/interop/run_scaleout.sh does it)"
+echo "nginx: $("$nginx_bin" -v 2>&1)"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/minimcp-slow-clients.XXXXXX")
+pidfile="$tmp/pids"
+: > "$pidfile"
+cleanup() {
+    local pid
+    while read -r pid; do
+        [ -n "$pid" ] || continue
+        kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
+    done < "$pidfile"
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+"$py" -m venv "$tmp/venv" || die "cannot make a venv with $py"
+"$tmp/venv/bin/python" -m pip install -q --disable-pip-version-check "gunicorn==$GUNICORN_VERSION" \
+    > "$tmp/pip.log" 2>&1 || { tail -20 "$tmp/pip.log"; die "pip could not install gunicorn==$GUNICORN_VERSION"; }
+got=$("$tmp/venv/bin/python" -c 'import importlib.metadata as m; print(m.version("gunicorn"))')
+[ "$got" = "$GUNICORN_VERSION" ] || die "gunicorn is $got, wanted $GUNICORN_VERSION"
+echo "gunicorn: $got ($("$tmp/venv/bin/python" --version 2>&1))"
+
+mkdir "$tmp/run"
+# The driver bounds every request and the attack; this is the backstop (the stage takes ~30 s).
+timeout -k 10 90 "$tmp/venv/bin/python" "$here/slow_clients.py" --gunicorn "$tmp/venv/bin/gunicorn" \
+    --nginx "$nginx_bin" --workdir "$tmp/run" --pidfile "$pidfile" || die "a slow clients check failed (see above)"
