@@ -52,6 +52,10 @@ core without any)::
     Protocol tables            METHODS (every method of every revision, its handler and where it
                                runs), _REVISION_RULES (what each revision does differently, read
                                as call.rev.<rule>), _FIELD_SINCE (which fields each revision has)
+    Requests                   _Peer (the client behind a request), _Call (the request being
+                               served), _Admission (what became of a message), _Batch
+    Tasks                      _Task, _task_ttl, the tasks/* handlers, and _SessionTasks (the
+                               session's side, which _Session inherits); per revision, _TaskRules
     Session                    _Session: one connection. feed() turns a line into messages, and
                                take() says what became of one (_Admission: a refusal, or the
                                stream its answer goes to) for stdio and HTTP alike, headers
@@ -59,7 +63,7 @@ core without any)::
                                _Peer (revision, capabilities) a request is served under; write()
                                keeps "mark done, then answer exactly once"; our questions to the
                                client (several per round: ask()) and listen streams live here
-                               too, and its tasks in _SessionTasks, which it inherits.
+                               too. Only the session writes its state.
     The seam                   what components plug into: the tables the core looks up (MCPServer
                                methods, tool() keywords, METHODS rows, capabilities, transports,
                                module attributes), _plug() that fills them, _part() that keeps a
@@ -3097,7 +3101,7 @@ def _open_state(signing_key, method: str, params: dict) -> dict:
     return answers
 
 
-# The session: one connection, its calls and our questions to its client ######
+# Requests: the client behind one, the call serving it, how it was admitted #####
 
 class _Peer:
     """The client behind a request: its revision, capabilities, self-description and log level.
@@ -3207,51 +3211,6 @@ class _Call:
                 pass
 
 
-class _Task:
-    """A tools/call running as a task (2025-11-25 core tasks, 2026-07-28 extension)."""
-
-    def __init__(self, call: _Call, ttl_ms) -> None:
-        import secrets
-        self.id = secrets.token_urlsafe(24)           # unguessable: stdio has no auth context
-        self.call = call
-        self.rules = call.rev.tasks               # the rules it was made under, for its lifetime
-        self.status = "working"
-        self.message = None
-        self.created = self.updated = time.time()
-        self.ttl_ms = ttl_ms
-        self.poll_ms = 500            # what clients are told to wait between polls
-        self.result = None            # the CallToolResult, once completed
-        self.error = None             # the JSON-RPC error object, once failed
-        self.finished = threading.Event()
-        self.input_requests = {}      # 2026-07-28: key -> {method, params} still unanswered
-        self.input_answers = {}
-        self.input_count = 0
-        self.answered = threading.Condition()
-
-    def describe(self) -> dict:
-        """The Task object in the field names of this task's era."""
-        task = {"taskId": self.id, "status": self.status, "createdAt": _timestamp(self.created),
-                "lastUpdatedAt": _timestamp(self.updated), self.rules.time_fields[0]: self.ttl_ms,
-                self.rules.time_fields[1]: self.poll_ms}
-        if self.message:
-            task["statusMessage"] = self.message
-        return task
-
-    def detailed(self) -> dict:
-        """2026-07-28 DetailedTask: the task plus its result, error or open questions."""
-        task = self.describe()
-        if self.status == "completed" and self.result is not None:
-            task["result"] = self.result
-        elif self.status == "failed" and self.error is not None:
-            task["error"] = self.error
-        elif self.status == "input_required":
-            task["inputRequests"] = dict(self.input_requests)
-        return task
-
-    def expired(self, now: float) -> bool:
-        return self.status in _TERMINAL and self.ttl_ms is not None and now > self.created + self.ttl_ms / 1000.0
-
-
 class _Admission:
     """What a session made of one message a transport handed it; the transport maps it to its wire.
 
@@ -3341,6 +3300,119 @@ class _Batch:
             finished = self.expected == 0
         if finished and self.responses:
             self.session.write(self.responses, via=self)
+
+
+# Tasks: a call that runs on, polled and cancelled by its id (2025-11-25, SEP-2663) ####
+#
+# A tool call becomes a task when the client asks (2025-11-25's params.task, or the
+# 2026-07-28 extension) and the tool allows it (task_support), or when its handler calls
+# ctx.start_task(). The call is answered with the task at once and runs on as the task's
+# inner call; tasks/get, tasks/result, tasks/list, tasks/cancel and tasks/update reach it
+# by id. How each revision's tasks behave is its _TaskRules (protocol tables); a task keeps
+# the rules it was made under. The session's side is _SessionTasks, which _Session inherits.
+
+class _Task:
+    """A tools/call running as a task (2025-11-25 core tasks, 2026-07-28 extension)."""
+
+    def __init__(self, call: _Call, ttl_ms) -> None:
+        import secrets
+        self.id = secrets.token_urlsafe(24)           # unguessable: stdio has no auth context
+        self.call = call
+        self.rules = call.rev.tasks               # the rules it was made under, for its lifetime
+        self.status = "working"
+        self.message = None
+        self.created = self.updated = time.time()
+        self.ttl_ms = ttl_ms
+        self.poll_ms = 500            # what clients are told to wait between polls
+        self.result = None            # the CallToolResult, once completed
+        self.error = None             # the JSON-RPC error object, once failed
+        self.finished = threading.Event()
+        self.input_requests = {}      # 2026-07-28: key -> {method, params} still unanswered
+        self.input_answers = {}
+        self.input_count = 0
+        self.answered = threading.Condition()
+
+    def describe(self) -> dict:
+        """The Task object in the field names of this task's era."""
+        task = {"taskId": self.id, "status": self.status, "createdAt": _timestamp(self.created),
+                "lastUpdatedAt": _timestamp(self.updated), self.rules.time_fields[0]: self.ttl_ms,
+                self.rules.time_fields[1]: self.poll_ms}
+        if self.message:
+            task["statusMessage"] = self.message
+        return task
+
+    def detailed(self) -> dict:
+        """2026-07-28 DetailedTask: the task plus its result, error or open questions."""
+        task = self.describe()
+        if self.status == "completed" and self.result is not None:
+            task["result"] = self.result
+        elif self.status == "failed" and self.error is not None:
+            task["error"] = self.error
+        elif self.status == "input_required":
+            task["inputRequests"] = dict(self.input_requests)
+        return task
+
+    def expired(self, now: float) -> bool:
+        return self.status in _TERMINAL and self.ttl_ms is not None and now > self.created + self.ttl_ms / 1000.0
+
+
+def _task_ttl(call: _Call, tool: Tool, ttl_cap):
+    """Apply the task rules of the call's revision: False to run the tool plainly, else the task's ttl."""
+    if tool.task_support == "forbidden" and call.params.get("task") is None:
+        return False                           # no task asked of a tool that has none (most calls)
+    if call.rev.tasks is None:
+        return False                           # no tasks before 2025-11-25: the field is ignored
+    if call.rev.tasks.extension:
+        declared = _declares_extension(call.peer.capabilities, TASKS_EXTENSION)
+        if tool.task_support == "required" and not declared:
+            raise MCPError(MISSING_CLIENT_CAPABILITY, "tool %s runs only as a task: declare the %s extension"
+                           % (tool.name, TASKS_EXTENSION),
+                           {"requiredCapabilities": {"extensions": {TASKS_EXTENSION: {}}}})
+        return ttl_cap if declared and tool.task_support != "forbidden" else False
+    requested = call.params.get("task")
+    if requested is not None and not isinstance(requested, dict):
+        raise _invalid_params("Invalid params: task must be an object")
+    if requested is not None and tool.task_support == "forbidden":
+        raise MCPError(METHOD_NOT_FOUND, "tool %s does not support task execution" % tool.name)
+    if requested is None and tool.task_support == "required":
+        raise MCPError(METHOD_NOT_FOUND, "tool %s must be called as a task (params.task)" % tool.name)
+    if requested is None:
+        return False
+    ttl = requested.get("ttl")
+    if not isinstance(ttl, int) or isinstance(ttl, bool) or ttl < 0:
+        return ttl_cap
+    return ttl if ttl_cap is None else min(ttl, ttl_cap)
+
+
+# The handlers of the tasks/* methods (_Protocol names them) ---------------------------
+
+def _tasks_get(server: "MCPServer", call: _Call) -> dict:
+    task = call.session.find_task(call)
+    return task.detailed() if task.rules.detailed_get else task.describe()
+
+def _tasks_result(server: "MCPServer", call: _Call) -> dict:
+    """Block (on a thread of its own) until the task ends, then answer as the call would have."""
+    return call.session.task_result(call.session.find_task(call), call)
+
+def _tasks_list(server: "MCPServer", call: _Call) -> dict:
+    tasks = [t for t in call.session.live_tasks() if t.rules is call.rev.tasks]
+    result = _page(tasks, call.params.get("cursor"), server.page_size)
+    result["tasks"] = [t.describe() for t in result.pop("items")]
+    return result
+
+def _tasks_cancel(server: "MCPServer", call: _Call) -> dict:
+    task = call.session.find_task(call)
+    if not call.session.cancel_task(task) and not task.rules.cancel_acknowledges:
+        raise _invalid_params("Invalid params: task %s is already %s" % (task.id, task.status))
+    return {} if task.rules.cancel_acknowledges else task.describe()
+
+def _tasks_update(server: "MCPServer", call: _Call) -> dict:
+    task = call.session.find_task(call)
+    responses = call.params.get("inputResponses")
+    if not isinstance(responses, dict) or not all(isinstance(v, dict) for v in responses.values()):
+        raise _invalid_params("Invalid params: inputResponses must be an object of objects")
+    call.session.answer_task(task, responses)
+    return {}
 
 
 class _SessionTasks:
@@ -3504,6 +3576,8 @@ class _SessionTasks:
                 task.answered.wait(min(left, 0.25))
             return {asked: task.input_answers.pop(key) for asked, key in minted.items()}
 
+
+# The session: one connection, its calls and our questions to its client ######
 
 class _Session(_SessionTasks):
     """One connection to one client: the stdio pipe, one TestClient, one HTTP session.
@@ -4418,34 +4492,6 @@ class _WorkerPool:
                 _logger().exception("minimcp worker job failed")
 
 
-def _task_ttl(call: _Call, tool: Tool, ttl_cap):
-    """Apply the task rules of the call's revision: False to run the tool plainly, else the task's ttl."""
-    if tool.task_support == "forbidden" and call.params.get("task") is None:
-        return False                           # no task asked of a tool that has none (most calls)
-    if call.rev.tasks is None:
-        return False                           # no tasks before 2025-11-25: the field is ignored
-    if call.rev.tasks.extension:
-        declared = _declares_extension(call.peer.capabilities, TASKS_EXTENSION)
-        if tool.task_support == "required" and not declared:
-            raise MCPError(MISSING_CLIENT_CAPABILITY, "tool %s runs only as a task: declare the %s extension"
-                           % (tool.name, TASKS_EXTENSION),
-                           {"requiredCapabilities": {"extensions": {TASKS_EXTENSION: {}}}})
-        return ttl_cap if declared and tool.task_support != "forbidden" else False
-    requested = call.params.get("task")
-    if requested is not None and not isinstance(requested, dict):
-        raise _invalid_params("Invalid params: task must be an object")
-    if requested is not None and tool.task_support == "forbidden":
-        raise MCPError(METHOD_NOT_FOUND, "tool %s does not support task execution" % tool.name)
-    if requested is None and tool.task_support == "required":
-        raise MCPError(METHOD_NOT_FOUND, "tool %s must be called as a task (params.task)" % tool.name)
-    if requested is None:
-        return False
-    ttl = requested.get("ttl")
-    if not isinstance(ttl, int) or isinstance(ttl, bool) or ttl < 0:
-        return ttl_cap
-    return ttl if ttl_cap is None else min(ttl, ttl_cap)
-
-
 def _agreed_notifications(server: "MCPServer", call: _Call) -> dict:
     """What a ``subscriptions/listen`` request asked for that this server can send."""
     wanted = _required(call.params, "notifications", dict, "an object")
@@ -4830,34 +4876,9 @@ class _Protocol:
         call.session.open_listen(call, _agreed_notifications(self, call))
         return None                                # answered only when the connection ends
 
-    # -- handlers: tasks --------------------------------------------------------------
-    def _on_tasks_get(self, call: _Call) -> dict:
-        task = call.session.find_task(call)
-        return task.detailed() if task.rules.detailed_get else task.describe()
-
-    def _on_tasks_result(self, call: _Call) -> dict:
-        """Block (on a thread of its own) until the task ends, then answer as the call would have."""
-        return call.session.task_result(call.session.find_task(call), call)
-
-    def _on_tasks_list(self, call: _Call) -> dict:
-        tasks = [t for t in call.session.live_tasks() if t.rules is call.rev.tasks]
-        result = _page(tasks, call.params.get("cursor"), self.page_size)
-        result["tasks"] = [t.describe() for t in result.pop("items")]
-        return result
-
-    def _on_tasks_cancel(self, call: _Call) -> dict:
-        task = call.session.find_task(call)
-        if not call.session.cancel_task(task) and not task.rules.cancel_acknowledges:
-            raise _invalid_params("Invalid params: task %s is already %s" % (task.id, task.status))
-        return {} if task.rules.cancel_acknowledges else task.describe()
-
-    def _on_tasks_update(self, call: _Call) -> dict:
-        task = call.session.find_task(call)
-        responses = call.params.get("inputResponses")
-        if not isinstance(responses, dict) or not all(isinstance(v, dict) for v in responses.values()):
-            raise _invalid_params("Invalid params: inputResponses must be an object of objects")
-        call.session.answer_task(task, responses)
-        return {}
+    # -- handlers: tasks (their code is in the section Tasks) ----------------------------
+    _on_tasks_get, _on_tasks_result, _on_tasks_list = _tasks_get, _tasks_result, _tasks_list
+    _on_tasks_cancel, _on_tasks_update = _tasks_cancel, _tasks_update
 
     # -- handlers: notifications (session, params) --------------------------------------
     def _on_initialized(self, session: _Session, params: dict) -> None:
