@@ -44,7 +44,9 @@ core without any)::
   The core
     Constants, Errors          revisions, error codes, MCPError, Cancelled
     JSON Schema                schemas from type hints; the validator for them, and the checker
-                               compiled once per tool; elicitation forms shaped per revision
+                               compiled once per tool
+    Elicitation forms          what elicitation/create may ask (_elicitation_form), shaped per
+                               revision (_elicitation_schema), and the answer checked against it
     Registry records           Tool, Resource (+ RFC 6570 templates), Prompt, content helpers
     Context                    what a handler may do while it runs (progress, log, ask the client,
                                several questions at once: ctx.questions())
@@ -1034,7 +1036,7 @@ def _json_special(value):
     return _EMPTY
 
 
-# Elicitation forms: the schemas elicitation/create may carry -----------------
+# Elicitation forms: the schemas elicitation/create may carry ################
 #
 # A form (requestedSchema) is a flat object whose every property is one of the
 # spec's primitive schemas (PrimitiveSchemaDefinition in each schema.json): a
