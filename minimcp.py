@@ -7579,6 +7579,9 @@ def _serve_http(app: "MCPServer", host: str, port: int, ready=None, **options) -
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
         server_version = "minimcp/" + __version__
+        # TCP_NODELAY: the head and the body go out in two writes, and on a kept-alive connection
+        # Nagle held the body until the client's delayed ACK of the head, 40 ms per request.
+        disable_nagle_algorithm = True
         timeout = read_timeout           # a slow client cannot hold a thread forever
 
         def log_message(self, *args):    # no access log on stderr (tokens in URLs)
