@@ -11,7 +11,7 @@ Both serve bench/servers/minimcp_echo.py from run.py's venv without packages. In
 for each era, the two servers run at once and take turns in small pieces, so that both meet the
 same load (the machine is shared; its load moves absolute figures by up to 3x within a minute):
 
-  sequential echo p50 / p90 / p99   ``--seq`` calls each, in 4 pieces taken in turn
+  sequential echo p50 / p90 / p99   ``--seq`` calls each, one call each in turn
   pipelined echo calls/s            ``--calls`` each, in ``--bursts`` bursts taken in turn;
                                     also the server's CPU time per call (/proc schedstat)
   1 MiB / 10 MiB echo round trip    5 and 3 of each, in turn
@@ -21,8 +21,10 @@ same load (the machine is shared; its load moves absolute figures by up to 3x wi
                                     sequential latency and its 4-process throughput, in turn
 
 The figure of a round is the piece-wise figure above, the reported figure is its median over
-rounds, and the ratio is current / old: above 1 is more calls/s, below 1 less time. A ratio more
-than 5% the wrong way is marked **worse**. The order of the two is swapped every round.
+rounds, and ratios are current / old: above 1 is more calls/s, below 1 less time. Each round's
+ratio is taken (the two servers of a round met the same load), and their median is the ratio
+judged: more than 5% the wrong way is marked **worse**. The ratio of the medians is shown too.
+The order of the two is swapped every round.
 """
 import argparse
 import datetime
@@ -90,9 +92,16 @@ def stdio_round(python: str, dirs: list, era: str, a) -> list:
             client.run_sequential(srv, 200, 60)              # warm-up
         out = [{} for _ in servers]
         lat = [[] for _ in servers]
-        for _ in range(4):
+        for k in range(a.seq):                     # one call each in turn: a pair meets the same load
             for i, srv in enumerate(servers):
-                lat[i].extend(client.run_sequential(srv, max(1, a.seq // 4), 60))
+                rid, data = srv.request_bytes("tools/call", {"name": "echo", "arguments": {"text": "seq-%d" % k}})
+                t0 = time.perf_counter()
+                srv.write(data)
+                line = srv.readline(60)
+                lat[i].append(time.perf_counter() - t0)
+                resp = json.loads(line)
+                if resp.get("id") != rid or client.echo_text(resp) != "seq-%d" % k:
+                    raise client.BenchError("sequential echo came back wrong: %r" % line[:200])
         spent, used = [0.0] * len(servers), [0] * len(servers)
         per_burst = max(1, a.calls // a.bursts)
         for _ in range(a.bursts):
@@ -175,34 +184,39 @@ def render(result: dict, meta: dict, a) -> str:
                                                                   meta["load_after"]))
     out.append("- current: %s; old: `git show %s:minimcp.py` (%s); Python %s in a venv without packages"
                % (meta["current"], meta["rev"], meta["rev_subject"], meta["python"]))
-    out.append("- %d rounds, the order of the two swapped each round; per round and era: %s sequential calls in "
-               "4 pieces, %s pipelined calls in %d bursts, 1 MiB ×%d and 10 MiB ×%d, the two servers up at "
+    out.append("- %d rounds, the order of the two swapped each round; per round and era: %s sequential calls "
+               "(one each in turn), %s pipelined calls in %d bursts, 1 MiB ×%d and 10 MiB ×%d, the two servers up at "
                "once and taking turns piece by piece; tools/list: 5 lists each in turn%s"
                % (a.rounds, "{:,}".format(a.seq), "{:,}".format(a.calls), a.bursts, a.big1, a.big10,
                   "; HTTP: %d sequential calls, then %.0f s of 4 client processes, each server in turn"
                   % (a.http_latency, a.http_duration) if a.http else ""))
     out.append("- command: `python3 bench/vs_rev.py%s`" % (" " + " ".join(a.argv) if a.argv else ""))
-    out.append("- medians over rounds; ratio = current / old; **worse** = more than %d%% the wrong way"
-               % round(WORSE * 100))
+    out.append("- figures are medians over rounds; ratios are current / old; the one judged is the median of "
+               "the rounds' own ratios (the two servers of a round met the same load); **worse** = more than "
+               "%d%% the wrong way" % round(WORSE * 100))
     out.append("")
     worse = []
     for era, rows in result.items():
         out.append("#### %s era\n" % era)
-        out.append("| figure | old (%s) | current | ratio | each round (current / old) |" % meta["rev"])
-        out.append("|---|---:|---:|---:|---|")
+        out.append("| figure | old (%s) | current | ratio of medians | median of the rounds' ratios | "
+                   "each round (current / old) |" % meta["rev"])
+        out.append("|---|---:|---:|---:|---:|---|")
         for key, label, higher, digits in FIGURES:
             cur = [r[key] for r in rows["current"] if key in r]
             old = [r[key] for r in rows["old"] if key in r]
             if not cur or not old:
                 continue
             mc, mo = statistics.median(cur), statistics.median(old)
+            # The two of a round met the same load: the median of the rounds' own ratios is the figure
+            # judged; the ratio of the medians is given beside it.
+            paired = statistics.median(c / o for c, o in zip(cur, old))
             ratio = mc / mo
-            bad = ratio < 1 - WORSE if higher else ratio > 1 + WORSE
+            bad = paired < 1 - WORSE if higher else paired > 1 + WORSE
             if bad:
                 worse.append("%s, %s era" % (label, era))
             fmt = "{:,.%df}" % digits
-            out.append("| %s | %s | %s | %.3f%s | %s |" % (
-                label, fmt.format(mo), fmt.format(mc), ratio, " **worse**" if bad else "",
+            out.append("| %s | %s | %s | %.3f | %.3f%s | %s |" % (
+                label, fmt.format(mo), fmt.format(mc), ratio, paired, " **worse**" if bad else "",
                 " ".join("%.2f" % (c / o) for c, o in zip(cur, old))))
         out.append("")
     out.append("Worse by more than %d%%: %s." % (round(WORSE * 100), ", ".join(worse) if worse else "none"))
