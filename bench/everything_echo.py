@@ -19,10 +19,15 @@ packages (run.py's "stdlib" venv). Rounds are interleaved: each round starts bot
 of a second or so. A burst is bench/client.py's ``run_pipelined``: written by a writer thread in
 one go, every answer checked by id and text. Reported per server: the round's calls/s (its calls
 over the time its bursts took) and the median over rounds, the ratio of the medians
-(everything.py / echo server), and the server's own CPU time per call (summed over its threads
+(everything.py / echo server) and the median of each round's own ratio (the two of a round met
+the same load, rounds apart did not), and the server's own CPU time per call (summed over its threads
 from /proc/PID/task/*/schedstat), which the machine's load moves far less than the wall-clock
 rate, plus its thread count after the round (more than the reader and the pool's watcher means
 that the reader stepped aside during the bursts).
+
+Last, a figure the load cannot move: the function calls (Python and C, counted with
+sys.setprofile) that each server's own code makes per echo request, served from memory on one
+thread in the server's interpreter (``calls_per_request``).
 
 The machine is shared: read the ratios, and the load average printed with them.
 """
@@ -112,6 +117,64 @@ def one_round(servers: list, env: dict, era: str, calls: int, bursts: int) -> li
             srv.__exit__(None, None, None)
 
 
+# Run inside a server's own interpreter: load the script as a module (its app.run() is under
+# __main__), serve N echo calls from memory on one thread and count the function calls made.
+_COUNT_CALLS = r"""
+import importlib.util, io, json, sys
+import minimcp
+minimcp._WorkerPool.STALL = 60.0          # the reader never steps aside: one thread, the same path each time
+spec = importlib.util.spec_from_file_location("served", sys.argv[1])
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+era, n = sys.argv[2], int(sys.argv[3])
+meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
+lines = [] if era == "modern" else [
+    {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25",
+     "capabilities": {}, "clientInfo": {"name": "count", "version": "1"}}},
+    {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+def calls(first, count):
+    out = []
+    for i in range(first, first + count):
+        params = {"name": "echo", "arguments": {"text": "pipe-%d" % i}}
+        if era == "modern":
+            params["_meta"] = meta
+        out.append({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": params})
+    return out
+encode = lambda messages: b"".join(json.dumps(m, separators=(",", ":")).encode() + b"\n" for m in messages)
+class Sink(io.RawIOBase):
+    def writable(self):
+        return True
+    def write(self, data):
+        return len(data)
+counted, on = [0], [False]
+def profile(frame, event, arg):
+    if on[0] and event in ("call", "c_call"):
+        counted[0] += 1
+import threading
+threading.setprofile(profile)             # before the pool's threads start (they are kept between serves)
+sys.setprofile(profile)
+module.app.serve(io.BytesIO(encode(lines + calls(1, 200))), Sink())      # warm: lazy imports, caches
+data = encode(lines + calls(1, n))
+on[0] = True
+module.app.serve(io.BytesIO(data), Sink())
+on[0] = False
+print(counted[0] / n)
+"""
+
+
+def calls_per_request(python: str, top: str, script: str, era: str, n: int = 2000) -> float:
+    """Function calls (Python and C) per pipelined echo request, counted in the server's own code.
+
+    Load-independent: the same number on an idle machine as on a busy one. Includes the
+    handshake once (spread over ``n``) and the reading and writing of the in-memory streams.
+    """
+    out = subprocess.run([python, "-c", _COUNT_CALLS, script, era, str(n)], capture_output=True, text=True,
+                         env=client.server_env({"PYTHONPATH": top, "MINIMCP_PATH": top}), timeout=300)
+    if out.returncode != 0:
+        raise client.BenchError("counting calls failed: %s" % out.stderr[-800:])
+    return float(out.stdout.split()[-1])
+
+
 def render(result: dict, a, meta: dict) -> str:
     out = ["### echo on examples/everything.py beside the echo server — %s" % meta["started"], ""]
     out.append("- machine: %s; load average %s before, %s after" % (meta["machine"], meta["load_before"],
@@ -125,21 +188,27 @@ def render(result: dict, a, meta: dict) -> str:
     out.append("")
     for era, servers in result.items():
         out.append("#### %s era\n" % era)
-        out.append("| server | pipelined calls/s, each round | median | CPU µs per call (median) | threads after |")
-        out.append("|---|---|---:|---:|---|")
+        out.append("| server | pipelined calls/s, each round | median | CPU µs per call (median) | threads after "
+                   "| function calls per request |")
+        out.append("|---|---|---:|---:|---|---:|")
         for label, rows in servers.items():
-            out.append("| %s | %s | %s | %.1f | %s |" % (
+            out.append("| %s | %s | %s | %.1f | %s | %.1f |" % (
                 label, " ".join("{:,.0f}".format(r["rps"]) for r in rows),
                 "{:,.0f}".format(statistics.median(r["rps"] for r in rows)),
                 statistics.median(r["cpu_us_per_call"] for r in rows),
-                " ".join(str(r["threads"]) for r in rows)))
+                " ".join(str(r["threads"]) for r in rows), meta["calls_per_request"][era][label]))
         a_rows, b_rows = list(servers.values())
         ratio = statistics.median(r["rps"] for r in b_rows) / statistics.median(r["rps"] for r in a_rows)
         cpu = (statistics.median(r["cpu_us_per_call"] for r in b_rows)
                / statistics.median(r["cpu_us_per_call"] for r in a_rows))
+        # The two servers of a round met the same load; rounds apart did not (their rates differ up to 3x).
+        paired = [b["rps"] / x["rps"] for x, b in zip(a_rows, b_rows)]
         out.append("")
-        out.append("everything.py / echo server: **%.2f×** the calls/s (medians; within 10%%: %s), "
-                   "%.2f× the CPU time per call.\n" % (ratio, "yes" if abs(ratio - 1) <= 0.10 else "**no**", cpu))
+        out.append("everything.py / echo server: **%.2f×** the calls/s (ratio of the medians; within 10%%: %s); "
+                   "each round's own ratio %s, their median **%.2f×** (within 10%%: %s); %.2f× the CPU time per "
+                   "call.\n" % (ratio, "yes" if abs(ratio - 1) <= 0.10 else "**no**",
+                               " ".join("%.2f" % x for x in paired), statistics.median(paired),
+                               "yes" if abs(statistics.median(paired) - 1) <= 0.10 else "**no**", cpu))
     return "\n".join(out)
 
 
@@ -173,6 +242,8 @@ def main() -> int:
                 "minimcp": run.minimcp_version(python, a.minimcp, top).replace("; sha256 " + top.rsplit("-", 1)[-1], "")}
         result = {era: {label: [] for label, _ in servers} for era in eras}
         t0 = time.time()
+        meta["calls_per_request"] = {era: {label: calls_per_request(python, top, cmd[-1], era)
+                                           for label, cmd in servers} for era in eras}
         for r in range(a.rounds):
             for era in eras:
                 order = run.rotated(servers, r)
