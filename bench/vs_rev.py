@@ -17,6 +17,8 @@ same load (the machine is shared; its load moves absolute figures by up to 3x wi
   1 MiB / 10 MiB echo round trip    5 and 3 of each, in turn
   tools/list with N tools           (legacy era) both started with MCPBENCH_TOOLS=N-1, 5 full
                                     lists each, in turn, for N = 10, 100, 1,000, 10,000
+  function calls per echo request   once per revision and era, in process (everything_echo.py's
+                                    ``calls_per_request``): the same on an idle machine as on a busy one
   Streamable HTTP p50 / p90 / calls/s  (``--http``) both serving HTTP on loopback; bench/http_bench.py's
                                     sequential latency and its 4-process throughput, in turn
 
@@ -42,7 +44,7 @@ REPO = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import client          # noqa: E402
 import run             # noqa: E402
-from everything_echo import cpu_ns   # noqa: E402
+from everything_echo import calls_per_request, cpu_ns   # noqa: E402
 
 ECHO = os.path.join(HERE, "servers", "minimcp_echo.py")
 DEFAULT_REV = "82c0ebb"      # the parent of a3f481f, the first commit that names issue 29
@@ -218,6 +220,11 @@ def render(result: dict, meta: dict, a) -> str:
             out.append("| %s | %s | %s | %.3f | %.3f%s | %s |" % (
                 label, fmt.format(mo), fmt.format(mc), ratio, paired, " **worse**" if bad else "",
                 " ".join("%.2f" % (c / o) for c, o in zip(cur, old))))
+        counts = meta.get("calls_per_request", {}).get(era)
+        if counts:
+            out.append("")
+            out.append("Function calls per echo request, counted in process on one thread (sys.setprofile; the "
+                       "load cannot move it): old %.1f, current %.1f." % (counts["old"], counts["current"]))
         out.append("")
     out.append("Worse by more than %d%%: %s." % (round(WORSE * 100), ", ".join(worse) if worse else "none"))
     return "\n".join(out)
@@ -270,6 +277,8 @@ def main() -> int:
         labels = ["current", "old"]
         result = {era: {"current": [], "old": []} for era in eras}
         t0 = time.time()
+        meta["calls_per_request"] = {era: {x: calls_per_request(python, current if x == "current" else old, ECHO, era)
+                                           for x in labels} for era in eras}
         for r in range(a.rounds):
             order = labels if r % 2 == 0 else labels[::-1]
             dirs = [current if x == "current" else old for x in order]
