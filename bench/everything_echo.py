@@ -234,12 +234,15 @@ def main() -> int:
     top = place(a.minimcp, a.examples, python)
     try:
         env = {"MINIMCP_PATH": top}
-        servers = [("echo server (bench/servers/minimcp_echo.py)", [python, os.path.join(HERE, "servers", "minimcp_echo.py")]),
+        servers = [("echo server (bench/servers/minimcp_echo.py)",
+                    [python, os.path.join(HERE, "servers", "minimcp_echo.py")]),
                    ("examples/everything.py", [python, os.path.join(top, "examples", "everything.py")])]
         eras = client.ERAS if a.era == "both" else (a.era,)
         meta = {"started": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
                 "machine": run.machine_info(), "load_before": run.loadavg(), "python": pyver,
-                "minimcp": run.minimcp_version(python, a.minimcp, top).replace("; sha256 " + top.rsplit("-", 1)[-1], "")}
+                # (the version names the git commit; the temporary directory's name is no hash)
+                "minimcp": run.minimcp_version(python, a.minimcp, top).replace(
+                    "; sha256 " + top.rsplit("-", 1)[-1], "")}
         result = {era: {label: [] for label, _ in servers} for era in eras}
         t0 = time.time()
         meta["calls_per_request"] = {era: {label: calls_per_request(python, top, cmd[-1], era)
