@@ -10965,17 +10965,23 @@ def _load_script(path: str):
     return module
 
 
-def _load_module(name: str, directory: str = None):
-    """Import a module by its dotted name, from ``directory`` (default: the working directory) first."""
+def _load_module(name: str, directory: str = None, installed: bool = False):
+    """Import a module by its dotted name, from ``directory`` (default: the working directory) first.
+
+    ``installed``: the module of an installed distribution, imported from ``sys.path`` as it is,
+    as the distribution's console script imports it (a ``server.py`` in the working directory
+    must not stand in for an installed module named ``server``).
+    """
     import importlib
     directory = os.path.abspath(directory or os.getcwd())
-    if directory not in sys.path:
+    if not installed and directory not in sys.path:
         sys.path.insert(0, directory)
     try:
         return importlib.import_module(name)
     except ModuleNotFoundError as exc:
         if exc.name is not None and name.startswith(exc.name):        # the module itself, not one it imports
-            raise SystemExit("minimcp: no module named %r (looked in %s and on sys.path)" % (name, directory))
+            raise SystemExit("minimcp: no module named %r (looked in %s)" % (
+                name, "sys.path" if installed else directory + " and on sys.path"))
         raise
 
 
@@ -10992,12 +10998,15 @@ def _run_entry_point(name: str, arguments: list) -> int:
         raise SystemExit("minimcp: no installed console script named %r (pip show the server's package, "
                          "or serve its module: serve -m package.module)" % name)
     module_name, _, attribute = found[0].value.partition(":")
-    target = _load_module(module_name)
+    target = _load_module(module_name.strip(), installed=True)
     for part in attribute.strip().split("."):
         target = getattr(target, part)
     sys.argv = [name] + list(arguments)
     result = target()                            # its main() builds the server and calls run()
-    return result if isinstance(result, int) else 0
+    if result is None or isinstance(result, int):
+        return result or 0
+    raise SystemExit(result)                     # as the console script's sys.exit(main()): a text is
+                                                 # printed to stderr and the status is 1
 
 
 def _http_address(text: str) -> tuple:

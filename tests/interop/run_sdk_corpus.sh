@@ -1,12 +1,26 @@
 #!/usr/bin/env bash
 # Differential corpus of real servers published on PyPI (issue 27): each server of
-# tests/sdk_corpus/published.json, pinned, under the SDK it was written for and unchanged under
-# `python3 minimcp.py serve`, driven by the official Python SDK client and compared field by field.
+# tests/sdk_corpus/published.json, pinned, under the pin of the SDK dialect minimcp serves it in,
+# and unchanged under `python3 minimcp.py serve`, driven by the official Python SDK client and
+# compared field by field.
+#
+# The reference is the dialect's pin, not the server's own SDK range: each dialect emulates one
+# pinned version (mcp1: mcp==1.30.0, mcp2: mcp==2.3.0, fastmcp: fastmcp==4.2.3), so a server
+# written for an older SDK is run under that pin (installed --no-deps) and the stage measures
+# what the dialect promises. Servers whose declared range excludes the pin (mcp-server-spreadsheet:
+# mcp==1.28.0, bugledger-mcp: fastmcp<4, excel-writer-mcp: fastmcp<3) are named in the output
+# ("# NAME declares ..."); a server that does not work under the pin keeps its own, with the
+# reason, in its "reference" field (none does today). See tests/sdk_corpus/PUBLISHED.md.
+#
+# Each server is started as its users start it: by its console script (the reference) and by
+# `serve --entry SCRIPT ARGS` (minimcp), or by `python -m MODULE` and `serve -m MODULE`.
+# A server marked "volatile" runs twice under the reference; the fields in which those two runs
+# differ (clocks, uptimes, ids) are values of the run and are ignored (-v prints them).
 #
 # Creates, in a throwaway directory:
 #   client        mcp 2.3.0, the official Python client that drives every server;
-#   ref-GROUP     one reference venv per SDK pin of published.json ("sdks"): the pin, the group's
-#                 servers (--no-deps) and their other requirements, read from their metadata;
+#   ref-GROUP     one reference venv per dialect pin of published.json ("sdks"): the pin, the
+#                 group's servers (--no-deps) and their other requirements, read from their metadata;
 #   mini-GROUP    the same servers and the same versions of their other requirements (pydantic
 #                 included), without mcp or fastmcp;
 # then runs tests/interop/sdk_corpus.py, which installs those venvs (in parallel, with pip's

@@ -7,24 +7,30 @@ Run by run_sdk_corpus.sh with a Python that has the official client (`mcp` 2.3.0
                          --expected tests/sdk_corpus/expected_differences.txt
                          --repo REPO --python PY --work DIR [--only NAME]... [-j N] [--keep DIR]
 
-For every server of published.json (a package pinned on PyPI, the SDK it was written for, how
-it is started, and a script of calls) it:
+For every server of published.json (a package pinned on PyPI, the dialect minimcp serves it
+in, how it is started, and a script of calls) it:
 
-1. installs, into throwaway venvs under --work, one reference venv per SDK pin (the pin plus
-   every server of that group, each `--no-deps`, then the group's other requirements read from
+1. installs, into throwaway venvs under --work, one reference venv per dialect pin (the pin
+   plus every server of that dialect, each `--no-deps`, then their other requirements read from
    the packages' own metadata) and one "mini" venv per group with the same servers and the same
-   versions of their other requirements (pydantic included) but no mcp or fastmcp;
-2. drives each server over stdio with the official Python SDK client twice: as its package
-   starts it (console script, `python -m`, or a file) in the reference venv, and unchanged
-   through `python3 minimcp.py serve FILE` in the mini venv (`"serve": "module"` switches a
-   server to `serve -m MODULE` once minimcp has it);
+   versions of their other requirements (pydantic included) but no mcp or fastmcp. The
+   reference is the pin the dialect emulates, not the range the server declares: a server
+   written for an older SDK runs under the pin (the stage names those), unless its "reference"
+   field keeps its own pin, with the reason, because it does not work under the dialect's;
+2. drives each server over stdio with the official Python SDK client: as its users start it
+   (console script or `python -m`) in the reference venv, and unchanged in the mini venv the
+   same way through minimcp: `python3 minimcp.py serve --entry SCRIPT ARGS` (the same entry
+   point, the same argv) or `serve -m MODULE` (a "serve": "file" field serves the file
+   instead). A server marked "volatile": true runs twice under the reference;
 3. records initialize (capabilities, server name, instructions), tools/list, resources/list,
    resources/templates/list, prompts/list, the server's script of calls, and calls generated
    from the reference's own listings (every tool with arguments its schema accepts, with none,
    and with a wrong type; every listed resource; every prompt);
 4. compares the two recordings field by field. Schemas are compared in their shortest
-   equivalent form (no generated titles, $refs inlined), which the issue allows; nothing else
-   is normalised except what a server marks volatile (clock readings, random draws).
+   equivalent form (no generated titles, $refs inlined), which the issue allows. The fields in
+   which a volatile server's two reference runs differ are values of the run (uptimes, ids,
+   clocks) and are ignored, printed as "volatile (ignored)" with -v; a server's "mask" patterns
+   (clock readings, random draws that two runs may happen to share) are replaced on both sides.
 
 Every difference must be listed in the expected-differences file (server, field glob, reason),
 and every listed entry must still match a difference: a stale entry fails too. With
@@ -48,7 +54,7 @@ import traceback
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from sdk_diff import dump, rule_shortest_schemas  # noqa: E402  (the shared compare code)
+from sdk_diff import dump, rule_shortest_schemas, run_case  # noqa: E402  (the shared case and compare code)
 
 import logging  # noqa: E402
 
@@ -63,7 +69,10 @@ SDK_PACKAGES = {"mcp", "fastmcp"}
 # A server that prints banners on stdout makes the client log a traceback per line: the server's
 # own stderr log has what matters.
 logging.getLogger("mcp").setLevel(logging.CRITICAL)
-CALL_TIMEOUT = 20          # seconds for one request; a server that takes longer is recorded as hung
+# Seconds for one request; a server that takes longer is recorded as hung. The first request
+# (initialize) waits for the server's imports: math-mcp-ay's sympy and the SDK took over 20 s
+# on the loaded 2-core machine. A hung server still ends its recording at RUN_TIMEOUT.
+CALL_TIMEOUT = 60
 RUN_TIMEOUT = 150          # seconds for one whole recording
 
 
@@ -169,6 +178,42 @@ def needed_by(python: Path, roots: list[str]) -> tuple[set[str], list[str]]:
     return keep, leaks
 
 
+def reference_pin(server: dict, corpus: dict) -> str:
+    """The SDK the server's reference run uses: the pin of the dialect that minimcp serves it in
+    (published.json's "sdks"), whatever range the server itself declares, because that pin is
+    what the dialect emulates. A server that does not work under it keeps its own pin, named with
+    the reason in its "reference" field ({"pin": ..., "reason": ...})."""
+    own = server.get("reference")
+    return own["pin"] if own else corpus["sdks"][server["sdk"]]["pin"]
+
+
+def group_of(server: dict, corpus: dict) -> str:
+    """The venv pair a server is installed in: its dialect's, or one for its own pin."""
+    if not server.get("reference"):
+        return server["sdk"]
+    return server["sdk"] + "-own-" + re.sub(r"[^\w.]+", "-", reference_pin(server, corpus))
+
+
+def declared_outside(python: Path, servers: list[dict], pin: str) -> dict[str, str]:
+    """{server name: its own requirement on the SDK} for the servers whose declared range does
+    not admit `pin` (written for an older SDK): they run, under the pin, with --no-deps."""
+    from importlib.metadata import distributions
+    try:
+        from packaging.requirements import Requirement
+    except ImportError:  # pip always carries a copy
+        from pip._vendor.packaging.requirements import Requirement
+    sdk, _, version = pin.partition("==")
+    installed = {_normal(d.metadata["Name"]): d for d in distributions(path=[str(site_packages(python))])}
+    out = {}
+    for server in servers:
+        for text in installed[_normal(server["package"])].requires or []:
+            req = Requirement(text)
+            if _normal(req.name) == _normal(sdk) and (req.marker is None or req.marker.evaluate({"extra": ""})) \
+                    and not req.specifier.contains(version, prereleases=True):
+                out[server["name"]] = str(req)
+    return out
+
+
 def install_group(base_python: str, work: Path, group: str, pin: str, servers: list[dict]) -> dict:
     """Build the group's reference venv, then its mini venv: a copy less the SDK.
 
@@ -209,7 +254,7 @@ def install_group(base_python: str, work: Path, group: str, pin: str, servers: l
     if found != "[]":
         raise RuntimeError(f"the mini venv of {group} still has an SDK: {found}")
     return {"ref": ref, "mini": mini, "seconds": time.monotonic() - started, "requirements": others,
-            "dropped": drop}
+            "dropped": drop, "outside": declared_outside(ref, servers, pin)}
 
 
 # --------------------------------------------------------------------------
@@ -339,18 +384,8 @@ async def record(command: list[str], cwd: str, env: dict, server: dict, errlog: 
             if cases is None:
                 cases = [list(c) for c in server.get("calls", [])] + generated_cases(out, server)
             for index, case in enumerate(cases):
-                kind, name, *rest = case
-                arguments = rest[0] if rest else {}
-                key = f"{index:02d} {kind} {name} {json.dumps(arguments, sort_keys=True)}"
                 sent.append(case)
-                if kind == "tool":
-                    await attempt(key, lambda: client.call_tool(name, arguments))
-                elif kind == "resource":
-                    await attempt(key, lambda: client.read_resource(name))
-                elif kind == "prompt":
-                    await attempt(key, lambda: client.get_prompt(name, arguments))
-                else:
-                    raise ValueError(f"unknown case kind {kind!r}")
+                await attempt(*run_case(client, index, case))
     return sent
 
 
@@ -374,7 +409,11 @@ def run_one(command: list[str], cwd: Path, env: dict, server: dict, errlog: Path
     except BaseException as exc:  # noqa: BLE001 - anyio wraps failures in groups
         if isinstance(exc, KeyboardInterrupt):
             raise
+        while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:   # anyio's wrapping: say
+            exc = exc.exceptions[0]                                               # what happened inside
         failure = "".join(traceback.format_exception_only(type(exc), exc)).strip().splitlines()[-1][:300]
+        if isinstance(exc, TimeoutError):
+            failure = f"timed out: a request after {CALL_TIMEOUT}s or the recording after {RUN_TIMEOUT}s ({failure})"
         lines = errlog.read_text(errors="replace").strip().splitlines() if errlog.exists() else []
         # The server's own last word (the exception that stopped it, or minimcp's message) first.
         said = [line.strip() for line in lines if re.match(r"^\s*(\w+\.)*\w*(Error|Exception|Exit)\b|^minimcp: ", line.strip())]
@@ -390,11 +429,13 @@ def run_one(command: list[str], cwd: Path, env: dict, server: dict, errlog: Path
 # --------------------------------------------------------------------------
 
 
-def mask(node, patterns: list):
+def mask(node, patterns: list, keys: frozenset = frozenset()):
+    """`node` with every match of `patterns` replaced, and the values of dict keys in `keys`
+    (a timing in structuredContent, say, which a number pattern cannot tell from a result)."""
     if isinstance(node, dict):
-        return {k: mask(v, patterns) for k, v in node.items()}
+        return {k: "<volatile>" if k in keys else mask(v, patterns, keys) for k, v in node.items()}
     if isinstance(node, list):
-        return [mask(v, patterns) for v in node]
+        return [mask(v, patterns, keys) for v in node]
     if isinstance(node, str):
         for pattern in patterns:
             node = pattern.sub("<volatile>", node)
@@ -405,10 +446,25 @@ def mask(node, patterns: list):
 
 
 def normalise(real: dict, mini: dict, server: dict) -> tuple[dict, dict]:
-    patterns = [re.compile(p) for p in server.get("volatile", [])]
-    real, mini = mask(real, patterns), mask(mini, patterns)
+    patterns = [re.compile(p) for p in server.get("mask", [])]
+    keys = frozenset(server.get("mask_keys", []))
+    real, mini = mask(real, patterns, keys), mask(mini, patterns, keys)
     real, mini = rule_shortest_schemas(real, mini, server["sdk"])
     return real, mini
+
+
+def volatile_fields(result: dict, server: dict) -> list[str]:
+    """The fields in which the server's two reference runs differ (the same SDK, the same files,
+    the same calls): values of the run itself. Empty when it ran once (not marked volatile)."""
+    if "real_again" not in result:
+        return []
+    first, again = normalise(result["real"], result["real_again"], server)
+    return sorted({d["field"] for d in answer_differences(first, again)})
+
+
+def under(field: str, volatile: list[str]) -> bool:
+    """Whether a difference's field is a volatile field or lies inside one."""
+    return any(field == v or field.startswith((v + "/", v + "[")) for v in volatile)
 
 
 _MISSING = object()
@@ -502,13 +558,24 @@ print(origin)
 """
 
 
+def serve_how(server: dict) -> str:
+    """How minimcp serves the server: as its users start it. A server started by its console
+    script runs through `serve --entry NAME ARGS` (the same entry point, the same argv: a main()
+    that reads its roots or its database from argv, or builds the app, runs as it does under its
+    SDK); one started with `python -m MODULE` through `serve -m MODULE`. A "serve" field ("file":
+    the installed file that defines the app) overrides that."""
+    return server.get("serve") or ("entry" if "entry" in server["start"] else "module")
+
+
 def serve_command(server: dict, mini_python: Path, repo: Path) -> list[str]:
-    """How minimcp serves the server, by its "serve" field: "file" (the default; the installed
-    file that defines the app), "module" (`serve -m MODULE`) or "entry" (`serve --entry NAME`)."""
+    """The minimcp command line for serve_how(server): "entry", "module" or "file"."""
     minimcp = str(repo / "minimcp.py")
-    how = server.get("serve", "file")
+    how = serve_how(server)
     if how == "module":
-        target = server["module"] + (":" + server["attr"] if server.get("attr") else "")
+        module = server["start"].get("module") or server["module"]
+        target = module + (":" + server["attr"] if server.get("attr") else "")
+        if server["start"].get("args"):
+            raise ValueError(f"{server['name']}: serve -m takes no arguments; serve it by its entry or file")
         return [str(mini_python), minimcp, "serve", "-m", target]
     if how == "entry":
         return [str(mini_python), minimcp, "serve", "--entry", server["start"]["entry"],
@@ -568,23 +635,27 @@ def main() -> int:
 
     # 1. install, the groups in parallel
     groups: dict[str, list[dict]] = {}
+    pins: dict[str, str] = {}
     for server in servers:
-        groups.setdefault(server["sdk"], []).append(server)
+        groups.setdefault(group_of(server, corpus), []).append(server)
+        pins[group_of(server, corpus)] = reference_pin(server, corpus)
     venvs: dict[str, dict] = {}
     started = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         def install(group: str, members: list) -> dict:
             ref, mini = args.work / f"ref-{group}" / "bin" / "python", args.work / f"mini-{group}" / "bin" / "python"
             if args.reuse_venvs and ref.exists() and mini.exists():
-                return {"ref": ref, "mini": mini, "seconds": 0.0}
-            return install_group(args.python, args.work, group, corpus["sdks"][group]["pin"], members)
+                return {"ref": ref, "mini": mini, "seconds": 0.0, "outside": declared_outside(ref, members, pins[group])}
+            return install_group(args.python, args.work, group, pins[group], members)
         futures = {pool.submit(install, g, members): g for g, members in groups.items()}
         for future in concurrent.futures.as_completed(futures):
             group = futures[future]
             try:
                 venvs[group] = future.result()
-                verdict(True, f"install.{group}", f"{corpus['sdks'][group]['pin']} and {len(groups[group])} "
+                verdict(True, f"install.{group}", f"{pins[group]} and {len(groups[group])} "
                         f"server(s) in {venvs[group]['seconds']:.0f}s")
+                for name, requirement in sorted(venvs[group]["outside"].items()):
+                    log(f"# {name} declares {requirement}; its reference runs {pins[group]}, the pin of its dialect")
             except Exception as exc:  # noqa: BLE001
                 verdict(False, f"install.{group}", str(exc))
     log(f"# installed in {time.monotonic() - started:.0f}s")
@@ -599,7 +670,7 @@ def main() -> int:
 
     def drive(server: dict) -> None:
         name = server["name"]
-        venv = venvs[server["sdk"]]
+        venv = venvs[group_of(server, corpus)]
         base = args.work / "runs" / name
         cwd = base / "cwd"
         # {cwd} in a server's args, env, files or calls: its throwaway directory (the same path in
@@ -609,9 +680,14 @@ def main() -> int:
         env.update({k: v.replace("{cwd}", str(cwd)) for k, v in (server.get("env") or {}).items()})
         result = {"server": server}
         try:
-            real, cases, real_failure = run_one(reference_command(server, venv["ref"], cwd), cwd, env, server,
-                                                base / "ref.stderr", None)
+            reference = reference_command(server, venv["ref"], cwd)
+            real, cases, real_failure = run_one(reference, cwd, env, server, base / "ref.stderr", None)
             result.update(real=real, real_failure=real_failure, cases=cases)
+            if server.get("volatile") and not real_failure:
+                # The same SDK run again from the same files: what differs between the two runs is
+                # a value of the run (a clock, an uptime, an id), measured rather than listed.
+                again, _, again_failure = run_one(reference, cwd, env, server, base / "ref-again.stderr", cases)
+                result.update(real_again=again, real_again_failure=again_failure)
             command = serve_command(server, venv["mini"], repo)
             result["serve_command"] = command
             mini, _, mini_failure = run_one(command, cwd, env, server, base / "mini.stderr", cases)
@@ -622,7 +698,7 @@ def main() -> int:
             results[name] = result
 
     started = time.monotonic()
-    ready = [s for s in servers if s["sdk"] in venvs]
+    ready = [s for s in servers if group_of(s, corpus) in venvs]
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         list(pool.map(drive, ready))
     log(f"# recorded {len(ready)} servers in {time.monotonic() - started:.0f}s")
@@ -641,9 +717,14 @@ def main() -> int:
         if "harness_error" in result:
             verdict(False, f"{name}.harness", result["harness_error"])
             continue
+        pin = reference_pin(server, corpus)
         if result["real_failure"] or "initialize" not in result["real"]:
-            verdict(False, f"{name}.reference", f"the server does not run under its own SDK: {result['real_failure']}")
+            verdict(False, f"{name}.reference", f"the server does not run under {pin}: {result['real_failure']}")
             continue
+        if result.get("real_again_failure"):
+            verdict(False, f"{name}.reference", f"its second run under {pin} failed: {result['real_again_failure']}")
+            continue
+        volatile = volatile_fields(result, server)
         real, mini = normalise(result["real"], result["mini"], server)
         found = []
         starts = "initialize" in result["mini"]
@@ -652,7 +733,10 @@ def main() -> int:
         elif result["mini_failure"]:
             found.append({"field": "aborted", "text": result["mini_failure"]})
         if starts:
-            found += answer_differences(real, mini)
+            found += [d for d in answer_differences(real, mini) if not under(d["field"], volatile)]
+        if args.verbose:
+            for field in volatile:
+                log(f"  {name}: volatile (ignored): {field}")
         mine = [e for e in expected if selects(e["server"], server)]
         unexplained = []
         for difference in found:
@@ -666,7 +750,9 @@ def main() -> int:
                 unexplained.append(describe(difference))
         error = "" if starts else result["mini_failure"].splitlines()[0][:200]
         table.append((name, server["sdk"], starts, len(found), len(unexplained), error))
-        report[name] = {"sdk": server["sdk"], "starts": starts, "startup_error": error,
+        report[name] = {"sdk": server["sdk"], "reference": pin, "volatile": volatile,
+                        "serve_command": " ".join(result.get("serve_command", [])[2:]),
+                        "starts": starts, "startup_error": error,
                         "answers": len(real), "differences": found, "unlisted": unexplained}
         if unexplained:
             shown = unexplained if args.verbose else unexplained[:12]

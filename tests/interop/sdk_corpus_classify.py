@@ -13,8 +13,11 @@ import json, re, sys, collections
 
 report = json.load(open(sys.argv[1]))
 corpus = {s["name"]: s for s in json.load(open(sys.argv[2]))["servers"]}
-SDKNAME = {"mcp1": "mcp 1.30.0", "mcp1-28": "mcp 1.28.0", "mcp2": "mcp 2.3.0", "fastmcp4": "fastmcp 4.2.3",
-           "fastmcp3": "fastmcp 3.4.11", "fastmcp2": "fastmcp 2.14.7"}
+
+
+def sdk_name(pin):
+    """'fastmcp==4.2.3' -> 'fastmcp 4.2.3': the SDK the reference ran (the report's "reference")."""
+    return pin.replace("==", " ")
 
 
 def parse(d):
@@ -63,8 +66,8 @@ def generalise(field):
     return f
 
 
-def cause(name, sdk, d):
-    S = SDKNAME[sdk]
+def cause(name, sdk, pin, d):
+    S = sdk_name(pin)
     field, how, a, b = parse(d)
     if field in ("startup", "aborted"):
         err = a.split("  [")[0]
@@ -94,6 +97,14 @@ def cause(name, sdk, d):
         if isinstance(rb, dict) and "error" in rb:
             return "registered on another instance", f"{field[1:]}: {S} lists them, minimcp answers {short(rb['error'].get('message'), 80)}: the tools and prompts register on the package module's instance, serve serves its own copy of the file"
         return "lists: other", f"{field[1:]}: {S} {short(a)} / minimcp {short(b)}"
+    if name == "csv2json-mcp" and (re.match(r"^/\d\d tool ", field) or "/outputSchema" in field) and "description" not in field:
+        return "dict results", f"a -> Dict[str, Any] tool: {S} declares outputSchema {{type: object, additionalProperties: true}} and sends the dict itself as structuredContent, with no wrap mark; minimcp wraps it in {{result: ...}} (outputSchema properties.result, x-fastmcp-wrap-result, _meta.fastmcp.wrap_result)"
+    if name == "mcp-mathematics" and field.endswith("/_meta"):
+        return "meta", "the resource and prompt decorators' meta= is sent by fastmcp on the read's contents and the prompt's result; minimcp sends it on the listing only"
+    if "/arguments[" in field and field.endswith("/description") and how == "real":
+        return "descriptions", f"{S} describes a prompt argument from its Annotated[T, \"text\"] and appends 'Provide a value matching the following JSON schema: {{...}}. Encode non-string values as JSON.'; minimcp sends no description"
+    if name == "mcp-abacus" and " tool info " in field:
+        return "abacus", "tool info reads importlib.metadata.version('mcp'); the mini venv has no mcp distribution: 'No package metadata was found for mcp'"
     if "/inputSchema/properties/" in field and field.endswith("/description") and how == "minimcp":
         return "descriptions", "minimcp turns the docstring's Args: entries into parameter descriptions; " + S + " sends none"
     if re.search(r"/tools\[[^\]]+\]/description$|/prompts\[[^\]]+\]/description$", field) or re.match(r"^/\d\d prompt \S+ .*/description$", field):
@@ -105,7 +116,7 @@ def cause(name, sdk, d):
                 return "descriptions", f"{S} sends only the docstring's summary ({short(ra, 50)}); minimcp the whole cleaned docstring with its Parameters/Returns sections"
             return "descriptions", f"{S} sends the raw docstring (indentation and trailing whitespace kept); minimcp dedents and trims it"
         return "descriptions", f"description: {S} {short(a)} / minimcp {short(b)}"
-    if "/arguments[" in field and field.endswith("/description"):
+    if "/arguments[" in field and field.endswith("/description") and how == "minimcp":
         return "descriptions", "minimcp turns the docstring's Args: entries into prompt argument descriptions; " + S + " sends none"
     if field.endswith("/_meta") and how == "real":
         return "fastmcp extras", f"{S} adds _meta {short(a, 60)}; minimcp sends none"
@@ -124,34 +135,17 @@ def cause(name, sdk, d):
     if re.search(r"/mimeType$", field):
         return "mime types", f"mimeType: {S} {short(a) if how != 'minimcp' else '(none)'}, minimcp {short(b) if how == 'both' else ('(none)' if how == 'real' else short(a))}"
     blob = (a or "") + " " + (b or "")
-    if name == "bugledger-mcp" and ("Unknown tool" in blob or "Unknown prompt" in blob or field in ("/prompts/list/prompts", "/tools/list/tools")
-                                    or re.match(r"^/\d\d (tool|prompt) ", field)):
-        return "tools registered elsewhere", "the package's submodules register the tools and the prompt on bugledger_mcp.mcp_server.mcp when the package is imported; the instance serve runs has none: minimcp lists no tools or prompts and answers 'Unknown tool: NAME' / 'Unknown prompt'"
-    if name == "fastmcp-sample-server" and re.match(r"^/\d\d resource ", field):
-        return "values of the run", "the server's info and telemetry resources report the run itself (uptime, call durations, percentiles), which differ between any two runs"
     if re.search(r"/inputSchema/properties/[^/]+/description$", field) and how == "both" \
             and a.replace("\\n", " ") == b:
         return "descriptions", f"{S} keeps the line breaks of a multi-line Args: entry; minimcp joins its lines with spaces"
-    if name == "fastmcp-sqlite" and (re.match(r"^/\d\d tool ", field) or field == "/initialize/serverInfo.name"):
-        return "serve does not run main()", "main() opens the database named on its command line and names the server after it; serve builds the server from create_server() without it, so every tool answers 'No database specified'"
-    if name == "fastmcp-sqlite" and field == "/initialize/capabilities/experimental":
-        return "dialect by import", "the server imports mcp.server.fastmcp, which minimcp serves in mcp 1.x's dialect (capabilities.experimental = {}); its pin, mcp 2.3.0, declares none there"
     if name == "mcp-sequential-thinking" and re.match(r"^/\d\d tool ", field):
-        return "serve does not run main()", "main() initializes the session storage before run(); serve serves the module's server and never calls main(), so every tool that needs the storage fails with STORAGE_UNAVAILABLE (an isError result)"
-    if name == "mcp-mathematics" and field.startswith("/prompts/list/") and field.endswith("/description"):
-        return "descriptions", "fastmcp 4.2.3 appends to a non-string prompt argument's description how to encode it ('Provide a value matching the following JSON schema: ...'); minimcp does not"
+        return "call_tool overridden", "the server subclasses MCPServer and overrides call_tool() to rewrite every ToolError (bad arguments included) as 'CODE: hint'; minimcp never calls a subclass's call_tool, so its own texts come out ('Error executing tool NAME: ...')"
     if name == "mcp-mathematics" and "response_type" in blob:
         return "elicitation", "the tool calls ctx.elicit(message, response_type=...), fastmcp's signature; minimcp's ctx.elicit takes a schema, so it raises TypeError where fastmcp answers 'Elicitation not supported' (the client has no elicitation)"
-    if name == "mcp-mathematics" and ("session_" in blob or field.endswith("/timestamp") or "timestamp" in blob):
-        return "values of the run", "a session id made from the clock and the time of a calculation: they differ between any two runs"
     if name == "mcp-mathematics" and "non-finite" in blob:
         return "error texts", "a result holding inf: fastmcp 4.2.3 says 'Tool result contains a non-finite float (inf) at $.constants.inf'; minimcp's fastmcp dialect says the value cannot be sent as JSON"
-    if name == "mcp-mathematics" and field.endswith("/_meta"):
-        return "meta", "the resource and prompt decorators' meta= is sent by fastmcp on the read's contents and the prompt's result; minimcp sends it on the listing only"
     if name == "mcp-mathematics" and "validation error" in blob:
         return "error texts", "an array parameter with an items schema: minimcp words pydantic's errors only for parameters of plain types, and falls back to its validator's words here"
-    if name == "csv2json-mcp" and (re.match(r"^/\d\d tool ", field) or "/outputSchema" in field or field.endswith("/title")):
-        return "fastmcp dialect is 4.x", "fastmcp 3.4.11 sends a -> Dict[str, Any] result as the structured content itself, with no outputSchema, title or wrap mark; minimcp's fastmcp dialect emulates fastmcp 4.2.3, which wraps it in {result: ...}"
     if name == "mcp-abacus" and re.match(r"^/\d\d tool ", field):
         if "No package metadata" in blob:
             return "abacus", "tool info reads importlib.metadata.version('mcp'); the mini venv has no mcp distribution: 'No package metadata was found for mcp'"
@@ -160,18 +154,10 @@ def cause(name, sdk, d):
         return "threads", "minimcp runs sync tools on worker threads; mcp 1.30.0 runs them on one thread, so the sqlite connection that load_csv_folder opened fails in later calls ('SQLite objects created in a thread can only be used in that same thread')"
     if "SQLite objects created in a thread" in blob:
         return "threads", "minimcp runs sync tools on worker threads; mcp 1.30.0 runs them on one thread, so the sqlite connection that load_csv_folder opened fails in later calls ('SQLite objects created in a thread can only be used in that same thread')"
-    if name == "mcp-kb-sqlite" and re.match(r"^/\d\d tool ", field):
-        return "serve does not run main()", "main() calls init_db() before mcp.run(); serve does not run main(), so the tables do not exist: queries fail (no such table) and the mcp2 dialect hides the message as 'Error executing tool NAME'"
-    if sdk == "fastmcp2" and (field.endswith("/title") or field.endswith("/_meta") or field.endswith("/_fastmcp") or "additionalProperties" in field or field.endswith("/_meta/_fastmcp") or field.endswith("/_meta/fastmcp")):
-        return "fastmcp dialect is 4.x", f"minimcp's fastmcp dialect emulates fastmcp 4.2.3; {S} differs here: {short(a, 60)} / minimcp {short(b, 60)}" if how == "both" else f"minimcp's fastmcp dialect emulates fastmcp 4.2.3; only {'minimcp' if how == 'minimcp' else S} sends {field.rsplit('/', 1)[-1]} = {short(a, 60)}"
-    if sdk == "fastmcp3" and (field.endswith("/title") or "/outputSchema" in field or field.endswith("/_meta")):
-        return "fastmcp dialect is 4.x", f"minimcp's fastmcp dialect emulates fastmcp 4.2.3; {S}: " + (f"{short(a, 60)} / minimcp {short(b, 60)}" if how == "both" else f"only {'minimcp' if how == 'minimcp' else S} sends {field.rsplit('/', 1)[-1]} = {short(a, 60)}")
     if re.search(r"/inputSchema/properties/[^/]+/type$", field) and how == "real":
         return "schemas", f"an unannotated parameter: {S} types it {short(a)} in inputSchema; minimcp leaves it untyped"
     # call answers
     m = re.match(r"^/\d\d (tool|resource|prompt) ", field)
-    if m and name == "better-mcps-filesystem":
-        return "serve does not run main()", "serve never calls main(), which reads the allowed roots from argv: under minimcp every path is refused ('No allowed roots configured')"
     if m:
         kind = m.group(1)
         if how == "both":
@@ -223,16 +209,22 @@ def cause(name, sdk, d):
 entries = collections.OrderedDict()
 for name, x in report.items():
     for d in x["differences"]:
-        c, reason = cause(name, x["sdk"], d)
-        key = (c, name, generalise(parse(d)[0]))
+        c, reason = cause(name, x["sdk"], x["reference"], d)
+        field = generalise(parse(d)[0])
+        if c == "dict results":            # the same wrap, whatever the dict's keys
+            field = re.sub(r"^/\d\d tool \S+ \*/structuredContent/.*$", "/?? tool * */structuredContent/*", field)
+            field = re.sub(r"^/tools/list/tools\[[^\]]+\]/outputSchema/.*$", "/tools/list/tools[*]/outputSchema/*", field)
+        key = (c, name, field)
         entries.setdefault(key, reason)
 
-ORDER = ["tools registered elsewhere", "values of the run", "dialect by import", "elicitation", "meta", "threads", "fastmcp dialect is 4.x", "abacus", "serve does not run main()", "schemas", "startup: relative imports", "startup: app built in a function", "startup: import not covered",
+ORDER = ["elicitation", "meta", "threads", "dict results", "call_tool overridden", "abacus", "schemas", "startup: relative imports", "startup: app built in a function", "startup: import not covered",
          "startup: tool annotations", "startup: other", "registered on another instance", "capabilities",
          "empty lists", "descriptions", "fastmcp extras", "outputSchema", "mime types", "error texts",
          "content blocks", "answers: other", "lists: other", "other"]
-out = ["# Differences between each published server under its own SDK and under `python3 minimcp.py serve`,",
-       "# as tests/interop/run_sdk_corpus.sh measures them. One line per difference: SERVER | FIELD-GLOB | REASON.",
+out = ["# Differences between each published server under the pin of the dialect minimcp serves it in (mcp==1.30.0,",
+       "# mcp==2.3.0, fastmcp==4.2.3: not the server's own SDK range) and unchanged under `python3 minimcp.py serve`",
+       "# (--entry SCRIPT ARGS, as its users start it), as tests/interop/run_sdk_corpus.sh measures them; values that",
+       "# differ between two runs of the reference are ignored there. One line per difference: SERVER | FIELD-GLOB | REASON.",
        "# SERVER is a corpus name (or a glob, or sdk=GROUP); FIELD-GLOB is an fnmatch pattern over the field path",
        "# the stage prints ('/NN tool NAME *' is the NNth call of the server's script, whatever its arguments).",
        "# The stage fails on a difference not listed here and on a line that no longer matches any difference.",

@@ -117,18 +117,23 @@ async def record(command: list[str], cwd: str, env: dict, cases: list, errlog: P
         await attempt("resources/templates/list", client.list_resource_templates)
         await attempt("prompts/list", client.list_prompts)
         for index, case in enumerate(cases):
-            kind, name, *rest = case
-            arguments = rest[0] if rest else {}
-            key = f"{index:02d} {kind} {name} {json.dumps(arguments, sort_keys=True)}"
-            if kind == "tool":
-                await attempt(key, lambda: client.call_tool(name, arguments))
-            elif kind == "resource":
-                await attempt(key, lambda: client.read_resource(name))
-            elif kind == "prompt":
-                await attempt(key, lambda: client.get_prompt(name, arguments))
-            else:
-                raise ValueError(f"unknown case kind {kind!r}")
+            await attempt(*run_case(client, index, case))
     return out
+
+
+def run_case(client, index: int, case: list) -> tuple:
+    """(the recording's key, a no-argument coroutine function making the call) for one case,
+    ["tool", NAME, ARGS], ["resource", URI] or ["prompt", NAME, ARGS]; shared with sdk_corpus.py."""
+    kind, name, *rest = case
+    arguments = rest[0] if rest else {}
+    key = f"{index:02d} {kind} {name} {json.dumps(arguments, sort_keys=True)}"
+    if kind == "tool":
+        return key, lambda: client.call_tool(name, arguments)
+    if kind == "resource":
+        return key, lambda: client.read_resource(name)
+    if kind == "prompt":
+        return key, lambda: client.get_prompt(name, arguments)
+    raise ValueError(f"unknown case kind {kind!r}")
 
 
 # --------------------------------------------------------------------------
