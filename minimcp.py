@@ -9572,6 +9572,20 @@ class _SDKFastMCP(MCPServer):
             raise SystemExit("minimcp serves stdio and Streamable HTTP, not %r (the HTTP+SSE transport of "
                              "2024-11-05 is deprecated): use transport='streamable-http'" % transport)
 
+    # Servers whose main() is a coroutine await these. minimcp serves on threads of its own, so
+    # each runs the server right here, holding the caller's event loop until serving ends.
+    async def run_async(self, transport: str = None, **options) -> None:
+        self.run(transport, **options)
+
+    async def run_stdio_async(self) -> None:
+        self.run("stdio")
+
+    async def run_streamable_http_async(self) -> None:
+        self.run("streamable-http")
+
+    async def run_http_async(self, **options) -> None:
+        self.run("http", **options)
+
 
 def _sdk_server_class(dialect: str) -> type:
     """The alias server class of one SDK: mcp1 (mcp.server.fastmcp.FastMCP, minimcp.FastMCP), mcp2

@@ -179,3 +179,27 @@ def test_an_unknown_console_script_is_a_clear_error(tmp_path):
     answers, done = serve_entry(tmp_path, tmp_path, ["no-such-server"], HELLO)
     assert done.returncode != 0 and answers == {}
     assert b"no installed console script named 'no-such-server'" in done.stderr
+
+
+@pytest.mark.parametrize("awaited", ["mcp.run_stdio_async()", "mcp.run_async()"])
+def test_a_coroutine_main_awaits_the_servers_async_run(tmp_path, awaited):
+    # asyncio.run(main()) with main() awaiting the SDK's async run: served on stdio until EOF.
+    distribution(tmp_path, {"pkg/__init__.py": "", "pkg/server.py": '''
+        import asyncio
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("coroutine-main")
+
+        @mcp.tool()
+        def hello(name: str) -> str:
+            return "hello " + name
+
+        async def serve():
+            await %s
+
+        def main():
+            asyncio.run(serve())
+        ''' % awaited})
+    answers, done = serve_entry(tmp_path, tmp_path, ["pkg-server"], HELLO + [call(1, "hello", {"name": "loop"})])
+    assert done.returncode == 0, done.stderr
+    assert answers[1]["result"]["content"] == [{"type": "text", "text": "hello loop"}]
