@@ -1313,7 +1313,8 @@ class _Dialect:
              "argument_wording", "lax_arguments", "is_error_always", "objects", "list_blocks", "compact_json",
              "dict_structured", "text_structured", "class_structured", "default_mime", "resource_lists",
              "decode_uri_variables", "missing_resource", "unknown_prompt", "missing_prompt_arguments",
-             "capabilities", "default_version", "describe_extra", "result_meta", "strict_annotations")
+             "capabilities", "default_version", "describe_extra", "result_meta", "strict_annotations",
+             "untyped_schema", "closed_input")
     __slots__ = ("name",) + RULES
 
     def __init__(self, name: str, **rules) -> None:
@@ -1360,7 +1361,11 @@ class _Dialect:
 #   describe_extra: None or fn(kind, record, described) adding the SDK's own fields to a listing;
 #   result_meta: the _meta of a result wrapped in {"result": ...};
 #   strict_annotations: tool annotations the spec does not define are refused at registration
-#     (minimcp: a typo would be ignored by every host), or sent as given (the SDKs).
+#     (minimcp: a typo would be ignored by every host), or sent as given (the SDKs);
+#   untyped_schema: None, or the schema a tool lists for a parameter without an annotation
+#     (the mcp SDKs say {"type": "string"}, yet take any value there: validation does not follow);
+#   closed_input: whether a tool refuses arguments it does not name (inputSchema gets
+#     additionalProperties: false, and validation follows): a bool, or fn() read at registration.
 _MCP2_RULES = dict(
     docstrings="raw", tool_failure="Error executing tool {name}", tool_error="Error executing tool {name}: {error}",
     told=(), unknown_tool="Unknown tool: {name}", argument_error="Error executing tool {name}: {error}",
@@ -1372,7 +1377,8 @@ _MCP2_RULES = dict(
     missing_prompt_arguments=(0, "Missing required arguments: {missing}", False),
     capabilities={"prompts": {"listChanged": False}, "resources": {"subscribe": False, "listChanged": False},
                   "tools": {"listChanged": False}},
-    default_version="", describe_extra=None, result_meta=None, strict_annotations=False)
+    default_version="", describe_extra=None, result_meta=None, strict_annotations=False,
+    untyped_schema={"type": "string"}, closed_input=False)
 _DIALECTS = {
     # mcp 2.3.0; the SDK section adds the rows of mcp 1.x and fastmcp.
     "mcp2": _Dialect("mcp2", **_MCP2_RULES),
@@ -1384,7 +1390,7 @@ _DIALECTS = {
         missing_resource=(None, "Resource not found: {uri}", True),
         unknown_prompt=(INVALID_PARAMS, "Unknown prompt: {name}", True),
         missing_prompt_arguments=(INVALID_PARAMS, "prompt {prompt!r}: missing required argument {listed}", False),
-        capabilities=None, default_version="0.0.0", strict_annotations=True)),
+        capabilities=None, default_version="0.0.0", strict_annotations=True, untyped_schema=None)),
 }
 
 
@@ -1712,6 +1718,9 @@ class Tool:
             signature, {self.context_param}, arg_docs, owner)
         if self.input_schema.get("type") != "object":
             raise ValueError("%s: input_schema must have type 'object'" % owner)
+        self.listed_input_schema = None         # what tools/list shows, where the dialect shows more
+        if input_schema is None:
+            self._dialect_input(dialect)
         self.hints = {n: a for n, a, _ in signature.params}
         self.field_defaults = [(n, d) for n, _, d in signature.params if _is_field_info(d)]
         self.wrap_result = False
@@ -1741,12 +1750,24 @@ class Tool:
                     schema = {"type": "object", "properties": {"result": schema}, "required": ["result"]}
                 self.output_schema = _inline_root(_hoist_defs(schema))
 
+    def _dialect_input(self, dialect: _Dialect) -> None:
+        """The dialect's closed_input (validated) and untyped_schema (listed only) on the inputSchema."""
+        closed = dialect.closed_input() if callable(dialect.closed_input) else dialect.closed_input
+        if closed:
+            self.input_schema = dict(self.input_schema, additionalProperties=False)
+        untyped = [n for n, a, _ in self.signature.params if a is _EMPTY and n != self.context_param]
+        properties = self.input_schema.get("properties") or {}
+        if dialect.untyped_schema and any(n in properties for n in untyped):
+            listed = {n: dict(dialect.untyped_schema, **p) if n in untyped else p for n, p in properties.items()}
+            self.listed_input_schema = dict(self.input_schema, properties=listed)
+
     def describe(self) -> dict:
         """The MCP Tool object (newest shape)."""
         tool = {"name": self.name}
         execution = {"taskSupport": self.task_support} if self.task_support != "forbidden" else None
         for key, value in (("title", self.title), ("description", self.description),
-                           ("inputSchema", self.input_schema), ("outputSchema", self.output_schema),
+                           ("inputSchema", self.listed_input_schema or self.input_schema),
+                           ("outputSchema", self.output_schema),
                            ("annotations", self.annotations and dict(self.annotations)), ("icons", self.icons),
                            ("execution", execution), ("_meta", self.meta)):
             if value or (key in ("outputSchema", "description") and value is not None):   # {} and "" are sent
@@ -9200,7 +9221,6 @@ def _fastmcp_listing(kind: str, record, described: dict) -> dict:
         "tags", [])))
     if kind == "tool":
         described.setdefault("title", record.name.replace("_", " ").title())
-        described["inputSchema"] = dict(described["inputSchema"], additionalProperties=False)
         if record.wrap_result:
             described["outputSchema"] = dict(described["outputSchema"], **{"x-fastmcp-wrap-result": True})
     return described
@@ -9293,9 +9313,21 @@ def _pydantic_worded(model: str, missing: tuple):
     return wording
 
 
+class _SDKArgModelBase:
+    """mcp's ArgModelBase, the base of every tool's argument model. Servers set its
+    ``model_config = ConfigDict(extra="forbid")`` before their tools to refuse unknown arguments."""
+    model_config = {}
+
+
+def _sdk_forbids_extra() -> bool:
+    """The mcp rows' closed_input: what ArgModelBase's model_config says when a tool is registered."""
+    config = getattr(_SDKArgModelBase, "model_config", None)
+    return isinstance(config, dict) and config.get("extra") == "forbid"
+
+
 # The SDK rows of the dialect table (mcp 2.3.0's is the core's), each as it differs from mcp 2.3.0.
 _DIALECTS["mcp2"] = _DIALECTS["mcp2"].but("mcp2", told=(_SDKToolError,), argument_wording=_pydantic_worded(
-    "{name}Arguments", ("missing", "Field required")))
+    "{name}Arguments", ("missing", "Field required")), closed_input=_sdk_forbids_extra)
 _DIALECTS["mcp1"] = _DIALECTS["mcp2"].but(        # mcp 1.30.0, the last 1.x
     "mcp1", tool_failure="Error executing tool {name}: {error}", decode_uri_variables=False,
     missing_resource=(0, "Unknown resource: {uri}", False), default_version="1.30.0",
@@ -9310,7 +9342,8 @@ _DIALECTS["fastmcp"] = _DIALECTS["mcp2"].but(     # fastmcp 4.2.3
     missing_prompt_arguments=(INVALID_PARAMS, "Missing required arguments: {missing}", False),
     capabilities={"logging": {}, "prompts": {"listChanged": True},
                   "resources": {"subscribe": False, "listChanged": True}, "tools": {"listChanged": True}},
-    default_version="4.2.3", describe_extra=_fastmcp_listing, result_meta={"fastmcp": {"wrap_result": True}})
+    default_version="4.2.3", describe_extra=_fastmcp_listing, result_meta={"fastmcp": {"wrap_result": True}},
+    untyped_schema=None, closed_input=True)
 
 
 def _sdk_get_logger(name: str):
@@ -9323,7 +9356,7 @@ def _sdk_names() -> dict:
     """The names the alias modules export, with the SDK's spellings (made once)."""
     if "names" not in _SDK_CACHE:
         _SDK_CACHE["names"] = {
-            "Context": Context, "get_logger": _sdk_get_logger, "Image": Image, "Audio": Audio,
+            "Context": Context, "get_logger": _sdk_get_logger, "ArgModelBase": _SDKArgModelBase, "Image": Image, "Audio": Audio,
             "ToolError": _SDKToolError, "ResourceError": _SDKResourceError, "Message": _SDKMessage,
             "UserMessage": _sdk_role_message("UserMessage", "user"), "PromptMessage": _SDKPromptMessage,
             "AssistantMessage": _sdk_role_message("AssistantMessage", "assistant"),

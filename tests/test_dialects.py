@@ -377,3 +377,91 @@ def test_fastmcp_dicts_tags_and_optional_arguments_in_pydantics_words():
     assert text.startswith("1 validation error for call[tagged]\nscope\n  Input should be a valid string "
                            "[type=string_type, input_value={'unexpected': 1}, input_type=dict]"), text
     wire.close()
+
+
+def serve_sdk(source, requests, tmp_path):
+    """Run ``source`` under ``minimcp.py serve`` (the SDK names come from minimcp's stand-ins)."""
+    import os
+    import subprocess
+    import sys
+    import textwrap
+    from conftest import ROOT
+    script = tmp_path / "server.py"
+    script.write_text(textwrap.dedent(source))
+    lines = [{"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+    lines += [dict(request, jsonrpc="2.0", id=index) for index, request in enumerate(requests, 1)]
+    done = subprocess.run([sys.executable, os.path.join(ROOT, "minimcp.py"), "serve", str(script)],
+                          input=b"".join(json.dumps(m).encode() + b"\n" for m in lines),
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    answers = {m.get("id"): m for m in map(json.loads, done.stdout.splitlines())}
+    assert len(answers) == len(lines) - 1, done.stderr.decode(errors="replace")
+    return answers
+
+
+def untyped(dialect):
+    app = MCPServer("untyped", dialect=dialect)
+
+    @app.tool()
+    def f(a, b=3, c: int = 1) -> str:
+        return repr((a, b))
+    return app
+
+
+@pytest.mark.parametrize("dialect, listed", [
+    # mcp 1.30.0 and 2.3.0: {"type": "string"} (and a title) for a parameter without an annotation;
+    # fastmcp 4.2.3: {} (b also has a title "B"); titles aside, as minimcp lists no titles
+    ("mcp1", {"a": {"type": "string"}, "b": {"type": "string", "default": 3}, "c": {"type": "integer", "default": 1}}),
+    ("mcp2", {"a": {"type": "string"}, "b": {"type": "string", "default": 3}, "c": {"type": "integer", "default": 1}}),
+    ("fastmcp", {"a": {}, "b": {"default": 3}, "c": {"type": "integer", "default": 1}}),
+    ("minimcp", {"a": {}, "b": {"default": 3}, "c": {"type": "integer", "default": 1}}),
+])
+def test_an_unannotated_parameter_is_listed_as_its_sdk_lists_it_and_takes_any_value(dialect, listed):
+    wire = connect(dialect, untyped(dialect))
+    assert wire.result("tools/list")["tools"][0]["inputSchema"]["properties"] == listed
+    # each SDK takes a list and an object there all the same (measured: "([1], {'x': 2})")
+    result = call(wire, "f", {"a": [1], "b": {"x": 2}})["result"]
+    assert text_of({"result": result}) == "([1], {'x': 2})" and not result.get("isError")
+    wire.close()
+
+
+@pytest.mark.parametrize("dialect, closed", [("mcp1", False), ("mcp2", False), ("fastmcp", True)])
+def test_fastmcp_refuses_arguments_a_tool_does_not_name_and_the_mcp_sdks_ignore_them(dialect, closed):
+    # fastmcp 4.2.3: additionalProperties false, and {"a": 1, "zz": 2} is an isError result
+    # ("Unexpected keyword argument"); mcp 1.30.0 and 2.3.0 list no such key and call f(a=1)
+    wire = connect(dialect, untyped(dialect))
+    schema = wire.result("tools/list")["tools"][0]["inputSchema"]
+    assert schema.get("additionalProperties") is (False if closed else None)
+    answer = call(wire, "f", {"a": 1, "zz": 2})
+    if closed:
+        assert answer["result"]["isError"] is True and "zz" in text_of(answer)
+    else:
+        assert text_of(answer) == "(1, 3)"
+    wire.close()
+
+
+def test_an_arg_model_base_that_forbids_extras_closes_the_mcp_tools_registered_after_it(tmp_path):
+    # mcp-kb-sqlite 0.2.1 does this before its tools; under mcp 2.3.0 they list additionalProperties
+    # false, and pydantic refuses an argument they do not name
+    answers = serve_sdk('''
+        from mcp.server.mcpserver import MCPServer
+        from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
+
+        mcp = MCPServer("kb")
+
+        @mcp.tool()
+        def before(a: int) -> int:
+            return a
+
+        ArgModelBase.model_config = dict(arbitrary_types_allowed=True, extra="forbid")
+
+        @mcp.tool()
+        def after(a: int) -> int:
+            return a
+        ''', [{"method": "tools/list"}, {"method": "tools/call", "params": {"name": "after", "arguments": {"a": 1, "zz": 2}}},
+              {"method": "tools/call", "params": {"name": "before", "arguments": {"a": 1, "zz": 2}}}], tmp_path)
+    listed = {t["name"]: t["inputSchema"] for t in answers[1]["result"]["tools"]}
+    assert listed["after"]["additionalProperties"] is False and "additionalProperties" not in listed["before"]
+    assert answers[2]["result"]["isError"] is True and "zz" in answers[2]["result"]["content"][0]["text"]
+    assert answers[3]["result"]["structuredContent"] == {"result": 1}
