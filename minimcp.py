@@ -1333,8 +1333,10 @@ class _Dialect:
 
 
 # The rules, one per thing a client or model sees:
-#   docstrings: "parsed" (dedented, Args: become the parameters' descriptions, none when empty)
-#     or "raw" (the docstring as written, "" when there is none, parameters undescribed);
+#   docstrings: "parsed" (dedented, Args: become the parameters' descriptions, none when empty),
+#     "raw" (the docstring as written, "" when there is none, parameters undescribed) or
+#     fn(docstring, kind) giving (description or None, {argument: description}) for a "tool",
+#     "resource" (templates too) or "prompt";
 #   tool_failure / tool_error: the isError text of a tool that raised, for any exception and
 #     for the ``told`` types (the SDK's ToolError), as a format of {name} and {error};
 #   unknown_tool: None (a -32602 error) or the isError text for a tool that does not exist;
@@ -1400,9 +1402,11 @@ def _dialect(name) -> _Dialect:
     return _DIALECTS[name]
 
 
-def _read_docstring(fn, dialect: _Dialect) -> tuple:
+def _read_docstring(fn, dialect: _Dialect, kind: str = "tool") -> tuple:
     """(description or None, {argument: description}) of a handler, as its dialect reads docstrings."""
     doc = getattr(fn, "__doc__", None)
+    if callable(dialect.docstrings):
+        return dialect.docstrings(doc, kind)
     if dialect.docstrings == "raw":
         return (doc if isinstance(doc, str) else ""), {}
     summary, arg_docs = _parse_docstring(doc)
@@ -1960,7 +1964,7 @@ class Resource:
         self.name = name or getattr(fn, "__name__", None) or uri
         self.dialect = dialect = dialect or _DIALECTS["minimcp"]
         self.signature = signature = _Signature(fn)
-        summary, _ = _read_docstring(fn, dialect)
+        summary, _ = _read_docstring(fn, dialect, "resource")
         self.description = description if description is not None else summary
         self.context_param = signature.context_param()
         self.is_template = "{" in uri
@@ -2078,7 +2082,7 @@ class Prompt:
             raise ValueError("prompt name must be a non-empty string")
         self.title, self.icons, self.meta = title, icons, meta
         self.signature = signature = _Signature(fn)
-        summary, arg_docs = _read_docstring(fn, dialect)
+        summary, arg_docs = _read_docstring(fn, dialect, "prompt")
         self.description = description if description is not None else summary
         self.context_param = signature.context_param()
         params = [(n, a, d) for n, a, d in signature.params if n != self.context_param]
@@ -9214,6 +9218,233 @@ def _sdk_server_class(dialect: str) -> type:
     return _SDK_CACHE[key]
 
 
+# How fastmcp 4.2.3 reads a docstring (its parse_docstring, over griffe 2.4's parsers): the
+# Google, NumPy and Sphinx readers are tried in turn, and the first that finds a section (or a
+# Note:-like admonition) gives the description (its first text section, line breaks kept) and
+# the parameters' descriptions; when none finds one, the whole dedented docstring is the
+# description. Resources and templates get the whole docstring as it is.
+_GOOGLE_SECTIONS = frozenset((
+    "args", "arguments", "params", "parameters", "keyword args", "keyword arguments", "other args",
+    "other arguments", "other params", "other parameters", "type args", "type arguments", "type params",
+    "type parameters", "raises", "exceptions", "returns", "yields", "receives", "examples", "attributes",
+    "functions", "methods", "classes", "type aliases", "modules", "warns", "warnings"))
+_GOOGLE_PARAMETERS = frozenset(("args", "arguments", "params", "parameters"))
+_NUMPY_SECTIONS = frozenset((
+    "deprecated", "parameters", "other parameters", "type parameters", "returns", "yields", "receives",
+    "raises", "warns", "examples", "attributes", "functions", "methods", "classes", "type aliases", "modules"))
+_STRUCTURAL_ADMONITIONS = frozenset((    # fastmcp's: the admonitions that end a description
+    "attention", "caution", "danger", "error", "example", "hint", "important", "note", "notes", "raise",
+    "references", "return", "see-also", "tip", "todo", "warning", "yield"))
+_SPHINX_FIELDS = frozenset(("param", "parameter", "arg", "argument", "key", "keyword", "type", "var", "ivar",
+                            "cvar", "vartype", "returns", "return", "rtype", "raises", "raise", "except",
+                            "exception"))
+
+
+def _blank(line: str) -> bool:
+    return not line or line.isspace()
+
+
+def _google_items(lines: list, offset: int) -> tuple:
+    """griffe's Google block items: ([(first line, [lines])...], the last line read)."""
+    if offset >= len(lines):
+        return [], offset
+    while offset < len(lines) and _blank(lines[offset]):
+        offset += 1
+    if offset >= len(lines):
+        return [], offset - 1
+    indent = len(lines[offset]) - len(lines[offset].lstrip())
+    if indent == 0:
+        return [], offset - 1
+    items, current = [], [lines[offset][indent:]]
+    offset += 1
+    while offset < len(lines):
+        line = lines[offset]
+        if _blank(line):
+            current.append("")
+        elif line.startswith(" " * indent * 2):
+            current.append(line[indent * 2:])
+        elif line.startswith(" " * (indent + 1)):
+            current.append(line.lstrip())
+        elif line.startswith(" " * indent):
+            items.append(current)
+            current = [line[indent:]]
+        else:
+            break
+        offset += 1
+    items.append(current)
+    return items, offset - 1
+
+
+def _google_sections(lines: list) -> tuple:
+    """(texts, parameters, structured) as griffe's Google parser and fastmcp read them."""
+    import re
+    heading = re.compile(r"^(?P<type>[\w][\s\w-]*):(\s+(?P<title>[^\s].*))?\s*$", re.IGNORECASE)
+    texts, params, structured, current, fenced, offset = [], {}, False, [], False, 0
+
+    def flush():
+        if any(current):
+            texts.append("\n".join(current).rstrip("\n"))
+        del current[:]
+    while offset < len(lines):
+        line = lines[offset]
+        fence = line.lstrip(" ").startswith("```")
+        match = None if fenced or fence or ":" not in line else heading.match(line)
+        if fenced or fence:
+            fenced = fenced != fence
+            current.append(line)
+        elif match is None:
+            current.append(line)
+        else:
+            kind = match.group("type")
+            below = offset + 1 < len(lines) and not _blank(lines[offset + 1])
+            indented_below = below and lines[offset + 1].startswith(" ")
+            indented_next = (offset + 2 < len(lines) and not _blank(lines[offset + 2])
+                             and lines[offset + 2].startswith(" ") and not below)
+            blank_above = offset == 0 or _blank(lines[offset - 1])
+            if not (indented_below or indented_next) or not blank_above or indented_next:
+                current.append(line)           # griffe: not a section (no block, no blank line above)
+            elif kind.lower() in _GOOGLE_SECTIONS:
+                flush()
+                items, offset = _google_items(lines, offset + 1)
+                structured = True
+                for item in items if kind.lower() in _GOOGLE_PARAMETERS else ():
+                    head, sep, rest = item[0].partition(":")
+                    if not sep:
+                        continue
+                    name = head.split("(", 1)[0].strip() if "(" in head and head.endswith(")") else head
+                    params[name] = "\n".join([rest.lstrip()] + item[1:]).rstrip("\n")
+            else:
+                start, block = offset + 1, []
+                while start < len(lines) and _blank(lines[start]):
+                    start += 1
+                indent = len(lines[start]) - len(lines[start].lstrip()) if start < len(lines) else 0
+                if indent:
+                    offset = start
+                    while offset < len(lines) and (lines[offset].startswith(" " * indent) or _blank(lines[offset])):
+                        block.append(lines[offset])
+                        offset += 1
+                    offset -= 1
+                if any(block):
+                    flush()
+                    structured = structured or kind.lower().replace(" ", "-") in _STRUCTURAL_ADMONITIONS
+                else:
+                    current.append(line)
+        offset += 1
+    flush()
+    return texts, params, structured
+
+
+def _numpy_sections(lines: list) -> tuple:
+    """(texts, parameters, structured) as griffe's NumPy parser and fastmcp read them."""
+    import re
+    dashes = lambda line: "-" in line and _blank(line.replace("-", ""))
+    name_re = r"\*{0,2}[_a-z][_a-z0-9]*"
+    param_re = re.compile(r"(?P<names>%s(?:,\s%s)*)" % (name_re, name_re), re.IGNORECASE)
+    texts, params, structured, current, title, fenced, offset = [], {}, False, [], "", False, 0
+
+    def flush():
+        if title:
+            kind = title.lower().replace(" ", "-")
+            return kind[:-1] if kind in ("warnings", "notes") else kind
+        if any(current):
+            texts.append("\n".join(current).rstrip("\n"))
+        return None
+    while offset < len(lines):
+        line = lines[offset]
+        fence = line.lstrip(" ").startswith("```")
+        if fenced or fence:
+            fenced = fenced != fence
+            current.append(line)
+        elif _blank(line):
+            current.append("")
+        elif offset == len(lines) - 1:
+            current.append(line)
+        elif dashes(lines[offset + 1]):
+            kind = flush()
+            structured = structured or kind in _STRUCTURAL_ADMONITIONS
+            current, title = [], ""
+            if line.lower() in _NUMPY_SECTIONS:
+                structured, start = True, offset + 2
+                while start < len(lines) and _blank(lines[start]):
+                    start += 1
+                items, offset = [], start
+                if start < len(lines):
+                    item, offset = [lines[start]], start + 1
+                    while offset < len(lines):
+                        next_line = lines[offset]
+                        if _blank(next_line):
+                            item.append("")
+                        elif next_line.startswith("    "):
+                            item.append(next_line[4:])
+                        elif next_line.startswith(" "):
+                            item.append(next_line.lstrip())
+                        elif offset + 1 < len(lines) and dashes(lines[offset + 1]):
+                            break
+                        else:
+                            items.append(item)
+                            item = [next_line]
+                        offset += 1
+                    items.append(item)
+                offset -= 1
+                for item in items if line.lower() == "parameters" else ():
+                    found = param_re.match(item[0])
+                    if found:
+                        for name in found.group("names").split(", "):
+                            params.setdefault(name, "\n".join(item[1:]).rstrip())
+            else:
+                title = line
+                offset += 1
+        else:
+            current.append(line)
+        offset += 1
+    kind = flush()
+    return texts, params, structured or kind in _STRUCTURAL_ADMONITIONS
+
+
+def _sphinx_sections(lines: list) -> tuple:
+    """(texts, parameters, structured) as griffe's Sphinx parser and fastmcp read them."""
+    import re
+    described, params, structured, offset = [], {}, False, 0
+    while offset < len(lines):
+        line = lines[offset]
+        field = re.match(r":(\w+)[\s:]", line)
+        if not field or field.group(1) not in _SPHINX_FIELDS:
+            described.append(line)
+            offset += 1
+            continue
+        block, offset = [line.lstrip()], offset + 1
+        while offset < len(lines) and not lines[offset].startswith(":"):
+            block.append(lines[offset])
+            offset += 1
+        parts = _clean_doc("\n".join(block)).split(":", 2)
+        if len(parts) < 3:
+            continue
+        words = parts[1].split(" ")
+        if field.group(1) in ("param", "parameter", "arg", "argument", "key", "keyword") and 2 <= len(words):
+            structured = True
+            params.setdefault(words[-1], parts[2].strip())
+        elif field.group(1) not in ("param", "parameter", "arg", "argument", "key", "keyword"):
+            structured = True
+    while described and _blank(described[0]):
+        described.pop(0)
+    while described and _blank(described[-1]):
+        described.pop()
+    return ["\n".join(described)], params, structured
+
+
+def _fastmcp_docstring(doc, kind: str) -> tuple:
+    """fastmcp 4.2.3's (description or None, {argument: description}) of a handler's docstring."""
+    text = _clean_doc(doc) if isinstance(doc, str) else ""
+    if not text or kind == "resource":
+        return text or None, {}
+    lines = text.split("\n")
+    for parser in (_google_sections, _numpy_sections, _sphinx_sections):
+        texts, params, structured = parser(lines)
+        if params or structured:
+            return (texts[0] if texts else None), params
+    return text, {}
+
+
 def _fastmcp_listing(kind: str, record, described: dict) -> dict:
     """fastmcp's own fields in a listing: tags in _meta, a title made from a tool's name, closed input."""
     meta = described.get("_meta") or {}
@@ -9333,7 +9564,7 @@ _DIALECTS["mcp1"] = _DIALECTS["mcp2"].but(        # mcp 1.30.0, the last 1.x
     missing_resource=(0, "Unknown resource: {uri}", False), default_version="1.30.0",
     capabilities=dict(_DIALECTS["mcp2"].capabilities, experimental={}))
 _DIALECTS["fastmcp"] = _DIALECTS["mcp2"].but(     # fastmcp 4.2.3
-    "fastmcp", docstrings="parsed", tool_failure="Error calling tool {name!r}: {error}", tool_error="{error}",
+    "fastmcp", docstrings=_fastmcp_docstring, tool_failure="Error calling tool {name!r}: {error}", tool_error="{error}",
     unknown_tool="Unknown tool: {name!r}", argument_error="{error}", list_blocks="json", compact_json=True,
     argument_wording=_pydantic_worded("call[{name}]", ("missing_argument", "Missing required argument")),
     dict_structured=True, class_structured=False,
