@@ -1314,7 +1314,7 @@ class _Dialect:
              "dict_structured", "text_structured", "class_structured", "default_mime", "resource_lists",
              "decode_uri_variables", "missing_resource", "unknown_prompt", "missing_prompt_arguments",
              "capabilities", "default_version", "describe_extra", "result_meta", "strict_annotations",
-             "untyped_schema", "closed_input")
+             "untyped_schema", "closed_input", "meta_in_results")
     __slots__ = ("name",) + RULES
 
     def __init__(self, name: str, **rules) -> None:
@@ -1367,7 +1367,9 @@ class _Dialect:
 #   untyped_schema: None, or the schema a tool lists for a parameter without an annotation
 #     (the mcp SDKs say {"type": "string"}, yet take any value there: validation does not follow);
 #   closed_input: whether a tool refuses arguments it does not name (inputSchema gets
-#     additionalProperties: false, and validation follows): a bool, or fn() read at registration.
+#     additionalProperties: false, and validation follows): a bool, or fn() read at registration;
+#   meta_in_results: a resource's and a prompt's own meta (not the SDK's "fastmcp" key) is also
+#     the _meta of each content read and of the prompts/get result.
 _MCP2_RULES = dict(
     docstrings="raw", tool_failure="Error executing tool {name}", tool_error="Error executing tool {name}: {error}",
     told=(), unknown_tool="Unknown tool: {name}", argument_error="Error executing tool {name}: {error}",
@@ -1380,7 +1382,7 @@ _MCP2_RULES = dict(
     capabilities={"prompts": {"listChanged": False}, "resources": {"subscribe": False, "listChanged": False},
                   "tools": {"listChanged": False}},
     default_version="", describe_extra=None, result_meta=None, strict_annotations=False,
-    untyped_schema={"type": "string"}, closed_input=False)
+    untyped_schema={"type": "string"}, closed_input=False, meta_in_results=False)
 _DIALECTS = {
     # mcp 2.3.0; the SDK section adds the rows of mcp 1.x and fastmcp.
     "mcp2": _Dialect("mcp2", **_MCP2_RULES),
@@ -1411,6 +1413,13 @@ def _read_docstring(fn, dialect: _Dialect, kind: str = "tool") -> tuple:
         return (doc if isinstance(doc, str) else ""), {}
     summary, arg_docs = _parse_docstring(doc)
     return summary or None, arg_docs
+
+
+def _own_meta(record) -> dict:
+    """The meta a resource or prompt was registered with, where its dialect also puts it in results."""
+    if not record.dialect.meta_in_results or not isinstance(record.meta, dict):
+        return None
+    return {k: v for k, v in record.meta.items() if k != "fastmcp"} or None     # not the listed tags
 
 
 _TOOL_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.")
@@ -2025,6 +2034,9 @@ class Resource:
                          "text": json.dumps(item, ensure_ascii=False, allow_nan=False, default=_json_default,
                                             indent=None if self.dialect.compact_json else 2)}
             contents.append(entry)
+        meta = _own_meta(self)
+        if meta is not None:
+            contents = [dict(entry, _meta=meta) if "_meta" not in entry else entry for entry in contents]
         return contents
 
 
@@ -5406,6 +5418,8 @@ class _Protocol:
         result = {"messages": [dict(m, content=_trim_block(m["content"], version)) for m in prompt.to_messages(value)]}
         if prompt.description is not None:
             result["description"] = prompt.description
+        if _own_meta(prompt) is not None:
+            result["_meta"] = _own_meta(prompt)
         return result
 
     def _on_complete(self, call: _Call) -> dict:
@@ -9445,11 +9459,54 @@ def _fastmcp_docstring(doc, kind: str) -> tuple:
     return text, {}
 
 
+def _pydantic_sorted(schema):
+    """A schema as pydantic writes it: keys sorted (a properties map as it came), a bare list's
+    items {} and a bare dict's additionalProperties true spelled out."""
+    if isinstance(schema, list):
+        return [_pydantic_sorted(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    if schema.get("type") == "array" and "items" not in schema and "prefixItems" not in schema:
+        schema = dict(schema, items={})
+    if schema.get("type") == "object" and "properties" not in schema and "additionalProperties" not in schema:
+        schema = dict(schema, additionalProperties=True)
+    return {k: ({n: _pydantic_sorted(v) for n, v in schema[k].items()} if k == "properties" and isinstance(
+        schema[k], dict) else _pydantic_sorted(schema[k])) for k in sorted(schema)}
+
+
+def _fastmcp_prompt_argument(record, argument: dict) -> dict:
+    """fastmcp 4.2.3's prompt argument: Annotated[X, "text"] describes it, and a type other than str
+    adds how to write it as a string (the type's JSON Schema, compact, as pydantic writes it)."""
+    hint = record.hints.get(argument["name"], _EMPTY)
+    if hint is _EMPTY:
+        return argument
+    namespace = record.signature.namespace
+    try:
+        hint = _resolve_annotation(hint, namespace)
+        origin, args, metadata = _typing_parts(hint)
+        words = [m for m in metadata if isinstance(m, str)] if origin == "annotated" else []
+        if words and "description" not in argument:
+            argument = dict(argument, description=words[0])
+        if hint is str:
+            return argument
+        schema = _schema_for(args[0] if origin == "annotated" else hint, namespace)
+    except SchemaError:
+        return argument
+    schema = {k: v for k, v in schema.items() if k != "description"}
+    note = ("Provide a value matching the following JSON schema: %s. Encode non-string values as JSON."
+            % json.dumps(_pydantic_sorted(schema), separators=(",", ":")))
+    described = argument.get("description")
+    return dict(argument, description=described + "\n\n" + note if described else note)
+
+
 def _fastmcp_listing(kind: str, record, described: dict) -> dict:
-    """fastmcp's own fields in a listing: tags in _meta, a title made from a tool's name, closed input."""
+    """fastmcp's own fields in a listing: tags in _meta, a title made from a tool's name, how to
+    write a prompt's arguments."""
     meta = described.get("_meta") or {}
     described["_meta"] = dict(meta, fastmcp=dict(meta.get("fastmcp") or {}, tags=(meta.get("fastmcp") or {}).get(
         "tags", [])))
+    if kind == "prompt" and described.get("arguments"):
+        described["arguments"] = [_fastmcp_prompt_argument(record, a) for a in described["arguments"]]
     if kind == "tool":
         described.setdefault("title", record.name.replace("_", " ").title())
         if record.wrap_result:
@@ -9574,7 +9631,7 @@ _DIALECTS["fastmcp"] = _DIALECTS["mcp2"].but(     # fastmcp 4.2.3
     capabilities={"logging": {}, "prompts": {"listChanged": True},
                   "resources": {"subscribe": False, "listChanged": True}, "tools": {"listChanged": True}},
     default_version="4.2.3", describe_extra=_fastmcp_listing, result_meta={"fastmcp": {"wrap_result": True}},
-    untyped_schema=None, closed_input=True)
+    untyped_schema=None, closed_input=True, meta_in_results=True)
 
 
 def _sdk_get_logger(name: str):

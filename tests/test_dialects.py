@@ -585,3 +585,50 @@ def test_fastmcp_reads_docstrings_as_fastmcp_4_reads_them():
     # a resource's docstring is its description as written (dedented), sections and all
     assert wire.result("resources/list")["resources"][0]["description"] == "Resource summary.\n\nReturns:\n    text"
     wire.close()
+
+
+def with_meta(dialect):
+    from typing import Annotated
+    app = MCPServer("meta", dialect=dialect)
+
+    @app.resource("resource://history", meta={"category": "history", "max_entries": 20})
+    def history() -> str:
+        return "none yet"
+
+    @app.prompt(meta={"category": "calculation"})
+    def batch(batch_size: Annotated[int, "Number of calculations"] = 5,
+              kinds: Annotated[list, "Kinds to include"] = None,
+              level: Annotated[str, "Complexity level"] = "medium", topic: str = "x") -> str:
+        return "Process %s" % batch_size
+    return app
+
+
+SCHEMA_NOTE = "\n\nProvide a value matching the following JSON schema: %s. Encode non-string values as JSON."
+
+
+@pytest.mark.parametrize("dialect", ["fastmcp", "mcp2", "minimcp"])
+def test_fastmcp_puts_a_resource_s_and_a_prompt_s_meta_in_what_they_return(dialect):
+    # fastmcp 4.2.3 (mcp-mathematics 2.3.1's meta=): _meta on each content read and on the
+    # prompts/get result, without the tags it lists; mcp 2.3.0 sends it only in the listings
+    wire = connect(dialect, with_meta(dialect))
+    content = wire.result("resources/read", {"uri": "resource://history"})["contents"][0]
+    prompt = wire.result("prompts/get", {"name": "batch", "arguments": {}})
+    if dialect == "fastmcp":
+        assert content["_meta"] == {"category": "history", "max_entries": 20}
+        assert prompt["_meta"] == {"category": "calculation"}
+    else:
+        assert "_meta" not in content and "_meta" not in prompt
+    wire.close()
+
+
+def test_fastmcp_describes_a_prompt_argument_from_annotated_and_says_how_to_write_it():
+    # measured on fastmcp 4.2.3 (mcp-mathematics 2.3.1's batch_calculation): Annotated[X, "text"]
+    # is the description, and any annotation but str itself adds X's JSON Schema as pydantic writes it
+    wire = connect("fastmcp", with_meta("fastmcp"))
+    arguments = {a["name"]: a.get("description") for a in wire.result("prompts/list")["prompts"][0]["arguments"]}
+    assert arguments == {
+        "batch_size": "Number of calculations" + SCHEMA_NOTE % '{"type":"integer"}',
+        "kinds": "Kinds to include" + SCHEMA_NOTE % '{"items":{},"type":"array"}',
+        "level": "Complexity level" + SCHEMA_NOTE % '{"type":"string"}',
+        "topic": None}
+    wire.close()
