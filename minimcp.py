@@ -1314,7 +1314,7 @@ class _Dialect:
              "dict_structured", "text_structured", "class_structured", "default_mime", "resource_lists",
              "decode_uri_variables", "missing_resource", "unknown_prompt", "missing_prompt_arguments",
              "capabilities", "default_version", "describe_extra", "result_meta", "strict_annotations",
-             "untyped_schema", "closed_input", "meta_in_results")
+             "untyped_schema", "closed_input", "meta_in_results", "ask_unannounced")
     __slots__ = ("name",) + RULES
 
     def __init__(self, name: str, **rules) -> None:
@@ -1369,7 +1369,10 @@ class _Dialect:
 #   closed_input: whether a tool refuses arguments it does not name (inputSchema gets
 #     additionalProperties: false, and validation follows): a bool, or fn() read at registration;
 #   meta_in_results: a resource's and a prompt's own meta (not the SDK's "fastmcp" key) is also
-#     the _meta of each content read and of the prompts/get result.
+#     the _meta of each content read and of the prompts/get result;
+#   ask_unannounced: a handler's question (elicitation, sampling, roots) goes to a client that did
+#     not declare the capability, which answers with its own error (the SDKs), or is refused
+#     before it is sent (minimcp).
 _MCP2_RULES = dict(
     docstrings="raw", tool_failure="Error executing tool {name}", tool_error="Error executing tool {name}: {error}",
     told=(), unknown_tool="Unknown tool: {name}", argument_error="Error executing tool {name}: {error}",
@@ -1382,7 +1385,7 @@ _MCP2_RULES = dict(
     capabilities={"prompts": {"listChanged": False}, "resources": {"subscribe": False, "listChanged": False},
                   "tools": {"listChanged": False}},
     default_version="", describe_extra=None, result_meta=None, strict_annotations=False,
-    untyped_schema={"type": "string"}, closed_input=False, meta_in_results=False)
+    untyped_schema={"type": "string"}, closed_input=False, meta_in_results=False, ask_unannounced=True)
 _DIALECTS = {
     # mcp 2.3.0; the SDK section adds the rows of mcp 1.x and fastmcp.
     "mcp2": _Dialect("mcp2", **_MCP2_RULES),
@@ -1394,7 +1397,8 @@ _DIALECTS = {
         missing_resource=(None, "Resource not found: {uri}", True),
         unknown_prompt=(INVALID_PARAMS, "Unknown prompt: {name}", True),
         missing_prompt_arguments=(INVALID_PARAMS, "prompt {prompt!r}: missing required argument {listed}", False),
-        capabilities=None, default_version="0.0.0", strict_annotations=True, untyped_schema=None)),
+        capabilities=None, default_version="0.0.0", strict_annotations=True, untyped_schema=None,
+        ask_unannounced=False)),
 }
 
 
@@ -2356,11 +2360,15 @@ class Context:
             self._session.roots = list(roots)
         return list(roots)
 
-    def elicit(self, message: str, schema, timeout: float = None, key: str = None) -> dict:
+    def elicit(self, message: str, schema=None, timeout: float = None, key: str = None,
+               response_type=None) -> dict:
         """Ask the user for input through the client (form-mode ``elicitation/create``).
 
         Args:
             message: what to ask.
+            response_type: fastmcp's spelling, instead of ``schema``: a class as ``schema`` takes,
+                or str/int/float/bool or a list of choices (asked as one ``value``); the answer
+                then also has fastmcp's ``.action`` and ``.data`` (see _sdk_elicit).
             schema: a flat object schema (dict), or a TypedDict / dataclass / pydantic model,
                 whose fields are strings (formats date, date-time, email, uri), numbers,
                 booleans, single-select enums (``enum``, ``oneOf`` of const/title, legacy
@@ -2375,6 +2383,8 @@ class Context:
         Raises:
             ValueError: for a schema no form can carry, or an accepted answer that does not fit it.
         """
+        if response_type is not None:
+            return _sdk_elicit(self, message, response_type, timeout, key)
         form = _elicitation_form(schema)
         params = {"message": message, "requestedSchema": _elicitation_schema(form, self._call.rev.version)}
         if self._call.rev.elicitation_modes:
@@ -4023,7 +4033,7 @@ class _Session(_SessionTasks):
             if question.method == "ping" and rev.modern:
                 raise MCPError(METHOD_NOT_FOUND, "ping does not exist in protocol %s" % rev.version)
             lacking = _missing_capability(call.peer.capabilities, question.needs)
-            if lacking:
+            if lacking and not getattr(getattr(self.server, "dialect", None), "ask_unannounced", False):
                 raise MCPError(MISSING_CLIENT_CAPABILITY, "the client did not declare the %s capability, so the "
                                "server cannot send %s" % (lacking, question.method),
                                {"requiredCapabilities": question.needs})
@@ -9497,6 +9507,44 @@ def _fastmcp_prompt_argument(record, argument: dict) -> dict:
             % json.dumps(_pydantic_sorted(schema), separators=(",", ":")))
     described = argument.get("description")
     return dict(argument, description=described + "\n\n" + note if described else note)
+
+
+class _SDKElicited(dict):
+    """An elicitation answer as the SDKs hand it back: ``.action`` and ``.data`` (``.content`` as
+    sent), still minimcp's dict, and awaitable (``await ctx.elicit(...)``)."""
+
+    def __getattr__(self, name: str):
+        if name in ("action", "data", "content"):
+            return self.get(name)
+        raise AttributeError(name)
+
+    def __await__(self):
+        return self
+        yield
+
+
+def _sdk_elicit(ctx, message: str, response_type, timeout, key) -> "_SDKElicited":
+    """fastmcp's ``ctx.elicit(message, response_type=...)``: a class is asked as its fields and
+    answered as an instance; str, int, float, bool or a list of choices is asked as one ``value``."""
+    scalar = response_type in (str, int, float, bool)
+    if isinstance(response_type, list) and all(isinstance(c, str) for c in response_type):
+        schema = {"type": "object", "properties": {"value": {"type": "string", "enum": list(response_type)}},
+                  "required": ["value"]}
+    elif scalar:
+        schema = {"type": "object", "properties": {"value": _schema_for(response_type, {})}, "required": ["value"]}
+    else:
+        schema = response_type
+    answer = Context.elicit.__wrapped__(ctx, message, schema, timeout, key)
+    content = answer.get("content") if isinstance(answer, dict) else None
+    data = None
+    if isinstance(answer, dict) and answer.get("action") == "accept":
+        if isinstance(schema, dict):
+            data = (content or {}).get("value")
+        elif isinstance(response_type, type) and not _is_typeddict(response_type):
+            data = response_type(**(content or {}))      # a dataclass or a pydantic model
+        else:
+            data = dict(content or {})
+    return _SDKElicited(answer if isinstance(answer, dict) else {}, data=data)
 
 
 def _fastmcp_listing(kind: str, record, described: dict) -> dict:

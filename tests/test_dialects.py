@@ -632,3 +632,57 @@ def test_fastmcp_describes_a_prompt_argument_from_annotated_and_says_how_to_writ
         "level": "Complexity level" + SCHEMA_NOTE % '{"type":"string"}',
         "topic": None}
     wire.close()
+
+
+def elicits(dialect):
+    import dataclasses
+    app = MCPServer("ask", dialect=dialect)
+
+    @dataclasses.dataclass
+    class Choice:
+        operation: str
+
+    @app.tool()
+    async def pick(ctx: minimcp.Context) -> dict:
+        try:
+            answer = await ctx.elicit(message="Pick an operation:", response_type=Choice)
+        except Exception as exc:                 # what mcp-mathematics 2.3.1 does with it
+            return {"error": str(exc)}
+        return {"action": answer.action, "operation": answer.data.operation if answer.data else None}
+
+    @app.tool()
+    def count(ctx: minimcp.Context) -> dict:
+        answer = ctx.elicit("How many?", response_type=int)
+        return {"action": answer.action, "data": answer.data}
+    return app
+
+
+def test_fastmcp_elicits_with_response_type_even_from_a_client_that_did_not_declare_elicitation():
+    # fastmcp 4.2.3 sends elicitation/create whatever the client declared; the official client
+    # (mcp 2.3.0) then answers -32600 'Elicitation not supported', which the tool sees as the error
+    wire = connect("fastmcp", elicits("fastmcp"))          # declares no capabilities
+    request = wire.request("tools/call", {"name": "pick", "arguments": {}})
+    asked = wire.server_request()
+    assert asked["method"] == "elicitation/create" and asked["params"]["message"] == "Pick an operation:"
+    assert asked["params"]["requestedSchema"]["properties"] == {"operation": {"type": "string"}}
+    wire.send({"jsonrpc": "2.0", "id": asked["id"], "error": {"code": -32600, "message": "Elicitation not supported"}})
+    assert wire.response(request)["result"]["structuredContent"] == {"error": "Elicitation not supported"}
+    # accepted: .data is the class made from the content; a scalar is asked as one "value"
+    request = wire.request("tools/call", {"name": "pick", "arguments": {}})
+    asked = wire.server_request()
+    wire.send({"jsonrpc": "2.0", "id": asked["id"], "result": {"action": "accept", "content": {"operation": "mean"}}})
+    assert wire.response(request)["result"]["structuredContent"] == {"action": "accept", "operation": "mean"}
+    request = wire.request("tools/call", {"name": "count", "arguments": {}})
+    asked = wire.server_request()
+    assert asked["params"]["requestedSchema"] == {"type": "object", "properties": {"value": {"type": "integer"}},
+                                                  "required": ["value"]}
+    wire.send({"jsonrpc": "2.0", "id": asked["id"], "result": {"action": "decline"}})
+    assert wire.response(request)["result"]["structuredContent"] == {"action": "decline", "data": None}
+    wire.close()
+
+
+def test_minimcp_refuses_to_elicit_from_a_client_that_did_not_declare_elicitation():
+    wire = connect("minimcp", elicits("minimcp"))
+    answer = call(wire, "pick")
+    assert json.loads(text_of(answer))["error"].startswith("the client did not declare the elicitation")
+    wire.close()
