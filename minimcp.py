@@ -1314,7 +1314,8 @@ class _Dialect:
              "dict_structured", "text_structured", "class_structured", "default_mime", "resource_lists",
              "decode_uri_variables", "missing_resource", "unknown_prompt", "missing_prompt_arguments",
              "capabilities", "default_version", "describe_extra", "result_meta", "strict_annotations",
-             "untyped_schema", "closed_input", "meta_in_results", "ask_unannounced")
+             "untyped_schema", "closed_input", "meta_in_results", "ask_unannounced", "output_spelling",
+             "wrap_by_schema")
     __slots__ = ("name",) + RULES
 
     def __init__(self, name: str, **rules) -> None:
@@ -1372,7 +1373,11 @@ class _Dialect:
 #     the _meta of each content read and of the prompts/get result;
 #   ask_unannounced: a handler's question (elicitation, sampling, roots) goes to a client that did
 #     not declare the capability, which answers with its own error (the SDKs), or is refused
-#     before it is sent (minimcp).
+#     before it is sent (minimcp);
+#   output_spelling: None, or fn(schema, hint, namespace) giving a tool's outputSchema (before it
+#     is wrapped in {"result": ...}) as the SDK's pydantic spells it; wrap_by_schema: a result is
+#     wrapped in {"result": ...} exactly when its schema is not an object (fastmcp: typing.Dict
+#     too is the structured content itself), not by the kind of annotation (mcp).
 _MCP2_RULES = dict(
     docstrings="raw", tool_failure="Error executing tool {name}", tool_error="Error executing tool {name}: {error}",
     told=(), unknown_tool="Unknown tool: {name}", argument_error="Error executing tool {name}: {error}",
@@ -1385,7 +1390,8 @@ _MCP2_RULES = dict(
     capabilities={"prompts": {"listChanged": False}, "resources": {"subscribe": False, "listChanged": False},
                   "tools": {"listChanged": False}},
     default_version="", describe_extra=None, result_meta=None, strict_annotations=False,
-    untyped_schema={"type": "string"}, closed_input=False, meta_in_results=False, ask_unannounced=True)
+    untyped_schema={"type": "string"}, closed_input=False, meta_in_results=False, ask_unannounced=True,
+    output_spelling=None, wrap_by_schema=False)
 _DIALECTS = {
     # mcp 2.3.0; the SDK section adds the rows of mcp 1.x and fastmcp.
     "mcp2": _Dialect("mcp2", **_MCP2_RULES),
@@ -1758,10 +1764,14 @@ class Tool:
                     schema = {"type": "object"}   # fastmcp: the dict itself is the structured content
                 else:
                     schema, self.wrap_result, self.attributes = _output_policy(resolved, signature.namespace)
+                    if dialect.wrap_by_schema and schema is not None:
+                        self.wrap_result = schema.get("type") != "object"
                     if self.attributes is not None and not dialect.class_structured:
                         schema = self.attributes = None
             except SchemaError as exc:
                 raise SchemaError("%s, return annotation: %s" % (owner, exc)) from None
+            if schema is not None and dialect.output_spelling is not None and resolved is not _EMPTY:
+                schema = dialect.output_spelling(schema, resolved, signature.namespace)
             if schema is not None:
                 if self.wrap_result:
                     schema = {"type": "object", "properties": {"result": schema}, "required": ["result"]}
@@ -9509,6 +9519,53 @@ def _fastmcp_prompt_argument(record, argument: dict) -> dict:
     return dict(argument, description=described + "\n\n" + note if described else note)
 
 
+def _pydantic_output(described_root: bool):
+    """An SDK row's output_spelling: the outputSchema as pydantic writes it, equivalent to minimcp's
+    own but spelled out: a bare list's items {}, a bare dict's additionalProperties true, and a
+    TypedDict's or dataclass's docstring as its description (dedented; not a dataclass's generated
+    one). mcp 1.x and 2.x build the returned class's own model from its fields, so the class
+    returned is not described (``described_root`` False); fastmcp 4.2.3 describes it too."""
+    def spell(schema: dict, hint, namespace: dict) -> dict:
+        import copy
+        schema = copy.deepcopy(schema)
+        _pydantic_walk(schema, hint, namespace, described_root, ())
+        return schema
+    return spell
+
+
+def _pydantic_walk(schema, hint, namespace: dict, describe: bool, seen: tuple) -> None:
+    if not isinstance(schema, dict) or "$ref" in schema:
+        return
+    try:
+        hint = _resolve_annotation(hint, namespace)
+    except SchemaError:
+        return
+    origin, args, _ = _typing_parts(hint)
+    if origin == "annotated":
+        return _pydantic_walk(schema, args[0], namespace, describe, seen)
+    if schema.get("type") == "array" and "items" not in schema and "prefixItems" not in schema:
+        schema["items"] = {}
+    if schema.get("type") == "object" and "properties" not in schema and schema.get("additionalProperties",
+                                                                                    {}) == {}:
+        schema["additionalProperties"] = True           # dict and dict[str, Any] alike
+    if "anyOf" in schema and len(schema["anyOf"]) == len(args):
+        for choice, arg in zip(schema["anyOf"], args):
+            _pydantic_walk(choice, arg, namespace, True, seen)
+    elif isinstance(schema.get("items"), dict) and args:
+        _pydantic_walk(schema["items"], args[0], namespace, True, seen)
+    elif isinstance(schema.get("additionalProperties"), dict) and len(args) == 2:
+        _pydantic_walk(schema["additionalProperties"], args[1], namespace, True, seen)
+    elif (_is_typeddict(hint) or _is_dataclass(hint)) and hint not in seen:
+        doc = hint.__dict__.get("__doc__")
+        generated = _is_dataclass(hint) and isinstance(doc, str) and doc.startswith(hint.__name__ + "(")
+        if describe and isinstance(doc, str) and doc.strip() and not generated:
+            schema.setdefault("description", _clean_doc(doc))
+        hints = _class_hints(hint)
+        for name, prop in (schema.get("properties") or {}).items():
+            if name in hints:
+                _pydantic_walk(prop, hints[name], _class_namespace(hint), True, seen + (hint,))
+
+
 class _SDKElicited(dict):
     """An elicitation answer as the SDKs hand it back: ``.action`` and ``.data`` (``.content`` as
     sent), still minimcp's dict, and awaitable (``await ctx.elicit(...)``)."""
@@ -9663,7 +9720,8 @@ def _sdk_forbids_extra() -> bool:
 
 # The SDK rows of the dialect table (mcp 2.3.0's is the core's), each as it differs from mcp 2.3.0.
 _DIALECTS["mcp2"] = _DIALECTS["mcp2"].but("mcp2", told=(_SDKToolError,), argument_wording=_pydantic_worded(
-    "{name}Arguments", ("missing", "Field required")), closed_input=_sdk_forbids_extra)
+    "{name}Arguments", ("missing", "Field required")), closed_input=_sdk_forbids_extra,
+    output_spelling=_pydantic_output(False))
 _DIALECTS["mcp1"] = _DIALECTS["mcp2"].but(        # mcp 1.30.0, the last 1.x
     "mcp1", tool_failure="Error executing tool {name}: {error}", decode_uri_variables=False,
     missing_resource=(0, "Unknown resource: {uri}", False), default_version="1.30.0",
@@ -9679,7 +9737,8 @@ _DIALECTS["fastmcp"] = _DIALECTS["mcp2"].but(     # fastmcp 4.2.3
     capabilities={"logging": {}, "prompts": {"listChanged": True},
                   "resources": {"subscribe": False, "listChanged": True}, "tools": {"listChanged": True}},
     default_version="4.2.3", describe_extra=_fastmcp_listing, result_meta={"fastmcp": {"wrap_result": True}},
-    untyped_schema=None, closed_input=True, meta_in_results=True)
+    untyped_schema=None, closed_input=True, meta_in_results=True, output_spelling=_pydantic_output(True),
+    wrap_by_schema=True)
 
 
 def _sdk_get_logger(name: str):

@@ -368,7 +368,9 @@ def test_fastmcp_dicts_tags_and_optional_arguments_in_pydantics_words():
     def tagged(scope: Optional[str] = None) -> str:
         return "x"
     wire = connect("fastmcp", app)
-    assert {t["name"]: t for t in wire.result("tools/list")["tools"]}["stats"]["outputSchema"] == {"type": "object"}
+    # fastmcp 4.2.3 spells a bare dict out, as pydantic writes it
+    assert {t["name"]: t for t in wire.result("tools/list")["tools"]}["stats"]["outputSchema"] == {
+        "type": "object", "additionalProperties": True}
     assert call(wire, "stats")["result"]["structuredContent"] == {"n": 1}
     wire.close()
     wire = connect("fastmcp", sdk)
@@ -685,4 +687,89 @@ def test_minimcp_refuses_to_elicit_from_a_client_that_did_not_declare_elicitatio
     wire = connect("minimcp", elicits("minimcp"))
     answer = call(wire, "pick")
     assert json.loads(text_of(answer))["error"].startswith("the client did not declare the elicitation")
+    wire.close()
+
+
+def nested_results(dialect):
+    import dataclasses
+    from typing import Any, Dict, List, Optional, TypedDict
+    app = MCPServer("nested", dialect=dialect)
+
+    @dataclasses.dataclass
+    class Plain:
+        a: int
+
+    @dataclasses.dataclass
+    class Told:
+        """Doc of Told.
+
+           Second line.
+        """
+        a: int
+
+    class Hit(TypedDict):
+        """Doc of Hit."""
+        b: str
+
+    class Top(TypedDict):
+        """Top doc."""
+        plain: Plain
+        told: Told
+        hit: Optional[Hit]
+        hits: List[Hit]
+        bare: list
+        rows: List[list]
+        mapping: dict
+
+    @app.tool()
+    def top() -> Top:
+        return {}
+
+    @app.tool()
+    def told() -> Told:
+        return Told(1)
+
+    @app.tool()
+    def loose() -> Dict[str, Any]:
+        return {"n": 1}
+    return app
+
+
+HIT = {"type": "object", "properties": {"b": {"type": "string"}}, "required": ["b"], "description": "Doc of Hit."}
+TOLD = {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}
+TOP_PROPERTIES = {   # mcp 1.30.0, mcp 2.3.0 and fastmcp 4.2.3 alike (titles and $defs aside)
+    "plain": {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]},
+    "told": dict(TOLD, description="Doc of Told.\n\nSecond line."),
+    "hit": {"anyOf": [HIT, {"type": "null"}]},
+    "hits": {"type": "array", "items": HIT},
+    "bare": {"type": "array", "items": {}},
+    "rows": {"type": "array", "items": {"type": "array", "items": {}}},
+    "mapping": {"type": "object", "additionalProperties": True}}
+
+
+@pytest.mark.parametrize("dialect", ["mcp1", "mcp2", "fastmcp"])
+def test_output_schemas_are_spelled_as_pydantic_writes_them(dialect):
+    # a nested class's docstring is its description (mcp-file-tool 0.1.3), a bare list has items {}
+    # (mcp-server-spreadsheet 0.3.3), a bare dict additionalProperties true; mcp builds the returned
+    # class's own model from its fields (no description there), fastmcp 4.2.3 describes it too
+    wire = connect(dialect, nested_results(dialect))
+    listed = {t["name"]: t["outputSchema"] for t in wire.result("tools/list")["tools"]}
+    assert listed["top"]["properties"] == TOP_PROPERTIES
+    assert listed["top"].get("description") == ("Top doc." if dialect == "fastmcp" else None)
+    assert listed["told"].get("description") == ("Doc of Told.\n\nSecond line." if dialect == "fastmcp" else None)
+    wire.close()
+
+
+@pytest.mark.parametrize("dialect, schema, structured", [
+    # fastmcp 4.2.3 wraps by schema: typing.Dict[str, Any] is an object, so the dict itself is sent
+    ("fastmcp", {"type": "object", "additionalProperties": True}, {"n": 1}),
+    # mcp 1.30.0 and 2.3.0 wrap typing.Dict (it is not the builtin dict[str, X])
+    ("mcp2", {"type": "object", "properties": {"result": {"type": "object", "additionalProperties": True}},
+              "required": ["result"]}, {"result": {"n": 1}}),
+])
+def test_a_typing_dict_result_is_wrapped_as_its_sdk_wraps_it(dialect, schema, structured):
+    wire = connect(dialect, nested_results(dialect))
+    listed = {t["name"]: t["outputSchema"] for t in wire.result("tools/list")["tools"]}
+    assert {k: v for k, v in listed["loose"].items() if k != "x-fastmcp-wrap-result"} == schema
+    assert call(wire, "loose")["result"]["structuredContent"] == structured
     wire.close()
