@@ -1315,7 +1315,7 @@ class _Dialect:
              "decode_uri_variables", "missing_resource", "unknown_prompt", "missing_prompt_arguments",
              "capabilities", "default_version", "describe_extra", "result_meta", "strict_annotations",
              "untyped_schema", "closed_input", "meta_in_results", "ask_unannounced", "output_spelling",
-             "wrap_by_schema")
+             "wrap_by_schema", "annotation_fields")
     __slots__ = ("name",) + RULES
 
     def __init__(self, name: str, **rules) -> None:
@@ -1377,7 +1377,10 @@ class _Dialect:
 #   output_spelling: None, or fn(schema, hint, namespace) giving a tool's outputSchema (before it
 #     is wrapped in {"result": ...}) as the SDK's pydantic spells it; wrap_by_schema: a result is
 #     wrapped in {"result": ...} exactly when its schema is not an object (fastmcp: typing.Dict
-#     too is the structured content itself), not by the kind of annotation (mcp).
+#     too is the structured content itself), not by the kind of annotation (mcp);
+#   annotation_fields: None (tool and resource annotations are sent as given) or {"tool": names,
+#     "resource": names}: the fields the SDK's models have, snake_case taken for camelCase, the
+#     rest dropped (mcp 2.x's types ignore unknown fields; mcp 1.x's keep them).
 _MCP2_RULES = dict(
     docstrings="raw", tool_failure="Error executing tool {name}", tool_error="Error executing tool {name}: {error}",
     told=(), unknown_tool="Unknown tool: {name}", argument_error="Error executing tool {name}: {error}",
@@ -1391,7 +1394,9 @@ _MCP2_RULES = dict(
                   "tools": {"listChanged": False}},
     default_version="", describe_extra=None, result_meta=None, strict_annotations=False,
     untyped_schema={"type": "string"}, closed_input=False, meta_in_results=False, ask_unannounced=True,
-    output_spelling=None, wrap_by_schema=False)
+    output_spelling=None, wrap_by_schema=False, annotation_fields={
+        "tool": ("title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"),
+        "resource": ("audience", "priority", "lastModified")})
 _DIALECTS = {
     # mcp 2.3.0; the SDK section adds the rows of mcp 1.x and fastmcp.
     "mcp2": _Dialect("mcp2", **_MCP2_RULES),
@@ -1404,7 +1409,7 @@ _DIALECTS = {
         unknown_prompt=(INVALID_PARAMS, "Unknown prompt: {name}", True),
         missing_prompt_arguments=(INVALID_PARAMS, "prompt {prompt!r}: missing required argument {listed}", False),
         capabilities=None, default_version="0.0.0", strict_annotations=True, untyped_schema=None,
-        ask_unannounced=False)),
+        ask_unannounced=False, annotation_fields=None)),
 }
 
 
@@ -1423,6 +1428,19 @@ def _read_docstring(fn, dialect: _Dialect, kind: str = "tool") -> tuple:
         return (doc if isinstance(doc, str) else ""), {}
     summary, arg_docs = _parse_docstring(doc)
     return summary or None, arg_docs
+
+
+def _known_annotations(annotations, dialect: _Dialect, kind: str):
+    """Annotations as the dialect's SDK models keep them (see annotation_fields)."""
+    if dialect.annotation_fields is None or not isinstance(annotations, dict):
+        return annotations
+    known, kept = dialect.annotation_fields[kind], {}
+    for key, value in annotations.items():
+        head, *rest = key.split("_")
+        key = head + "".join(part[:1].upper() + part[1:] for part in rest)     # read_only_hint: readOnlyHint
+        if key in known and value is not None:
+            kept[key] = value
+    return kept
 
 
 def _own_meta(record) -> dict:
@@ -1730,6 +1748,7 @@ class Tool:
         if dialect.strict_annotations:
             _check_tool_annotations(name, annotations)
         self.fn, self.name, self.title, self.icons, self.meta = fn, name, title, icons, meta
+        annotations = _known_annotations(annotations, dialect, "tool")
         self.annotations, self.timeout, self.task_support = annotations, timeout, task_support
         self.ask_first = ask_first
         self.signature = signature = _Signature(fn)
@@ -1797,8 +1816,9 @@ class Tool:
                            ("outputSchema", self.output_schema),
                            ("annotations", self.annotations and dict(self.annotations)), ("icons", self.icons),
                            ("execution", execution), ("_meta", self.meta)):
-            if value or (key in ("outputSchema", "description") and value is not None):   # {} and "" are sent
-                tool[key] = value
+            if value or (key in ("outputSchema", "description") and value is not None) or (
+                    key == "annotations" and value == {} and self.dialect.annotation_fields is not None):
+                tool[key] = value                 # {} and "" are sent (annotations: the SDKs' emptied model)
         if self.dialect.describe_extra is not None:
             tool = self.dialect.describe_extra("tool", self, tool)
         return tool
@@ -1986,6 +2006,7 @@ class Resource:
         self.ttl_ms, self.cache_scope = ttl_ms, cache_scope
         self.name = name or getattr(fn, "__name__", None) or uri
         self.dialect = dialect = dialect or _DIALECTS["minimcp"]
+        self.annotations = _known_annotations(annotations, dialect, "resource")
         self.signature = signature = _Signature(fn)
         summary, _ = _read_docstring(fn, dialect, "resource")
         self.description = description if description is not None else summary
@@ -2014,7 +2035,8 @@ class Resource:
                            ("mimeType", self.mime_type or self.dialect.default_mime),
                            ("size", None if self.is_template else self.size),
                            ("annotations", self.annotations), ("icons", self.icons), ("_meta", self.meta)):
-            if value not in (None, "", {}) or (key == "description" and value is not None):
+            if value not in (None, "", {}) or (key == "description" and value is not None) or (
+                    key == "annotations" and value == {} and self.dialect.annotation_fields is not None):
                 item[key] = value
         if self.dialect.describe_extra is not None:
             item = self.dialect.describe_extra("resource", self, item)
@@ -9163,8 +9185,8 @@ class _SDKCallToolResult(_SDKModel):
 class _SDKToolAnnotations(dict):
     """Tool annotations (readOnlyHint, ...), as the dict minimcp takes."""
 
-    def __init__(self, **fields) -> None:
-        super().__init__((_camel(k), v) for k, v in fields.items() if v is not None)
+    def __init__(self, **fields) -> None:       # as given: each dialect keeps what its SDK's model keeps
+        super().__init__((k, v) for k, v in fields.items() if v is not None)
 
 class _SDKPromptMessage(dict):
     """A prompt message: ``PromptMessage(role="user", content=TextContent(...))``."""
@@ -9723,7 +9745,7 @@ _DIALECTS["mcp2"] = _DIALECTS["mcp2"].but("mcp2", told=(_SDKToolError,), argumen
     "{name}Arguments", ("missing", "Field required")), closed_input=_sdk_forbids_extra,
     output_spelling=_pydantic_output(False))
 _DIALECTS["mcp1"] = _DIALECTS["mcp2"].but(        # mcp 1.30.0, the last 1.x
-    "mcp1", tool_failure="Error executing tool {name}: {error}", decode_uri_variables=False,
+    "mcp1", annotation_fields=None, tool_failure="Error executing tool {name}: {error}", decode_uri_variables=False,
     missing_resource=(0, "Unknown resource: {uri}", False), default_version="1.30.0",
     capabilities=dict(_DIALECTS["mcp2"].capabilities, experimental={}))
 _DIALECTS["fastmcp"] = _DIALECTS["mcp2"].but(     # fastmcp 4.2.3

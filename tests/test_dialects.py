@@ -339,18 +339,28 @@ def test_fastmcp_gives_a_plain_annotated_class_no_output_schema():
         wire.close()
 
 
-def test_annotations_the_spec_lacks_are_refused_by_minimcp_and_sent_by_the_sdk_dialects():
+@pytest.mark.parametrize("dialect, tool, resource, emptied", [
+    # measured: mcp 1.30.0's models keep unknown fields as given; mcp 2.3.0's (fastmcp 4.2.3 uses
+    # them) keep only their own, snake_case taken for camelCase, and send {} when none is left
+    ("mcp1", {"idempotent": True, "readOnlyHint": True, "open_world_hint": False},
+     {"readOnlyHint": True, "priority": 0.5}, {"foo": True}),
+    ("mcp2", {"readOnlyHint": True, "openWorldHint": False}, {"priority": 0.5}, {}),
+    ("fastmcp", {"readOnlyHint": True, "openWorldHint": False}, {"priority": 0.5}, {}),
+])
+def test_annotations_the_spec_lacks_are_refused_by_minimcp_and_kept_as_each_sdk_keeps_them(
+        dialect, tool, resource, emptied):
     def probe() -> str:
         return "x"
     with pytest.raises(ValueError, match="unknown annotation 'idempotent'"):
         MCPServer("strict").tool(annotations={"idempotent": True})(probe)
-    app = MCPServer("lenient", dialect="fastmcp")
-
-    @app.tool(annotations={"idempotent": True, "readOnlyHint": True})
-    def probe() -> str:
-        return "x"
-    wire = connect("fastmcp", app)
-    assert wire.result("tools/list")["tools"][0]["annotations"] == {"idempotent": True, "readOnlyHint": True}
+    app = MCPServer("lenient", dialect=dialect)
+    app.tool(annotations={"idempotent": True, "readOnlyHint": True, "open_world_hint": False})(probe)
+    app.tool(name="other", annotations={"foo": True})(probe)
+    app.resource("data://r", annotations={"readOnlyHint": True, "priority": 0.5})(probe)
+    wire = connect(dialect, app)
+    listed = {t["name"]: t.get("annotations") for t in wire.result("tools/list")["tools"]}
+    assert listed == {"probe": tool, "other": emptied}
+    assert wire.result("resources/list")["resources"][0]["annotations"] == resource
     wire.close()
 
 

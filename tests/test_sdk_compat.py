@@ -291,7 +291,8 @@ def test_an_unchanged_sdk_server_runs_through_serve(tmp_path):
     assert done.returncode == 0, done.stderr.decode()
     assert answers[0]["result"]["instructions"] == "unchanged"
     listed = {t["name"]: t for t in answers[1]["result"]["tools"]}
-    assert listed["shout"]["annotations"] == {"readOnlyHint": True}
+    # mcp 1.30.0's ToolAnnotations takes unknown keywords as extra fields: read_only_hint is sent as given
+    assert listed["shout"]["annotations"] == {"read_only_hint": True}
     assert listed["shout"]["inputSchema"] == {"type": "object", "properties": {"text": {"type": "string"}},
                                               "required": ["text"]}
     assert "outputSchema" not in listed["block"]                    # content: not structured
