@@ -9352,23 +9352,25 @@ def _google_sections(lines: list) -> tuple:
             current.append(line)
         else:
             kind = match.group("type")
-            below = offset + 1 < len(lines) and not _blank(lines[offset + 1])
-            indented_below = below and lines[offset + 1].startswith(" ")
+            blank_below = offset + 1 < len(lines) and _blank(lines[offset + 1])
+            indented_below = offset + 1 < len(lines) and not blank_below and lines[offset + 1].startswith(" ")
             indented_next = (offset + 2 < len(lines) and not _blank(lines[offset + 2])
-                             and lines[offset + 2].startswith(" ") and not below)
+                             and lines[offset + 2].startswith(" "))
             blank_above = offset == 0 or _blank(lines[offset - 1])
-            if not (indented_below or indented_next) or not blank_above or indented_next:
+            if not (indented_below or indented_next) or not blank_above or (indented_next and blank_below):
                 current.append(line)           # griffe: not a section (no block, no blank line above)
             elif kind.lower() in _GOOGLE_SECTIONS:
                 flush()
                 items, offset = _google_items(lines, offset + 1)
-                structured = True
+                if kind.lower() not in _GOOGLE_PARAMETERS:
+                    structured = structured or bool(items)     # griffe drops a section with nothing in it
                 for item in items if kind.lower() in _GOOGLE_PARAMETERS else ():
                     head, sep, rest = item[0].partition(":")
                     if not sep:
                         continue
                     name = head.split("(", 1)[0].strip() if "(" in head and head.endswith(")") else head
                     params[name] = "\n".join([rest.lstrip()] + item[1:]).rstrip("\n")
+                    structured = True
             else:
                 start, block = offset + 1, []
                 while start < len(lines) and _blank(lines[start]):
@@ -9420,7 +9422,7 @@ def _numpy_sections(lines: list) -> tuple:
             structured = structured or kind in _STRUCTURAL_ADMONITIONS
             current, title = [], ""
             if line.lower() in _NUMPY_SECTIONS:
-                structured, start = True, offset + 2
+                start = offset + 2
                 while start < len(lines) and _blank(lines[start]):
                     start += 1
                 items, offset = [], start
@@ -9442,9 +9444,12 @@ def _numpy_sections(lines: list) -> tuple:
                         offset += 1
                     items.append(item)
                 offset -= 1
+                if line.lower() != "parameters":
+                    structured = structured or bool(items)     # griffe drops a section with nothing in it
                 for item in items if line.lower() == "parameters" else ():
                     found = param_re.match(item[0])
                     if found:
+                        structured = True
                         for name in found.group("names").split(", "):
                             params.setdefault(name, "\n".join(item[1:]).rstrip())
             else:
@@ -9773,7 +9778,8 @@ def _sdk_names() -> dict:
     """The names the alias modules export, with the SDK's spellings (made once)."""
     if "names" not in _SDK_CACHE:
         _SDK_CACHE["names"] = {
-            "Context": Context, "get_logger": _sdk_get_logger, "ArgModelBase": _SDKArgModelBase, "Image": Image, "Audio": Audio,
+            "Context": Context, "get_logger": _sdk_get_logger, "ArgModelBase": _SDKArgModelBase,
+            "Image": Image, "Audio": Audio,
             "ToolError": _SDKToolError, "ResourceError": _SDKResourceError, "Message": _SDKMessage,
             "UserMessage": _sdk_role_message("UserMessage", "user"), "PromptMessage": _SDKPromptMessage,
             "AssistantMessage": _sdk_role_message("AssistantMessage", "assistant"),

@@ -565,6 +565,40 @@ def docstrings():
         """
         return x
 
+    @app.tool()
+    def odd_block(x: int) -> int:
+        """Summary.
+
+        Args:
+        x: not indented
+            deeper
+
+        Tail.
+        """
+        return x
+
+    @app.tool()
+    def fenced(x: int) -> int:
+        """Summary.
+
+        ```
+        Args:
+            x: in a fence
+        ```
+        """
+        return x
+
+    @app.tool()
+    def numpy_multi(x: int, y: int) -> int:
+        """Summary.
+
+        Parameters
+        ----------
+        x, y : int
+            Both.
+        """
+        return x
+
     @app.resource("data://r")
     def res() -> str:
         """Resource summary.
@@ -586,6 +620,9 @@ FASTMCP_DESCRIPTIONS = {
     "rules": ("Summary.\n\nRules:\n    a rule\n\nTail text.", {}),   # not one of the admonitions that end it
     "note": ("Summary.", {}),
     "args_first": ("After.", {"x": "the x"}),                  # the first text section
+    "odd_block": ("Summary.\n\nArgs:\nx: not indented\n    deeper\n\nTail.", {}),   # an empty section is none
+    "fenced": ("Summary.\n\n```\nArgs:\n    x: in a fence\n```", {}),
+    "numpy_multi": ("Summary.", {"x": "Both.", "y": "Both."}),
 }
 
 
