@@ -1315,7 +1315,7 @@ class _Dialect:
              "decode_uri_variables", "missing_resource", "unknown_prompt", "missing_prompt_arguments",
              "capabilities", "default_version", "describe_extra", "result_meta", "strict_annotations",
              "untyped_schema", "closed_input", "meta_in_results", "ask_unannounced", "output_spelling",
-             "wrap_by_schema", "annotation_fields")
+             "wrap_by_schema", "annotation_fields", "non_finite")
     __slots__ = ("name",) + RULES
 
     def __init__(self, name: str, **rules) -> None:
@@ -1380,7 +1380,10 @@ class _Dialect:
 #     too is the structured content itself), not by the kind of annotation (mcp);
 #   annotation_fields: None (tool and resource annotations are sent as given) or {"tool": names,
 #     "resource": names}: the fields the SDK's models have, snake_case taken for camelCase, the
-#     rest dropped (mcp 2.x's types ignore unknown fields; mcp 1.x's keep them).
+#     rest dropped (mcp 2.x's types ignore unknown fields; mcp 1.x's keep them);
+#   non_finite: a tool result holding inf or nan is refused as JSON cannot carry it (None), written
+#     as Python's json writes it (Infinity, NaN) with null in structuredContent ("json", as mcp's
+#     pydantic does), or fn(value) that raises the SDK's own error for it.
 _MCP2_RULES = dict(
     docstrings="raw", tool_failure="Error executing tool {name}", tool_error="Error executing tool {name}: {error}",
     told=(), unknown_tool="Unknown tool: {name}", argument_error="Error executing tool {name}: {error}",
@@ -1394,7 +1397,7 @@ _MCP2_RULES = dict(
                   "tools": {"listChanged": False}},
     default_version="", describe_extra=None, result_meta=None, strict_annotations=False,
     untyped_schema={"type": "string"}, closed_input=False, meta_in_results=False, ask_unannounced=True,
-    output_spelling=None, wrap_by_schema=False, annotation_fields={
+    output_spelling=None, wrap_by_schema=False, non_finite="json", annotation_fields={
         "tool": ("title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"),
         "resource": ("audience", "priority", "lastModified")})
 _DIALECTS = {
@@ -1409,7 +1412,7 @@ _DIALECTS = {
         unknown_prompt=(INVALID_PARAMS, "Unknown prompt: {name}", True),
         missing_prompt_arguments=(INVALID_PARAMS, "prompt {prompt!r}: missing required argument {listed}", False),
         capabilities=None, default_version="0.0.0", strict_annotations=True, untyped_schema=None,
-        ask_unannounced=False, annotation_fields=None)),
+        ask_unannounced=False, annotation_fields=None, non_finite=None)),
 }
 
 
@@ -1543,15 +1546,26 @@ class EmbeddedResource:
         return json.loads(json.dumps(self.block))
 
 
-def _to_json_text(value, indent: int = None, compact: bool = False) -> str:
+def _to_json_text(value, indent: int = None, compact: bool = False, allow_nan: bool = False) -> str:
     try:
-        return json.dumps(value, ensure_ascii=False, allow_nan=False, indent=indent, default=_json_default,
+        return json.dumps(value, ensure_ascii=False, allow_nan=allow_nan, indent=indent, default=_json_default,
                           separators=(",", ":") if compact else None)
     except (TypeError, ValueError) as exc:
         where = _unsendable(value, "result")
         if where is None:
             raise
         raise _UnsendableResult("the return value cannot be sent as JSON: %s" % where) from exc
+
+
+def _nulled(value):
+    """``value`` with its non-finite floats (inf, nan) as None, as pydantic writes them in JSON."""
+    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+        return None
+    if isinstance(value, dict):
+        return {k: _nulled(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_nulled(v) for v in value]
+    return value
 
 
 class _UnsendableResult(TypeError):
@@ -1645,7 +1659,7 @@ def _is_content_block(value) -> bool:
     return isinstance(value, dict) and value.get("type") in _CONTENT_TYPES
 
 
-def _to_content(value, indent: int = None, compact: bool = False) -> list:
+def _to_content(value, indent: int = None, compact: bool = False, allow_nan: bool = False) -> list:
     """Turn a handler's return value into a list of content blocks.
 
     Strings are text; media and content blocks are themselves; lists and tuples
@@ -1663,8 +1677,8 @@ def _to_content(value, indent: int = None, compact: bool = False) -> list:
         return [value]
     if isinstance(value, (list, tuple)) and (indent or any(
             isinstance(v, str) or hasattr(v, "to_content") or _is_content_block(v) for v in value)):
-        return [block for item in value for block in _to_content(item, indent, compact)]
-    return [{"type": "text", "text": _to_json_text(value, indent, compact)}]
+        return [block for item in value for block in _to_content(item, indent, compact, allow_nan)]
+    return [{"type": "text", "text": _to_json_text(value, indent, compact, allow_nan)}]
 
 
 def _is_content_class(hint) -> bool:
@@ -1853,6 +1867,8 @@ class Tool:
         elif hasattr(value, "to_result") and not isinstance(value, type):
             result = value.to_result()                     # mcp.types.CallToolResult (SDK aliases)
         else:
+            if callable(self.dialect.non_finite):
+                self.dialect.non_finite(value)             # fastmcp: inf or nan anywhere is its own error
             result = self._structured(value)
         if self.dialect.is_error_always and "isError" not in result:
             result = dict(result, isError=False)           # a copy: the tool's own dict is never edited
@@ -1869,13 +1885,16 @@ class Tool:
             if dialect.dict_structured and type(value) is dict:
                 return {"content": content, "structuredContent": value}
             return {"content": content}
-        plain = json.loads(_to_json_text(fields))          # plain JSON types: dataclasses become dicts
+        # plain JSON types: dataclasses become dicts
+        plain = json.loads(_to_json_text(fields, allow_nan=dialect.non_finite == "json"))
         structured = {"result": plain} if self.wrap_result else plain
         try:
             validate(structured, self.output_schema, "result")
         except ValueError as exc:
             raise ValueError("tool %r returned a value that does not match its outputSchema: %s"
                              % (self.name, exc)) from None
+        if dialect.non_finite == "json":
+            structured = _nulled(structured)               # pydantic's JSON: inf and nan are null
         result = {"content": content, "structuredContent": structured}
         if self.wrap_result and dialect.result_meta is not None:
             result["_meta"] = dialect.result_meta
@@ -1888,7 +1907,8 @@ class Tool:
             if dialect.list_blocks == "json" and isinstance(value, (list, tuple)) and not any(
                     hasattr(v, "to_content") or _is_content_block(v) for v in value):
                 return [{"type": "text", "text": _to_json_text(value, compact=True)}]
-            return _to_content(value, indent=None if dialect.compact_json else 2, compact=dialect.compact_json)
+            return _to_content(value, indent=None if dialect.compact_json else 2, compact=dialect.compact_json,
+                               allow_nan=dialect.non_finite == "json")
         except _UnsendableResult:
             if dialect.objects != "repr":
                 raise
@@ -9593,6 +9613,24 @@ def _pydantic_walk(schema, hint, namespace: dict, describe: bool, seen: tuple) -
                 _pydantic_walk(prop, hints[name], _class_namespace(hint), True, seen + (hint,))
 
 
+def _fastmcp_finite(value, path: str = "$", depth: int = 0) -> None:
+    """fastmcp 4.2.3's check of a tool result: inf or nan anywhere is an isError result naming where."""
+    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+        raise _SDKToolError("Tool result contains a non-finite float (%r) at %s; JSON cannot represent NaN "
+                            "or Infinity" % (value, path))
+    if depth > 100:
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _fastmcp_finite(item, "%s.%s" % (path, key), depth + 1)
+    elif isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            _fastmcp_finite(item, "%s[%d]" % (path, index), depth + 1)
+    elif _is_dataclass(type(value)):
+        for key in value.__dataclass_fields__:
+            _fastmcp_finite(getattr(value, key), "%s.%s" % (path, key), depth + 1)
+
+
 class _SDKElicited(dict):
     """An elicitation answer as the SDKs hand it back: ``.action`` and ``.data`` (``.content`` as
     sent), still minimcp's dict, and awaitable (``await ctx.elicit(...)``)."""
@@ -9765,7 +9803,7 @@ _DIALECTS["fastmcp"] = _DIALECTS["mcp2"].but(     # fastmcp 4.2.3
                   "resources": {"subscribe": False, "listChanged": True}, "tools": {"listChanged": True}},
     default_version="4.2.3", describe_extra=_fastmcp_listing, result_meta={"fastmcp": {"wrap_result": True}},
     untyped_schema=None, closed_input=True, meta_in_results=True, output_spelling=_pydantic_output(True),
-    wrap_by_schema=True)
+    wrap_by_schema=True, non_finite=_fastmcp_finite)
 
 
 def _sdk_get_logger(name: str):

@@ -820,3 +820,46 @@ def test_a_typing_dict_result_is_wrapped_as_its_sdk_wraps_it(dialect, schema, st
     assert {k: v for k, v in listed["loose"].items() if k != "x-fastmcp-wrap-result"} == schema
     assert call(wire, "loose")["result"]["structuredContent"] == structured
     wire.close()
+
+
+def non_finite(dialect):
+    app = MCPServer("inf", dialect=dialect)
+
+    @app.tool()
+    def nested() -> dict:
+        return {"constants": {"inf": float("inf")}, "l": [1]}
+
+    @app.tool()
+    def loose():
+        return {"a": [1, float("nan")]}
+
+    @app.tool()
+    def scalar() -> float:
+        return float("-inf")
+    return app
+
+
+NON_FINITE = {   # measured on mcp 1.30.0, mcp 2.3.0 and fastmcp 4.2.3 (pydantic 2.14.4)
+    "mcp2": [{"content": [{"type": "text", "text": '{\n  "constants": {\n    "inf": Infinity\n  },\n  "l": [\n    1\n  ]\n}'}],
+              "isError": False},
+             {"content": [{"type": "text", "text": '{\n  "a": [\n    1,\n    NaN\n  ]\n}'}], "isError": False},
+             {"content": [{"type": "text", "text": "-Infinity"}], "structuredContent": {"result": None}, "isError": False}],
+    "fastmcp": [{"content": [{"type": "text", "text": "Tool result contains a non-finite float (%s) at %s; JSON cannot "
+                              "represent NaN or Infinity" % where}], "isError": True}
+                for where in (("inf", "$.constants.inf"), ("nan", "$.a[1]"), ("-inf", "$"))],
+}
+NON_FINITE["mcp1"] = NON_FINITE["mcp2"]
+
+
+@pytest.mark.parametrize("dialect", ["mcp1", "mcp2", "fastmcp"])
+def test_a_result_holding_inf_or_nan_is_written_as_each_sdk_writes_it(dialect):
+    wire = connect(dialect, non_finite(dialect))
+    assert [call(wire, name)["result"] for name in ("nested", "loose", "scalar")] == NON_FINITE[dialect]
+    wire.close()
+
+
+def test_minimcp_refuses_a_result_holding_inf():
+    wire = connect("minimcp", non_finite("minimcp"))
+    answer = call(wire, "nested")["result"]
+    assert answer["isError"] is True and "JSON cannot carry" in answer["content"][0]["text"]
+    wire.close()
