@@ -637,7 +637,6 @@ def test_fastmcp_reads_docstrings_as_fastmcp_4_reads_them():
 
 
 def with_meta(dialect):
-    from typing import Annotated
     app = MCPServer("meta", dialect=dialect)
 
     @app.resource("resource://history", meta={"category": "history", "max_entries": 20})
@@ -645,6 +644,19 @@ def with_meta(dialect):
         return "none yet"
 
     @app.prompt(meta={"category": "calculation"})
+    def batch(batch_size: int = 5) -> str:
+        return "Process %s" % batch_size
+    return app
+
+
+def annotated_prompt():
+    import typing
+    if not hasattr(typing, "Annotated"):
+        pytest.skip("typing.Annotated is Python 3.9's")
+    Annotated = typing.Annotated
+    app = MCPServer("annotated", dialect="fastmcp")
+
+    @app.prompt()
     def batch(batch_size: Annotated[int, "Number of calculations"] = 5,
               kinds: Annotated[list, "Kinds to include"] = None,
               level: Annotated[str, "Complexity level"] = "medium", topic: str = "x") -> str:
@@ -673,7 +685,7 @@ def test_fastmcp_puts_a_resource_s_and_a_prompt_s_meta_in_what_they_return(diale
 def test_fastmcp_describes_a_prompt_argument_from_annotated_and_says_how_to_write_it():
     # measured on fastmcp 4.2.3 (mcp-mathematics 2.3.1's batch_calculation): Annotated[X, "text"]
     # is the description, and any annotation but str itself adds X's JSON Schema as pydantic writes it
-    wire = connect("fastmcp", with_meta("fastmcp"))
+    wire = connect("fastmcp", annotated_prompt())
     arguments = {a["name"]: a.get("description") for a in wire.result("prompts/list")["prompts"][0]["arguments"]}
     assert arguments == {
         "batch_size": "Number of calculations" + SCHEMA_NOTE % '{"type":"integer"}',
