@@ -9788,11 +9788,13 @@ _DIALECTS["mcp2"] = _DIALECTS["mcp2"].but("mcp2", told=(_SDKToolError,), argumen
     "{name}Arguments", ("missing", "Field required")), closed_input=_sdk_forbids_extra,
     output_spelling=_pydantic_output(False))
 _DIALECTS["mcp1"] = _DIALECTS["mcp2"].but(        # mcp 1.30.0, the last 1.x
-    "mcp1", annotation_fields=None, tool_failure="Error executing tool {name}: {error}", decode_uri_variables=False,
+    "mcp1", annotation_fields=None, tool_failure="Error executing tool {name}: {error}",
+    decode_uri_variables=False,
     missing_resource=(0, "Unknown resource: {uri}", False), default_version="1.30.0",
     capabilities=dict(_DIALECTS["mcp2"].capabilities, experimental={}))
 _DIALECTS["fastmcp"] = _DIALECTS["mcp2"].but(     # fastmcp 4.2.3
-    "fastmcp", docstrings=_fastmcp_docstring, tool_failure="Error calling tool {name!r}: {error}", tool_error="{error}",
+    "fastmcp", docstrings=_fastmcp_docstring, tool_failure="Error calling tool {name!r}: {error}",
+    tool_error="{error}",
     unknown_tool="Unknown tool: {name!r}", argument_error="{error}", list_blocks="json", compact_json=True,
     argument_wording=_pydantic_worded("call[{name}]", ("missing_argument", "Missing required argument")),
     dict_structured=True, class_structured=False,
