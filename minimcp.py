@@ -1334,7 +1334,9 @@ class _Dialect:
              "argument_wording", "lax_arguments", "is_error_always", "objects", "list_blocks", "compact_json",
              "dict_structured", "text_structured", "class_structured", "default_mime", "resource_lists",
              "decode_uri_variables", "missing_resource", "unknown_prompt", "missing_prompt_arguments",
-             "capabilities", "default_version", "describe_extra", "result_meta", "strict_annotations")
+             "capabilities", "default_version", "describe_extra", "result_meta", "strict_annotations",
+             "untyped_schema", "closed_input", "meta_in_results", "ask_unannounced", "output_spelling",
+             "wrap_by_schema", "annotation_fields", "non_finite", "elicit_by_type")
     __slots__ = ("name",) + RULES
 
     def __init__(self, name: str, **rules) -> None:
@@ -1353,8 +1355,10 @@ class _Dialect:
 
 
 # The rules, one per thing a client or model sees:
-#   docstrings: "parsed" (dedented, Args: become the parameters' descriptions, none when empty)
-#     or "raw" (the docstring as written, "" when there is none, parameters undescribed);
+#   docstrings: "parsed" (dedented, Args: become the parameters' descriptions, none when empty),
+#     "raw" (the docstring as written, "" when there is none, parameters undescribed) or
+#     fn(docstring, kind) giving (description or None, {argument: description}) for a "tool",
+#     "resource" (templates too) or "prompt";
 #   tool_failure / tool_error: the isError text of a tool that raised, for any exception and
 #     for the ``told`` types (the SDK's ToolError), as a format of {name} and {error};
 #   unknown_tool: None (a -32602 error) or the isError text for a tool that does not exist;
@@ -1381,7 +1385,28 @@ class _Dialect:
 #   describe_extra: None or fn(kind, record, described) adding the SDK's own fields to a listing;
 #   result_meta: the _meta of a result wrapped in {"result": ...};
 #   strict_annotations: tool annotations the spec does not define are refused at registration
-#     (minimcp: a typo would be ignored by every host), or sent as given (the SDKs).
+#     (minimcp: a typo would be ignored by every host), or sent as given (the SDKs);
+#   untyped_schema: None, or the schema a tool lists for a parameter without an annotation
+#     (the mcp SDKs say {"type": "string"}, yet take any value there: validation does not follow);
+#   closed_input: whether a tool refuses arguments it does not name (inputSchema gets
+#     additionalProperties: false, and validation follows): a bool, or fn() read at registration;
+#   meta_in_results: a resource's and a prompt's own meta (not the SDK's "fastmcp" key) is also
+#     the _meta of each content read and of the prompts/get result;
+#   ask_unannounced: a handler's question (elicitation, sampling, roots) goes to a client that did
+#     not declare the capability, which answers with its own error (the SDKs), or is refused
+#     before it is sent (minimcp);
+#   output_spelling: None, or fn(schema, hint, namespace) giving a tool's outputSchema (before it
+#     is wrapped in {"result": ...}) as the SDK's pydantic spells it; wrap_by_schema: a result is
+#     wrapped in {"result": ...} exactly when its schema is not an object (fastmcp: typing.Dict
+#     too is the structured content itself), not by the kind of annotation (mcp);
+#   annotation_fields: None (tool and resource annotations are sent as given) or {"tool": names,
+#     "resource": names}: the fields the SDK's models have, snake_case taken for camelCase, the
+#     rest dropped (mcp 2.x's types ignore unknown fields; mcp 1.x's keep them);
+#   non_finite: a tool result holding inf or nan is refused as JSON cannot carry it (None), written
+#     as Python's json writes it (Infinity, NaN) with null in structuredContent ("json", as mcp's
+#     pydantic does), or fn(value) that raises the SDK's own error for it;
+#   elicit_by_type: None, or fn(ctx, message, response_type, timeout, key) for fastmcp's
+#     ctx.elicit(message, response_type=...) (the SDK section supplies it, to every row).
 _MCP2_RULES = dict(
     docstrings="raw", tool_failure="Error executing tool {name}", tool_error="Error executing tool {name}: {error}",
     told=(), unknown_tool="Unknown tool: {name}", argument_error="Error executing tool {name}: {error}",
@@ -1393,7 +1418,11 @@ _MCP2_RULES = dict(
     missing_prompt_arguments=(0, "Missing required arguments: {missing}", False),
     capabilities={"prompts": {"listChanged": False}, "resources": {"subscribe": False, "listChanged": False},
                   "tools": {"listChanged": False}},
-    default_version="", describe_extra=None, result_meta=None, strict_annotations=False)
+    default_version="", describe_extra=None, result_meta=None, strict_annotations=False,
+    untyped_schema={"type": "string"}, closed_input=False, meta_in_results=False, ask_unannounced=True,
+    output_spelling=None, wrap_by_schema=False, non_finite="json", elicit_by_type=None, annotation_fields={
+        "tool": ("title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"),
+        "resource": ("audience", "priority", "lastModified")})
 _DIALECTS = {
     # mcp 2.3.0; the SDK section adds the rows of mcp 1.x and fastmcp.
     "mcp2": _Dialect("mcp2", **_MCP2_RULES),
@@ -1405,7 +1434,8 @@ _DIALECTS = {
         missing_resource=(None, "Resource not found: {uri}", True),
         unknown_prompt=(INVALID_PARAMS, "Unknown prompt: {name}", True),
         missing_prompt_arguments=(INVALID_PARAMS, "prompt {prompt!r}: missing required argument {listed}", False),
-        capabilities=None, default_version="0.0.0", strict_annotations=True)),
+        capabilities=None, default_version="0.0.0", strict_annotations=True, untyped_schema=None,
+        ask_unannounced=False, annotation_fields=None, non_finite=None)),
 }
 
 
@@ -1415,13 +1445,35 @@ def _dialect(name) -> _Dialect:
     return _DIALECTS[name]
 
 
-def _read_docstring(fn, dialect: _Dialect) -> tuple:
+def _read_docstring(fn, dialect: _Dialect, kind: str = "tool") -> tuple:
     """(description or None, {argument: description}) of a handler, as its dialect reads docstrings."""
     doc = getattr(fn, "__doc__", None)
+    if callable(dialect.docstrings):
+        return dialect.docstrings(doc, kind)
     if dialect.docstrings == "raw":
         return (doc if isinstance(doc, str) else ""), {}
     summary, arg_docs = _parse_docstring(doc)
     return summary or None, arg_docs
+
+
+def _known_annotations(annotations, dialect: _Dialect, kind: str):
+    """Annotations as the dialect's SDK models keep them (see annotation_fields)."""
+    if dialect.annotation_fields is None or not isinstance(annotations, dict):
+        return annotations
+    known, kept = dialect.annotation_fields[kind], {}
+    for key, value in annotations.items():
+        head, *rest = key.split("_")
+        key = head + "".join(part[:1].upper() + part[1:] for part in rest)     # read_only_hint: readOnlyHint
+        if key in known and value is not None:
+            kept[key] = value
+    return kept
+
+
+def _own_meta(record) -> dict:
+    """The meta a resource or prompt was registered with, where its dialect also puts it in results."""
+    if not record.dialect.meta_in_results or not isinstance(record.meta, dict):
+        return None
+    return {k: v for k, v in record.meta.items() if k != "fastmcp"} or None     # not the listed tags
 
 
 _TOOL_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.")
@@ -1517,15 +1569,26 @@ class EmbeddedResource:
         return json.loads(json.dumps(self.block))
 
 
-def _to_json_text(value, indent: int = None, compact: bool = False) -> str:
+def _to_json_text(value, indent: int = None, compact: bool = False, allow_nan: bool = False) -> str:
     try:
-        return json.dumps(value, ensure_ascii=False, allow_nan=False, indent=indent, default=_json_default,
+        return json.dumps(value, ensure_ascii=False, allow_nan=allow_nan, indent=indent, default=_json_default,
                           separators=(",", ":") if compact else None)
     except (TypeError, ValueError) as exc:
         where = _unsendable(value, "result")
         if where is None:
             raise
         raise _UnsendableResult("the return value cannot be sent as JSON: %s" % where) from exc
+
+
+def _nulled(value):
+    """``value`` with its non-finite floats (inf, nan) as None, as pydantic writes them in JSON."""
+    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+        return None
+    if isinstance(value, dict):
+        return {k: _nulled(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_nulled(v) for v in value]
+    return value
 
 
 class _UnsendableResult(TypeError):
@@ -1619,7 +1682,7 @@ def _is_content_block(value) -> bool:
     return isinstance(value, dict) and value.get("type") in _CONTENT_TYPES
 
 
-def _to_content(value, indent: int = None, compact: bool = False) -> list:
+def _to_content(value, indent: int = None, compact: bool = False, allow_nan: bool = False) -> list:
     """Turn a handler's return value into a list of content blocks.
 
     Strings are text; media and content blocks are themselves; lists and tuples
@@ -1637,8 +1700,8 @@ def _to_content(value, indent: int = None, compact: bool = False) -> list:
         return [value]
     if isinstance(value, (list, tuple)) and (indent or any(
             isinstance(v, str) or hasattr(v, "to_content") or _is_content_block(v) for v in value)):
-        return [block for item in value for block in _to_content(item, indent, compact)]
-    return [{"type": "text", "text": _to_json_text(value, indent, compact)}]
+        return [block for item in value for block in _to_content(item, indent, compact, allow_nan)]
+    return [{"type": "text", "text": _to_json_text(value, indent, compact, allow_nan)}]
 
 
 def _is_content_class(hint) -> bool:
@@ -1722,6 +1785,7 @@ class Tool:
         if dialect.strict_annotations:
             _check_tool_annotations(name, annotations)
         self.fn, self.name, self.title, self.icons, self.meta = fn, name, title, icons, meta
+        annotations = _known_annotations(annotations, dialect, "tool")
         self.annotations, self.timeout, self.task_support = annotations, timeout, task_support
         self.ask_first = ask_first
         self.signature = signature = _Signature(fn)
@@ -1733,6 +1797,9 @@ class Tool:
             signature, {self.context_param}, arg_docs, owner)
         if self.input_schema.get("type") != "object":
             raise ValueError("%s: input_schema must have type 'object'" % owner)
+        self.listed_input_schema = None         # what tools/list shows, where the dialect shows more
+        if input_schema is None:
+            self._dialect_input(dialect)
         self.hints = {n: a for n, a, _ in signature.params}
         self.field_defaults = [(n, d) for n, _, d in signature.params if _is_field_info(d)]
         self.wrap_result = False
@@ -1753,25 +1820,42 @@ class Tool:
                     schema = {"type": "object"}   # fastmcp: the dict itself is the structured content
                 else:
                     schema, self.wrap_result, self.attributes = _output_policy(resolved, signature.namespace)
+                    if dialect.wrap_by_schema and schema is not None:
+                        self.wrap_result = schema.get("type") != "object"
                     if self.attributes is not None and not dialect.class_structured:
                         schema = self.attributes = None
             except SchemaError as exc:
                 raise SchemaError("%s, return annotation: %s" % (owner, exc)) from None
+            if schema is not None and dialect.output_spelling is not None and resolved is not _EMPTY:
+                schema = dialect.output_spelling(schema, resolved, signature.namespace)
             if schema is not None:
                 if self.wrap_result:
                     schema = {"type": "object", "properties": {"result": schema}, "required": ["result"]}
                 self.output_schema = _inline_root(_hoist_defs(schema))
+
+    def _dialect_input(self, dialect: _Dialect) -> None:
+        """The dialect's closed_input (validated) and untyped_schema (listed only) on the inputSchema."""
+        closed = dialect.closed_input() if callable(dialect.closed_input) else dialect.closed_input
+        if closed:
+            self.input_schema = dict(self.input_schema, additionalProperties=False)
+        untyped = [n for n, a, _ in self.signature.params if a is _EMPTY and n != self.context_param]
+        properties = self.input_schema.get("properties") or {}
+        if dialect.untyped_schema and any(n in properties for n in untyped):
+            listed = {n: dict(dialect.untyped_schema, **p) if n in untyped else p for n, p in properties.items()}
+            self.listed_input_schema = dict(self.input_schema, properties=listed)
 
     def describe(self) -> dict:
         """The MCP Tool object (newest shape)."""
         tool = {"name": self.name}
         execution = {"taskSupport": self.task_support} if self.task_support != "forbidden" else None
         for key, value in (("title", self.title), ("description", self.description),
-                           ("inputSchema", self.input_schema), ("outputSchema", self.output_schema),
+                           ("inputSchema", self.listed_input_schema or self.input_schema),
+                           ("outputSchema", self.output_schema),
                            ("annotations", self.annotations and dict(self.annotations)), ("icons", self.icons),
                            ("execution", execution), ("_meta", self.meta)):
-            if value or (key in ("outputSchema", "description") and value is not None):   # {} and "" are sent
-                tool[key] = value
+            if value or (key in ("outputSchema", "description") and value is not None) or (
+                    key == "annotations" and value == {} and self.dialect.annotation_fields is not None):
+                tool[key] = value                 # {} and "" are sent (annotations: the SDKs' emptied model)
         if self.dialect.describe_extra is not None:
             tool = self.dialect.describe_extra("tool", self, tool)
         return tool
@@ -1806,6 +1890,8 @@ class Tool:
         elif hasattr(value, "to_result") and not isinstance(value, type):
             result = value.to_result()                     # mcp.types.CallToolResult (SDK aliases)
         else:
+            if callable(self.dialect.non_finite):
+                self.dialect.non_finite(value)             # fastmcp: inf or nan anywhere is its own error
             result = self._structured(value)
         if self.dialect.is_error_always and "isError" not in result:
             result = dict(result, isError=False)           # a copy: the tool's own dict is never edited
@@ -1822,13 +1908,16 @@ class Tool:
             if dialect.dict_structured and type(value) is dict:
                 return {"content": content, "structuredContent": value}
             return {"content": content}
-        plain = json.loads(_to_json_text(fields))          # plain JSON types: dataclasses become dicts
+        # plain JSON types: dataclasses become dicts
+        plain = json.loads(_to_json_text(fields, allow_nan=dialect.non_finite == "json"))
         structured = {"result": plain} if self.wrap_result else plain
         try:
             validate(structured, self.output_schema, "result")
         except ValueError as exc:
             raise ValueError("tool %r returned a value that does not match its outputSchema: %s"
                              % (self.name, exc)) from None
+        if dialect.non_finite == "json":
+            structured = _nulled(structured)               # pydantic's JSON: inf and nan are null
         result = {"content": content, "structuredContent": structured}
         if self.wrap_result and dialect.result_meta is not None:
             result["_meta"] = dialect.result_meta
@@ -1841,7 +1930,8 @@ class Tool:
             if dialect.list_blocks == "json" and isinstance(value, (list, tuple)) and not any(
                     hasattr(v, "to_content") or _is_content_block(v) for v in value):
                 return [{"type": "text", "text": _to_json_text(value, compact=True)}]
-            return _to_content(value, indent=None if dialect.compact_json else 2, compact=dialect.compact_json)
+            return _to_content(value, indent=None if dialect.compact_json else 2, compact=dialect.compact_json,
+                               allow_nan=dialect.non_finite == "json")
         except _UnsendableResult:
             if dialect.objects != "repr":
                 raise
@@ -1959,8 +2049,9 @@ class Resource:
         self.ttl_ms, self.cache_scope = ttl_ms, cache_scope
         self.name = name or getattr(fn, "__name__", None) or uri
         self.dialect = dialect = dialect or _DIALECTS["minimcp"]
+        self.annotations = _known_annotations(annotations, dialect, "resource")
         self.signature = signature = _Signature(fn)
-        summary, _ = _read_docstring(fn, dialect)
+        summary, _ = _read_docstring(fn, dialect, "resource")
         self.description = description if description is not None else summary
         self.context_param = signature.context_param()
         self.is_template = "{" in uri
@@ -1987,7 +2078,8 @@ class Resource:
                            ("mimeType", self.mime_type or self.dialect.default_mime),
                            ("size", None if self.is_template else self.size),
                            ("annotations", self.annotations), ("icons", self.icons), ("_meta", self.meta)):
-            if value not in (None, "", {}) or (key == "description" and value is not None):
+            if value not in (None, "", {}) or (key == "description" and value is not None) or (
+                    key == "annotations" and value == {} and self.dialect.annotation_fields is not None):
                 item[key] = value
         if self.dialect.describe_extra is not None:
             item = self.dialect.describe_extra("resource", self, item)
@@ -2021,6 +2113,9 @@ class Resource:
                          "text": json.dumps(item, ensure_ascii=False, allow_nan=False, default=_json_default,
                                             indent=None if self.dialect.compact_json else 2)}
             contents.append(entry)
+        meta = _own_meta(self)
+        if meta is not None:
+            contents = [dict(entry, _meta=meta) if "_meta" not in entry else entry for entry in contents]
         return contents
 
 
@@ -2078,7 +2173,7 @@ class Prompt:
             raise ValueError("prompt name must be a non-empty string")
         self.title, self.icons, self.meta = title, icons, meta
         self.signature = signature = _Signature(fn)
-        summary, arg_docs = _read_docstring(fn, dialect)
+        summary, arg_docs = _read_docstring(fn, dialect, "prompt")
         self.description = description if description is not None else summary
         self.context_param = signature.context_param()
         params = [(n, a, d) for n, a, d in signature.params if n != self.context_param]
@@ -2340,11 +2435,15 @@ class Context:
             self._session.remember_roots(roots)
         return list(roots)
 
-    def elicit(self, message: str, schema, timeout: float = None, key: str = None) -> dict:
+    def elicit(self, message: str, schema=None, timeout: float = None, key: str = None,
+               response_type=None) -> dict:
         """Ask the user for input through the client (form-mode ``elicitation/create``).
 
         Args:
             message: what to ask.
+            response_type: fastmcp's spelling, instead of ``schema``: a class as ``schema`` takes,
+                or str/int/float/bool or a list of choices (asked as one ``value``); the answer
+                then also has fastmcp's ``.action`` and ``.data`` (the dialect's elicit_by_type).
             schema: a flat object schema (dict), or a TypedDict / dataclass / pydantic model,
                 whose fields are strings (formats date, date-time, email, uri), numbers,
                 booleans, single-select enums (``enum``, ``oneOf`` of const/title, legacy
@@ -2359,6 +2458,12 @@ class Context:
         Raises:
             ValueError: for a schema no form can carry, or an accepted answer that does not fit it.
         """
+        if response_type is not None:
+            by_type = self.server.dialect.elicit_by_type
+            if by_type is None:
+                raise TypeError("ctx.elicit(response_type=...) is fastmcp's spelling, served in the SDK dialects; "
+                                "give schema= (a dict, TypedDict, dataclass or pydantic model)")
+            return by_type(self, message, response_type, timeout, key)
         form = _elicitation_form(schema)
         params = {"message": message, "requestedSchema": _elicitation_schema(form, self._call.rev.version)}
         if self._call.rev.elicitation_modes:
@@ -4137,7 +4242,7 @@ class _Session(_SessionTasks):
             if question.method == "ping" and not rev.sessions:
                 raise MCPError(METHOD_NOT_FOUND, "ping does not exist in protocol %s" % rev.version)
             lacking = _missing_capability(call.peer.capabilities, question.needs)
-            if lacking:
+            if lacking and not getattr(getattr(self.server, "dialect", None), "ask_unannounced", False):
                 raise MCPError(MISSING_CLIENT_CAPABILITY, "the client did not declare the %s capability, so the "
                                "server cannot send %s" % (lacking, question.method),
                                {"requiredCapabilities": question.needs})
@@ -4261,6 +4366,7 @@ _SEAM = {
         # reading type hints as the schema section does (the SDK dialects' pydantic wording)
         "_typing_parts", "_resolve_annotation", "_class_hints", "_class_namespace", "_field_annotation",
         "_field_default", "_is_dataclass", "_is_enum", "_is_field_info", "_is_pydantic_model", "_is_typeddict",
+        "_clean_doc", "_schema_for",
     ]),
     "attributes": frozenset(["_lock", "_tools", "_resources", "_sessions", "_live_sessions", "_signing_key",
                              "_announce_task"]),     # (a transport's session may announce tasks its way)
@@ -4846,6 +4952,8 @@ class _Protocol:
         result = {"messages": [dict(m, content=_trim_block(m["content"], version)) for m in prompt.to_messages(value)]}
         if prompt.description is not None:
             result["description"] = prompt.description
+        if _own_meta(prompt) is not None:
+            result["_meta"] = _own_meta(prompt)
         return result
 
     def _on_complete(self, call: _Call) -> dict:
@@ -9492,8 +9600,8 @@ class _SDKCallToolResult(_SDKModel):
 class _SDKToolAnnotations(dict):
     """Tool annotations (readOnlyHint, ...), as the dict minimcp takes."""
 
-    def __init__(self, **fields) -> None:
-        super().__init__((_camel(k), v) for k, v in fields.items() if v is not None)
+    def __init__(self, **fields) -> None:       # as given: each dialect keeps what its SDK's model keeps
+        super().__init__((k, v) for k, v in fields.items() if v is not None)
 
 class _SDKPromptMessage(dict):
     """A prompt message: ``PromptMessage(role="user", content=TextContent(...))``."""
@@ -9597,14 +9705,391 @@ def _sdk_server_class(dialect: str) -> type:
     return _SDK_CACHE[key]
 
 
+# How fastmcp 4.2.3 reads a docstring (its parse_docstring, over griffe 2.4's parsers): the
+# Google, NumPy and Sphinx readers are tried in turn, and the first that finds a section (or a
+# Note:-like admonition) gives the description (its first text section, line breaks kept) and
+# the parameters' descriptions; when none finds one, the whole dedented docstring is the
+# description. Resources and templates get the whole docstring as it is.
+_GOOGLE_SECTIONS = frozenset((
+    "args", "arguments", "params", "parameters", "keyword args", "keyword arguments", "other args",
+    "other arguments", "other params", "other parameters", "type args", "type arguments", "type params",
+    "type parameters", "raises", "exceptions", "returns", "yields", "receives", "examples", "attributes",
+    "functions", "methods", "classes", "type aliases", "modules", "warns", "warnings"))
+_GOOGLE_PARAMETERS = frozenset(("args", "arguments", "params", "parameters"))
+_NUMPY_SECTIONS = frozenset((
+    "deprecated", "parameters", "other parameters", "type parameters", "returns", "yields", "receives",
+    "raises", "warns", "examples", "attributes", "functions", "methods", "classes", "type aliases", "modules"))
+_STRUCTURAL_ADMONITIONS = frozenset((    # fastmcp's: the admonitions that end a description
+    "attention", "caution", "danger", "error", "example", "hint", "important", "note", "notes", "raise",
+    "references", "return", "see-also", "tip", "todo", "warning", "yield"))
+_SPHINX_FIELDS = frozenset(("param", "parameter", "arg", "argument", "key", "keyword", "type", "var", "ivar",
+                            "cvar", "vartype", "returns", "return", "rtype", "raises", "raise", "except",
+                            "exception"))
+
+
+def _blank(line: str) -> bool:
+    return not line or line.isspace()
+
+
+def _google_items(lines: list, offset: int) -> tuple:
+    """griffe's Google block items: ([(first line, [lines])...], the last line read)."""
+    if offset >= len(lines):
+        return [], offset
+    while offset < len(lines) and _blank(lines[offset]):
+        offset += 1
+    if offset >= len(lines):
+        return [], offset - 1
+    indent = len(lines[offset]) - len(lines[offset].lstrip())
+    if indent == 0:
+        return [], offset - 1
+    items, current = [], [lines[offset][indent:]]
+    offset += 1
+    while offset < len(lines):
+        line = lines[offset]
+        if _blank(line):
+            current.append("")
+        elif line.startswith(" " * indent * 2):
+            current.append(line[indent * 2:])
+        elif line.startswith(" " * (indent + 1)):
+            current.append(line.lstrip())
+        elif line.startswith(" " * indent):
+            items.append(current)
+            current = [line[indent:]]
+        else:
+            break
+        offset += 1
+    items.append(current)
+    return items, offset - 1
+
+
+def _google_sections(lines: list) -> tuple:
+    """(texts, parameters, structured) as griffe's Google parser and fastmcp read them."""
+    import re
+    heading = re.compile(r"^(?P<type>[\w][\s\w-]*):(\s+(?P<title>[^\s].*))?\s*$", re.IGNORECASE)
+    texts, params, structured, current, fenced, offset = [], {}, False, [], False, 0
+
+    def flush():
+        if any(current):
+            texts.append("\n".join(current).rstrip("\n"))
+        del current[:]
+    while offset < len(lines):
+        line = lines[offset]
+        fence = line.lstrip(" ").startswith("```")
+        match = None if fenced or fence or ":" not in line else heading.match(line)
+        if fenced or fence:
+            fenced = fenced != fence
+            current.append(line)
+        elif match is None:
+            current.append(line)
+        else:
+            kind = match.group("type")
+            blank_below = offset + 1 < len(lines) and _blank(lines[offset + 1])
+            indented_below = offset + 1 < len(lines) and not blank_below and lines[offset + 1].startswith(" ")
+            indented_next = (offset + 2 < len(lines) and not _blank(lines[offset + 2])
+                             and lines[offset + 2].startswith(" "))
+            blank_above = offset == 0 or _blank(lines[offset - 1])
+            if not (indented_below or indented_next) or not blank_above or (indented_next and blank_below):
+                current.append(line)           # griffe: not a section (no block, no blank line above)
+            elif kind.lower() in _GOOGLE_SECTIONS:
+                flush()
+                items, offset = _google_items(lines, offset + 1)
+                if kind.lower() not in _GOOGLE_PARAMETERS:
+                    structured = structured or bool(items)     # griffe drops a section with nothing in it
+                for item in items if kind.lower() in _GOOGLE_PARAMETERS else ():
+                    head, sep, rest = item[0].partition(":")
+                    if not sep:
+                        continue
+                    name = head.split("(", 1)[0].strip() if "(" in head and head.endswith(")") else head
+                    params[name] = "\n".join([rest.lstrip()] + item[1:]).rstrip("\n")
+                    structured = True
+            else:
+                start, block = offset + 1, []
+                while start < len(lines) and _blank(lines[start]):
+                    start += 1
+                indent = len(lines[start]) - len(lines[start].lstrip()) if start < len(lines) else 0
+                if indent:
+                    offset = start
+                    while offset < len(lines) and (lines[offset].startswith(" " * indent) or _blank(lines[offset])):
+                        block.append(lines[offset])
+                        offset += 1
+                    offset -= 1
+                if any(block):
+                    flush()
+                    structured = structured or kind.lower().replace(" ", "-") in _STRUCTURAL_ADMONITIONS
+                else:
+                    current.append(line)
+        offset += 1
+    flush()
+    return texts, params, structured
+
+
+def _numpy_sections(lines: list) -> tuple:
+    """(texts, parameters, structured) as griffe's NumPy parser and fastmcp read them."""
+    import re
+    dashes = lambda line: "-" in line and _blank(line.replace("-", ""))
+    name_re = r"\*{0,2}[_a-z][_a-z0-9]*"
+    param_re = re.compile(r"(?P<names>%s(?:,\s%s)*)" % (name_re, name_re), re.IGNORECASE)
+    texts, params, structured, current, title, fenced, offset = [], {}, False, [], "", False, 0
+
+    def flush():
+        if title:
+            kind = title.lower().replace(" ", "-")
+            return kind[:-1] if kind in ("warnings", "notes") else kind
+        if any(current):
+            texts.append("\n".join(current).rstrip("\n"))
+        return None
+    while offset < len(lines):
+        line = lines[offset]
+        fence = line.lstrip(" ").startswith("```")
+        if fenced or fence:
+            fenced = fenced != fence
+            current.append(line)
+        elif _blank(line):
+            current.append("")
+        elif offset == len(lines) - 1:
+            current.append(line)
+        elif dashes(lines[offset + 1]):
+            kind = flush()
+            structured = structured or kind in _STRUCTURAL_ADMONITIONS
+            current, title = [], ""
+            if line.lower() in _NUMPY_SECTIONS:
+                start = offset + 2
+                while start < len(lines) and _blank(lines[start]):
+                    start += 1
+                items, offset = [], start
+                if start < len(lines):
+                    item, offset = [lines[start]], start + 1
+                    while offset < len(lines):
+                        next_line = lines[offset]
+                        if _blank(next_line):
+                            item.append("")
+                        elif next_line.startswith("    "):
+                            item.append(next_line[4:])
+                        elif next_line.startswith(" "):
+                            item.append(next_line.lstrip())
+                        elif offset + 1 < len(lines) and dashes(lines[offset + 1]):
+                            break
+                        else:
+                            items.append(item)
+                            item = [next_line]
+                        offset += 1
+                    items.append(item)
+                offset -= 1
+                if line.lower() != "parameters":
+                    structured = structured or bool(items)     # griffe drops a section with nothing in it
+                for item in items if line.lower() == "parameters" else ():
+                    found = param_re.match(item[0])
+                    if found:
+                        structured = True
+                        for name in found.group("names").split(", "):
+                            params.setdefault(name, "\n".join(item[1:]).rstrip())
+            else:
+                title = line
+                offset += 1
+        else:
+            current.append(line)
+        offset += 1
+    kind = flush()
+    return texts, params, structured or kind in _STRUCTURAL_ADMONITIONS
+
+
+def _sphinx_sections(lines: list) -> tuple:
+    """(texts, parameters, structured) as griffe's Sphinx parser and fastmcp read them."""
+    import re
+    described, params, structured, offset = [], {}, False, 0
+    while offset < len(lines):
+        line = lines[offset]
+        field = re.match(r":(\w+)[\s:]", line)
+        if not field or field.group(1) not in _SPHINX_FIELDS:
+            described.append(line)
+            offset += 1
+            continue
+        block, offset = [line.lstrip()], offset + 1
+        while offset < len(lines) and not lines[offset].startswith(":"):
+            block.append(lines[offset])
+            offset += 1
+        parts = _clean_doc("\n".join(block)).split(":", 2)
+        if len(parts) < 3:
+            continue
+        words = parts[1].split(" ")
+        if field.group(1) in ("param", "parameter", "arg", "argument", "key", "keyword") and 2 <= len(words):
+            structured = True
+            params.setdefault(words[-1], parts[2].strip())
+        elif field.group(1) not in ("param", "parameter", "arg", "argument", "key", "keyword"):
+            structured = True
+    while described and _blank(described[0]):
+        described.pop(0)
+    while described and _blank(described[-1]):
+        described.pop()
+    return ["\n".join(described)], params, structured
+
+
+def _fastmcp_docstring(doc, kind: str) -> tuple:
+    """fastmcp 4.2.3's (description or None, {argument: description}) of a handler's docstring."""
+    text = _clean_doc(doc) if isinstance(doc, str) else ""
+    if not text or kind == "resource":
+        return text or None, {}
+    lines = text.split("\n")
+    for parser in (_google_sections, _numpy_sections, _sphinx_sections):
+        texts, params, structured = parser(lines)
+        if params or structured:
+            return (texts[0] if texts else None), params
+    return text, {}
+
+
+def _pydantic_sorted(schema):
+    """A schema as pydantic writes it: keys sorted (a properties map as it came), a bare list's
+    items {} and a bare dict's additionalProperties true spelled out."""
+    if isinstance(schema, list):
+        return [_pydantic_sorted(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    if schema.get("type") == "array" and "items" not in schema and "prefixItems" not in schema:
+        schema = dict(schema, items={})
+    if schema.get("type") == "object" and "properties" not in schema and "additionalProperties" not in schema:
+        schema = dict(schema, additionalProperties=True)
+    return {k: ({n: _pydantic_sorted(v) for n, v in schema[k].items()} if k == "properties" and isinstance(
+        schema[k], dict) else _pydantic_sorted(schema[k])) for k in sorted(schema)}
+
+
+def _fastmcp_prompt_argument(record, argument: dict) -> dict:
+    """fastmcp 4.2.3's prompt argument: Annotated[X, "text"] describes it, and a type other than str
+    adds how to write it as a string (the type's JSON Schema, compact, as pydantic writes it)."""
+    hint = record.hints.get(argument["name"], _EMPTY)
+    if hint is _EMPTY:
+        return argument
+    namespace = record.signature.namespace
+    try:
+        hint = _resolve_annotation(hint, namespace)
+        origin, args, metadata = _typing_parts(hint)
+        words = [m for m in metadata if isinstance(m, str)] if origin == "annotated" else []
+        if words and "description" not in argument:
+            argument = dict(argument, description=words[0])
+        if hint is str:
+            return argument
+        schema = _schema_for(args[0] if origin == "annotated" else hint, namespace)
+    except SchemaError:
+        return argument
+    schema = {k: v for k, v in schema.items() if k != "description"}
+    note = ("Provide a value matching the following JSON schema: %s. Encode non-string values as JSON."
+            % json.dumps(_pydantic_sorted(schema), separators=(",", ":")))
+    described = argument.get("description")
+    return dict(argument, description=described + "\n\n" + note if described else note)
+
+
+def _pydantic_output(described_root: bool):
+    """An SDK row's output_spelling: the outputSchema as pydantic writes it, equivalent to minimcp's
+    own but spelled out: a bare list's items {}, a bare dict's additionalProperties true, and a
+    TypedDict's or dataclass's docstring as its description (dedented; not a dataclass's generated
+    one). mcp 1.x and 2.x build the returned class's own model from its fields, so the class
+    returned is not described (``described_root`` False); fastmcp 4.2.3 describes it too."""
+    def spell(schema: dict, hint, namespace: dict) -> dict:
+        import copy
+        schema = copy.deepcopy(schema)
+        _pydantic_walk(schema, hint, namespace, described_root, ())
+        return schema
+    return spell
+
+
+def _pydantic_walk(schema, hint, namespace: dict, describe: bool, seen: tuple) -> None:
+    if not isinstance(schema, dict) or "$ref" in schema:
+        return
+    try:
+        hint = _resolve_annotation(hint, namespace)
+    except SchemaError:
+        return
+    origin, args, _ = _typing_parts(hint)
+    if origin == "annotated":
+        return _pydantic_walk(schema, args[0], namespace, describe, seen)
+    if schema.get("type") == "array" and "items" not in schema and "prefixItems" not in schema:
+        schema["items"] = {}
+    if schema.get("type") == "object" and "properties" not in schema and schema.get("additionalProperties",
+                                                                                    {}) == {}:
+        schema["additionalProperties"] = True           # dict and dict[str, Any] alike
+    if "anyOf" in schema and len(schema["anyOf"]) == len(args):
+        for choice, arg in zip(schema["anyOf"], args):
+            _pydantic_walk(choice, arg, namespace, True, seen)
+    elif isinstance(schema.get("items"), dict) and args:
+        _pydantic_walk(schema["items"], args[0], namespace, True, seen)
+    elif isinstance(schema.get("additionalProperties"), dict) and len(args) == 2:
+        _pydantic_walk(schema["additionalProperties"], args[1], namespace, True, seen)
+    elif (_is_typeddict(hint) or _is_dataclass(hint)) and hint not in seen:
+        doc = hint.__dict__.get("__doc__")
+        generated = _is_dataclass(hint) and isinstance(doc, str) and doc.startswith(hint.__name__ + "(")
+        if describe and isinstance(doc, str) and doc.strip() and not generated:
+            schema.setdefault("description", _clean_doc(doc))
+        hints = _class_hints(hint)
+        for name, prop in (schema.get("properties") or {}).items():
+            if name in hints:
+                _pydantic_walk(prop, hints[name], _class_namespace(hint), True, seen + (hint,))
+
+
+def _fastmcp_finite(value, path: str = "$", depth: int = 0) -> None:
+    """fastmcp 4.2.3's check of a tool result: inf or nan anywhere is an isError result naming where."""
+    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+        raise _SDKToolError("Tool result contains a non-finite float (%r) at %s; JSON cannot represent NaN "
+                            "or Infinity" % (value, path))
+    if depth > 100:
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _fastmcp_finite(item, "%s.%s" % (path, key), depth + 1)
+    elif isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            _fastmcp_finite(item, "%s[%d]" % (path, index), depth + 1)
+    elif _is_dataclass(type(value)):
+        for key in value.__dataclass_fields__:
+            _fastmcp_finite(getattr(value, key), "%s.%s" % (path, key), depth + 1)
+
+
+class _SDKElicited(dict):
+    """An elicitation answer as the SDKs hand it back: ``.action`` and ``.data`` (``.content`` as
+    sent), still minimcp's dict, and awaitable (``await ctx.elicit(...)``)."""
+
+    def __getattr__(self, name: str):
+        if name in ("action", "data", "content"):
+            return self.get(name)
+        raise AttributeError(name)
+
+    def __await__(self):
+        return self
+        yield
+
+
+def _sdk_elicit(ctx, message: str, response_type, timeout, key) -> "_SDKElicited":
+    """fastmcp's ``ctx.elicit(message, response_type=...)``: a class is asked as its fields and
+    answered as an instance; str, int, float, bool or a list of choices is asked as one ``value``."""
+    scalar = response_type in (str, int, float, bool)
+    if isinstance(response_type, list) and all(isinstance(c, str) for c in response_type):
+        schema = {"type": "object", "properties": {"value": {"type": "string", "enum": list(response_type)}},
+                  "required": ["value"]}
+    elif scalar:
+        schema = {"type": "object", "properties": {"value": _schema_for(response_type, {})}, "required": ["value"]}
+    else:
+        schema = response_type
+    answer = Context.elicit.__wrapped__(ctx, message, schema, timeout, key)
+    content = answer.get("content") if isinstance(answer, dict) else None
+    data = None
+    if isinstance(answer, dict) and answer.get("action") == "accept":
+        if isinstance(schema, dict):
+            data = (content or {}).get("value")
+        elif isinstance(response_type, type) and not _is_typeddict(response_type):
+            data = response_type(**(content or {}))      # a dataclass or a pydantic model
+        else:
+            data = dict(content or {})
+    return _SDKElicited(answer if isinstance(answer, dict) else {}, data=data)
+
+
 def _fastmcp_listing(kind: str, record, described: dict) -> dict:
-    """fastmcp's own fields in a listing: tags in _meta, a title made from a tool's name, closed input."""
+    """fastmcp's own fields in a listing: tags in _meta, a title made from a tool's name, how to
+    write a prompt's arguments."""
     meta = described.get("_meta") or {}
     described["_meta"] = dict(meta, fastmcp=dict(meta.get("fastmcp") or {}, tags=(meta.get("fastmcp") or {}).get(
         "tags", [])))
+    if kind == "prompt" and described.get("arguments"):
+        described["arguments"] = [_fastmcp_prompt_argument(record, a) for a in described["arguments"]]
     if kind == "tool":
         described.setdefault("title", record.name.replace("_", " ").title())
-        described["inputSchema"] = dict(described["inputSchema"], additionalProperties=False)
         if record.wrap_result:
             described["outputSchema"] = dict(described["outputSchema"], **{"x-fastmcp-wrap-result": True})
     return described
@@ -10106,14 +10591,31 @@ def _mcp_pre_parsed(params: list, arguments: dict, namespace: dict) -> dict:
     return dict(arguments, **changed) if changed else arguments
 
 
+class _SDKArgModelBase:
+    """mcp's ArgModelBase, the base of every tool's argument model. Servers set its
+    ``model_config = ConfigDict(extra="forbid")`` before their tools to refuse unknown arguments."""
+    model_config = {}
+
+
+def _sdk_forbids_extra() -> bool:
+    """The mcp rows' closed_input: what ArgModelBase's model_config says when a tool is registered."""
+    config = getattr(_SDKArgModelBase, "model_config", None)
+    return isinstance(config, dict) and config.get("extra") == "forbid"
+
+
 # The SDK rows of the dialect table (mcp 2.3.0's is the core's), each as it differs from mcp 2.3.0.
-_DIALECTS["mcp2"] = _DIALECTS["mcp2"].but("mcp2", told=(_SDKToolError,), argument_wording=_pydantic_worded("mcp"))
+_DIALECTS["mcp2"] = _DIALECTS["mcp2"].but("mcp2", told=(_SDKToolError,), argument_wording=_pydantic_worded("mcp"),
+                                          closed_input=_sdk_forbids_extra, output_spelling=_pydantic_output(False),
+                                          elicit_by_type=_sdk_elicit)
+_DIALECTS["minimcp"] = _DIALECTS["minimcp"].but("minimcp", elicit_by_type=_sdk_elicit)   # fastmcp's spelling too
 _DIALECTS["mcp1"] = _DIALECTS["mcp2"].but(        # mcp 1.30.0, the last 1.x
-    "mcp1", tool_failure="Error executing tool {name}: {error}", decode_uri_variables=False,
+    "mcp1", annotation_fields=None, tool_failure="Error executing tool {name}: {error}",
+    decode_uri_variables=False,
     missing_resource=(0, "Unknown resource: {uri}", False), default_version="1.30.0",
     capabilities=dict(_DIALECTS["mcp2"].capabilities, experimental={}))
 _DIALECTS["fastmcp"] = _DIALECTS["mcp2"].but(     # fastmcp 4.2.3
-    "fastmcp", docstrings="parsed", tool_failure="Error calling tool {name!r}: {error}", tool_error="{error}",
+    "fastmcp", docstrings=_fastmcp_docstring, tool_failure="Error calling tool {name!r}: {error}",
+    tool_error="{error}",
     unknown_tool="Unknown tool: {name!r}", argument_error="{error}", list_blocks="json", compact_json=True,
     argument_wording=_pydantic_worded("fastmcp"),
     dict_structured=True, class_structured=False,
@@ -10122,7 +10624,9 @@ _DIALECTS["fastmcp"] = _DIALECTS["mcp2"].but(     # fastmcp 4.2.3
     missing_prompt_arguments=(INVALID_PARAMS, "Missing required arguments: {missing}", False),
     capabilities={"logging": {}, "prompts": {"listChanged": True},
                   "resources": {"subscribe": False, "listChanged": True}, "tools": {"listChanged": True}},
-    default_version="4.2.3", describe_extra=_fastmcp_listing, result_meta={"fastmcp": {"wrap_result": True}})
+    default_version="4.2.3", describe_extra=_fastmcp_listing, result_meta={"fastmcp": {"wrap_result": True}},
+    untyped_schema=None, closed_input=True, meta_in_results=True, output_spelling=_pydantic_output(True),
+    wrap_by_schema=True, non_finite=_fastmcp_finite)
 
 
 def _sdk_get_logger(name: str):
@@ -10135,7 +10639,8 @@ def _sdk_names() -> dict:
     """The names the alias modules export, with the SDK's spellings (made once)."""
     if "names" not in _SDK_CACHE:
         _SDK_CACHE["names"] = {
-            "Context": Context, "get_logger": _sdk_get_logger, "Image": Image, "Audio": Audio,
+            "Context": Context, "get_logger": _sdk_get_logger, "ArgModelBase": _SDKArgModelBase,
+            "Image": Image, "Audio": Audio,
             "ToolError": _SDKToolError, "ResourceError": _SDKResourceError, "Message": _SDKMessage,
             "UserMessage": _sdk_role_message("UserMessage", "user"), "PromptMessage": _SDKPromptMessage,
             "AssistantMessage": _sdk_role_message("AssistantMessage", "assistant"),

@@ -339,18 +339,28 @@ def test_fastmcp_gives_a_plain_annotated_class_no_output_schema():
         wire.close()
 
 
-def test_annotations_the_spec_lacks_are_refused_by_minimcp_and_sent_by_the_sdk_dialects():
+@pytest.mark.parametrize("dialect, tool, resource, emptied", [
+    # measured: mcp 1.30.0's models keep unknown fields as given; mcp 2.3.0's (fastmcp 4.2.3 uses
+    # them) keep only their own, snake_case taken for camelCase, and send {} when none is left
+    ("mcp1", {"idempotent": True, "readOnlyHint": True, "open_world_hint": False},
+     {"readOnlyHint": True, "priority": 0.5}, {"foo": True}),
+    ("mcp2", {"readOnlyHint": True, "openWorldHint": False}, {"priority": 0.5}, {}),
+    ("fastmcp", {"readOnlyHint": True, "openWorldHint": False}, {"priority": 0.5}, {}),
+])
+def test_annotations_the_spec_lacks_are_refused_by_minimcp_and_kept_as_each_sdk_keeps_them(
+        dialect, tool, resource, emptied):
     def probe() -> str:
         return "x"
     with pytest.raises(ValueError, match="unknown annotation 'idempotent'"):
         MCPServer("strict").tool(annotations={"idempotent": True})(probe)
-    app = MCPServer("lenient", dialect="fastmcp")
-
-    @app.tool(annotations={"idempotent": True, "readOnlyHint": True})
-    def probe() -> str:
-        return "x"
-    wire = connect("fastmcp", app)
-    assert wire.result("tools/list")["tools"][0]["annotations"] == {"idempotent": True, "readOnlyHint": True}
+    app = MCPServer("lenient", dialect=dialect)
+    app.tool(annotations={"idempotent": True, "readOnlyHint": True, "open_world_hint": False})(probe)
+    app.tool(name="other", annotations={"foo": True})(probe)
+    app.resource("data://r", annotations={"readOnlyHint": True, "priority": 0.5})(probe)
+    wire = connect(dialect, app)
+    listed = {t["name"]: t.get("annotations") for t in wire.result("tools/list")["tools"]}
+    assert listed == {"probe": tool, "other": emptied}
+    assert wire.result("resources/list")["resources"][0]["annotations"] == resource
     wire.close()
 
 
@@ -368,7 +378,9 @@ def test_fastmcp_dicts_tags_and_optional_arguments_in_pydantics_words():
     def tagged(scope: Optional[str] = None) -> str:
         return "x"
     wire = connect("fastmcp", app)
-    assert {t["name"]: t for t in wire.result("tools/list")["tools"]}["stats"]["outputSchema"] == {"type": "object"}
+    # fastmcp 4.2.3 spells a bare dict out, as pydantic writes it
+    assert {t["name"]: t for t in wire.result("tools/list")["tools"]}["stats"]["outputSchema"] == {
+        "type": "object", "additionalProperties": True}
     assert call(wire, "stats")["result"]["structuredContent"] == {"n": 1}
     wire.close()
     wire = connect("fastmcp", sdk)
@@ -376,4 +388,490 @@ def test_fastmcp_dicts_tags_and_optional_arguments_in_pydantics_words():
     text = text_of(call(wire, "tagged", {"scope": {"unexpected": 1}}))
     assert text.startswith("1 validation error for call[tagged]\nscope\n  Input should be a valid string "
                            "[type=string_type, input_value={'unexpected': 1}, input_type=dict]"), text
+    wire.close()
+
+
+def serve_sdk(source, requests, tmp_path):
+    """Run ``source`` under ``minimcp.py serve`` (the SDK names come from minimcp's stand-ins)."""
+    import os
+    import subprocess
+    import sys
+    import textwrap
+    from conftest import ROOT
+    script = tmp_path / "server.py"
+    script.write_text(textwrap.dedent(source))
+    lines = [{"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+    lines += [dict(request, jsonrpc="2.0", id=index) for index, request in enumerate(requests, 1)]
+    done = subprocess.run([sys.executable, os.path.join(ROOT, "minimcp.py"), "serve", str(script)],
+                          input=b"".join(json.dumps(m).encode() + b"\n" for m in lines),
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    answers = {m.get("id"): m for m in map(json.loads, done.stdout.splitlines())}
+    assert len(answers) == len(lines) - 1, done.stderr.decode(errors="replace")
+    return answers
+
+
+def untyped(dialect):
+    app = MCPServer("untyped", dialect=dialect)
+
+    @app.tool()
+    def f(a, b=3, c: int = 1) -> str:
+        return repr((a, b))
+    return app
+
+
+@pytest.mark.parametrize("dialect, listed", [
+    # mcp 1.30.0 and 2.3.0: {"type": "string"} (and a title) for a parameter without an annotation;
+    # fastmcp 4.2.3: {} (b also has a title "B"); titles aside, as minimcp lists no titles
+    ("mcp1", {"a": {"type": "string"}, "b": {"type": "string", "default": 3}, "c": {"type": "integer", "default": 1}}),
+    ("mcp2", {"a": {"type": "string"}, "b": {"type": "string", "default": 3}, "c": {"type": "integer", "default": 1}}),
+    ("fastmcp", {"a": {}, "b": {"default": 3}, "c": {"type": "integer", "default": 1}}),
+    ("minimcp", {"a": {}, "b": {"default": 3}, "c": {"type": "integer", "default": 1}}),
+])
+def test_an_unannotated_parameter_is_listed_as_its_sdk_lists_it_and_takes_any_value(dialect, listed):
+    wire = connect(dialect, untyped(dialect))
+    assert wire.result("tools/list")["tools"][0]["inputSchema"]["properties"] == listed
+    # each SDK takes a list and an object there all the same (measured: "([1], {'x': 2})")
+    result = call(wire, "f", {"a": [1], "b": {"x": 2}})["result"]
+    assert text_of({"result": result}) == "([1], {'x': 2})" and not result.get("isError")
+    wire.close()
+
+
+@pytest.mark.parametrize("dialect, closed", [("mcp1", False), ("mcp2", False), ("fastmcp", True)])
+def test_fastmcp_refuses_arguments_a_tool_does_not_name_and_the_mcp_sdks_ignore_them(dialect, closed):
+    # fastmcp 4.2.3: additionalProperties false, and {"a": 1, "zz": 2} is an isError result
+    # ("Unexpected keyword argument"); mcp 1.30.0 and 2.3.0 list no such key and call f(a=1)
+    wire = connect(dialect, untyped(dialect))
+    schema = wire.result("tools/list")["tools"][0]["inputSchema"]
+    assert schema.get("additionalProperties") is (False if closed else None)
+    answer = call(wire, "f", {"a": 1, "zz": 2})
+    if closed:
+        assert answer["result"]["isError"] is True and "zz" in text_of(answer)
+    else:
+        assert text_of(answer) == "(1, 3)"
+    wire.close()
+
+
+def test_an_arg_model_base_that_forbids_extras_closes_the_mcp_tools_registered_after_it(tmp_path):
+    # mcp-kb-sqlite 0.2.1 does this before its tools; under mcp 2.3.0 they list additionalProperties
+    # false, and pydantic refuses an argument they do not name
+    answers = serve_sdk('''
+        from mcp.server.mcpserver import MCPServer
+        from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
+
+        mcp = MCPServer("kb")
+
+        @mcp.tool()
+        def before(a: int) -> int:
+            return a
+
+        ArgModelBase.model_config = dict(arbitrary_types_allowed=True, extra="forbid")
+
+        @mcp.tool()
+        def after(a: int) -> int:
+            return a
+        ''', [{"method": "tools/list"}, {"method": "tools/call", "params": {"name": "after", "arguments": {"a": 1, "zz": 2}}},
+              {"method": "tools/call", "params": {"name": "before", "arguments": {"a": 1, "zz": 2}}}], tmp_path)
+    listed = {t["name"]: t["inputSchema"] for t in answers[1]["result"]["tools"]}
+    assert listed["after"]["additionalProperties"] is False and "additionalProperties" not in listed["before"]
+    assert answers[2]["result"]["isError"] is True and "zz" in answers[2]["result"]["content"][0]["text"]
+    assert answers[3]["result"]["structuredContent"] == {"result": 1}
+
+
+def docstrings():
+    app = MCPServer("docs", dialect="fastmcp")
+
+    @app.tool()
+    def google(a: int, b: str = "x") -> int:
+        """Summary line.
+
+        More detail here.
+
+        Args:
+            a: first thing
+                continues here
+            b (str): second
+
+        Returns:
+            the answer
+        """
+        return a
+
+    @app.tool()
+    def numpy_style(weight_kg: float, height_cm: float) -> float:
+        """Calculate body surface area.
+
+        Parameters
+        ----------
+        weight_kg : float
+            Weight in kilograms.
+            Second line.
+        height_cm : float
+            Height in cm.
+
+        Returns
+        -------
+        float
+            BSA.
+        """
+        return 1.0
+
+    @app.tool()
+    def sphinx_style(x: int) -> int:
+        """Sphinx summary.
+
+        :param x: the x value
+        :returns: x
+        """
+        return x
+
+    @app.tool()
+    def no_blank(x: int) -> int:
+        """Summary.
+        Args:
+            x: the x
+        """
+        return x
+
+    @app.tool()
+    def rules(x: int) -> int:
+        """Summary.
+
+        Rules:
+            a rule
+
+        Tail text.
+        """
+        return x
+
+    @app.tool()
+    def note(x: int) -> int:
+        """Summary.
+
+        Note:
+            a note
+
+        Tail text.
+        """
+        return x
+
+    @app.tool()
+    def args_first(x: int) -> int:
+        """Args:
+            x: the x
+
+        After.
+        """
+        return x
+
+    @app.tool()
+    def odd_block(x: int) -> int:
+        """Summary.
+
+        Args:
+        x: not indented
+            deeper
+
+        Tail.
+        """
+        return x
+
+    @app.tool()
+    def fenced(x: int) -> int:
+        """Summary.
+
+        ```
+        Args:
+            x: in a fence
+        ```
+        """
+        return x
+
+    @app.tool()
+    def numpy_multi(x: int, y: int) -> int:
+        """Summary.
+
+        Parameters
+        ----------
+        x, y : int
+            Both.
+        """
+        return x
+
+    @app.resource("data://r")
+    def res() -> str:
+        """Resource summary.
+
+        Returns:
+            text
+        """
+        return "r"
+    return app
+
+
+# fastmcp 4.2.3 (griffe 2.4.1), measured over stdio: (description, {parameter: description})
+FASTMCP_DESCRIPTIONS = {
+    "google": ("Summary line.\n\nMore detail here.", {"a": "first thing\ncontinues here", "b": "second"}),
+    "numpy_style": ("Calculate body surface area.", {"weight_kg": "Weight in kilograms.\nSecond line.",
+                                                     "height_cm": "Height in cm."}),
+    "sphinx_style": ("Sphinx summary.", {"x": "the x value"}),
+    "no_blank": ("Summary.\nArgs:\n    x: the x", {}),          # no blank line above: not a section
+    "rules": ("Summary.\n\nRules:\n    a rule\n\nTail text.", {}),   # not one of the admonitions that end it
+    "note": ("Summary.", {}),
+    "args_first": ("After.", {"x": "the x"}),                  # the first text section
+    "odd_block": ("Summary.\n\nArgs:\nx: not indented\n    deeper\n\nTail.", {}),   # an empty section is none
+    "fenced": ("Summary.\n\n```\nArgs:\n    x: in a fence\n```", {}),
+    "numpy_multi": ("Summary.", {"x": "Both.", "y": "Both."}),
+}
+
+
+def test_fastmcp_reads_docstrings_as_fastmcp_4_reads_them():
+    wire = connect("fastmcp", docstrings())
+    for tool in wire.result("tools/list")["tools"]:
+        described = {n: p["description"] for n, p in tool["inputSchema"]["properties"].items() if "description" in p}
+        assert (tool.get("description"), described) == FASTMCP_DESCRIPTIONS[tool["name"]], tool["name"]
+    # a resource's docstring is its description as written (dedented), sections and all
+    assert wire.result("resources/list")["resources"][0]["description"] == "Resource summary.\n\nReturns:\n    text"
+    wire.close()
+
+
+def with_meta(dialect):
+    app = MCPServer("meta", dialect=dialect)
+
+    @app.resource("resource://history", meta={"category": "history", "max_entries": 20})
+    def history() -> str:
+        return "none yet"
+
+    @app.prompt(meta={"category": "calculation"})
+    def batch(batch_size: int = 5) -> str:
+        return "Process %s" % batch_size
+    return app
+
+
+def annotated_prompt():
+    import typing
+    if not hasattr(typing, "Annotated"):
+        pytest.skip("typing.Annotated is Python 3.9's")
+    Annotated = typing.Annotated
+    app = MCPServer("annotated", dialect="fastmcp")
+
+    @app.prompt()
+    def batch(batch_size: Annotated[int, "Number of calculations"] = 5,
+              kinds: Annotated[list, "Kinds to include"] = None,
+              level: Annotated[str, "Complexity level"] = "medium", topic: str = "x") -> str:
+        return "Process %s" % batch_size
+    return app
+
+
+SCHEMA_NOTE = "\n\nProvide a value matching the following JSON schema: %s. Encode non-string values as JSON."
+
+
+@pytest.mark.parametrize("dialect", ["fastmcp", "mcp2", "minimcp"])
+def test_fastmcp_puts_a_resource_s_and_a_prompt_s_meta_in_what_they_return(dialect):
+    # fastmcp 4.2.3 (mcp-mathematics 2.3.1's meta=): _meta on each content read and on the
+    # prompts/get result, without the tags it lists; mcp 2.3.0 sends it only in the listings
+    wire = connect(dialect, with_meta(dialect))
+    content = wire.result("resources/read", {"uri": "resource://history"})["contents"][0]
+    prompt = wire.result("prompts/get", {"name": "batch", "arguments": {}})
+    if dialect == "fastmcp":
+        assert content["_meta"] == {"category": "history", "max_entries": 20}
+        assert prompt["_meta"] == {"category": "calculation"}
+    else:
+        assert "_meta" not in content and "_meta" not in prompt
+    wire.close()
+
+
+def test_fastmcp_describes_a_prompt_argument_from_annotated_and_says_how_to_write_it():
+    # measured on fastmcp 4.2.3 (mcp-mathematics 2.3.1's batch_calculation): Annotated[X, "text"]
+    # is the description, and any annotation but str itself adds X's JSON Schema as pydantic writes it
+    wire = connect("fastmcp", annotated_prompt())
+    arguments = {a["name"]: a.get("description") for a in wire.result("prompts/list")["prompts"][0]["arguments"]}
+    assert arguments == {
+        "batch_size": "Number of calculations" + SCHEMA_NOTE % '{"type":"integer"}',
+        "kinds": "Kinds to include" + SCHEMA_NOTE % '{"items":{},"type":"array"}',
+        "level": "Complexity level" + SCHEMA_NOTE % '{"type":"string"}',
+        "topic": None}
+    wire.close()
+
+
+def elicits(dialect):
+    import dataclasses
+    app = MCPServer("ask", dialect=dialect)
+
+    @dataclasses.dataclass
+    class Choice:
+        operation: str
+
+    @app.tool()
+    async def pick(ctx: minimcp.Context) -> dict:
+        try:
+            answer = await ctx.elicit(message="Pick an operation:", response_type=Choice)
+        except Exception as exc:                 # what mcp-mathematics 2.3.1 does with it
+            return {"error": str(exc)}
+        return {"action": answer.action, "operation": answer.data.operation if answer.data else None}
+
+    @app.tool()
+    def count(ctx: minimcp.Context) -> dict:
+        answer = ctx.elicit("How many?", response_type=int)
+        return {"action": answer.action, "data": answer.data}
+    return app
+
+
+def test_fastmcp_elicits_with_response_type_even_from_a_client_that_did_not_declare_elicitation():
+    # fastmcp 4.2.3 sends elicitation/create whatever the client declared; the official client
+    # (mcp 2.3.0) then answers -32600 'Elicitation not supported', which the tool sees as the error
+    wire = connect("fastmcp", elicits("fastmcp"))          # declares no capabilities
+    request = wire.request("tools/call", {"name": "pick", "arguments": {}})
+    asked = wire.server_request()
+    assert asked["method"] == "elicitation/create" and asked["params"]["message"] == "Pick an operation:"
+    assert asked["params"]["requestedSchema"]["properties"] == {"operation": {"type": "string"}}
+    wire.send({"jsonrpc": "2.0", "id": asked["id"], "error": {"code": -32600, "message": "Elicitation not supported"}})
+    assert wire.response(request)["result"]["structuredContent"] == {"error": "Elicitation not supported"}
+    # accepted: .data is the class made from the content; a scalar is asked as one "value"
+    request = wire.request("tools/call", {"name": "pick", "arguments": {}})
+    asked = wire.server_request()
+    wire.send({"jsonrpc": "2.0", "id": asked["id"], "result": {"action": "accept", "content": {"operation": "mean"}}})
+    assert wire.response(request)["result"]["structuredContent"] == {"action": "accept", "operation": "mean"}
+    request = wire.request("tools/call", {"name": "count", "arguments": {}})
+    asked = wire.server_request()
+    assert asked["params"]["requestedSchema"] == {"type": "object", "properties": {"value": {"type": "integer"}},
+                                                  "required": ["value"]}
+    wire.send({"jsonrpc": "2.0", "id": asked["id"], "result": {"action": "decline"}})
+    assert wire.response(request)["result"]["structuredContent"] == {"action": "decline", "data": None}
+    wire.close()
+
+
+def test_minimcp_refuses_to_elicit_from_a_client_that_did_not_declare_elicitation():
+    wire = connect("minimcp", elicits("minimcp"))
+    answer = call(wire, "pick")
+    assert json.loads(text_of(answer))["error"].startswith("the client did not declare the elicitation")
+    wire.close()
+
+
+def nested_results(dialect):
+    import dataclasses
+    from typing import Any, Dict, List, Optional, TypedDict
+    app = MCPServer("nested", dialect=dialect)
+
+    @dataclasses.dataclass
+    class Plain:
+        a: int
+
+    @dataclasses.dataclass
+    class Told:
+        """Doc of Told.
+
+           Second line.
+        """
+        a: int
+
+    class Hit(TypedDict):
+        """Doc of Hit."""
+        b: str
+
+    class Top(TypedDict):
+        """Top doc."""
+        plain: Plain
+        told: Told
+        hit: Optional[Hit]
+        hits: List[Hit]
+        bare: list
+        rows: List[list]
+        mapping: dict
+
+    @app.tool()
+    def top() -> Top:
+        return {}
+
+    @app.tool()
+    def told() -> Told:
+        return Told(1)
+
+    @app.tool()
+    def loose() -> Dict[str, Any]:
+        return {"n": 1}
+    return app
+
+
+HIT = {"type": "object", "properties": {"b": {"type": "string"}}, "required": ["b"], "description": "Doc of Hit."}
+TOLD = {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}
+TOP_PROPERTIES = {   # mcp 1.30.0, mcp 2.3.0 and fastmcp 4.2.3 alike (titles and $defs aside)
+    "plain": {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]},
+    "told": dict(TOLD, description="Doc of Told.\n\nSecond line."),
+    "hit": {"anyOf": [HIT, {"type": "null"}]},
+    "hits": {"type": "array", "items": HIT},
+    "bare": {"type": "array", "items": {}},
+    "rows": {"type": "array", "items": {"type": "array", "items": {}}},
+    "mapping": {"type": "object", "additionalProperties": True}}
+
+
+@pytest.mark.parametrize("dialect", ["mcp1", "mcp2", "fastmcp"])
+def test_output_schemas_are_spelled_as_pydantic_writes_them(dialect):
+    # a nested class's docstring is its description (mcp-file-tool 0.1.3), a bare list has items {}
+    # (mcp-server-spreadsheet 0.3.3), a bare dict additionalProperties true; mcp builds the returned
+    # class's own model from its fields (no description there), fastmcp 4.2.3 describes it too
+    wire = connect(dialect, nested_results(dialect))
+    listed = {t["name"]: t["outputSchema"] for t in wire.result("tools/list")["tools"]}
+    assert listed["top"]["properties"] == TOP_PROPERTIES
+    assert listed["top"].get("description") == ("Top doc." if dialect == "fastmcp" else None)
+    assert listed["told"].get("description") == ("Doc of Told.\n\nSecond line." if dialect == "fastmcp" else None)
+    wire.close()
+
+
+@pytest.mark.parametrize("dialect, schema, structured", [
+    # fastmcp 4.2.3 wraps by schema: typing.Dict[str, Any] is an object, so the dict itself is sent
+    ("fastmcp", {"type": "object", "additionalProperties": True}, {"n": 1}),
+    # mcp 1.30.0 and 2.3.0 wrap typing.Dict (it is not the builtin dict[str, X])
+    ("mcp2", {"type": "object", "properties": {"result": {"type": "object", "additionalProperties": True}},
+              "required": ["result"]}, {"result": {"n": 1}}),
+])
+def test_a_typing_dict_result_is_wrapped_as_its_sdk_wraps_it(dialect, schema, structured):
+    wire = connect(dialect, nested_results(dialect))
+    listed = {t["name"]: t["outputSchema"] for t in wire.result("tools/list")["tools"]}
+    assert {k: v for k, v in listed["loose"].items() if k != "x-fastmcp-wrap-result"} == schema
+    assert call(wire, "loose")["result"]["structuredContent"] == structured
+    wire.close()
+
+
+def non_finite(dialect):
+    app = MCPServer("inf", dialect=dialect)
+
+    @app.tool()
+    def nested() -> dict:
+        return {"constants": {"inf": float("inf")}, "l": [1]}
+
+    @app.tool()
+    def loose():
+        return {"a": [1, float("nan")]}
+
+    @app.tool()
+    def scalar() -> float:
+        return float("-inf")
+    return app
+
+
+NON_FINITE = {   # measured on mcp 1.30.0, mcp 2.3.0 and fastmcp 4.2.3 (pydantic 2.14.4)
+    "mcp2": [{"content": [{"type": "text", "text": '{\n  "constants": {\n    "inf": Infinity\n  },\n  "l": [\n    1\n  ]\n}'}],
+              "isError": False},
+             {"content": [{"type": "text", "text": '{\n  "a": [\n    1,\n    NaN\n  ]\n}'}], "isError": False},
+             {"content": [{"type": "text", "text": "-Infinity"}], "structuredContent": {"result": None}, "isError": False}],
+    "fastmcp": [{"content": [{"type": "text", "text": "Tool result contains a non-finite float (%s) at %s; JSON cannot "
+                              "represent NaN or Infinity" % where}], "isError": True}
+                for where in (("inf", "$.constants.inf"), ("nan", "$.a[1]"), ("-inf", "$"))],
+}
+NON_FINITE["mcp1"] = NON_FINITE["mcp2"]
+
+
+@pytest.mark.parametrize("dialect", ["mcp1", "mcp2", "fastmcp"])
+def test_a_result_holding_inf_or_nan_is_written_as_each_sdk_writes_it(dialect):
+    wire = connect(dialect, non_finite(dialect))
+    assert [call(wire, name)["result"] for name in ("nested", "loose", "scalar")] == NON_FINITE[dialect]
+    wire.close()
+
+
+def test_minimcp_refuses_a_result_holding_inf():
+    wire = connect("minimcp", non_finite("minimcp"))
+    answer = call(wire, "nested")["result"]
+    assert answer["isError"] is True and "JSON cannot carry" in answer["content"][0]["text"]
     wire.close()

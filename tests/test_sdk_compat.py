@@ -97,7 +97,9 @@ POLICY = [
      {"result": ["a", "b"]}, ["a", "b"]),
     ("List[int]", List[int], [1, 2], wrapped({"type": "array", "items": {"type": "integer"}}),
      {"result": [1, 2]}, ["1", "2"]),
-    ("List[dict]", List[dict], [{"a": 1}], wrapped({"type": "array", "items": {"type": "object"}}),
+    # a bare dict and dict[str, Any] as pydantic spells them (mcp 1.30.0 and 2.3.0 measured)
+    ("List[dict]", List[dict], [{"a": 1}], wrapped({"type": "array", "items": {"type": "object",
+                                                                               "additionalProperties": True}}),
      {"result": [{"a": 1}]}, ['{\n  "a": 1\n}']),
     ("Optional[str]", Optional[str], None, wrapped({"anyOf": [{"type": "string"}, {"type": "null"}]}),
      {"result": None}, []),
@@ -105,7 +107,7 @@ POLICY = [
     ("Dict[str, int]", Dict[str, int], {"a": 1},
      wrapped({"type": "object", "additionalProperties": {"type": "integer"}}), {"result": {"a": 1}},
      ['{\n  "a": 1\n}']),
-    ("Dict[str, Any]", Dict[str, Any], {"a": 1}, wrapped({"type": "object", "additionalProperties": {}}),
+    ("Dict[str, Any]", Dict[str, Any], {"a": 1}, wrapped({"type": "object", "additionalProperties": True}),
      {"result": {"a": 1}}, ['{\n  "a": 1\n}']),
     ("TypedDict", Movie, {"title": "Alien", "year": 1979},
      {"type": "object", "properties": {"title": {"type": "string"}, "year": {"type": "integer"}},
@@ -289,7 +291,8 @@ def test_an_unchanged_sdk_server_runs_through_serve(tmp_path):
     assert done.returncode == 0, done.stderr.decode()
     assert answers[0]["result"]["instructions"] == "unchanged"
     listed = {t["name"]: t for t in answers[1]["result"]["tools"]}
-    assert listed["shout"]["annotations"] == {"readOnlyHint": True}
+    # mcp 1.30.0's ToolAnnotations takes unknown keywords as extra fields: read_only_hint is sent as given
+    assert listed["shout"]["annotations"] == {"read_only_hint": True}
     assert listed["shout"]["inputSchema"] == {"type": "object", "properties": {"text": {"type": "string"}},
                                               "required": ["text"]}
     assert "outputSchema" not in listed["block"]                    # content: not structured
