@@ -4950,7 +4950,7 @@ class MCPServer(_Protocol):
                  request_timeout: float = 300.0, shutdown_grace: float = 1.0,
                  cache_ttl_ms: int = 0, cache_scope: str = "private", state_ttl: float = 600.0,
                  task_ttl_ms: int = 3600000, state_key: str = None,
-                 max_output_size: int = DEFAULT_MAX_OUTPUT_SIZE, dialect: str = "minimcp", lifespan=None,
+                 max_output_size: int = DEFAULT_MAX_OUTPUT_SIZE, dialect: str = "mcp2", lifespan=None,
                  host: str = "127.0.0.1", port: int = 8000, log_level: str = None, debug: bool = False,
                  dependencies: list = None, resource_metadata: dict = None) -> None:
         if cache_scope not in ("public", "private"):
