@@ -296,7 +296,8 @@ def test_an_unknown_dialect_is_refused_by_name():
 
 def test_the_sdk_classes_choose_their_dialect():
     assert minimcp.FastMCP("a").dialect.name == "mcp1"
-    assert minimcp.MCPServer("b").dialect.name == "minimcp"
+    assert minimcp.MCPServer("b").dialect.name == "mcp2"        # "the mcp 2.x class", as the README says
+    assert minimcp.MCPServer("d", dialect="minimcp").dialect.name == "minimcp"
     assert minimcp.FastMCP("c", dialect="fastmcp").dialect.name == "fastmcp"
 
 
@@ -343,7 +344,7 @@ def test_annotations_the_spec_lacks_are_refused_by_minimcp_and_sent_by_the_sdk_d
     def probe() -> str:
         return "x"
     with pytest.raises(ValueError, match="unknown annotation 'idempotent'"):
-        MCPServer("strict").tool(annotations={"idempotent": True})(probe)
+        MCPServer("strict", dialect="minimcp").tool(annotations={"idempotent": True})(probe)
     app = MCPServer("lenient", dialect="fastmcp")
 
     @app.tool(annotations={"idempotent": True, "readOnlyHint": True})
