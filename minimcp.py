@@ -6,7 +6,7 @@ your script::
 
     from minimcp import MCPServer, Context
 
-    app = MCPServer("demo", version="1.0.0")
+    app = MCPServer("demo", version="1.0.0", dialect="minimcp")
 
     @app.tool()
     def add(a: float, b: float) -> float:
@@ -5085,10 +5085,11 @@ class MCPServer(_Protocol):
             HTTP session ids with it (default: $MINIMCP_STATE_KEY, else a random key per process).
         max_output_size: the longest line written, in bytes (None: no limit); a longer response
             becomes an error result that says so, and the session goes on.
-        dialect: whose way of showing the server to clients and models: "minimcp" (its lean
-            choices, the default), "mcp2" (mcp 2.3.0), "mcp1" (mcp 1.x) or "fastmcp" (README,
-            "Dialects"). The SDK's classes (``FastMCP``, and ``MCPServer`` imported from ``mcp``)
-            choose their own.
+        dialect: whose way of showing the server to clients and models: "mcp2" (mcp 2.3.0's, the
+            default: this is the mcp 2.x class), "minimcp" (its lean choices: docstrings read for
+            descriptions, a failing tool's message shown, ``-> str`` sent once), "mcp1" (mcp 1.x)
+            or "fastmcp" (README, "Dialects"). The SDK's classes (``FastMCP``, and
+            ``MCPServer`` imported from ``mcp``) choose their own.
         lifespan: ``fn(server)`` returning a context manager (sync or async), entered once per
             process before the first connection is served and exited at shutdown; what it
             yields is ``ctx.request_context.lifespan_context``.
@@ -5105,7 +5106,7 @@ class MCPServer(_Protocol):
                  request_timeout: float = 300.0, shutdown_grace: float = 1.0,
                  cache_ttl_ms: int = 0, cache_scope: str = "private", state_ttl: float = 600.0,
                  task_ttl_ms: int = 3600000, state_key: str = None,
-                 max_output_size: int = DEFAULT_MAX_OUTPUT_SIZE, dialect: str = "minimcp", lifespan=None,
+                 max_output_size: int = DEFAULT_MAX_OUTPUT_SIZE, dialect: str = "mcp2", lifespan=None,
                  host: str = "127.0.0.1", port: int = 8000, log_level: str = None, debug: bool = False,
                  dependencies: list = None, resource_metadata: dict = None) -> None:
         if cache_scope not in ("public", "private"):
@@ -11562,7 +11563,7 @@ def _serve_functions(words: list, http) -> int:
         raise SystemExit("minimcp: %s defines no public function to serve (name them after the script)"
                          % words[0])
     sys.stderr.write("minimcp: serving %s from %s\n" % (", ".join(names), words[0]))
-    app = MCPServer(module.__name__)
+    app = MCPServer(module.__name__, dialect="minimcp")    # plain functions: no SDK to be faithful to
     for name in names:
         function = getattr(module, name, None)
         if not callable(function):

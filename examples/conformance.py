@@ -23,7 +23,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from minimcp import Audio, Context, EmbeddedResource, Image, MCPError, MCPServer  # noqa: E402
 
-app = MCPServer("minimcp-conformance", version="1.0.0",
+app = MCPServer("minimcp-conformance", version="1.0.0", dialect="minimcp",
                 instructions="Fixture for the official MCP conformance suite.")
 
 

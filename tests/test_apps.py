@@ -26,7 +26,7 @@ class Sales(TypedDict):
 
 
 def make_app():
-    app = MCPServer("apps")
+    app = MCPServer("apps", dialect="minimcp")
 
     @app.ui_resource(PAGE, title="Sales chart", csp={"connectDomains": ["https://api.example.com"],
                                                      "resource_domains": ["https://cdn.example.com"]},
@@ -143,7 +143,7 @@ def test_handshake_capabilities_have_no_extensions_field(version):
 
 
 def test_a_server_without_apps_declares_nothing_and_lists_as_before():
-    app = MCPServer("plain")
+    app = MCPServer("plain", dialect="minimcp")
 
     @app.tool()
     def echo() -> str:
@@ -211,7 +211,7 @@ def test_apps_supported_helper_and_context():
     assert minimcp.apps_supported(APPS) and minimcp.apps_supported(APPS, "2025-06-18")
     assert not minimcp.apps_supported(APPS, "2025-03-26")
     assert not any(minimcp.apps_supported(c) for c in NO_APPS)
-    app = MCPServer("ctx")
+    app = MCPServer("ctx", dialect="minimcp")
 
     @app.tool(ui=PAGE)
     def where(ctx: minimcp.Context) -> str:
@@ -239,7 +239,7 @@ def test_fallback_content_without_apps(version):
 
 
 def test_explicit_result_keeps_model_text_and_page_data_apart():
-    app = MCPServer("split")
+    app = MCPServer("split", dialect="minimcp")
 
     @app.tool(ui=PAGE)
     def report() -> dict:
@@ -269,7 +269,7 @@ def test_explicit_result_keeps_model_text_and_page_data_apart():
     ({"meta": {"ui/resourceUri": "ui://other"}, "ui": PAGE}, "names another page"),
 ])
 def test_tool_registration_errors(options, message):
-    app = MCPServer("bad")
+    app = MCPServer("bad", dialect="minimcp")
     def chart() -> str:
         return "x"
     with pytest.raises(ValueError) as raised:
@@ -279,7 +279,7 @@ def test_tool_registration_errors(options, message):
 
 
 def test_hand_written_meta_ui_is_checked_and_negotiated():
-    app = MCPServer("hand")
+    app = MCPServer("hand", dialect="minimcp")
     def chart() -> str:
         return "x"
     app.tool(meta={"ui": {"resourceUri": PAGE, "visibility": ["app"]}, "other": 1})(chart)
@@ -305,7 +305,7 @@ def test_hand_written_meta_ui_is_checked_and_negotiated():
     ({"meta": {"ui": {"prefersBorder": True}}}, "meta must be a dict without \"ui\""),
 ])
 def test_page_registration_errors(options, message):
-    app = MCPServer("bad")
+    app = MCPServer("bad", dialect="minimcp")
     with pytest.raises(ValueError) as raised:
         app.ui_resource(PAGE, **options)(lambda: HTML)
     assert message in str(raised.value) and PAGE in str(raised.value)
@@ -313,7 +313,7 @@ def test_page_registration_errors(options, message):
 
 
 def test_page_uri_and_function_errors():
-    app = MCPServer("bad")
+    app = MCPServer("bad", dialect="minimcp")
     for uri, message in (("page://x", "ui:// URI"), ("ui://pages/{name}", "not a template")):
         with pytest.raises(ValueError, match=message):
             app.ui_resource(uri)(lambda: HTML)
@@ -327,7 +327,7 @@ def test_page_uri_and_function_errors():
 
 
 def test_a_page_is_one_document():
-    app = MCPServer("pages")
+    app = MCPServer("pages", dialect="minimcp")
     app.ui_resource("ui://two")(lambda: [HTML, HTML])
     app.add_ui_resource(b"<!DOCTYPE html><p>bytes</p>", "ui://bytes", permissions={"camera": {}})
     wire = Wire(app)

@@ -296,7 +296,8 @@ def test_an_unknown_dialect_is_refused_by_name():
 
 def test_the_sdk_classes_choose_their_dialect():
     assert minimcp.FastMCP("a").dialect.name == "mcp1"
-    assert minimcp.MCPServer("b").dialect.name == "minimcp"
+    assert minimcp.MCPServer("b").dialect.name == "mcp2"        # "the mcp 2.x class", as the README says
+    assert minimcp.MCPServer("d", dialect="minimcp").dialect.name == "minimcp"
     assert minimcp.FastMCP("c", dialect="fastmcp").dialect.name == "fastmcp"
 
 
@@ -352,7 +353,7 @@ def test_annotations_the_spec_lacks_are_refused_by_minimcp_and_kept_as_each_sdk_
     def probe() -> str:
         return "x"
     with pytest.raises(ValueError, match="unknown annotation 'idempotent'"):
-        MCPServer("strict").tool(annotations={"idempotent": True})(probe)
+        MCPServer("strict", dialect="minimcp").tool(annotations={"idempotent": True})(probe)
     app = MCPServer("lenient", dialect=dialect)
     app.tool(annotations={"idempotent": True, "readOnlyHint": True, "open_world_hint": False})(probe)
     app.tool(name="other", annotations={"foo": True})(probe)

@@ -90,7 +90,7 @@ if sys.version_info >= (3, 9):
 
 
 def forms_server():
-    app = MCPServer("forms")
+    app = MCPServer("forms", dialect="minimcp")
     app.reached = []      # the content each handler got past ctx.elicit with
 
     @app.tool()

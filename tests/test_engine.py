@@ -53,7 +53,7 @@ def handshake(version=LATEST_HANDSHAKE):
 
 def echo_server(**options):
     """A server with only an ``echo`` tool."""
-    app = MCPServer("echo-only", version="1.2.3", **options)
+    app = MCPServer("echo-only", dialect="minimcp", version="1.2.3", **options)
 
     @app.tool()
     def echo(text: str) -> str:
@@ -338,7 +338,7 @@ def test_duplicate_id_while_in_flight_is_rejected(legacy):
 
 
 def test_internal_failure_is_32603_without_a_traceback():
-    app = MCPServer("broken")
+    app = MCPServer("broken", dialect="minimcp")
 
     @app.tool()
     def broken() -> str:
@@ -470,7 +470,7 @@ def test_capabilities_list_only_what_exists():
         assert absent not in capabilities, capabilities
     assert set(capabilities) <= {"tools", "logging"}, capabilities
 
-    empty = only(transcript(MCPServer("empty"), [init()]))["result"]["capabilities"]
+    empty = only(transcript(MCPServer("empty", dialect="minimcp"), [init()]))["result"]["capabilities"]
     for absent in ("tools", "resources", "prompts", "completions", "tasks"):
         assert absent not in empty, empty
 
@@ -496,7 +496,7 @@ def test_everything_capabilities_per_revision(version):
                     "websiteUrl": "https://example.com"}),
 ])
 def test_server_info_fields_only_where_the_revision_defines_them(version, expected):
-    app = MCPServer("srv", version="9.9", title="Server Title", description="What it does",
+    app = MCPServer("srv", dialect="minimcp", version="9.9", title="Server Title", description="What it does",
                     icons=[{"src": "https://example.com/icon.png", "mimeType": "image/png"}],
                     website_url="https://example.com")
     result = only(transcript(app, [init(version)]))["result"]
@@ -506,7 +506,7 @@ def test_server_info_fields_only_where_the_revision_defines_them(version, expect
 def test_instructions_are_sent_when_given(everything):
     result = only(transcript(everything, [init()]))["result"]
     assert result["instructions"] == "A test fixture that exercises every MCP feature minimcp offers."
-    plain = only(transcript(MCPServer("plain"), [init()]))["result"]
+    plain = only(transcript(MCPServer("plain", dialect="minimcp"), [init()]))["result"]
     assert "instructions" not in plain
     assert set(plain) == {"protocolVersion", "capabilities", "serverInfo"}
 
@@ -698,7 +698,7 @@ def test_eof_while_slow_tool_runs_returns_within_the_grace(everything):
 
 
 def _stubborn_server(grace):
-    app = MCPServer("stubborn", shutdown_grace=grace)
+    app = MCPServer("stubborn", dialect="minimcp", shutdown_grace=grace)
     running = threading.Event()                  # the test waits on it: EOF finds the tool running
 
     @app.tool()

@@ -66,7 +66,7 @@ import asyncio, math, os, subprocess, sys, threading
 sys.path.insert(0, %(root)r)
 from minimcp import MCPServer
 
-app = MCPServer("hostile", max_output_size=None)      # the 16 MiB result case needs no output cap
+app = MCPServer("hostile", dialect="minimcp", max_output_size=None)      # the 16 MiB result case needs no output cap
 
 
 @app.tool()
@@ -914,7 +914,7 @@ def test_cancel_unknown_finished_malformed_and_in_flight(servers):
 def test_storm_of_200_cancels(servers):
     server = servers()
     handshake(server)
-    cap = minimcp.MCPServer().workers              # the pool's bound
+    cap = minimcp.MCPServer(dialect="minimcp").workers              # the pool's bound
     ids = [server.request("tools/call", {"name": "slow", "arguments": {"seconds": 4, "steps": 40},
                                          "_meta": {"progressToken": "storm-%d" % n}}) for n in range(200)]
     # the pool is full (cap calls running, the rest queued): the cancels hit both kinds

@@ -78,7 +78,7 @@ def test_sigterm_delivered_to_a_worker_thread_still_ends_the_server(tmp_path):
     script = server_script(tmp_path, """
         import signal, threading
         from minimcp import MCPServer
-        app = MCPServer("hit")
+        app = MCPServer("hit", dialect="minimcp")
 
         @app.tool()
         def hit() -> str:
@@ -157,7 +157,7 @@ def orphan(tmp_path, watch_parent=True, env=None):
         import minimcp
         from minimcp import MCPServer, Context
         minimcp.PARENT_POLL_SECONDS = %r       # the watchdog's period, shortened for the test
-        app = MCPServer("orphan", shutdown_grace=0.1)     # the blocked tool never finishes anyway
+        app = MCPServer("orphan", dialect="minimcp", shutdown_grace=0.1)     # the blocked tool never finishes anyway
 
         @app.tool()
         def block(seconds: float, ctx: Context) -> str:
@@ -259,7 +259,7 @@ def test_the_watchdog_can_be_switched_off(tmp_path, how):
 
 def big_app(**options):
     from minimcp import MCPServer
-    app = MCPServer("big", **options)
+    app = MCPServer("big", dialect="minimcp", **options)
 
     @app.tool(structured_output=False)          # text only: the line is about the text's size
     def blob(mib: float) -> str:

@@ -22,7 +22,7 @@ ANSWERS = {"user_name": {"action": "accept", "content": {"name": "Ada"}},
 
 
 def question_server():
-    app = MCPServer("questions")
+    app = MCPServer("questions", dialect="minimcp")
     runs = []
 
     @app.tool(task_support="optional")

@@ -17,7 +17,7 @@ MINIMCP = os.path.join(ROOT, "minimcp.py")
 
 
 def test_a_bare_resource_decorator_fails_instead_of_registering_nothing():
-    app = MCPServer("r")
+    app = MCPServer("r", dialect="minimcp")
     with pytest.raises(TypeError, match=r"@app.resource needs the resource's URI"):
         @app.resource
         def settings() -> str:
@@ -30,20 +30,20 @@ def test_a_bare_resource_decorator_fails_instead_of_registering_nothing():
     ({"readOnlyHint": "yes"}, "annotation readOnlyHint must be a bool"),
 ])
 def test_misspelled_or_mistyped_annotations_fail_at_registration(annotations, message):
-    app = MCPServer("a")
+    app = MCPServer("a", dialect="minimcp")
     with pytest.raises(ValueError) as info:
         app.add_tool(lambda: "x", name="t", annotations=annotations)
     assert message in str(info.value)
 
 
 def test_the_documented_annotations_still_register():
-    app = MCPServer("a")
+    app = MCPServer("a", dialect="minimcp")
     app.add_tool(lambda: "x", name="t", annotations={"title": "T", "readOnlyHint": True, "destructiveHint": False,
                                                      "idempotentHint": True, "openWorldHint": False})
 
 
 def test_an_unserialisable_return_value_names_where_it_is_and_is_not_called_a_raise(caplog):
-    app = MCPServer("s")
+    app = MCPServer("s", dialect="minimcp")
 
     class Opaque:
         """Nothing JSON (or pydantic) knows how to write."""

@@ -12,7 +12,7 @@ from minimcp import MCPServer
 
 
 def make_server(**options):
-    app = MCPServer("res", **options)
+    app = MCPServer("res", dialect="minimcp", **options)
 
     @app.resource("config://app", title="App config", mime_type="application/json", size=12,
                   annotations={"audience": ["user"], "priority": 0.5, "lastModified": "2026-01-01T00:00:00Z"},
@@ -151,7 +151,7 @@ def test_reserved_path_and_segments_and_query_templates(res):
 
 
 def test_guessed_mime_type():
-    app = MCPServer("m")
+    app = MCPServer("m", dialect="minimcp")
     app.add_resource(lambda: "<p>x</p>", "page://index.html")
     wire = Wire(app)
     wire.initialize()
@@ -181,7 +181,7 @@ def test_read_needs_a_string_uri(res):
 
 
 def test_template_parameters_must_match_variables():
-    app = MCPServer("m")
+    app = MCPServer("m", dialect="minimcp")
     with pytest.raises(ValueError, match="job"):
         @app.resource("log://{job}")
         def wrong(name: str) -> str:
@@ -261,7 +261,7 @@ def test_completion_literal_enum_callable_and_context():
         RED = "red"
         GREEN = "green"
 
-    app = MCPServer("c")
+    app = MCPServer("c", dialect="minimcp")
 
     @app.prompt()
     def paint(color: Color, finish: Literal["matte", "gloss"], room: str) -> str:
@@ -299,7 +299,7 @@ def test_completion_errors(legacy):
 
 
 def test_completions_capability_only_when_something_completes():
-    app = MCPServer("c")
+    app = MCPServer("c", dialect="minimcp")
     app.add_prompt(lambda text: text, name="plain")
     wire = Wire(app)
     assert "completions" not in wire.initialize()["capabilities"]
@@ -311,7 +311,7 @@ def test_completions_capability_only_when_something_completes():
 # -- pagination -------------------------------------------------------------------
 
 def test_pagination_with_thousands_of_tools():
-    app = MCPServer("p", page_size=100)
+    app = MCPServer("p", dialect="minimcp", page_size=100)
     for i in range(2500):
         app.add_tool(lambda: "x", name="t%04d" % i)
     wire = Wire(app)
@@ -333,7 +333,7 @@ def test_pagination_with_thousands_of_tools():
 
 
 def test_every_list_method_pages():
-    app = MCPServer("p", page_size=2)
+    app = MCPServer("p", dialect="minimcp", page_size=2)
     for i in range(5):
         app.add_resource(lambda: "x", "r://%d" % i)
         app.add_resource(lambda v: v, "t://%d/{v}" % i)
@@ -408,7 +408,7 @@ def tree(tmp_path):
     if hasattr(os, "symlink"):
         os.symlink(str(tmp_path / "secret.txt"), str(base / "link.txt"))
         os.symlink(str(tmp_path), str(base / "linkdir"))
-    app = MCPServer("files")
+    app = MCPServer("files", dialect="minimcp")
     app.add_directory(str(base))
     wire = Wire(app)
     wire.initialize()
@@ -429,7 +429,7 @@ def test_directory_file_names_with_percent_and_spaces_read_back(tmp_path):
     base.mkdir()
     for name in ("a%41.txt", "two words.txt", "100%.txt"):
         (base / name).write_text("content of " + name)
-    app = MCPServer("files")
+    app = MCPServer("files", dialect="minimcp")
     app.add_directory(str(base))
     wire = Wire(app)
     wire.initialize()
@@ -478,7 +478,7 @@ def test_directory_serves_source_as_text_and_binaries_as_blobs(tmp_path):
     (tmp_path / "Makefile").write_text("all:\n\techo hi\n")
     (tmp_path / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
     (tmp_path / "latin1.txt").write_bytes(b"caf\xe9")
-    app = MCPServer("files")
+    app = MCPServer("files", dialect="minimcp")
     app.add_directory(str(tmp_path))
     wire = Wire(app)
     wire.initialize()
@@ -498,7 +498,7 @@ def test_directory_serves_source_as_text_and_binaries_as_blobs(tmp_path):
 
 def test_a_constant_value_is_a_resource_and_a_bool_variable_reads_as_json_would():
     """``add_resource(value, uri)`` serves a constant; a bool template variable takes true/1/yes and false/0/no."""
-    app = MCPServer("constants")
+    app = MCPServer("constants", dialect="minimcp")
     app.add_resource("hello, constant", "text://greeting")
 
     @app.resource("flags://{name}/{on}")

@@ -108,7 +108,7 @@ def probe_tool(annotation, default=None, has_default=False, received=None):
 
 
 def app_with(*functions, **options):
-    app = MCPServer("schema-tests")
+    app = MCPServer("schema-tests", dialect="minimcp")
     for fn in functions:
         app.add_tool(fn, **options)
     return app
@@ -467,7 +467,7 @@ def test_context_argument_from_the_client_is_not_accepted_as_a_value(connect):
 
 def test_future_annotations_module(connect):
     import future_annotations_tools as fat
-    app = MCPServer("future")
+    app = MCPServer("future", dialect="minimcp")
     app.add_tool(fat.paint)
     app.add_tool(fat.mixed)
     app.add_tool(fat.qualified)
@@ -508,7 +508,7 @@ def test_future_annotations_module(connect):
 
 def test_future_annotations_unresolvable_name_fails_at_registration():
     import future_annotations_tools as fat
-    app = MCPServer("future")
+    app = MCPServer("future", dialect="minimcp")
     with pytest.raises((TypeError, ValueError)) as info:
         app.add_tool(fat.unresolvable)
     message = str(info.value)
@@ -526,7 +526,7 @@ def test_unsupported_annotation_fails_at_registration(connect, annotation):
     def gadget(count, thing):
         return "never"
     gadget.__annotations__ = {"count": int, "thing": annotation}
-    app = MCPServer("unsupported")
+    app = MCPServer("unsupported", dialect="minimcp")
     with pytest.raises((TypeError, ValueError)) as info:
         app.add_tool(gadget)
     message = str(info.value)
@@ -541,7 +541,7 @@ def test_unsupported_annotation_fails_at_registration(connect, annotation):
 
 
 def test_unsupported_annotation_fails_with_the_decorator_too():
-    app = MCPServer("unsupported")
+    app = MCPServer("unsupported", dialect="minimcp")
     with pytest.raises((TypeError, ValueError)) as info:
         @app.tool()
         def blob(data: complex) -> str:
@@ -557,7 +557,7 @@ def test_unsupported_dataclass_field_fails_at_registration():
     def keep(holder: Holder) -> str:
         return "never"
     with pytest.raises((TypeError, ValueError)) as info:
-        MCPServer().add_tool(keep)
+        MCPServer(dialect="minimcp").add_tool(keep)
     assert "keep" in str(info.value) and "holder" in str(info.value)
 
 
@@ -603,7 +603,7 @@ def test_hand_written_input_schema_with_local_ref(connect):
 
 def test_hand_written_input_schema_must_be_an_object_schema():
     with pytest.raises(ValueError):
-        MCPServer().add_tool(lambda: "x", name="arr", input_schema={"type": "array"})
+        MCPServer(dialect="minimcp").add_tool(lambda: "x", name="arr", input_schema={"type": "array"})
 
 
 # --- the validator, keyword by keyword ----------------------------------------------

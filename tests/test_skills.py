@@ -64,7 +64,7 @@ def skills_root(tmp_path):
 
 
 def make_app(root, **options):
-    app = MCPServer("skills-test", **options)
+    app = MCPServer("skills-test", dialect="minimcp", **options)
     app.add_skills(root)
     return app
 
@@ -131,7 +131,7 @@ def test_the_extension_is_declared_where_the_revision_has_extensions(skills_root
 
 @pytest.mark.parametrize("version", VERSIONS)
 def test_a_server_without_skills_declares_nothing_and_knows_no_skill_methods(version):
-    app = MCPServer("plain")
+    app = MCPServer("plain", dialect="minimcp")
 
     @app.tool()
     def echo(text: str) -> str:
@@ -348,7 +348,7 @@ BAD_FRONTMATTER = [
 def test_bad_frontmatter_is_refused_naming_the_file_and_line(tmp_path, text, line, words):
     path = str(tmp_path / "bad" / "SKILL.md")
     write(path, text)
-    app = MCPServer("bad")
+    app = MCPServer("bad", dialect="minimcp")
     with pytest.raises(ValueError) as info:
         app.add_skills(str(tmp_path / "bad"))
     assert str(info.value).startswith("%s, line %d: " % (path, line)), str(info.value)
@@ -359,7 +359,7 @@ def test_bad_frontmatter_is_refused_naming_the_file_and_line(tmp_path, text, lin
 def test_skill_names_follow_the_agent_skills_rules(tmp_path, name):
     write(str(tmp_path / name / "SKILL.md"), skill_md(name))
     with pytest.raises(ValueError) as info:
-        MCPServer("bad").add_skills(str(tmp_path / name))
+        MCPServer("bad", dialect="minimcp").add_skills(str(tmp_path / name))
     assert "lowercase letters, digits and single hyphens" in str(info.value) and ", line 2: " in str(info.value)
 
 
@@ -420,7 +420,7 @@ def test_the_frontmatter_reader_reads_what_yaml_1_2_reads(tmp_path, yaml, expect
 
 def test_a_folder_that_is_a_skill_is_served_under_its_name_and_prefix(tmp_path):
     write(str(tmp_path / "git-workflow" / "SKILL.md"), skill_md("git-workflow"))
-    app = MCPServer("one")
+    app = MCPServer("one", dialect="minimcp")
     app.add_skills(str(tmp_path / "git-workflow"), prefix="team/tools")
     wire = Wire(app)
     wire.initialize()
@@ -438,7 +438,7 @@ def test_serving_the_same_skills_twice_is_refused(skills_root):
 def test_a_folder_without_skills_is_refused(tmp_path):
     write(str(tmp_path / "README.md"), "no skills here\n")
     with pytest.raises(ValueError, match="no SKILL.md"):
-        MCPServer("none").add_skills(str(tmp_path))
+        MCPServer("none", dialect="minimcp").add_skills(str(tmp_path))
 
 
 def test_skills_over_the_extension_s_limits_are_refused(tmp_path):
@@ -447,13 +447,13 @@ def test_skills_over_the_extension_s_limits_are_refused(tmp_path):
     for number in range(512):
         write(str(many / "files" / ("%03d.txt" % number)), "x")
     with pytest.raises(ValueError, match="513 files"):
-        MCPServer("many").add_skills(str(many))
+        MCPServer("many", dialect="minimcp").add_skills(str(many))
     big = tmp_path / "big"
     write(str(big / "SKILL.md"), skill_md("big"))
     with open(str(big / "huge.bin"), "wb") as handle:
         handle.truncate(16 * 1024 * 1024)                   # sparse: no 16 MiB written
     with pytest.raises(ValueError, match="allows 512 files and 16777216 bytes"):
-        MCPServer("big").add_skills(str(big))
+        MCPServer("big", dialect="minimcp").add_skills(str(big))
 
 
 def test_everything_serves_a_skill_and_keeps_its_names():

@@ -15,7 +15,7 @@ TASK_CAPS = {"extensions": {EXT: {}}}
 
 def task_server(gate=None, **options):
     """The task fixture server; ``gate``: an Event the ``gated`` tool waits for."""
-    app = MCPServer("tasks", **options)
+    app = MCPServer("tasks", dialect="minimcp", **options)
 
     @app.tool(task_support="optional")
     def gated(ctx: Context) -> str:
@@ -109,7 +109,7 @@ def test_capability_and_execution_field(tw):
     caps = wire.initialize("2025-06-18")["capabilities"]
     assert "tasks" not in caps and "execution" not in str(wire.result("tools/list"))
     wire.close()
-    plain = MCPServer("p")
+    plain = MCPServer("p", dialect="minimcp")
     plain.add_tool(lambda: "x", name="x")
     wire = Wire(plain)
     assert "tasks" not in wire.initialize("2025-11-25")["capabilities"]

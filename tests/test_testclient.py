@@ -64,7 +64,7 @@ def test_missing_callback_is_a_clear_error(app):
 
 
 def test_a_users_own_server():
-    app = MCPServer("mine")
+    app = MCPServer("mine", dialect="minimcp")
 
     @app.tool()
     def add(a: int, b: int) -> int:

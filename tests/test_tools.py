@@ -119,7 +119,7 @@ def connect():
 
 
 def server(*functions, **options):
-    app = MCPServer("tools-tests", version="1.0.0")
+    app = MCPServer("tools-tests", dialect="minimcp", version="1.0.0")
     for fn in functions:
         app.add_tool(fn, **options)
     return app
@@ -202,7 +202,7 @@ def assert_result_defined(result, revision):
 # --- registration ----------------------------------------------------------------------
 
 def test_decorator_forms_and_add_tool(connect):
-    app = MCPServer("reg")
+    app = MCPServer("reg", dialect="minimcp")
 
     @app.tool()
     def called(a: int) -> str:
@@ -251,7 +251,7 @@ META = {"example.com/owner": "tests", "example.com/weight": 3}
 
 
 def full_app():
-    app = MCPServer("full")
+    app = MCPServer("full", dialect="minimcp")
 
     @app.tool(title="Full tool", annotations=ANNOTATIONS, icons=ICONS, meta=META, task_support="optional")
     def full(a: int) -> Dict[str, int]:
@@ -299,7 +299,7 @@ def test_tools_list_fields_follow_the_revision(connect, revision):
 def test_invalid_tool_names_fail_at_registration(name):
     def fine(a: int) -> str:
         return "x"
-    app = MCPServer("names")
+    app = MCPServer("names", dialect="minimcp")
     with pytest.raises((ValueError, TypeError)):
         app.add_tool(fine, name=name)
     with pytest.raises((ValueError, TypeError)):
@@ -314,7 +314,7 @@ def test_invalid_tool_names_fail_at_registration(name):
 
 def test_invalid_function_name_fails_at_registration():
     with pytest.raises(ValueError):
-        MCPServer().add_tool(lambda: "x")          # "<lambda>" is not a valid tool name
+        MCPServer(dialect="minimcp").add_tool(lambda: "x")          # "<lambda>" is not a valid tool name
 
 
 @pytest.mark.parametrize("name", ["a", "x" * 128, "A-Z_a-z.0-9", "get_weather.v2"])
@@ -327,7 +327,7 @@ def test_valid_tool_names(connect, name):
 
 
 def test_duplicate_name_fails_and_keeps_the_first(connect):
-    app = MCPServer("dup")
+    app = MCPServer("dup", dialect="minimcp")
 
     @app.tool()
     def thing() -> str:
@@ -350,7 +350,7 @@ def test_duplicate_name_fails_and_keeps_the_first(connect):
 
 
 def test_tools_list_keeps_registration_order(connect):
-    app = MCPServer("order")
+    app = MCPServer("order", dialect="minimcp")
     names = ["zeta", "alpha", "mid", "Beta", "_x", "a.b"]
     for name in names:
         app.add_tool(lambda: "x", name=name)
@@ -573,7 +573,7 @@ def test_every_content_kind_fits_the_revision_schema(connect, revision):
 # --- results: structured output -----------------------------------------------------
 
 def structured_app():
-    app = MCPServer("structured")
+    app = MCPServer("structured", dialect="minimcp")
 
     @app.tool()
     def as_dict(n: int) -> dict:
@@ -694,7 +694,7 @@ def test_hand_written_output_schema(connect):
 
 
 def test_return_value_not_matching_output_schema_is_a_tool_error(connect):
-    app = MCPServer("mismatch")
+    app = MCPServer("mismatch", dialect="minimcp")
 
     @app.tool()
     def wrong_movie() -> Movie:
@@ -762,7 +762,7 @@ def assert_clear_serialisation_failure(message):
 
 
 def test_values_that_are_not_json_fail_clearly_and_the_server_lives(connect):
-    app = MCPServer("unjson")
+    app = MCPServer("unjson", dialect="minimcp")
 
     @app.tool()
     def an_object():
@@ -803,7 +803,7 @@ def test_values_that_are_not_json_fail_clearly_and_the_server_lives(connect):
 
 @pytest.mark.parametrize("revision", ALL_REVISIONS)
 def test_async_tools(connect, revision):
-    app = MCPServer("async")
+    app = MCPServer("async", dialect="minimcp")
 
     @app.tool()
     async def slow_add(a: int, b: int) -> str:
@@ -930,7 +930,7 @@ def test_a_partial_and_a_callable_object_are_tools(connect):
         def __call__(self, name: str, punctuation: str = "!") -> str:
             return "hello " + name + punctuation
 
-    app = MCPServer("callables")
+    app = MCPServer("callables", dialect="minimcp")
     app.add_tool(functools.partial(scale, factor=3.0), name="triple", structured_output=False)
     app.add_tool(Greeter(), name="greet", structured_output=False)
     conn = connect(app)
