@@ -107,7 +107,7 @@ def test_no_progress_without_token(legacy):
 
 
 def test_non_increasing_progress_dropped_and_never_after_response():
-    app = MCPServer("p")
+    app = MCPServer("p", dialect="minimcp")
     holder = {}
 
     @app.tool()
@@ -146,7 +146,7 @@ def test_cancel_while_running_stops_the_tool_and_sends_nothing(legacy):
 
 
 def test_cancel_before_start_never_runs():
-    app = MCPServer("c", workers=1)
+    app = MCPServer("c", dialect="minimcp", workers=1)
     ran = []
     gate = threading.Event()
 
@@ -192,7 +192,7 @@ def test_cancel_unknown_finished_and_initialize_ignored(legacy):
 
 
 def test_cancel_storm():
-    app = MCPServer("storm", workers=16, queue_size=1000)
+    app = MCPServer("storm", dialect="minimcp", workers=16, queue_size=1000)
 
     @app.tool()
     def wait(ctx: Context) -> str:
@@ -219,7 +219,7 @@ def test_cancel_storm():
 
 
 def test_cancel_racing_completion_yields_at_most_one_response():
-    app = MCPServer("race", workers=8)
+    app = MCPServer("race", dialect="minimcp", workers=8)
     app.add_tool(lambda: "ok", name="fast")
     wire = Wire(app)
     wire.initialize()
@@ -238,7 +238,7 @@ def test_cancel_racing_completion_yields_at_most_one_response():
 
 
 def test_flood_is_answered_exactly_once_with_bounded_queue():
-    app = MCPServer("flood", workers=4, queue_size=16)
+    app = MCPServer("flood", dialect="minimcp", workers=4, queue_size=16)
     running = {"now": 0, "most": 0}
     lock = threading.Lock()
 
@@ -272,7 +272,7 @@ def test_flood_is_answered_exactly_once_with_bounded_queue():
 
 def test_async_handlers_work_with_context():
     import asyncio
-    app = MCPServer("async")
+    app = MCPServer("async", dialect="minimcp")
     arrived = []
     stopped = threading.Event()
 
@@ -311,7 +311,7 @@ def test_async_handlers_work_with_context():
 
 
 def test_tool_timeout_answers_with_error_and_cancels():
-    app = MCPServer("t")
+    app = MCPServer("t", dialect="minimcp")
     observed = {}
 
     returned, timed_out = threading.Event(), threading.Event()
@@ -348,7 +348,7 @@ def test_tool_timeout_answers_with_error_and_cancels():
 
 
 def test_eof_with_busy_tools_exits_within_grace():
-    app = MCPServer("g", shutdown_grace=0.3)
+    app = MCPServer("g", dialect="minimcp", shutdown_grace=0.3)
 
     running = threading.Event()
 
@@ -420,7 +420,7 @@ def test_client_error_response_raises_in_handler(legacy):
 
 
 def test_question_timeout_sends_cancel_and_raises():
-    app = MCPServer("q", request_timeout=0.2)
+    app = MCPServer("q", dialect="minimcp", request_timeout=0.2)
 
     @app.tool()
     def ask(ctx: Context) -> str:
@@ -463,7 +463,7 @@ def test_undeclared_capability_raises_without_sending(wire):
 
 
 def test_url_elicitation_and_completion_notification():
-    app = MCPServer("u")
+    app = MCPServer("u", dialect="minimcp")
 
     @app.tool()
     def login(ctx: Context) -> str:
@@ -486,7 +486,7 @@ def test_url_elicitation_and_completion_notification():
 
 
 def test_sampling_with_tools_needs_the_declared_capability():
-    app = MCPServer("s")
+    app = MCPServer("s", dialect="minimcp")
 
     @app.tool()
     def agent(ctx: Context) -> str:
@@ -526,7 +526,7 @@ def test_server_ping_to_client(legacy):
 
 def test_sdk_style_awaited_context_calls():
     """Code written for the official SDK awaits ctx methods; it runs unchanged."""
-    app = MCPServer("sdk-style")
+    app = MCPServer("sdk-style", dialect="minimcp")
 
     @app.tool()
     async def agent(topic: str, ctx: Context) -> str:
@@ -563,7 +563,7 @@ class _CountingOut:
 def test_a_pipelined_burst_is_answered_in_a_few_writes():
     import json
     import os
-    app = MCPServer("burst")
+    app = MCPServer("burst", dialect="minimcp")
 
     @app.tool()
     def echo(text: str) -> str:
