@@ -423,3 +423,35 @@ def spawn(script=EVERYTHING, env=None, args=()):
     environment.update(env or {})
     return subprocess.Popen([sys.executable, script] + list(args), stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment)
+
+
+# -- the command line's processes ---------------------------------------------------------
+#
+# ``python3 minimcp.py ...`` compiles minimcp.py's ~11,000 lines at every start (a script's
+# bytecode is never cached): about 0.15 s of CPU before it does anything, a few dozen
+# times a run. ``SERVE`` starts the same program the way ``python3 -m minimcp`` does (its
+# ``__main__`` block, which makes the module its own ``minimcp``) from cached bytecode,
+# with minimcp.py's folder first on sys.path and argv[0] its path, as the script form
+# has them, whatever the cwd. A test whose point is not the script form uses it; the
+# script form keeps tests of its own (test_readme's commands as written, test_cli's
+# version, exit status and program name, "serve" in test_cli and test_readme).
+
+#: ``python3 minimcp.py serve``, from cached bytecode.
+SERVE = [sys.executable, "-c", "import runpy, sys; sys.path[0] = %r; "
+         "runpy.run_module('minimcp', run_name='__main__', alter_sys=True)" % ROOT, "serve"]
+
+_command_runs = {}
+
+
+def run_command_once(words, timeout=120):
+    """Run ``words`` from ROOT with stdin closed, once per session for the same words.
+
+    The same command in two tests (the README's selftest line and test_cli's selftest
+    case, the README's ``inspect`` line written twice) is one process, not two: these
+    commands read nothing that a test changes. Returns the CompletedProcess.
+    """
+    key = tuple(words)
+    if key not in _command_runs:
+        _command_runs[key] = subprocess.run(list(words), cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                            stderr=subprocess.PIPE, timeout=timeout)
+    return _command_runs[key]

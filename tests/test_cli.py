@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from conftest import EVERYTHING, ROOT
+from conftest import EVERYTHING, ROOT, SERVE, run_command_once
 
 MINIMCP = os.path.join(ROOT, "minimcp.py")
 SERVER = [sys.executable, EVERYTHING]
@@ -43,14 +43,14 @@ def cli(*args):
 
 
 def test_version_and_help():
-    done = run("--version")
+    done = run("--version")                     # the script form, as a process: its exit status
     assert done.returncode == 0 and done.stdout.decode().startswith("minimcp 0.")
-    done = run("--help")
+    done = cli("--help")
     assert done.returncode == 0
     text = done.stdout.decode()
     for word in ("inspect", "call", "read", "prompt", "complete", "selftest", "config", "serve", "examples:"):
         assert word in text
-    assert run().returncode == 2
+    assert cli().returncode == 2
     assert run("frobnicate", "--", "x").returncode == 2
 
 
@@ -154,7 +154,8 @@ def test_config_snippets_use_absolute_paths(client, key):
 
 
 def test_selftest_passes_on_the_fixture_and_fails_on_a_broken_server(tmp_path):
-    done = run("selftest", "--", *SERVER, timeout=120)
+    # The README's own selftest line, word for word: test_readme runs it too, and it runs once.
+    done = run_command_once([sys.executable, "minimcp.py", "selftest", "--", sys.executable, "examples/everything.py"])
     out, err = done.stdout.decode(), done.stderr.decode()
     assert done.returncode == 0, out
     # Issue 30, point 1: the cancellation check raised in a thread of its own, after the PASS
@@ -186,16 +187,17 @@ def test_serve_a_script_object_and_plain_functions(tmp_path):
     tools.write_text('def word_count(text: str) -> int:\n    """Count words."""\n    return len(text.split())\n\n'
                      'def shout(text: str = "hi") -> str:\n    return text.upper()\n\n'
                      'if __name__ == "__main__":\n    print("must not run")\n')
-    done = cli("call", "word_count", "text=a b c", "--", sys.executable, MINIMCP, "serve", "--functions", str(tools))
+    # The script form of serve is test_readme's (its try-it commands); here it is SERVE.
+    done = cli("call", "word_count", "text=a b c", "--", *SERVE, "--functions", str(tools))
     assert done.stdout.decode().splitlines()[0] == "3", done.stderr.decode()
-    done = cli("inspect", "--json", "--", sys.executable, MINIMCP, "serve", "--functions", str(tools))
+    done = cli("inspect", "--json", "--", *SERVE, "--functions", str(tools))
     assert [t["name"] for t in json.loads(done.stdout.decode())["tools"]] == ["word_count", "shout"]
-    done = cli("call", "echo", "text=via serve", "--", sys.executable, MINIMCP, "serve", EVERYTHING + ":app")
+    done = cli("call", "echo", "text=via serve", "--", *SERVE, EVERYTHING + ":app")
     assert done.stdout.decode() == "via serve\n", done.stderr.decode()
     done = cli("call", "word_count", "text=x y", "--", sys.executable, MINIMCP, "serve",
                os.path.join(ROOT, "examples", "quickstart.py"))
     assert done.stdout.decode().splitlines()[0] == "2"
-    done = run("serve", str(tools) + ":nothing")         # a process: serve installs the SDK aliases
+    done = run("serve", str(tools) + ":nothing", module=True)   # a process: serve installs the SDK aliases
     assert done.returncode != 0 and b"MCPServer" in done.stderr
 
 
