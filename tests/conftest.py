@@ -429,16 +429,18 @@ def spawn(script=EVERYTHING, env=None, args=()):
 #
 # ``python3 minimcp.py ...`` compiles minimcp.py's ~11,000 lines at every start (a script's
 # bytecode is never cached): about 0.15 s of CPU before it does anything, a few dozen
-# times a run. ``SERVE`` starts the same program the way ``python3 -m minimcp`` does (its
+# times a run. ``CLI`` starts the same program the way ``python3 -m minimcp`` does (its
 # ``__main__`` block, which makes the module its own ``minimcp``) from cached bytecode,
 # with minimcp.py's folder first on sys.path and argv[0] its path, as the script form
 # has them, whatever the cwd. A test whose point is not the script form uses it; the
 # script form keeps tests of its own (test_readme's commands as written, test_cli's
 # version, exit status and program name, "serve" in test_cli and test_readme).
 
+#: ``python3 minimcp.py``, from cached bytecode: the command line, its words to follow.
+CLI = [sys.executable, "-c", "import runpy, sys; sys.path[0] = %r; "
+       "runpy.run_module('minimcp', run_name='__main__', alter_sys=True)" % ROOT]
 #: ``python3 minimcp.py serve``, from cached bytecode.
-SERVE = [sys.executable, "-c", "import runpy, sys; sys.path[0] = %r; "
-         "runpy.run_module('minimcp', run_name='__main__', alter_sys=True)" % ROOT, "serve"]
+SERVE = CLI + ["serve"]
 
 _command_runs = {}
 

@@ -5,6 +5,7 @@ Every case is a real process over real pipes; every wait has a deadline.
 """
 
 import contextlib
+import functools
 import json
 import os
 import select
@@ -318,8 +319,9 @@ def test_the_output_limit_keeps_the_modern_result_shape():
 
 # -- item 4: the version guard ------------------------------------------------------------------
 
+@functools.lru_cache(maxsize=None)
 def old_python(version):
-    """An interpreter of that version from pyenv, or None."""
+    """An interpreter of that version from pyenv, or None (looked up once: pyenv is a shell script)."""
     import glob
     import shutil
     roots = [os.environ.get("PYENV_ROOT"), os.path.expanduser("~/.pyenv")]
