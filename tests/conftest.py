@@ -159,6 +159,7 @@ def pytest_configure(config):
 
 
 def pytest_unconfigure(config):
+    _background.stop()
     if _pycache_prefix is not None:
         os.environ.pop("PYTHONPYCACHEPREFIX", None)
         os.environ["PYTHONDONTWRITEBYTECODE"] = _dont_write_bytecode
@@ -442,18 +443,115 @@ CLI = [sys.executable, "-c", "import runpy, sys; sys.path[0] = %r; "
 #: ``python3 minimcp.py serve``, from cached bytecode.
 SERVE = CLI + ["serve"]
 
-_command_runs = {}
+def run_command(words, cwd=ROOT, timeout=120, **popen):
+    """``subprocess.run(words)`` from ``cwd`` with stdin closed and the output captured; a
+    process still running when the run ends (a background job's) is killed then."""
+    with subprocess.Popen(list(words), cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, **popen) as process:
+        _running.add(process)
+        try:
+            out, err = process.communicate(timeout=timeout)
+        except BaseException:
+            process.kill()
+            process.communicate()
+            raise
+        finally:
+            _running.discard(process)
+    return subprocess.CompletedProcess(list(words), process.returncode, out, err)
 
 
-def run_command_once(words, timeout=120):
-    """Run ``words`` from ROOT with stdin closed, once per session for the same words.
+# -- background jobs ------------------------------------------------------------------------
+#
+# The tests run one at a time and mostly keep one core busy; the machines this runs on have
+# two or more. Some cases are a process of their own whose output the test then checks (the
+# README's commands, selftest runs, the fuzzer's servers): they read nothing another test
+# changes. A test module lists them in a function ``background(item)`` that returns
+# ``{key: job}`` (a job: a function without arguments) for one of its tests. Once the run's
+# tests are collected, one worker thread runs the jobs of the selected tests, in the
+# tests' order, while the tests run; a test takes its job's result with
+# ``background_result(key, job)``: at once when it is done, else when it is (within the
+# test's time limit). The same key in two tests is one job (the README's selftest line and
+# test_cli's selftest case). A job's exception is raised in the test that takes its
+# result, and a job nothing started runs in its test. MINIMCP_TEST_BACKGROUND=0 runs every
+# job in its test, one at a time, as a debugger wants.
 
-    The same command in two tests (the README's selftest line and test_cli's selftest
-    case, the README's ``inspect`` line written twice) is one process, not two: these
-    commands read nothing that a test changes. Returns the CompletedProcess.
-    """
-    key = tuple(words)
-    if key not in _command_runs:
-        _command_runs[key] = subprocess.run(list(words), cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                            stderr=subprocess.PIPE, timeout=timeout)
-    return _command_runs[key]
+_running = set()                # Popen objects of run_command() still running
+
+
+class _Job:
+    def __init__(self, job) -> None:
+        self.job, self.done = job, threading.Event()
+        self.result = self.error = None
+
+    def run(self) -> None:
+        try:
+            self.result = self.job()
+        except BaseException as exc:            # raised again in the test that takes the result
+            self.error = exc
+        finally:
+            self.done.set()
+
+
+class _Background:
+    def __init__(self) -> None:
+        self.jobs = {}                           # key -> _Job, started or queued
+        self.queue = queue.Queue()
+        self.stopped = False
+        self.worker = None
+
+    def submit(self, key, job) -> None:
+        if key in self.jobs or self.stopped:
+            return
+        self.jobs[key] = _Job(job)
+        self.queue.put(key)
+        if self.worker is None:
+            self.worker = threading.Thread(target=self._work, name="test-background", daemon=True)
+            self.worker.start()
+
+    def _work(self) -> None:
+        while not self.stopped:
+            self.jobs[self.queue.get()].run()
+
+    def result(self, key, job):
+        entry = self.jobs.get(key)
+        if entry is None:                        # not declared, or not selected: here and now
+            entry = self.jobs[key] = _Job(job)
+            entry.run()
+        while not entry.done.wait(1.0):          # in slices: the time limit's signal gets through
+            pass
+        if entry.error is not None:
+            raise entry.error
+        return entry.result
+
+    def stop(self) -> None:
+        self.stopped = True
+        for process in list(_running):           # only what run_command() started and still runs
+            try:
+                process.kill()
+            except OSError:
+                pass
+
+
+_background = _Background()
+
+
+def background_result(key, job):
+    """The result of ``job()``, run in the background if its test declared it (see above)."""
+    return _background.result(key, job)
+
+
+def pytest_collection_finish(session):
+    if session.config.option.collectonly or os.environ.get("MINIMCP_TEST_BACKGROUND", "1") == "0":
+        return
+    for item in session.items:
+        declare = getattr(getattr(item, "module", None), "background", None)
+        if callable(declare):
+            for key, job in declare(item).items():
+                _background.submit(key, job)
+
+
+def command_job(words, **options):
+    """``(key, job)`` for ``run_command(words, **options)``: the same words and options in
+    two tests are one job."""
+    words = tuple(words)
+    return ("command", words, tuple(sorted(options.items()))), lambda: run_command(words, **options)

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from conftest import EVERYTHING, ROOT, SERVE, run_command_once
+from conftest import CLI, EVERYTHING, ROOT, SERVE, background_result, command_job
 
 MINIMCP = os.path.join(ROOT, "minimcp.py")
 SERVER = [sys.executable, EVERYTHING]
@@ -40,6 +40,19 @@ def cli(*args):
     finally:
         os.chdir(cwd)
     return subprocess.CompletedProcess(args, status, out.getvalue().encode(), err.getvalue().encode())
+
+
+# The README's own selftest line, word for word: test_readme runs it too, and it runs once.
+SELFTEST = [sys.executable, "minimcp.py", "selftest", "--", sys.executable, "examples/everything.py"]
+# A process of its own: minimcp.py (from cached bytecode) waits out its --timeout.
+TIMEOUT = CLI + ["call", "slow", "seconds=30", "steps=1", "--timeout", "1.5", "--"] + SERVER
+
+
+def background(item):
+    """conftest's background jobs: these tests' processes, started with the run."""
+    words = {"test_selftest_passes_on_the_fixture_and_fails_on_a_broken_server": SELFTEST,
+             "test_a_timeout_names_the_cli_s_own_option": TIMEOUT}.get(item.originalname)
+    return dict([command_job(words)]) if words else {}
 
 
 def test_version_and_help():
@@ -154,8 +167,7 @@ def test_config_snippets_use_absolute_paths(client, key):
 
 
 def test_selftest_passes_on_the_fixture_and_fails_on_a_broken_server(tmp_path):
-    # The README's own selftest line, word for word: test_readme runs it too, and it runs once.
-    done = run_command_once([sys.executable, "minimcp.py", "selftest", "--", sys.executable, "examples/everything.py"])
+    done = background_result(*command_job(SELFTEST))
     out, err = done.stdout.decode(), done.stderr.decode()
     assert done.returncode == 0, out
     # Issue 30, point 1: the cancellation check raised in a thread of its own, after the PASS
@@ -227,7 +239,7 @@ def test_the_client_s_timer_restarts_on_each_progress_of_its_request():
 
 
 def test_a_timeout_names_the_cli_s_own_option():
-    done = cli("call", "slow", "seconds=30", "steps=1", "--timeout", "1.5", "--", *SERVER)
+    done = background_result(*command_job(TIMEOUT))
     err = done.stderr.decode()
     assert done.returncode == 1 and done.stdout.decode() == "", err
     assert "no answer to tools/call within 1.5 seconds (minimcp's own --timeout, not the server's: it may " \

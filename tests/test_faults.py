@@ -27,7 +27,7 @@ import time
 import pytest
 
 import fuzz
-from conftest import ROOT, check_line
+from conftest import ROOT, background_result, check_line
 from fuzz import Failure, Server, envelope, handshake
 
 sys.path.insert(0, ROOT)
@@ -1500,7 +1500,8 @@ def test_directory_helper_fifo_does_not_hang(servers, tree):
 
 # -- the fuzzer, bounded ---------------------------------------------------------------------------------------------
 
-def test_fuzzer_short_run():
+def short_fuzz():
+    """280 mutations, 7 server processes, one after another: 2 s or so of waits."""
     lines = []
 
     class Out:
@@ -1508,6 +1509,16 @@ def test_fuzzer_short_run():
             lines.append(text)
 
     passed, failed, failures = fuzz.run(iterations=280, seed=20261130, batch=40, out=Out(), time_limit=12)
+    return lines, failed, failures
+
+
+def background(item):
+    """conftest's background jobs: the fuzzer's servers run while other tests do."""
+    return {"short fuzz": short_fuzz} if item.originalname == "test_fuzzer_short_run" else {}
+
+
+def test_fuzzer_short_run():
+    lines, failed, failures = background_result("short fuzz", short_fuzz)
     assert failed == 0, "".join(lines) + "\n" + "\n\n".join(
         "seed %d: %s\nlines: %s" % (f["seed"], f["error"][:800], [l[:200] for l in f["lines"]][:50])
         for f in failures[:2])

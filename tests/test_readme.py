@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT, run_command_once
+from conftest import ROOT, background_result, command_job
 from minimcp import MCPServer, TestClient
 
 README = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
@@ -58,12 +58,26 @@ def shell_lines():
                 yield line.strip()
 
 
+def shell_words(line):
+    """A README shell line as the words to run (python3: this interpreter)."""
+    return [sys.executable if w == "python3" else w for w in shlex.split(line)]
+
+
+def background(item):
+    """conftest's background jobs: every command these tests run, started with the run."""
+    if item.originalname == "test_shell_commands_run":
+        return dict([command_job(shell_words(item.callspec.params["line"]))])
+    if item.originalname == "test_each_try_it_command_works_as_written":
+        index = item.callspec.params["index"]
+        return {("try it", index): lambda: try_it(index)}
+    return {}
+
+
 @pytest.mark.parametrize("line", list(shell_lines()))
 def test_shell_commands_run(line):
-    words = shlex.split(line)
-    assert words[0] == "python3"
-    words = [sys.executable if w == "python3" else w for w in words]
-    done = run_command_once(words)      # a line the README has twice, or test_cli runs too: one run
+    assert shlex.split(line)[0] == "python3"
+    # run in the background (a line the README has twice, or test_cli runs too, runs once)
+    done = background_result(*command_job(shell_words(line)))
     assert done.returncode == 0, (line, done.stdout.decode()[-2000:], done.stderr.decode()[-2000:])
     out = done.stdout.decode()
     if "--call echo" in line:
@@ -233,16 +247,27 @@ def test_the_tools_resources_and_prompts_blocks_say_how_to_try_them():
     assert names == ["notes.py", "tools_demo.py", "resources_demo.py", "prompts_demo.py"]
 
 
-@pytest.mark.parametrize("index", range(4))
-def test_each_try_it_command_works_as_written(index, tmp_path):
+def try_it(index):
+    """Save the block as the README says, in a clone of its own, and run its command."""
     import shutil
+    import tempfile
+    from conftest import run_command
     body, name, command = tries()[index]
-    (tmp_path / name).write_text(body, encoding="utf-8")
-    shutil.copy(os.path.join(ROOT, "minimcp.py"), str(tmp_path / "minimcp.py"))
-    shutil.copytree(os.path.join(ROOT, "examples"), str(tmp_path / "examples"))   # "in a clone"
-    words = [sys.executable if w == "python3" else w for w in shlex.split(command)]
-    done = subprocess.run(words, cwd=str(tmp_path), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, timeout=60)
+    folder = tempfile.mkdtemp(prefix="minimcp-try-it-")
+    try:
+        with open(os.path.join(folder, name), "w", encoding="utf-8") as handle:
+            handle.write(body)
+        shutil.copy(os.path.join(ROOT, "minimcp.py"), os.path.join(folder, "minimcp.py"))
+        shutil.copytree(os.path.join(ROOT, "examples"), os.path.join(folder, "examples"))   # "in a clone"
+        return run_command(shell_words(command), cwd=folder, timeout=60)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_each_try_it_command_works_as_written(index):
+    command = tries()[index][2]
+    done = background_result(("try it", index), lambda: try_it(index))
     assert done.returncode == 0, (command, done.stdout.decode()[-2000:], done.stderr.decode()[-2000:])
     assert done.stdout.strip(), command
 
