@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, background_result
 
 import sigterm_storm
 
@@ -109,12 +109,19 @@ def test_sigterm_delivered_to_a_worker_thread_still_ends_the_server(tmp_path):
         process.stderr.close()
 
 
+def background(item):
+    """conftest's background jobs: the 40 rounds of the storm below (no timing is checked)."""
+    if os.name == "posix" and item.originalname == "test_sigterm_the_moment_an_answer_arrives_never_leaves_a_survivor":
+        return {"storm": lambda: sigterm_storm.forked_storm(40)}
+    return {}
+
+
 @posix
 def test_sigterm_the_moment_an_answer_arrives_never_leaves_a_survivor():
     """The shape the AI SDK's close() has; 300 rounds, each a new interpreter, live in
     tests/longrun.py (sigterm). Here each round's server is forked from one helper that has
     imported minimcp already: a fresh process for a tenth of the cost."""
-    rounds = sigterm_storm.forked_storm(40)
+    rounds = background_result("storm", lambda: sigterm_storm.forked_storm(40))     # a process: in the background
     failures = ["round %d: %s" % (number, result if isinstance(result, str) else "exit status %r" % result[0])
                 for number, result in enumerate(rounds) if isinstance(result, str) or result[0] != 0]
     assert not failures, failures
