@@ -467,7 +467,7 @@ def run_command(words, cwd=ROOT, timeout=120, **popen):
 # README's commands, selftest runs, the fuzzer's servers): they read nothing another test
 # changes. A test module lists them in a function ``background(item)`` that returns
 # ``{key: job}`` (a job: a function without arguments) for one of its tests. Once the run's
-# tests are collected, one worker thread runs the jobs of the selected tests, in the
+# tests are collected, two worker threads run the jobs of the selected tests, in the
 # tests' order, while the tests run; a test takes its job's result with
 # ``background_result(key, job)``: at once when it is done, else when it is (within the
 # test's time limit). The same key in two tests is one job (the README's selftest line and
@@ -493,20 +493,24 @@ class _Job:
 
 
 class _Background:
+    # Two workers: most jobs wait (on a server's timers, a selftest's checks), and the first
+    # tests' jobs have little else to overlap with; two keep them from queueing behind one another.
+    WORKERS = 2
+
     def __init__(self) -> None:
         self.jobs = {}                           # key -> _Job, started or queued
         self.queue = queue.Queue()
         self.stopped = False
-        self.worker = None
+        self.workers = []
 
     def submit(self, key, job) -> None:
         if key in self.jobs or self.stopped:
             return
         self.jobs[key] = _Job(job)
         self.queue.put(key)
-        if self.worker is None:
-            self.worker = threading.Thread(target=self._work, name="test-background", daemon=True)
-            self.worker.start()
+        while len(self.workers) < self.WORKERS:
+            self.workers.append(threading.Thread(target=self._work, name="test-background", daemon=True))
+            self.workers[-1].start()
 
     def _work(self) -> None:
         while not self.stopped:
