@@ -466,9 +466,9 @@ def run_command(words, cwd=ROOT, timeout=120, **popen):
 # two or more. Some cases are a process of their own whose output the test then checks (the
 # README's commands, selftest runs, the fuzzer's servers): they read nothing another test
 # changes. A test module lists them in a function ``background(item)`` that returns
-# ``{key: job}`` (a job: a function without arguments) for one of its tests. Once the run's
-# tests are collected, two worker threads run the jobs of the selected tests, in the
-# tests' order, while the tests run; a test takes its job's result with
+# ``{key: job}`` (a job: a function without arguments) for one of its tests. Those tests
+# run last; once the run's tests are collected, two worker threads run the jobs of the
+# selected tests, in the tests' order, while the other tests run; a test takes its job's result with
 # ``background_result(key, job)``: at once when it is done, else when it is (within the
 # test's time limit). The same key in two tests is one job (the README's selftest line and
 # test_cli's selftest case). A job's exception is raised in the test that takes its
@@ -544,13 +544,28 @@ def background_result(key, job):
     return _background.result(key, job)
 
 
+def _background_jobs(item) -> dict:
+    declare = getattr(getattr(item, "module", None), "background", None)
+    return declare(item) if callable(declare) else {}
+
+
+def _background_on(config) -> bool:
+    return not config.option.collectonly and os.environ.get("MINIMCP_TEST_BACKGROUND", "1") != "0"
+
+
+def pytest_collection_modifyitems(session, config, items):
+    # The tests that take a job's result run last, in their order: their jobs then have the
+    # whole run to finish in, and none of them waits for one.
+    if _background_on(config):
+        waiting = set(id(item) for item in items if _background_jobs(item))
+        items[:] = [item for item in items if id(item) not in waiting] + \
+                   [item for item in items if id(item) in waiting]
+
+
 def pytest_collection_finish(session):
-    if session.config.option.collectonly or os.environ.get("MINIMCP_TEST_BACKGROUND", "1") == "0":
-        return
-    for item in session.items:
-        declare = getattr(getattr(item, "module", None), "background", None)
-        if callable(declare):
-            for key, job in declare(item).items():
+    if _background_on(session.config):
+        for item in session.items:
+            for key, job in _background_jobs(item).items():
                 _background.submit(key, job)
 
 
