@@ -8212,7 +8212,10 @@ def _serve_http(app: "MCPServer", host: str, port: int, ready=None, **options) -
     if ready is not None:                # tests and embedders: the bound server
         ready(httpd)
     try:
-        httpd.serve_forever(poll_interval=0.2)
+        # shutdown() (SIGTERM's drain, embedders, the tests' servers) waits until this loop
+        # next looks at its flag: poll_interval at most. 50 ms is as quick as a person sees, at
+        # 20 idle wake-ups a second; 0.2 s made every test server's end a fifth of a second.
+        httpd.serve_forever(poll_interval=0.05)
     finally:
         try:
             httpd.drain(wsgi, drain_seconds, app.shutdown_grace)

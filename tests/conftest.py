@@ -159,6 +159,7 @@ def pytest_configure(config):
 
 
 def pytest_unconfigure(config):
+    _background.stop()
     if _pycache_prefix is not None:
         os.environ.pop("PYTHONPYCACHEPREFIX", None)
         os.environ["PYTHONDONTWRITEBYTECODE"] = _dont_write_bytecode
@@ -423,3 +424,153 @@ def spawn(script=EVERYTHING, env=None, args=()):
     environment.update(env or {})
     return subprocess.Popen([sys.executable, script] + list(args), stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment)
+
+
+# -- the command line's processes ---------------------------------------------------------
+#
+# ``python3 minimcp.py ...`` compiles minimcp.py's ~11,000 lines at every start (a script's
+# bytecode is never cached): about 0.15 s of CPU before it does anything, a few dozen
+# times a run. ``CLI`` starts the same program the way ``python3 -m minimcp`` does (its
+# ``__main__`` block, which makes the module its own ``minimcp``) from cached bytecode,
+# with minimcp.py's folder first on sys.path and argv[0] its path, as the script form
+# has them, whatever the cwd. A test whose point is not the script form uses it; the
+# script form keeps tests of its own (test_readme's commands as written, test_cli's
+# version, exit status and program name, "serve" in test_cli and test_readme).
+
+#: ``python3 minimcp.py``, from cached bytecode: the command line, its words to follow.
+CLI = [sys.executable, "-c", "import runpy, sys; sys.path[0] = %r; "
+       "runpy.run_module('minimcp', run_name='__main__', alter_sys=True)" % ROOT]
+#: ``python3 minimcp.py serve``, from cached bytecode.
+SERVE = CLI + ["serve"]
+
+def run_command(words, cwd=ROOT, timeout=120, **popen):
+    """``subprocess.run(words)`` from ``cwd`` with stdin closed and the output captured; a
+    process still running when the run ends (a background job's) is killed then."""
+    with subprocess.Popen(list(words), cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, **popen) as process:
+        _running.add(process)
+        try:
+            out, err = process.communicate(timeout=timeout)
+        except BaseException:
+            process.kill()
+            process.communicate()
+            raise
+        finally:
+            _running.discard(process)
+    return subprocess.CompletedProcess(list(words), process.returncode, out, err)
+
+
+# -- background jobs ------------------------------------------------------------------------
+#
+# The tests run one at a time and mostly keep one core busy; the machines this runs on have
+# two or more. Some cases are a process of their own whose output the test then checks (the
+# README's commands, selftest runs, the fuzzer's servers): they read nothing another test
+# changes. A test module lists them in a function ``background(item)`` that returns
+# ``{key: job}`` (a job: a function without arguments) for one of its tests. Those tests
+# run last; once the run's tests are collected, two worker threads run the jobs of the
+# selected tests, in the tests' order, while the other tests run; a test takes its job's result with
+# ``background_result(key, job)``: at once when it is done, else when it is (within the
+# test's time limit). The same key in two tests is one job (the README's selftest line and
+# test_cli's selftest case). A job's exception is raised in the test that takes its
+# result, and a job nothing started runs in its test. MINIMCP_TEST_BACKGROUND=0 runs every
+# job in its test, one at a time, as a debugger wants.
+
+_running = set()                # Popen objects of run_command() still running
+
+
+class _Job:
+    def __init__(self, job) -> None:
+        self.job, self.done = job, threading.Event()
+        self.result = self.error = None
+
+    def run(self) -> None:
+        try:
+            self.result = self.job()
+        except BaseException as exc:            # raised again in the test that takes the result
+            self.error = exc
+        finally:
+            self.done.set()
+
+
+class _Background:
+    # Two workers: most jobs wait (on a server's timers, a selftest's checks), and the first
+    # tests' jobs have little else to overlap with; two keep them from queueing behind one another.
+    WORKERS = 2
+
+    def __init__(self) -> None:
+        self.jobs = {}                           # key -> _Job, started or queued
+        self.queue = queue.Queue()
+        self.stopped = False
+        self.workers = []
+
+    def submit(self, key, job) -> None:
+        if key in self.jobs or self.stopped:
+            return
+        self.jobs[key] = _Job(job)
+        self.queue.put(key)
+        while len(self.workers) < self.WORKERS:
+            self.workers.append(threading.Thread(target=self._work, name="test-background", daemon=True))
+            self.workers[-1].start()
+
+    def _work(self) -> None:
+        while not self.stopped:
+            self.jobs[self.queue.get()].run()
+
+    def result(self, key, job):
+        entry = self.jobs.get(key)
+        if entry is None:                        # not declared, or not selected: here and now
+            entry = self.jobs[key] = _Job(job)
+            entry.run()
+        while not entry.done.wait(1.0):          # in slices: the time limit's signal gets through
+            pass
+        if entry.error is not None:
+            raise entry.error
+        return entry.result
+
+    def stop(self) -> None:
+        self.stopped = True
+        for process in list(_running):           # only what run_command() started and still runs
+            try:
+                process.kill()
+            except OSError:
+                pass
+
+
+_background = _Background()
+
+
+def background_result(key, job):
+    """The result of ``job()``, run in the background if its test declared it (see above)."""
+    return _background.result(key, job)
+
+
+def _background_jobs(item) -> dict:
+    declare = getattr(getattr(item, "module", None), "background", None)
+    return declare(item) if callable(declare) else {}
+
+
+def _background_on(config) -> bool:
+    return not config.option.collectonly and os.environ.get("MINIMCP_TEST_BACKGROUND", "1") != "0"
+
+
+def pytest_collection_modifyitems(session, config, items):
+    # The tests that take a job's result run last, in their order: their jobs then have the
+    # whole run to finish in, and none of them waits for one.
+    if _background_on(config):
+        waiting = set(id(item) for item in items if _background_jobs(item))
+        items[:] = [item for item in items if id(item) not in waiting] + \
+                   [item for item in items if id(item) in waiting]
+
+
+def pytest_collection_finish(session):
+    if _background_on(session.config):
+        for item in session.items:
+            for key, job in _background_jobs(item).items():
+                _background.submit(key, job)
+
+
+def command_job(words, **options):
+    """``(key, job)`` for ``run_command(words, **options)``: the same words and options in
+    two tests are one job."""
+    words = tuple(words)
+    return ("command", words, tuple(sorted(options.items()))), lambda: run_command(words, **options)

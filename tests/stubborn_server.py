@@ -7,7 +7,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from minimcp import MCPServer  # noqa: E402
 
-app = MCPServer("stubborn", shutdown_grace=0.5)
+app = MCPServer("stubborn", shutdown_grace=0.2)      # the grace is all the test waits out
 
 
 @app.tool()

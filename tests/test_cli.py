@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from conftest import EVERYTHING, ROOT
+from conftest import CLI, EVERYTHING, ROOT, SERVE, background_result, command_job
 
 MINIMCP = os.path.join(ROOT, "minimcp.py")
 SERVER = [sys.executable, EVERYTHING]
@@ -42,15 +42,30 @@ def cli(*args):
     return subprocess.CompletedProcess(args, status, out.getvalue().encode(), err.getvalue().encode())
 
 
+# The README's own selftest line, word for word: test_readme runs it too, and it runs once.
+SELFTEST = [sys.executable, "minimcp.py", "selftest", "--", sys.executable, "examples/everything.py"]
+# A process of its own: minimcp.py (from cached bytecode) waits out its --timeout.
+TIMEOUT = CLI + ["call", "slow", "seconds=30", "steps=1", "--timeout", "1.5", "--"] + SERVER
+
+
+def background(item):
+    """conftest's background jobs: these tests' processes, started with the run."""
+    if item.originalname == "test_the_client_s_timer_restarts_on_each_progress_of_its_request":
+        return {"timer restarts": timer_restarts}
+    words = {"test_selftest_passes_on_the_fixture_and_fails_on_a_broken_server": SELFTEST,
+             "test_a_timeout_names_the_cli_s_own_option": TIMEOUT}.get(item.originalname)
+    return dict([command_job(words)]) if words else {}
+
+
 def test_version_and_help():
-    done = run("--version")
+    done = run("--version")                     # the script form, as a process: its exit status
     assert done.returncode == 0 and done.stdout.decode().startswith("minimcp 0.")
-    done = run("--help")
+    done = cli("--help")
     assert done.returncode == 0
     text = done.stdout.decode()
     for word in ("inspect", "call", "read", "prompt", "complete", "selftest", "config", "serve", "examples:"):
         assert word in text
-    assert run().returncode == 2
+    assert cli().returncode == 2
     assert run("frobnicate", "--", "x").returncode == 2
 
 
@@ -154,7 +169,7 @@ def test_config_snippets_use_absolute_paths(client, key):
 
 
 def test_selftest_passes_on_the_fixture_and_fails_on_a_broken_server(tmp_path):
-    done = run("selftest", "--", *SERVER, timeout=120)
+    done = background_result(*command_job(SELFTEST))
     out, err = done.stdout.decode(), done.stderr.decode()
     assert done.returncode == 0, out
     # Issue 30, point 1: the cancellation check raised in a thread of its own, after the PASS
@@ -186,22 +201,22 @@ def test_serve_a_script_object_and_plain_functions(tmp_path):
     tools.write_text('def word_count(text: str) -> int:\n    """Count words."""\n    return len(text.split())\n\n'
                      'def shout(text: str = "hi") -> str:\n    return text.upper()\n\n'
                      'if __name__ == "__main__":\n    print("must not run")\n')
-    done = cli("call", "word_count", "text=a b c", "--", sys.executable, MINIMCP, "serve", "--functions", str(tools))
+    # The script form of serve is test_readme's (its try-it commands); here it is SERVE.
+    done = cli("call", "word_count", "text=a b c", "--", *SERVE, "--functions", str(tools))
     assert done.stdout.decode().splitlines()[0] == "3", done.stderr.decode()
-    done = cli("inspect", "--json", "--", sys.executable, MINIMCP, "serve", "--functions", str(tools))
+    done = cli("inspect", "--json", "--", *SERVE, "--functions", str(tools))
     assert [t["name"] for t in json.loads(done.stdout.decode())["tools"]] == ["word_count", "shout"]
-    done = cli("call", "echo", "text=via serve", "--", sys.executable, MINIMCP, "serve", EVERYTHING + ":app")
+    done = cli("call", "echo", "text=via serve", "--", *SERVE, EVERYTHING + ":app")
     assert done.stdout.decode() == "via serve\n", done.stderr.decode()
     done = cli("call", "word_count", "text=x y", "--", sys.executable, MINIMCP, "serve",
                os.path.join(ROOT, "examples", "quickstart.py"))
     assert done.stdout.decode().splitlines()[0] == "2"
-    done = run("serve", str(tools) + ":nothing")         # a process: serve installs the SDK aliases
+    done = run("serve", str(tools) + ":nothing", module=True)   # a process: serve installs the SDK aliases
     assert done.returncode != 0 and b"MCPServer" in done.stderr
 
 
-def test_the_client_s_timer_restarts_on_each_progress_of_its_request():
-    """Issue 30, point 3: a long call that keeps reporting progress is not given up on (the
-    TypeScript SDK's resetTimeoutOnProgress). In-process: the timer is the clients' own."""
+def timer_restarts():
+    """A steady call of 1 s under a 0.6 s timeout, then a silent one: (its text, the error)."""
     import time
     from minimcp import Context, MCPError, MCPServer, TestClient
     app = MCPServer("timer")
@@ -218,14 +233,26 @@ def test_the_client_s_timer_restarts_on_each_progress_of_its_request():
         ctx.sleep(10)                           # ends when the client's timeout cancels it
         return "never"
     with TestClient(app, timeout=0.6) as client:
-        assert client.call_tool("steady")["content"][0]["text"] == "finished"
-        with pytest.raises(MCPError) as info:
+        text = client.call_tool("steady")["content"][0]["text"]
+        try:
             client.call_tool("silent")
-        assert "no answer to tools/call within 0.6 seconds (the server may still be working" in info.value.message
+        except MCPError as exc:
+            return text, exc.message
+        return text, None
+
+
+def test_the_client_s_timer_restarts_on_each_progress_of_its_request():
+    """Issue 30, point 3: a long call that keeps reporting progress is not given up on (the
+    TypeScript SDK's resetTimeoutOnProgress). In-process: the timer is the clients' own; it
+    waits 1.6 s in all, so it runs in the background (an app and a client of its own)."""
+    text, error = background_result("timer restarts", timer_restarts)
+    assert text == "finished"
+    assert error is not None and "no answer to tools/call within 0.6 seconds (the server may still be working" \
+        in error, error
 
 
 def test_a_timeout_names_the_cli_s_own_option():
-    done = cli("call", "slow", "seconds=30", "steps=1", "--timeout", "1.5", "--", *SERVER)
+    done = background_result(*command_job(TIMEOUT))
     err = done.stderr.decode()
     assert done.returncode == 1 and done.stdout.decode() == "", err
     assert "no answer to tools/call within 1.5 seconds (minimcp's own --timeout, not the server's: it may " \

@@ -4,11 +4,10 @@ The CLI runs in-process (``minimcp.main``); each server is a real process."""
 
 import base64
 import json
-import os
 import sys
 
 import minimcp
-from conftest import ROOT
+from conftest import SERVE
 
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(40))
 SERVER = '''import json
@@ -40,7 +39,7 @@ def cli(capsys, *words):
 def server(tmp_path):
     path = tmp_path / "small.py"
     path.write_text(SERVER)
-    return [sys.executable, os.path.join(ROOT, "minimcp.py"), "serve", str(path)]
+    return SERVE + [str(path)]                  # minimcp.py serve, from cached bytecode
 
 
 def test_key_value_makes_a_list_for_an_array_parameter(tmp_path, capsys):

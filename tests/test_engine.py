@@ -324,17 +324,29 @@ def test_responses_to_ids_the_server_never_sent_are_dropped_silently(everything)
     assert out == [PING_OK]
 
 
-def test_duplicate_id_while_in_flight_is_rejected(legacy):
-    legacy.request("tools/call", {"name": "slow", "arguments": {"seconds": 0.6, "steps": 2}}, id=50)
+def test_duplicate_id_while_in_flight_is_rejected():
+    app = MCPServer("dup")
+    release = threading.Event()                      # the call stays in flight until the test is done
+
+    @app.tool()
+    def held() -> str:
+        release.wait(10)
+        return "done"
+
+    legacy = Wire(app)
+    legacy.initialize()
+    legacy.request("tools/call", {"name": "held"}, id=50)
     legacy.request("ping", id=50)                    # read after the call took the id: no wait needed
     duplicate = legacy.recv()
     says(error_of(duplicate, 50, -32600), "50", "in use", "in flight", "duplicate")
     legacy.request("ping", id="50")                   # a string id is a different id
     assert legacy.response("50") == {"jsonrpc": "2.0", "id": "50", "result": {}}
+    release.set()
     finished = legacy.response(50)
     assert finished["result"]["content"] == [{"type": "text", "text": "done"}]
     # Once finished, the id is free again.
     assert legacy.response(legacy.request("ping", id=50)) == {"jsonrpc": "2.0", "id": 50, "result": {}}
+    legacy.close()
 
 
 def test_internal_failure_is_32603_without_a_traceback():
@@ -712,13 +724,13 @@ def _stubborn_server(grace):
 
 
 def test_shutdown_grace_bounds_the_wait_for_a_busy_handler():
-    app, running = _stubborn_server(0.3)
+    app, running = _stubborn_server(0.1)
     wire = Wire(app)
     wire.initialize()
     wire.request("tools/call", {"name": "stubborn", "arguments": {"seconds": 6}})
     assert running.wait(5)
     elapsed = _closing_time(wire)
-    assert elapsed < 2.0, "serve() waited %.2fs with shutdown_grace=0.3" % elapsed
+    assert elapsed < 2.0, "serve() waited %.2fs with shutdown_grace=0.1" % elapsed
 
 
 def test_response_computed_before_eof_is_not_lost(everything):

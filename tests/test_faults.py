@@ -27,7 +27,7 @@ import time
 import pytest
 
 import fuzz
-from conftest import ROOT, check_line
+from conftest import ROOT, background_result, check_line
 from fuzz import Failure, Server, envelope, handshake
 
 sys.path.insert(0, ROOT)
@@ -882,6 +882,27 @@ def _line_index(server, request_id):
     raise AssertionError("no line for %r" % request_id)
 
 
+def _clock_call(server, token, modern=False):
+    """A second ``slow`` call (20 steps of 50 ms), never cancelled: its progress is the server's
+    own clock. Returns a function that waits, from stdout line ``index`` on, for three more of
+    its steps: time enough for a call whose cancel had been missed to report progress too.
+
+    An absence is then proved in two parts, neither a guess of a delay: no progress of the
+    cancelled call while the clock ran on, and no answer to it until the server's output
+    ends (``verify``: at EOF the server waits for whatever still runs, then exits). The
+    clock call is cancelled by that EOF: it may be answered once, or not at all.
+    """
+    meta = envelope({}, progressToken=token) if modern else {"progressToken": token}
+    server.request("tools/call", {"name": "slow", "arguments": {"seconds": 1.0, "steps": 20}, "_meta": meta},
+                   request_id=token, expect=False)
+    server.expect(token, minimum=0)
+
+    def three_more_steps(index):
+        server.wait_for(lambda: len(_progress_after(server, {token}, index)) >= 3, 10,
+                        "three more steps of the clock call")
+    return three_more_steps
+
+
 def test_cancel_unknown_finished_malformed_and_in_flight(servers):
     server = servers()
     handshake(server)
@@ -895,19 +916,18 @@ def test_cancel_unknown_finished_malformed_and_in_flight(servers):
         server.notify("notifications/cancelled", params)
     server.request("tools/call", {"name": "slow", "arguments": {"seconds": 1.0, "steps": 20},
                                   "_meta": {"progressToken": "tok"}}, request_id="slow")
-    server.wait_progress(["tok"])                              # it runs on a worker: cancel it there
+    clock = _clock_call(server, "clock")
+    server.wait_progress(["tok", "clock"])                     # it runs on a worker: cancel it there
     server.cancel("slow", "no longer needed")
     server.cancel("slow", "twice")
     marker = server.request("ping")
     server.wait(marker)
     index = _line_index(server, marker)
-    # Proves an absence, past the time it would have finished: a slow machine can only
-    # make this pass wrongly, never fail wrongly.
-    time.sleep(1.1)
-    assert fuzz.key("slow") not in server.responses, server.responses[fuzz.key("slow")]
-    assert not _progress_after(server, {"tok"}, index), "progress after the cancel was processed"
+    clock(index)
     server.liveness("legacy")
     server.verify()
+    assert fuzz.key("slow") not in server.responses, server.responses[fuzz.key("slow")]
+    assert not _progress_after(server, {"tok"}, index), "progress after the cancel was processed"
 
 
 @LINUX
@@ -921,16 +941,17 @@ def test_storm_of_200_cancels(servers):
     server.wait_for(lambda: len(server.progress_tokens()) >= min(cap, len(ids)), 20, "a full pool")
     for request_id in ids:
         server.cancel(request_id)
+    clock = _clock_call(server, "storm-clock")                 # queued behind the storm: the pool frees up
     marker = server.request("ping")
     server.wait(marker, 5)
     index = _line_index(server, marker)
     server.liveness("legacy")
-    time.sleep(0.5)                                # proves an absence: no late answer or progress
+    clock(index)                                   # (see _clock_call)
     # the pool's bound, plus main, watcher and spare
     assert server.threads() <= cap + 4, "threads after the storm: %d (pool cap %d)" % (server.threads(), cap)
+    server.verify()
     assert not any(fuzz.key(i) in server.responses for i in ids)
     assert not _progress_after(server, {"storm-%d" % n for n in range(200)}, index)
-    server.verify()
 
 
 def test_cancel_racing_completion(servers):
@@ -960,17 +981,19 @@ def test_modern_cancel_and_listen_stream(servers):
     server.request("subscriptions/listen", {"notifications": {"promptsListChanged": True}, "_meta": meta},
                    request_id="listen-kept", expect=False)
     server.expect("listen-kept")                               # closed with a result at EOF
-    server.wait_progress(["m-tok"])                            # the call runs, both streams are open
+    clock = _clock_call(server, "m-clock", modern=True)
+    server.wait_progress(["m-tok", "m-clock"])                 # the call runs, both streams are open
     server.wait_for(lambda: {"listen", "listen-kept"} <= set(
         n["params"]["_meta"].get("io.modelcontextprotocol/subscriptionId") for n in server.notifications
         if n["method"] == "notifications/subscriptions/acknowledged"), 5, "both listens acknowledged")
     server.cancel("m-slow")
     server.cancel("listen")
-    server.result("tools/list", {"_meta": meta})               # a round trip: the cancels are processed
-    time.sleep(1.0)                                            # proves an absence: past m-slow's end
-    assert fuzz.key("m-slow") not in server.responses
+    marker = server.request("tools/list", {"_meta": meta})     # a round trip: the cancels are processed
+    server.wait(marker)
+    clock(_line_index(server, marker))                         # (see _clock_call)
     server.liveness("modern")
     server.verify()
+    assert fuzz.key("m-slow") not in server.responses
     assert fuzz.key("listen") not in server.responses
     assert not server.server_requests, "requests written in the 2026-07-28 era: %r" % server.server_requests
 
@@ -1477,7 +1500,8 @@ def test_directory_helper_fifo_does_not_hang(servers, tree):
 
 # -- the fuzzer, bounded ---------------------------------------------------------------------------------------------
 
-def test_fuzzer_short_run():
+def short_fuzz():
+    """280 mutations, 7 server processes, one after another: 2 s or so of waits."""
     lines = []
 
     class Out:
@@ -1485,6 +1509,16 @@ def test_fuzzer_short_run():
             lines.append(text)
 
     passed, failed, failures = fuzz.run(iterations=280, seed=20261130, batch=40, out=Out(), time_limit=12)
+    return lines, failed, failures
+
+
+def background(item):
+    """conftest's background jobs: the fuzzer's servers run while other tests do."""
+    return {"short fuzz": short_fuzz} if item.originalname == "test_fuzzer_short_run" else {}
+
+
+def test_fuzzer_short_run():
+    lines, failed, failures = background_result("short fuzz", short_fuzz)
     assert failed == 0, "".join(lines) + "\n" + "\n\n".join(
         "seed %d: %s\nlines: %s" % (f["seed"], f["error"][:800], [l[:200] for l in f["lines"]][:50])
         for f in failures[:2])

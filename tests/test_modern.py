@@ -328,7 +328,8 @@ def test_listen_acknowledges_then_streams_only_what_was_asked(wire):
                     "params": {"_meta": {SUB_ID: listen_id}}}
     wire.app.add_prompt(lambda: "x", name="later")          # not asked for: nothing
     wire.app.notify_resource_updated("fixture://other")     # not listed: nothing
-    wire.silent(0.2)
+    # Both write (if at all) in this thread, before the call below is sent: whatever they
+    # wrote comes before its answer, and would be in wire.notifications, checked below.
     response = modern(wire, "tools/call", {"name": "touch", "arguments": {"uri": "fixture://hello"}})
     assert response["result"]["content"][0]["text"] == "touched"
     assert wire.notifications == [{"jsonrpc": "2.0", "method": "notifications/resources/updated",

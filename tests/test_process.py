@@ -277,7 +277,7 @@ def test_a_tool_blocking_the_thread_that_read_it_does_not_delay_the_end(servers,
     action = (lambda: server.proc.send_signal(signal.SIGTERM)) if how == "sigterm" else server.close_stdin
     elapsed, status = server.exit_after(action, 15)
     assert status == 0, status
-    assert elapsed < 0.5 + 1.5, "exited %.2fs after %s while a tool blocked (grace 0.5 s)" % (elapsed, how)
+    assert elapsed < 0.2 + 1.5, "exited %.2fs after %s while a tool blocked (grace 0.2 s)" % (elapsed, how)
     assert_quiet(server.stderr())
 
 

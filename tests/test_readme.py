@@ -9,13 +9,15 @@ import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, background_result, command_job
 from minimcp import MCPServer, TestClient
 
 README = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
 BLOCKS = re.findall(r"^```(\w+)\n(.*?)^```", README, flags=re.S | re.M)
-TEST_COMMAND = ("python3 -m venv --clear .venv && .venv/bin/python -m pip install -r tests/requirements.txt"
-                " && .venv/bin/python -m pytest")
+# --no-compile: pip need not compile every module of pytest, pydantic and pygments (2 s of
+# CPU); the run compiles the few it imports.
+TEST_COMMAND = ("python3 -m venv --clear .venv && .venv/bin/python -m pip install --no-compile"
+                " -r tests/requirements.txt && .venv/bin/python -m pytest")
 COMPILE_COMMAND = 'PYTHONPYCACHEPREFIX="$HOME/.cache/pycache" python3 -m compileall minimcp.py'
 
 
@@ -58,13 +60,28 @@ def shell_lines():
                 yield line.strip()
 
 
+def shell_words(line):
+    """A README shell line as the words to run (python3: this interpreter)."""
+    return [sys.executable if w == "python3" else w for w in shlex.split(line)]
+
+
+def background(item):
+    """conftest's background jobs: every command these tests run, started with the run."""
+    if item.originalname == "test_shell_commands_run":
+        return dict([command_job(shell_words(item.callspec.params["line"]))])
+    if item.originalname == "test_each_try_it_command_works_as_written":
+        index = item.callspec.params["index"]
+        return {("try it", index): lambda: try_it(index)}
+    if item.originalname == "test_the_read_only_directory_advice_works_as_written" and AS_NOBODY:
+        return {"read-only advice": read_only_advice}
+    return {}
+
+
 @pytest.mark.parametrize("line", list(shell_lines()))
 def test_shell_commands_run(line):
-    words = shlex.split(line)
-    assert words[0] == "python3"
-    words = [sys.executable if w == "python3" else w for w in words]
-    done = subprocess.run(words, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, timeout=120)
+    assert shlex.split(line)[0] == "python3"
+    # run in the background (a line the README has twice, or test_cli runs too, runs once)
+    done = background_result(*command_job(shell_words(line)))
     assert done.returncode == 0, (line, done.stdout.decode()[-2000:], done.stderr.decode()[-2000:])
     out = done.stdout.decode()
     if "--call echo" in line:
@@ -234,16 +251,27 @@ def test_the_tools_resources_and_prompts_blocks_say_how_to_try_them():
     assert names == ["notes.py", "tools_demo.py", "resources_demo.py", "prompts_demo.py"]
 
 
-@pytest.mark.parametrize("index", range(4))
-def test_each_try_it_command_works_as_written(index, tmp_path):
+def try_it(index):
+    """Save the block as the README says, in a clone of its own, and run its command."""
     import shutil
+    import tempfile
+    from conftest import run_command
     body, name, command = tries()[index]
-    (tmp_path / name).write_text(body, encoding="utf-8")
-    shutil.copy(os.path.join(ROOT, "minimcp.py"), str(tmp_path / "minimcp.py"))
-    shutil.copytree(os.path.join(ROOT, "examples"), str(tmp_path / "examples"))   # "in a clone"
-    words = [sys.executable if w == "python3" else w for w in shlex.split(command)]
-    done = subprocess.run(words, cwd=str(tmp_path), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, timeout=60)
+    folder = tempfile.mkdtemp(prefix="minimcp-try-it-")
+    try:
+        with open(os.path.join(folder, name), "w", encoding="utf-8") as handle:
+            handle.write(body)
+        shutil.copy(os.path.join(ROOT, "minimcp.py"), os.path.join(folder, "minimcp.py"))
+        shutil.copytree(os.path.join(ROOT, "examples"), os.path.join(folder, "examples"))   # "in a clone"
+        return run_command(shell_words(command), cwd=folder, timeout=60)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_each_try_it_command_works_as_written(index):
+    command = tries()[index][2]
+    done = background_result(("try it", index), lambda: try_it(index))
     assert done.returncode == 0, (command, done.stdout.decode()[-2000:], done.stderr.decode()[-2000:])
     assert done.stdout.strip(), command
 
@@ -260,40 +288,51 @@ def test_the_distribution_name_is_free_and_the_readme_says_it():
     assert 'py-modules = ["minimcp"]' in pyproject
 
 
-@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0 or not os.path.exists("/usr/bin/setpriv")
-                    or not os.path.exists("/usr/bin/python3"),
-                    reason="needs root to run the advice as an unprivileged user in a read-only directory")
-def test_the_read_only_directory_advice_works_as_written(request):
-    """Item 3: 'python3 -m compileall minimcp.py' fails in a read-only directory; the README's
-    command, with PYTHONPYCACHEPREFIX, works, and the server then starts from that cache."""
+AS_NOBODY = (hasattr(os, "geteuid") and os.geteuid() == 0 and os.path.exists("/usr/bin/setpriv")
+             and os.path.exists("/usr/bin/python3"))
+
+
+def read_only_advice():
+    """The compile commands of item 3, run as nobody in a read-only folder with a copy of
+    minimcp.py: (plain, advice, check) as run, the home folder, whether __pycache__ appeared."""
     import pathlib
     import shutil
     import tempfile
+    from conftest import run_command
     tmp_path = pathlib.Path(tempfile.mkdtemp(prefix="minimcp-ro-"))     # pytest's own is private to root
-    request.addfinalizer(lambda: shutil.rmtree(str(tmp_path), ignore_errors=True))
-    folder = tmp_path / "ro"
-    folder.mkdir()
-    shutil.copy(os.path.join(ROOT, "minimcp.py"), str(folder / "minimcp.py"))
-    home = tmp_path / "home"
-    home.mkdir()
-    os.chown(str(home), 65534, 65534)
-    os.chmod(str(folder), 0o555)
-    os.chmod(str(tmp_path), 0o755)
-    as_nobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sh", "-c"]
-    env = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
+    try:
+        folder = tmp_path / "ro"
+        folder.mkdir()
+        shutil.copy(os.path.join(ROOT, "minimcp.py"), str(folder / "minimcp.py"))
+        home = tmp_path / "home"
+        home.mkdir()
+        os.chown(str(home), 65534, 65534)
+        os.chmod(str(folder), 0o555)
+        os.chmod(str(tmp_path), 0o755)
+        as_nobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sh", "-c"]
+        env = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
 
-    def run(line):
-        return subprocess.run(as_nobody + [line], cwd=str(folder), env=env, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, timeout=120)
-    plain = run("python3 -m compileall minimcp.py")
+        def run(line):
+            return run_command(as_nobody + [line], cwd=str(folder), env=env)
+        plain = run("python3 -m compileall minimcp.py")
+        advice = run(COMPILE_COMMAND)
+        check = run('PYTHONPYCACHEPREFIX="$HOME/.cache/pycache" python3 -c '
+                    '"import minimcp, os; print(minimcp.__cached__); print(os.path.exists(minimcp.__cached__))"')
+        return plain, advice, check, str(home), (folder / "__pycache__").exists()
+    finally:
+        shutil.rmtree(str(tmp_path), ignore_errors=True)
+
+
+@pytest.mark.skipif(not AS_NOBODY, reason="needs root to run the advice as an unprivileged user in a read-only directory")
+def test_the_read_only_directory_advice_works_as_written():
+    """Item 3: 'python3 -m compileall minimcp.py' fails in a read-only directory; the README's
+    command, with PYTHONPYCACHEPREFIX, works, and the server then starts from that cache."""
+    plain, advice, check, home, wrote_pycache = background_result("read-only advice", read_only_advice)
     assert plain.returncode != 0 or b"PermissionError" in plain.stdout + plain.stderr
-    advice = run(COMPILE_COMMAND)
     assert advice.returncode == 0, advice.stdout + advice.stderr
-    check = run('PYTHONPYCACHEPREFIX="$HOME/.cache/pycache" python3 -c '
-                '"import minimcp, os; print(minimcp.__cached__); print(os.path.exists(minimcp.__cached__))"')
     cached, exists = check.stdout.decode().split()
-    assert cached.startswith(str(home)) and exists == "True", check.stdout + check.stderr
-    assert not (folder / "__pycache__").exists()
+    assert cached.startswith(home) and exists == "True", check.stdout + check.stderr
+    assert not wrote_pycache
 
 
 # -- issue 30, point 5: the README is a guide, read from the top ---------------------------------

@@ -10,10 +10,9 @@ import threading
 
 import pytest
 
-from conftest import ROOT, Wire
+from conftest import CLI, ROOT, SERVE, Wire
 from minimcp import MCPServer, TestClient
 
-MINIMCP = os.path.join(ROOT, "minimcp.py")
 
 
 def test_a_bare_resource_decorator_fails_instead_of_registering_nothing():
@@ -72,7 +71,7 @@ def test_serve_functions_without_names_does_not_expose_main(tmp_path):
     script.write_text("import argparse\n\ndef word_count(text: str) -> int:\n    return len(text.split())\n\n"
                       "def main():\n    argparse.ArgumentParser().parse_args()\n\n"
                       "if __name__ == '__main__':\n    main()\n")
-    done = subprocess.run([sys.executable, MINIMCP, "inspect", "--json", "--", sys.executable, MINIMCP, "serve",
+    done = subprocess.run(CLI + ["inspect", "--json", "--"] + SERVE + [                 # from cached bytecode
                            "--functions", str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           timeout=60, cwd=ROOT)
     assert done.returncode == 0, done.stderr.decode()

@@ -21,10 +21,9 @@ from typing import Any, Dict, List, Optional, TypedDict
 
 import pytest
 
-from conftest import ROOT, Wire
+from conftest import CLI, ROOT, Wire
 from minimcp import Image, MCPServer
 
-MINIMCP = os.path.join(ROOT, "minimcp.py")
 
 try:
     import pydantic
@@ -237,7 +236,7 @@ def run_server(source, requests, env=None, tmp_path=None, args=("serve",)):
         {"jsonrpc": "2.0", "method": "notifications/initialized"}]
     lines += [dict(request, jsonrpc="2.0", id=index) for index, request in enumerate(requests, 1)]
     environment = dict(os.environ, **(env or {}))
-    done = subprocess.run([sys.executable, MINIMCP] + list(args) + [str(script)],
+    done = subprocess.run(CLI + list(args) + [str(script)],           # minimcp.py, from cached bytecode
                           input=b"".join(json.dumps(m).encode() + b"\n" for m in lines),
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment, timeout=60)
     answers = {}

@@ -17,9 +17,8 @@ import textwrap
 import pytest
 
 import minimcp
-from conftest import ROOT
+from conftest import ROOT, SERVE
 
-MINIMCP = os.path.join(ROOT, "minimcp.py")
 
 pytestmark = pytest.mark.skipif(
     any(importlib.util.find_spec(n) for n in ("mcp", "fastmcp")),
@@ -109,7 +108,7 @@ def serve(source, requests, tmp_path):
         "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
         {"jsonrpc": "2.0", "method": "notifications/initialized"}]
     lines += [dict(request, jsonrpc="2.0", id=index) for index, request in enumerate(requests, 1)]
-    done = subprocess.run([sys.executable, MINIMCP, "serve", str(script)],
+    done = subprocess.run(SERVE + [str(script)],                      # minimcp.py serve, from cached bytecode
                           input=b"".join(json.dumps(m).encode() + b"\n" for m in lines),
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
     return {m.get("id"): m for m in map(json.loads, done.stdout.splitlines())}, done

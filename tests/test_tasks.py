@@ -207,20 +207,29 @@ def test_input_required_while_waiting_on_the_client(tw):
     assert tw.result("tasks/result", {"taskId": task["taskId"]})["content"][0]["text"] == "hello Ada"
 
 
+def past(moment):
+    """Sleep until time.time() is past ``moment`` (a task expires once the clock is past its
+    creation plus its ttl, on the server's time.time(); 10 ms more for the clock's grain)."""
+    time.sleep(max(0.0, moment + 0.01 - time.time()))
+    assert time.time() > moment
+
+
 def test_ttl_expiry_drops_finished_tasks():
     wire = Wire(task_server(task_ttl_ms=100))
     wire.initialize("2025-11-25")
     task = create(wire, "job", {"seconds": 0}, ttl=50)
+    created = time.time()                # the task was created before this (its ttl counts from then)
     assert task["ttl"] == 50
     wait_status(wire, task["taskId"], {"completed"})
-    time.sleep(0.2)                      # the event is the clock itself: past the 50 ms ttl
+    past(created + 0.05)                 # the event is the clock itself: past the 50 ms ttl
     assert wire.error("tasks/get", {"taskId": task["taskId"]})["code"] == -32602
     capped = create(wire, "job", {"seconds": 0}, ttl=10 ** 9)
     assert capped["ttl"] == 100
     ids = [capped["taskId"]] + [create(wire, "job", {"seconds": 0})["taskId"] for _ in range(50)]
+    created = time.time()                # the last was created before this
     for task_id in ids:                  # each has ended (a result), or already ended and expired (-32602)
         wire.call("tasks/result", {"taskId": task_id})
-    time.sleep(0.3)                      # the event is the clock itself: past every 100 ms ttl
+    past(created + 0.1)                  # the event is the clock itself: past every 100 ms ttl
     assert wire.result("tasks/list")["tasks"] == []   # every expired task is forgotten
     wire.close()
 

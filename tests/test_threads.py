@@ -139,10 +139,13 @@ def test_cancel_while_running_stops_the_tool_and_sends_nothing(legacy):
     echo = legacy.request("tools/call", {"name": "echo", "arguments": {"text": "after"}})
     assert legacy.response(echo, 10)["result"]["content"][0]["text"] == "after"
     assert all(n["method"] == "notifications/progress" for n in legacy.notifications)
-    legacy.silent(0.5)                                   # proves an absence: no late answer or progress
     assert request_id not in legacy.stash                # nothing was sent for the cancelled call
     again = legacy.request("ping", id=request_id)        # and its id is free again
     assert legacy.response(again)["result"] == {}
+    # Proves the absence by the end of serving: nothing more for it, ever, nor progress.
+    rest = legacy.close()
+    assert not [m for m in rest if m.get("id") == request_id or m.get("method") == "notifications/progress"], rest
+    assert request_id not in legacy.stash
 
 
 def test_cancel_before_start_never_runs():
@@ -209,13 +212,15 @@ def test_cancel_storm():
     for request_id in ids:
         wire.notify("notifications/cancelled", {"requestId": request_id})
     assert wire.result("tools/call", {"name": "quick"})["content"][0]["text"] == "quick"
-    wire.silent(0.5)
     assert not [k for k in wire.stash if k in ids]     # no cancelled call was answered
     # Every worker is free again (each wait would hold one for 10 s), and every id is reusable.
     again = [wire.request("tools/call", {"name": "quick"}, id=request_id) for request_id in ids[:32]]
     for request_id in again:
         assert wire.response(request_id, 5)["result"]["content"][0]["text"] == "quick"
-    wire.close()
+    # Proves the absence by the end of serving: no cancelled call is ever answered.
+    rest = wire.close()
+    assert not [m for m in rest if m.get("id") in ids], rest
+    assert not [k for k in wire.stash if k in ids]
 
 
 def test_cancel_racing_completion_yields_at_most_one_response():
@@ -306,8 +311,9 @@ def test_async_handlers_work_with_context():
     assert wire.recv()["method"] == "notifications/progress"        # the coroutine is awaiting
     wire.notify("notifications/cancelled", {"requestId": cancel_me})
     assert stopped.wait(5), "the coroutine was not cancelled"
-    wire.silent(0.3)                                                 # proves an absence: no answer
-    wire.close()
+    rest = wire.close()                                              # the end of serving proves it:
+    assert not [m for m in rest if m.get("id") == cancel_me], rest   # no answer, ever
+    assert cancel_me not in wire.stash
 
 
 def test_tool_timeout_answers_with_error_and_cancels():
