@@ -1336,7 +1336,7 @@ class _Dialect:
              "decode_uri_variables", "missing_resource", "unknown_prompt", "missing_prompt_arguments",
              "capabilities", "default_version", "describe_extra", "result_meta", "strict_annotations",
              "untyped_schema", "closed_input", "meta_in_results", "ask_unannounced", "output_spelling",
-             "wrap_by_schema", "annotation_fields", "non_finite", "elicit_by_type")
+             "wrap_by_schema", "annotation_fields", "non_finite", "elicit_by_type", "lifespan_per_session")
     __slots__ = ("name",) + RULES
 
     def __init__(self, name: str, **rules) -> None:
@@ -1406,7 +1406,9 @@ class _Dialect:
 #     as Python's json writes it (Infinity, NaN) with null in structuredContent ("json", as mcp's
 #     pydantic does), or fn(value) that raises the SDK's own error for it;
 #   elicit_by_type: None, or fn(ctx, message, response_type, timeout, key) for fastmcp's
-#     ctx.elicit(message, response_type=...) (the SDK section supplies it, to every row).
+#     ctx.elicit(message, response_type=...) (the SDK section supplies it, to every row);
+#   lifespan_per_session: the lifespan is entered for each handshake-era HTTP session (mcp 1.x),
+#     not once per process.
 _MCP2_RULES = dict(
     docstrings="raw", tool_failure="Error executing tool {name}", tool_error="Error executing tool {name}: {error}",
     told=(), unknown_tool="Unknown tool: {name}", argument_error="Error executing tool {name}: {error}",
@@ -1420,7 +1422,7 @@ _MCP2_RULES = dict(
                   "tools": {"listChanged": False}},
     default_version="", describe_extra=None, result_meta=None, strict_annotations=False,
     untyped_schema={"type": "string"}, closed_input=False, meta_in_results=False, ask_unannounced=True,
-    output_spelling=None, wrap_by_schema=False, non_finite="json", elicit_by_type=None, annotation_fields={
+    output_spelling=None, wrap_by_schema=False, non_finite="json", elicit_by_type=None, lifespan_per_session=False, annotation_fields={
         "tool": ("title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"),
         "resource": ("audience", "priority", "lastModified")})
 _DIALECTS = {
@@ -2294,7 +2296,7 @@ class Context:
     @property
     def lifespan_context(self):
         """What the server's lifespan yielded (fastmcp's spelling of ``request_context.lifespan_context``)."""
-        lifespan = self._session.server._lifespan
+        lifespan = self._session.own_lifespan or self._session.server._lifespan
         return lifespan.value if lifespan is not None else {}
 
     @property
@@ -3697,8 +3699,15 @@ class _Session(_SessionTasks):
     "mark done, then answer exactly once" is decided, under ``lock``.
     """
 
-    def __init__(self, server: "MCPServer", out, auth=None) -> None:
-        server._enter_lifespan()       # before the first request of the process (under WSGI: its first)
+    def __init__(self, server: "MCPServer", out, auth=None, one_of_many: bool = False) -> None:
+        # The lifespan: once per process, entered before the first request (under WSGI: at its
+        # first). A dialect whose SDK entered it per session (mcp 1.x) does so for a session of
+        # a transport serving many clients at once (one_of_many: HTTP), once it opens the
+        # handshake era; the process's own is then entered only for the stateless era.
+        self.own_lifespan = None
+        self.lifespan_per_session = one_of_many and server.dialect.lifespan_per_session
+        if not self.lifespan_per_session:
+            server._enter_lifespan()
         self.server = server
         self.out = out                 # a _LineWriter: put(bytes) -> flusher? (who calls drain()), closed, wait_idle()
         self.auth = auth               # who the transport says the client is (HTTP's auth hook); ctx.auth
@@ -3757,11 +3766,18 @@ class _Session(_SessionTasks):
         if not peer.rev.sessions:
             raise ValueError("protocol %s has no sessions to resume" % peer.rev.version)
         self.peer, self.era, self.initialized = peer, "handshake", True
+        self._enter_own_lifespan()
 
     # What the handlers and the reader tell a session; only the session writes its state.
     def begin_handshake(self, peer: _Peer) -> None:
         """``initialize`` was answered: serve the handshake era under ``peer`` from now on."""
         self.peer, self.era = peer, "handshake"
+        self._enter_own_lifespan()
+
+    def _enter_own_lifespan(self) -> None:
+        if self.lifespan_per_session and self.own_lifespan is None and self.server._lifespan is not None:
+            self.own_lifespan = _Lifespan(self.server._lifespan.factory, per_session=True)
+            self.own_lifespan.enter(self.server)
 
     def mark_initialized(self) -> None:
         """``notifications/initialized`` came after an ``initialize``."""
@@ -3901,6 +3917,8 @@ class _Session(_SessionTasks):
             peer = self._peer_for_envelope(meta)
             if method != "server/discover":
                 self.era = "modern"
+                if self.lifespan_per_session:       # the stateless era has no session to run it for
+                    self.server._enter_lifespan()
         elif method == "initialize":
             requested = params.get("protocolVersion")
             if self.era == "modern":
@@ -4328,6 +4346,8 @@ class _Session(_SessionTasks):
             time.sleep(0.005)
         self.out.wait_idle(max(deadline, time.monotonic() + 1.0))   # let queued responses reach the client
         self.stopped = True
+        if self.own_lifespan is not None:
+            self.own_lifespan.exit()
 
 
 # The seam: what components plug into the core #################################
@@ -5018,8 +5038,9 @@ class _Lifespan:
     where nothing else does.
     """
 
-    def __init__(self, factory) -> None:
+    def __init__(self, factory, per_session: bool = False) -> None:
         self.factory = factory
+        self.per_session = per_session   # a session's own: its session exits it, not atexit
         self.value = None                # what the manager yielded
         self.manager = self.loop = None
         self.state = "waiting"           # waiting -> open -> closed, or failed
@@ -5045,8 +5066,9 @@ class _Lifespan:
                 self.state = "failed"
                 raise _LifespanError("the server's lifespan raised %s" % type(exc).__name__) from exc
             self.manager, self.state = manager, "open"
-        import atexit
-        atexit.register(self.exit)
+        if not self.per_session:
+            import atexit
+            atexit.register(self.exit)
 
     def exit(self) -> None:
         with self.lock:
@@ -5474,7 +5496,8 @@ class MCPServer(_Protocol):
             if transport == "stdio":
                 self._run_stdio(watch_parent)     # its session enters the lifespan, fd 1 already on stderr
             else:
-                self._enter_lifespan()            # before a socket is bound
+                if not self.dialect.lifespan_per_session:
+                    self._enter_lifespan()        # before a socket is bound (mcp 1.x: per session)
                 _TRANSPORTS[transport](self, self.host if host is None else host,
                                        self.port if port is None else port, options)   # (port 0: any free one)
         except _LifespanError as failure:
@@ -7235,7 +7258,7 @@ class _PostSession(_Session):
 
     def __init__(self, server: "MCPServer", out: _HTTPOut, shared_tasks: dict, auth=None) -> None:
         self.shared_tasks = shared_tasks
-        super().__init__(server, out, auth)
+        super().__init__(server, out, auth, one_of_many=True)
 
     @property
     def tasks(self) -> dict:
@@ -7722,7 +7745,7 @@ class _HTTPApp:
         if form != 1 or revision >= len(PROTOCOL_VERSIONS) or time.time() > expiry or \
                 not hmac.compare_digest(owner, _digest(identity)):
             raise not_found
-        session = _Session(self.server, _HTTPOut(), identity)
+        session = _Session(self.server, _HTTPOut(), identity, one_of_many=True)
         try:                             # the client's info stays with the replica it sent it to
             session.resume(_Peer(REVISIONS[PROTOCOL_VERSIONS[revision]], _capabilities_from_bits(bits), None,
                                  "debug"))
@@ -10615,7 +10638,7 @@ _DIALECTS["minimcp"] = _DIALECTS["minimcp"].but("minimcp", elicit_by_type=_sdk_e
 _DIALECTS["mcp1"] = _DIALECTS["mcp2"].but(        # mcp 1.30.0, the last 1.x
     "mcp1", annotation_fields=None, tool_failure="Error executing tool {name}: {error}",
     decode_uri_variables=False,
-    missing_resource=(0, "Unknown resource: {uri}", False), default_version="1.30.0",
+    missing_resource=(0, "Unknown resource: {uri}", False), default_version="1.30.0", lifespan_per_session=True,
     capabilities=dict(_DIALECTS["mcp2"].capabilities, experimental={}))
 _DIALECTS["fastmcp"] = _DIALECTS["mcp2"].but(     # fastmcp 4.2.3
     "fastmcp", docstrings=_fastmcp_docstring, tool_failure="Error calling tool {name!r}: {error}",

@@ -4,6 +4,7 @@ The process-level cases run ``python3 minimcp.py serve`` or the script itself an
 stderr, where the lifespan of the fixture says when it is entered and exited.
 """
 
+import contextlib
 import json
 import os
 import signal
@@ -14,6 +15,7 @@ import textwrap
 import pytest
 
 from conftest import ROOT, Wire
+import minimcp
 from minimcp import Context, MCPServer
 
 MINIMCP = os.path.join(ROOT, "minimcp.py")
@@ -264,3 +266,61 @@ def test_the_sdk_server_class_can_be_subscripted_in_annotations(tmp_path):
     done = subprocess.run([sys.executable, MINIMCP, "serve", str(script)], capture_output=True, timeout=60,
                           input=lines(*HELLO))
     assert json.loads(done.stdout.splitlines()[0])["result"]["serverInfo"]["name"] == "typed", done.stderr.decode()
+
+
+# -- mcp 1.x over handshake-era HTTP: one lifespan per session, as mcp 1.x ran it ---------------
+
+def counting_app(dialect_class):
+    entered, exited = [], []
+
+    @contextlib.contextmanager
+    def lifespan(server):
+        number = len(entered) + 1
+        entered.append(number)
+        try:
+            yield {"session_number": number}
+        finally:
+            exited.append(number)
+    app = dialect_class("per-session", lifespan=lifespan)
+
+    @app.tool()
+    def which(ctx: minimcp.Context) -> str:
+        return "lifespan %d" % ctx.request_context.lifespan_context["session_number"]
+    return app, entered, exited
+
+
+def http_call(ep, session, name):
+    status, _, body = ep.post({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                               "params": {"name": name, "arguments": {}}},
+                              {"Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25"})
+    assert status == 200, body
+    return body["result"]["content"][0]["text"]
+
+
+def test_mcp1_servers_enter_the_lifespan_per_http_session_and_exit_it_when_the_session_ends():
+    from test_http import Endpoint, handshake
+    app, entered, exited = counting_app(minimcp.FastMCP)           # mcp 1.x's class: the mcp1 dialect
+    ep = Endpoint(app)
+    try:
+        first, second = handshake(ep), handshake(ep)
+        assert entered == [1, 2] and exited == []
+        assert http_call(ep, first, "which") == "lifespan 1" and http_call(ep, second, "which") == "lifespan 2"
+        connection = ep.connect()
+        connection.request("DELETE", "/mcp", headers={"Mcp-Session-Id": first, "MCP-Protocol-Version": "2025-11-25"})
+        assert connection.getresponse().status == 204
+        connection.close()
+        assert exited == [1] and http_call(ep, second, "which") == "lifespan 2"
+    finally:
+        ep.close()
+
+
+def test_other_dialects_enter_the_lifespan_once_for_every_http_session():
+    from test_http import Endpoint, handshake
+    app, entered, exited = counting_app(minimcp.MCPServer)         # the mcp2 dialect: once per process
+    ep = Endpoint(app)
+    try:
+        first, second = handshake(ep), handshake(ep)
+        assert http_call(ep, first, "which") == http_call(ep, second, "which") == "lifespan 1"
+        assert entered == [1] and exited == []
+    finally:
+        ep.close()
