@@ -1,12 +1,13 @@
-"""``import minimcp`` with no .pyc: the full file beside the core-only build (vendor --without all).
+"""``import minimcp``: the full file beside the core-only build (vendor --without all), and an older one.
 
 Where no bytecode can be written (a read-only vendor directory, PYTHONDONTWRITEBYTECODE),
-every start compiles the file again. This times, interleaved in one run, a bare
-interpreter start, ``import minimcp`` from the full file and from the core-only file, each
-in a fresh ``python -B`` process with its own copy of the file, and reports medians, the
-import's own cost (the start subtracted) and the ratio.
+every start compiles the file again; elsewhere the second start reads its .pyc. This times,
+interleaved in one run, a bare interpreter start and ``import minimcp`` from each file, in a
+fresh ``python -S`` process with its own copy of the file, without .pyc (``-B``) and with it
+(compiled first), and reports medians and the import's own cost (the start subtracted).
+``--baseline REV`` adds the minimcp.py of an older commit (``git show REV:minimcp.py``).
 
-    python3 bench/import_core.py [--rounds 21] [--markdown bench/import_core.md]
+    python3 bench/import_core.py [--rounds 21] [--baseline REV] [--markdown bench/import_core.md]
 """
 
 import argparse
@@ -22,56 +23,82 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 MINIMCP = os.path.join(os.path.dirname(HERE), "minimcp.py")
 
 
-def start_time(directory: str, code: str) -> float:
-    environment = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+def start_time(directory: str, code: str, cached: bool = False) -> float:
+    environment = dict(os.environ)
+    environment.pop("PYTHONDONTWRITEBYTECODE", None)
     environment.pop("PYTHONPATH", None)
+    flags = ["-S"] if cached else ["-B", "-S"]
     begun = time.perf_counter()
-    subprocess.run([sys.executable, "-B", "-S", "-c", code], cwd=directory, env=environment, check=True)
+    subprocess.run([sys.executable] + flags + ["-c", code], cwd=directory, env=environment, check=True)
     return time.perf_counter() - begun
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=21)
+    parser.add_argument("--baseline", help="also time the minimcp.py of this commit")
     parser.add_argument("--markdown", help="also write the report to this file")
     options = parser.parse_args()
     work = tempfile.mkdtemp(prefix="minimcp-import-")
     try:
-        full, core = os.path.join(work, "full"), os.path.join(work, "core")
-        os.mkdir(full)
-        os.mkdir(core)
-        shutil.copy(MINIMCP, os.path.join(full, "minimcp.py"))
-        with open(os.path.join(core, "minimcp.py"), "wb") as out:
+        directories = {}
+        for name in ["full", "core"] + (["baseline"] if options.baseline else []):
+            directories[name] = os.path.join(work, name)
+            os.mkdir(directories[name])
+        shutil.copy(MINIMCP, os.path.join(directories["full"], "minimcp.py"))
+        with open(os.path.join(directories["core"], "minimcp.py"), "wb") as out:
             subprocess.run([sys.executable, MINIMCP, "vendor", "--without", "all"], stdout=out, check=True)
-        sizes = {name: os.path.getsize(os.path.join(directory, "minimcp.py")) for name, directory
-                 in (("full", full), ("core", core))}
+        if options.baseline:
+            with open(os.path.join(directories["baseline"], "minimcp.py"), "wb") as out:
+                subprocess.run(["git", "show", options.baseline + ":minimcp.py"], cwd=os.path.dirname(MINIMCP),
+                               stdout=out, check=True)
+        sizes = {name: os.path.getsize(os.path.join(directory, "minimcp.py")) for name, directory in directories.items()}
         code = "import sys; sys.path.insert(0, '.'); import minimcp"
-        times = {"start": [], "full": [], "core": []}
-        for _ in range(options.rounds):                      # interleaved: the machine's drift hits all three
+        compiled = {}
+        for name, directory in directories.items():          # a copy with the .pyc a second start reads
+            compiled[name] = directory + "-pyc"
+            shutil.copytree(directory, compiled[name])
+            writing = dict(os.environ)
+            writing.pop("PYTHONDONTWRITEBYTECODE", None)
+            subprocess.run([sys.executable, "-S", "-c", code], cwd=compiled[name], env=writing, check=True)
+            assert os.path.isdir(os.path.join(compiled[name], "__pycache__")), "no .pyc was written"
+        times = {"start": []}
+        for _ in range(options.rounds):                      # interleaved: the machine's drift hits all alike
             times["start"].append(start_time(work, "pass"))
-            times["full"].append(start_time(full, code))
-            times["core"].append(start_time(core, code))
+            for name, directory in directories.items():
+                times.setdefault(name, []).append(start_time(directory, code))
+                times.setdefault(name + " .pyc", []).append(start_time(compiled[name], code, cached=True))
+        for directory in directories.values():
+            assert not os.path.isdir(os.path.join(directory, "__pycache__")), "a .pyc was written where none may be"
     finally:
         shutil.rmtree(work, ignore_errors=True)
     median = {name: statistics.median(values) * 1000 for name, values in times.items()}
-    own = {name: median[name] - median["start"] for name in ("full", "core")}
+    own = {name: median[name] - median["start"] for name in median if name != "start"}
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    labels = {"full": "minimcp.py (full)", "core": "`vendor --without all` (core only)",
+              "baseline": "minimcp.py at `%s`" % options.baseline}
     lines = [
-        "# `import minimcp` without .pyc: the full file and the core-only build",
+        "# `import minimcp`: the full file, the core-only build%s" % (" and `%s`" % options.baseline
+                                                                      if options.baseline else ""),
         "",
-        "`python3 bench/import_core.py --rounds %d` on Python %s, load average %.1f at the end; each"
-        % (options.rounds, sys.version.split()[0], load),
-        "figure is the median of %d fresh `python -B -S` processes, the three kinds interleaved." % options.rounds,
+        "`python3 bench/import_core.py --rounds %d%s` on Python %s, load average %.1f at the end; each"
+        % (options.rounds, " --baseline %s" % options.baseline if options.baseline else "",
+           sys.version.split()[0], load),
+        "figure is the median of %d fresh `python -S` processes, all kinds interleaved." % options.rounds,
         "",
-        "| file | bytes | process, ms | import alone, ms |",
+        "| file | bytes | import without .pyc, ms | import with its .pyc, ms |",
         "|---|---:|---:|---:|",
-        "| (interpreter start, `pass`) | | %.1f | |" % median["start"],
-        "| minimcp.py (full) | %d | %.1f | %.1f |" % (sizes["full"], median["full"], own["full"]),
-        "| `vendor --without all` (core only) | %d | %.1f | %.1f |" % (sizes["core"], median["core"], own["core"]),
+    ] + ["| %s | %d | %.1f | %.1f |" % (labels[name], sizes[name], own[name], own[name + " .pyc"])
+         for name in directories] + [
         "",
-        "The core-only import costs %.2fx the full file's (%.0f%% of its bytes)."
+        "(the interpreter's own start, `pass`: %.1f ms, subtracted)" % median["start"],
+        "",
+        "Without .pyc the core-only import costs %.2fx the full file's (%.0f%% of its bytes)."
         % (own["core"] / own["full"], 100.0 * sizes["core"] / sizes["full"]),
     ]
+    if options.baseline:
+        lines.append("The full file against `%s`: %.2fx without .pyc, %.2fx with it." % (
+            options.baseline, own["full"] / own["baseline"], own["full .pyc"] / own["baseline .pyc"]))
     report = "\n".join(lines) + "\n"
     sys.stdout.write(report)
     if options.markdown:

@@ -28,6 +28,10 @@ if os.environ.get("MCPBENCH_MAXMSG"):      # payload sweep only: the default lim
 # (an older minimcp.py, measured with --baseline, has no such option at all).
 if "max_output_size" in MCPServer.__init__.__code__.co_varnames:
     _kw["max_output_size"] = None
+# minimcp's own dialect, as older minimcp.py files (--baseline) serve and as examples/everything.py
+# asks for: the mcp2 dialect, MCPServer's default, adds "isError": false to every answer.
+if "dialect" in MCPServer.__init__.__code__.co_varnames:
+    _kw["dialect"] = "minimcp"
 app = MCPServer("minimcp-echo", **_kw)
 
 
