@@ -3877,6 +3877,10 @@ class _Session(_SessionTasks):
         if refusal is not None:
             self._reply_error(batch, *refusal[:4], admission=admission, malformed=len(refusal) > 4 and refusal[4])
             return
+        self._start_request(method, params, request_id, batch, admission)
+
+    def _start_request(self, method: str, params: dict, request_id, batch, admission: _Admission) -> None:
+        """A well-formed request: admit it, and run its handler where METHODS says."""
         try:
             peer, (handler, where, _, _) = self._admit(method, params)
         except MCPError as exc:
@@ -9850,6 +9854,31 @@ def _google_sections(lines: list) -> tuple:
     return texts, params, structured
 
 
+def _numpy_items(lines: list, start: int, dashes) -> tuple:
+    """The items of a NumPy section whose body starts at ``start``: ([lines of each], the line after)."""
+    while start < len(lines) and _blank(lines[start]):
+        start += 1
+    items, offset = [], start
+    if start < len(lines):
+        item, offset = [lines[start]], start + 1
+        while offset < len(lines):
+            next_line = lines[offset]
+            if _blank(next_line):
+                item.append("")
+            elif next_line.startswith("    "):
+                item.append(next_line[4:])
+            elif next_line.startswith(" "):
+                item.append(next_line.lstrip())
+            elif offset + 1 < len(lines) and dashes(lines[offset + 1]):
+                break
+            else:
+                items.append(item)
+                item = [next_line]
+            offset += 1
+        items.append(item)
+    return items, offset
+
+
 def _numpy_sections(lines: list) -> tuple:
     """(texts, parameters, structured) as griffe's NumPy parser and fastmcp read them."""
     import re
@@ -9880,27 +9909,7 @@ def _numpy_sections(lines: list) -> tuple:
             structured = structured or kind in _STRUCTURAL_ADMONITIONS
             current, title = [], ""
             if line.lower() in _NUMPY_SECTIONS:
-                start = offset + 2
-                while start < len(lines) and _blank(lines[start]):
-                    start += 1
-                items, offset = [], start
-                if start < len(lines):
-                    item, offset = [lines[start]], start + 1
-                    while offset < len(lines):
-                        next_line = lines[offset]
-                        if _blank(next_line):
-                            item.append("")
-                        elif next_line.startswith("    "):
-                            item.append(next_line[4:])
-                        elif next_line.startswith(" "):
-                            item.append(next_line.lstrip())
-                        elif offset + 1 < len(lines) and dashes(lines[offset + 1]):
-                            break
-                        else:
-                            items.append(item)
-                            item = [next_line]
-                        offset += 1
-                    items.append(item)
+                items, offset = _numpy_items(lines, offset + 2, dashes)
                 offset -= 1
                 if line.lower() != "parameters":
                     structured = structured or bool(items)     # griffe drops a section with nothing in it
@@ -10331,6 +10340,10 @@ class _PydanticJudge:
             return self._dataclass(value, hint, loc)
         if isinstance(hint, type) and _is_typeddict(hint):
             return self._typeddict(value, hint, loc)
+        return self._generic(value, hint, loc, constraints, namespace)
+
+    def _generic(self, value, hint, loc: tuple, constraints: dict, namespace: dict) -> None:
+        """``check`` for typing's generics: Literal, unions, lists, sequences, sets, tuples, dicts."""
         origin, args, _ = _typing_parts(hint)
         name = getattr(hint, "_name", None) or getattr(origin, "_name", None) or ""
         if hint in (list, set, frozenset, dict, tuple):
@@ -10348,13 +10361,7 @@ class _PydanticJudge:
             return self._items(value, item, loc, constraints, namespace, "list_type", "List")
         if name in ("Sequence", "MutableSequence") or (origin is not None and getattr(origin, "__name__", "") in (
                 "Sequence", "MutableSequence") and getattr(origin, "__module__", "") == "collections.abc"):
-            if self.strict:                  # JSON mode: a Sequence is a list
-                return self._items(value, item, loc, constraints, namespace, "list_type", "List")
-            if isinstance(value, str):
-                return self.fail(loc, "sequence_str", value)
-            if not isinstance(value, list):
-                return self.fail(loc, "is_instance_of", value, "Sequence")
-            return self._items(value, item, loc, constraints, namespace, "list_type", "List")
+            return self._sequence(value, item, loc, constraints, namespace)
         if name == "Iterable" or getattr(origin, "__name__", "") == "Iterable":
             if not isinstance(value, list if self.strict else (list, str, dict)):
                 self.fail(loc, "iterable_type", value)
@@ -10372,6 +10379,15 @@ class _PydanticJudge:
                 self.check(each, args[1] if len(args) == 2 else _EMPTY, loc + (key,), None, namespace)
             return
         raise _Unworded()
+
+    def _sequence(self, value, item, loc: tuple, constraints: dict, namespace: dict) -> None:
+        if self.strict:                      # JSON mode: a Sequence is a list
+            return self._items(value, item, loc, constraints, namespace, "list_type", "List")
+        if isinstance(value, str):
+            return self.fail(loc, "sequence_str", value)
+        if not isinstance(value, list):
+            return self.fail(loc, "is_instance_of", value, "Sequence")
+        return self._items(value, item, loc, constraints, namespace, "list_type", "List")
 
     def _boolean(self, value, loc: tuple, strict: bool) -> None:
         if isinstance(value, bool):
@@ -10716,16 +10732,8 @@ def _sdk_unusable(what: str) -> str:
             "(pip install %s); without it, %s." % (what, root, root, hint))
 
 
-def _sdk_build() -> None:
-    """Define the stand-in classes below, once, when a server first imports an SDK name.
-
-    A class statement costs ``import minimcp`` time, and most programs never import the SDK.
-    """
-    global _SDKUnavailable, _SDKPlaceholderType, _SDKComponent, _SDKServerSurface, _SDKMissingMember
-    if "built" in _SDK_CACHE:
-        return
-    _SDK_CACHE["built"] = True
-
+def _sdk_build_placeholders() -> tuple:
+    """The placeholders: what a public SDK name minimcp does not implement turns into."""
     class _SDKUnavailable(ImportError):
         """A public SDK name that minimcp does not implement was used."""
 
@@ -10747,6 +10755,20 @@ def _sdk_build() -> None:
         def __getitem__(cls, parameters):         # RequestContext[ServerSession, Any] in an annotation
             return cls
 
+    class _SDKMissingMember:
+        """A server member minimcp lacks; what an instance sets itself (name, settings) wins over it."""
+
+        def __init__(self, what: str) -> None:
+            self.what = what
+
+        def __get__(self, instance, owner=None):
+            return _sdk_placeholder(self.what)
+
+    return _SDKUnavailable, _SDKPlaceholderType, _SDKMissingMember
+
+
+def _sdk_build_component() -> type:
+    """``Tool.from_function(fn)`` and the like: what servers build to hand to add_tool and its kin."""
     class _SDKComponent:
         """A tool, resource or prompt made from a function (``Tool.from_function(fn, name=...)``).
 
@@ -10770,12 +10792,16 @@ def _sdk_build() -> None:
 
         def __repr__(self) -> str:
             return "%s(%r)" % (type(self).__name__, self.name)
+    return _SDKComponent
 
+
+def _sdk_build_server_surface(component_class: type) -> type:
+    """What servers call on the SDK's server class beyond its decorators."""
     class _SDKServerSurface:
         """What servers call on the SDK's server class beyond its decorators: ``add_tool(Tool)``, ..."""
 
         def _sdk_register(self, kind: str, component, options: dict):
-            if isinstance(component, _SDKComponent):
+            if isinstance(component, component_class):
                 options = dict(component.options, **options)
                 fn = component.fn if component.fn is not None else options.get("text", options.get("data"))
             else:
@@ -10808,15 +10834,22 @@ def _sdk_build() -> None:
                 return fn
             return decorator
 
-    class _SDKMissingMember:
-        """A server member minimcp lacks; what an instance sets itself (name, settings) wins over it."""
+    return _SDKServerSurface
 
-        def __init__(self, what: str) -> None:
-            self.what = what
 
-        def __get__(self, instance, owner=None):
-            return _sdk_placeholder(self.what)
+def _sdk_build() -> None:
+    """Define the stand-in classes below, once, when a server first imports an SDK name.
 
+    A class statement costs ``import minimcp`` time, and most programs never import the SDK.
+    """
+    global _SDKUnavailable, _SDKPlaceholderType, _SDKComponent, _SDKServerSurface, _SDKMissingMember
+    if "built" in _SDK_CACHE:
+        return
+    _SDK_CACHE["built"] = True
+
+    _SDKUnavailable, _SDKPlaceholderType, _SDKMissingMember = _sdk_build_placeholders()
+    _SDKComponent = _sdk_build_component()
+    _SDKServerSurface = _sdk_build_server_surface(_SDKComponent)
     for cls in (_SDKUnavailable, _SDKPlaceholderType, _SDKComponent, _SDKServerSurface, _SDKMissingMember):
         cls.__qualname__ = cls.__name__
 
@@ -12213,6 +12246,12 @@ def main(argv: list = None) -> int:
         return 2
     if command == "selftest":
         return _SelfTest(server, protocol, extra.get("--slow-tool"), timeout, sys.stdout).run()
+    return _run_client_command(command, words, server, protocol, timeout, as_json, extra, roots)
+
+
+def _run_client_command(command: str, words: list, server: list, protocol: str, timeout: float,
+                        as_json: bool, extra: dict, roots: list) -> int:
+    """inspect, call, read, prompt, complete: start the server, ask, print, and say how it ended."""
     client = _ProcessClient(server, protocol, timeout=timeout)
     _terminal_answers(client, roots)
     try:
