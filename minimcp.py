@@ -2983,8 +2983,12 @@ _TERMINAL = frozenset(["completed", "failed", "cancelled"])
 _CACHEABLE = frozenset(["server/discover", "tools/list", "prompts/list", "resources/list",
                         "resources/templates/list", "resources/read"])
 # The requests whose handlers may ask the client something, so that a 2026-07-28 client
-# retries them with requestState and inputResponses (opened in _Session._run).
-_CARRIES_STATE = frozenset(["tools/call", "resources/read", "prompts/get"])
+# retries them with requestState and inputResponses (opened in _Session._run), and the fields
+# a retry must repeat for its requestState to hold: what is asked. Anything else the client
+# adds is ignored, as the spec asks of what a server does not know.
+_STATE_FIELDS = {"tools/call": ("name", "arguments", "task"), "resources/read": ("uri",),
+                 "prompts/get": ("name", "arguments")}
+_CARRIES_STATE = frozenset(_STATE_FIELDS)
 _MISSING_FIELDS = {}         # (kind, version) -> the fields that revision lacks, computed once
 
 
@@ -3147,9 +3151,9 @@ def _page(items: list, cursor, page_size) -> dict:
 
 # 2026-07-28 requestState: earlier answers, sealed with the server's key ---------
 
-def _params_digest(params: dict) -> str:
+def _params_digest(method: str, params: dict) -> str:
     import hashlib
-    core = {k: v for k, v in params.items() if k not in ("_meta", "inputResponses", "requestState")}
+    core = {k: params[k] for k in _STATE_FIELDS.get(method, ()) if k in params}
     return hashlib.sha256(json.dumps(core, sort_keys=True, separators=(",", ":")).encode("utf-8")).hexdigest()
 
 
@@ -3168,7 +3172,7 @@ def _seal_state(signing_key: bytes, method: str, params: dict, ttl: float, keys:
     """Pack earlier answers (and the keys now asked) into a requestState only ``signing_key`` can make."""
     import hmac
     import hashlib
-    payload = json.dumps({"m": method, "d": _params_digest(params), "x": int(time.time() + ttl), "k": keys,
+    payload = json.dumps({"m": method, "d": _params_digest(method, params), "x": int(time.time() + ttl), "k": keys,
                           "a": answers}, separators=(",", ":"), sort_keys=True).encode("utf-8")
     return _b64url(payload) + "." + _b64url(hmac.new(signing_key, payload, hashlib.sha256).digest())
 
@@ -3199,7 +3203,7 @@ def _open_state(signing_key, method: str, params: dict) -> dict:
     if not hmac.compare_digest(mac, hmac.new(signing_key(), payload, hashlib.sha256).digest()):
         raise _invalid_params("Invalid params: requestState was not issued by this server or was altered")
     data = json.loads(payload.decode("utf-8"))
-    if data.get("m") != method or data.get("d") != _params_digest(params):
+    if data.get("m") != method or data.get("d") != _params_digest(method, params):
         raise _invalid_params("Invalid params: requestState belongs to a different request")
     if data.get("x", 0) < time.time():
         raise _invalid_params("Invalid params: requestState has expired; send the request again")

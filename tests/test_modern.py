@@ -257,6 +257,17 @@ def test_mrtr_missing_answer_asks_again(wire):
     assert list(again["inputRequests"].values()) == list(first["inputRequests"].values())
 
 
+def test_mrtr_retry_with_params_the_server_does_not_know_is_served(wire):
+    # The spec: servers SHOULD ignore what they do not recognize; only what is asked must match.
+    params = {"name": "sample", "arguments": {"prompt": "Say hi"}}
+    first = modern(wire, "tools/call", params, ALL_CAPS)["result"]
+    (key, _), = first["inputRequests"].items()
+    answer = {"role": "assistant", "content": {"type": "text", "text": "Hello!"}, "model": "m"}
+    padded = dict(params, futureField={"from": "a newer client"})
+    final = retry(wire, "tools/call", padded, first["requestState"], {key: answer, "unasked": {"x": 1}})["result"]
+    assert final["resultType"] == "complete" and "Hello!" in final["content"][0]["text"]
+
+
 def test_mrtr_tampered_mismatched_and_malformed(wire):
     params = {"name": "sample", "arguments": {"prompt": "x"}}
     first = modern(wire, "tools/call", params, ALL_CAPS)["result"]
