@@ -8,26 +8,14 @@
 # that cannot run fails the stage.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-GUNICORN_VERSION=23.0.0
-py=${PYTHON:-python3}
 
 die() { printf 'scale-out stage FAILED: %s\n' "$*" >&2; exit 1; }
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/minimcp-scaleout.XXXXXX")
-pidfile="$tmp/pids"
-: > "$pidfile"
 made_policy=""
-cleanup() {
-    local pid
-    while read -r pid; do
-        [ -n "$pid" ] || continue
-        kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
-    done < "$pidfile"
-    [ -z "$made_policy" ] || rm -f /usr/sbin/policy-rc.d
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+remove_policy() { [ -z "$made_policy" ] || rm -f /usr/sbin/policy-rc.d; }
+stage_cleanup=remove_policy
+. "$here/gunicorn_stage.sh"
+stage_tmp scaleout
 
 nginx_bin=$(command -v nginx || true)
 [ -n "$nginx_bin" ] || [ ! -x /usr/sbin/nginx ] || nginx_bin=/usr/sbin/nginx
@@ -50,14 +38,7 @@ if [ -z "$nginx_bin" ]; then
 fi
 echo "nginx: $("$nginx_bin" -v 2>&1)"
 
-"$py" -m venv "$tmp/venv" || die "cannot make a venv with $py"
-"$tmp/venv/bin/python" -m pip install -q --disable-pip-version-check "gunicorn==$GUNICORN_VERSION" \
-    > "$tmp/pip.log" 2>&1 || { tail -20 "$tmp/pip.log"; die "pip could not install gunicorn==$GUNICORN_VERSION"; }
-got=$("$tmp/venv/bin/python" -c 'import importlib.metadata as m; print(m.version("gunicorn"))')
-[ "$got" = "$GUNICORN_VERSION" ] || die "gunicorn is $got, wanted $GUNICORN_VERSION"
-echo "gunicorn: $got ($("$tmp/venv/bin/python" --version 2>&1))"
-
-mkdir "$tmp/run"
+install_gunicorn
 # The driver is bounded on its own (every request has a timeout); this is the backstop.
 timeout -k 10 240 "$py" "$here/scaleout.py" --gunicorn "$tmp/venv/bin/gunicorn" --nginx "$nginx_bin" \
     --workdir "$tmp/run" --pidfile "$pidfile" "$@" || die "a scale-out check failed (see above)"

@@ -9,8 +9,6 @@
 # PID (process group) on exit. Any step that cannot run fails the stage.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-GUNICORN_VERSION=23.0.0
-py=${PYTHON:-python3}
 
 die() { printf 'slow clients stage FAILED: %s\n' "$*" >&2; exit 1; }
 
@@ -19,28 +17,10 @@ nginx_bin=$(command -v nginx || true)
 [ -n "$nginx_bin" ] || die "nginx is not installed (apt-get install nginx; tests/interop/run_scaleout.sh does it)"
 echo "nginx: $("$nginx_bin" -v 2>&1)"
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/minimcp-slow-clients.XXXXXX")
-pidfile="$tmp/pids"
-: > "$pidfile"
-cleanup() {
-    local pid
-    while read -r pid; do
-        [ -n "$pid" ] || continue
-        kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
-    done < "$pidfile"
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+. "$here/gunicorn_stage.sh"
+stage_tmp slow-clients
 
-"$py" -m venv "$tmp/venv" || die "cannot make a venv with $py"
-"$tmp/venv/bin/python" -m pip install -q --disable-pip-version-check "gunicorn==$GUNICORN_VERSION" \
-    > "$tmp/pip.log" 2>&1 || { tail -20 "$tmp/pip.log"; die "pip could not install gunicorn==$GUNICORN_VERSION"; }
-got=$("$tmp/venv/bin/python" -c 'import importlib.metadata as m; print(m.version("gunicorn"))')
-[ "$got" = "$GUNICORN_VERSION" ] || die "gunicorn is $got, wanted $GUNICORN_VERSION"
-echo "gunicorn: $got ($("$tmp/venv/bin/python" --version 2>&1))"
-
-mkdir "$tmp/run"
+install_gunicorn
 # The driver bounds every request and the attack; this is the backstop (the stage takes ~30 s).
 timeout -k 10 90 "$tmp/venv/bin/python" "$here/slow_clients.py" --gunicorn "$tmp/venv/bin/gunicorn" \
     --nginx "$nginx_bin" --workdir "$tmp/run" --pidfile "$pidfile" || die "a slow clients check failed (see above)"
