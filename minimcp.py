@@ -4396,7 +4396,7 @@ _SEAM = {
         "_field_default", "_is_dataclass", "_is_enum", "_is_field_info", "_is_pydantic_model", "_is_typeddict",
         "_clean_doc", "_schema_for",
     ]),
-    "attributes": frozenset(["_lock", "_tools", "_resources", "_sessions", "_live_sessions", "_signing_key",
+    "attributes": frozenset(["_lock", "_resources", "_sessions", "_live_sessions", "_signing_key",
                              "_announce_task"]),     # (a transport's session may announce tasks its way)
 }
 
@@ -4421,8 +4421,8 @@ def _plug(component: str, about: str, *, methods: dict = None, rows: dict = None
         attributes: ``fn(name)``: a module attribute it builds on first use, or None.
         names: the other names it answers for (the ones ``attributes`` builds, ...).
     """
-    names = list(methods or ()) + list(tool_options) + list(transports or ()) + list(public) + list(names)
-    _COMPONENTS[component] = (about, tuple(name for name in names if not name.startswith("_")))
+    answered = list(methods or ()) + list(tool_options) + list(transports or ()) + list(public) + list(names)
+    _COMPONENTS[component] = (about, tuple(name for name in answered if not name.startswith("_")))
     _PLUGGED.update(methods or {})
     METHODS.update(rows or {})
     _FIELD_SINCE.update(fields or {})

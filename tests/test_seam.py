@@ -121,6 +121,12 @@ def test_every_seam_name_is_defined_in_the_core_and_used_by_a_component():
         assert used[name], "%s is in _SEAM but no component uses it" % name
 
 
+def test_every_seam_attribute_is_read_by_a_component():
+    read = {node.attr for node in ast.walk(TREE) if isinstance(node, ast.Attribute)
+            and section_of(node.lineno) not in CORE and not (isinstance(node.value, ast.Name) and node.value.id == "self")}
+    assert sorted(minimcp._SEAM["attributes"] - read) == []
+
+
 def test_a_component_uses_another_only_if_it_needs_it():
     where = defined_names()
     reaches = set()
