@@ -21,6 +21,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 import minimcp  # noqa: E402
+import split_run  # noqa: E402
 from wirecheck import check_line  # noqa: E402,F401 - re-exported for the tests
 
 EVERYTHING = os.path.join(ROOT, "examples", "everything.py")
@@ -156,6 +157,10 @@ def pytest_configure(config):
         # here, and stays so for faulthandler even while a test's output is captured.
         _hard_stop_fd = os.dup(2)
     _cache_for_children()
+    # A long run is shared with peer pytest processes (split_run.py); the tests that take a
+    # background job's result stay in this one, which runs the jobs.
+    config.pluginmanager.register(split_run.SplitRun(pinned=lambda item: bool(_background_jobs(item))),
+                                  "minimcp-split-run")
 
 
 def pytest_unconfigure(config):

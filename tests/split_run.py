@@ -1,0 +1,305 @@
+"""One pytest run shared by several processes, so that a run keeps every core busy.
+
+A run of one process keeps about one core busy: its tests compute in turn, and wait in turn on
+the servers they start. So a run of at least ``MIN_TESTS`` tests is shared by as many pytest
+processes as the machine has cores: the first one, which pytest started, starts the others
+(peers) with the same arguments, hence the same collection. They share the work by test file:
+each file goes to whichever process asks for it first (an exclusive create of the file's name
+in a shared folder), so no process idles while files are left, however the load falls. (A
+third process on two cores, to compute while the others wait, was measured too: 30.5 s against
+32-33 s for two, for a third more CPU and more contention on a busy machine.)
+
+Each peer sends every report it makes (setup, call, teardown, and warnings) to the first
+process down a pipe, and the first replays them through pytest's own hooks, one finished file
+at a time, between its own files. So the terminal, ``--junitxml``, ``--durations``, ``-x``,
+``--lf`` and the exit status all see one run of every test. Tests the first process must keep
+(``pinned``: conftest's tests that take the results of its background jobs) run only there.
+
+A file a peer took and did not finish (it died: a crash, its hard time limit) fails its
+unreported tests in the first process, with what that peer printed; a peer that ends in any
+other unexpected way fails the run. Nothing is lost silently.
+
+``MINIMCP_TEST_PROCESSES=N`` sets the number of processes for any run, however short (1:
+pytest's own single process, as for ``--pdb``, ``--trace`` and ``--collect-only``).
+"""
+
+import builtins
+import json
+import os
+import queue
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import warnings
+from urllib.parse import quote
+
+import pytest
+
+#: In a peer: "folder:descriptor", where files are claimed and where its reports go.
+PEER = "MINIMCP_TEST_PEER"
+#: A run of fewer tests stays in one process: starting peers would cost more than they save.
+MIN_TESTS = 200
+
+
+def _processes(session) -> int:
+    """How many processes share this run: 1 for pytest's own loop."""
+    option = session.config.option
+    if option.collectonly or session.testsfailed:             # testsfailed: collection errors
+        return 1
+    if getattr(option, "usepdb", False) or getattr(option, "trace", False):
+        return 1                             # a debugger wants the test in front of it
+    asked = os.environ.get("MINIMCP_TEST_PROCESSES", "")
+    if asked:
+        return max(1, int(asked))
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return cores if len(session.items) >= MIN_TESTS else 1
+
+
+def _claim(folder, name) -> bool:
+    """True for the one process whose exclusive create of ``name`` in ``folder`` succeeds; the
+    claim holds its process id, for the message if it dies."""
+    try:
+        claim = os.open(os.path.join(folder, quote(name, safe="")), os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        return False
+    os.write(claim, str(os.getpid()).encode())
+    os.close(claim)
+    return True
+
+
+def _claimant(folder, name) -> int:
+    with open(os.path.join(folder, quote(name, safe=""))) as claim:
+        return int(claim.read() or 0)
+
+
+def _file_of(item) -> str:
+    return item.nodeid.split("::", 1)[0]
+
+
+class SplitRun:
+    """The plugin: registered by conftest with the predicate of the tests the first process keeps."""
+
+    def __init__(self, pinned) -> None:
+        self.pinned = pinned
+        self.config = None
+        self.pipe = None                     # in a peer: its end of the report pipe
+
+    def pytest_configure(self, config) -> None:
+        self.config = config
+
+    def shares(self, session):
+        """The tests any process may run, by file in the run's order; and the pinned ones."""
+        files, pinned = {}, []
+        for item in session.items:
+            if self.pinned(item):
+                pinned.append(item)
+            else:
+                files.setdefault(_file_of(item), []).append(item)
+        return list(files.items()), pinned
+
+    @staticmethod
+    def run(session, items, after_file) -> None:
+        """pytest's own loop over ``items`` (an iterator, claimed as it is read), with
+        ``after_file()`` called each time a file's last test has run (its teardown included)."""
+        item = next(items, None)
+        while item is not None:
+            following = next(items, None)
+            item.config.hook.pytest_runtest_protocol(item=item, nextitem=following)
+            if session.shouldfail:
+                raise session.Failed(session.shouldfail)
+            if session.shouldstop:
+                raise session.Interrupted(session.shouldstop)
+            if following is None or _file_of(following) != _file_of(item):
+                after_file(_file_of(item))
+            item = following
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtestloop(self, session):
+        peer = os.environ.get(PEER)
+        if peer:
+            return self._peer(session, peer)
+        processes = _processes(session)
+        if processes < 2:
+            return None                      # pytest's own loop
+        return _First(self, session, processes - 1).run()
+
+    # -- in a peer --------------------------------------------------------------------------
+
+    def _peer(self, session, peer) -> bool:
+        folder, descriptor = peer.rsplit(":", 1)
+        os.set_inheritable(int(descriptor), False)      # not into the servers the tests start
+        self.pipe = os.fdopen(int(descriptor), "w", buffering=1, encoding="utf-8")
+        files, _ = self.shares(session)
+
+        def claimed():
+            for name, items in files:
+                if _claim(folder, name):
+                    yield from items
+
+        self.run(session, claimed(), lambda name: self._send({"done": name}))
+        return True
+
+    def _send(self, message) -> None:
+        try:
+            self.pipe.write(json.dumps(message) + "\n")
+        except (BrokenPipeError, ValueError):           # the first process is gone: so is the run
+            os._exit(3)
+
+    def pytest_runtest_logreport(self, report) -> None:
+        if self.pipe is not None:
+            data = self.config.hook.pytest_report_to_serializable(config=self.config, report=report)
+            self._send({"report": data})
+
+    def pytest_warning_recorded(self, warning_message, when, nodeid, location) -> None:
+        if self.pipe is not None:
+            self._send({"warning": {"category": warning_message.category.__name__,
+                                    "message": str(warning_message.message),
+                                    "filename": warning_message.filename, "lineno": warning_message.lineno,
+                                    "when": when, "nodeid": nodeid}})
+
+
+class _Peer:
+    """A peer as the first process sees it: its process, and the file its output goes to."""
+
+    def __init__(self, room, number, claims, config, inbox) -> None:
+        read_end, write_end = os.pipe()
+        invocation = config.invocation_params
+        environment = dict(os.environ)
+        environment[PEER] = "%s:%d" % (claims, write_end)
+        environment["MINIMCP_TEST_BACKGROUND"] = "0"     # the background jobs are the first's
+        arguments = list(invocation.args) + ["--basetemp", os.path.join(room, "tmp%d" % number)]
+        self.output = open(os.path.join(room, "output%d" % number), "w+b")
+        self.process = subprocess.Popen([sys.executable, "-m", "pytest"] + arguments, cwd=str(invocation.dir),
+                                        env=environment, stdin=subprocess.DEVNULL, stdout=self.output,
+                                        stderr=subprocess.STDOUT, pass_fds=(write_end,))
+        os.close(write_end)
+        threading.Thread(target=self._listen, args=(read_end, inbox), name="peer", daemon=True).start()
+
+    @staticmethod
+    def _listen(read_end, inbox) -> None:
+        with os.fdopen(read_end, "rb") as pipe:
+            for line in pipe:
+                inbox.put(json.loads(line))
+        inbox.put(None)
+
+    def printed(self) -> str:
+        self.output.seek(0)
+        return self.output.read().decode("utf-8", "replace")[-20000:]
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self.output.close()
+
+
+class _First:
+    """The first process's side of one run: starts the peers, runs its share, replays theirs."""
+
+    def __init__(self, plugin, session, peers) -> None:
+        self.plugin, self.session, self.config = plugin, session, session.config
+        self.files, self.pinned = plugin.shares(session)
+        self.room = tempfile.mkdtemp(prefix="minimcp-tests-split-")
+        self.claims = os.path.join(self.room, "claims")
+        os.mkdir(self.claims)
+        self.inbox = queue.Queue()
+        self.peers = [_Peer(self.room, number, self.claims, self.config, self.inbox) for number in range(peers)]
+        self.open_pipes = peers              # each peer's pipe ends in a None in the inbox
+        self.pending = {}                    # file -> the peers' messages about it, not yet replayed
+        self.finished = []                   # files a peer has finished, in order
+        self.reported = set()                # node ids whose teardown report came back
+        self.mine = set()                    # node ids this process ran
+
+    def run(self) -> bool:
+        try:
+            self.plugin.run(self.session, self._mine(), lambda name: self._replay())
+            self._end()
+        finally:
+            for peer in self.peers:
+                peer.stop()
+            shutil.rmtree(self.room, ignore_errors=True)
+        return True
+
+    def _mine(self):
+        for name, items in self.files:
+            if _claim(self.claims, name):
+                for item in items:
+                    self.mine.add(item.nodeid)
+                    yield item
+        yield from self.pinned
+
+    def _replay(self, to_the_end=False) -> None:
+        """Replay the files the peers have finished; with ``to_the_end``, wait for every peer
+        to close its pipe, then replay everything they sent, finished or not."""
+        while self.open_pipes:
+            try:
+                message = self.inbox.get(block=to_the_end)
+            except queue.Empty:
+                break
+            if message is None:
+                self.open_pipes -= 1
+            elif "done" in message:
+                self.finished.append(message["done"])
+            else:
+                self.pending.setdefault(self._file(message), []).append(message)
+        for name in self.finished + (list(self.pending) if not self.open_pipes else []):
+            for message in self.pending.pop(name, []):
+                self._replay_one(message)
+        self.finished = []
+
+    @staticmethod
+    def _file(message) -> str:
+        body = message.get("report") or message["warning"]
+        return body["nodeid"].split("::", 1)[0]
+
+    def _replay_one(self, message) -> None:
+        hook = self.config.hook
+        if "warning" in message:
+            w = message["warning"]
+            category = getattr(builtins, w["category"], None)
+            if not (isinstance(category, type) and issubclass(category, Warning)):
+                category = UserWarning           # a warning class of the tests' own: its text stays
+            record = warnings.WarningMessage(category(w["message"]), category, w["filename"], w["lineno"])
+            hook.pytest_warning_recorded.call_historic(kwargs=dict(        # as pytest's own call is
+                warning_message=record, when=w["when"], nodeid=w["nodeid"], location=None))
+            return
+        report = hook.pytest_report_from_serializable(config=self.config, data=message["report"])
+        if report.when == "setup":
+            hook.pytest_runtest_logstart(nodeid=report.nodeid, location=report.location)
+        hook.pytest_runtest_logreport(report=report)
+        if report.when == "teardown":
+            hook.pytest_runtest_logfinish(nodeid=report.nodeid, location=report.location)
+            self.reported.add(report.nodeid)
+
+    def _end(self) -> None:
+        self._replay(to_the_end=True)
+        statuses = {peer.process.pid: (peer, peer.process.wait()) for peer in self.peers}
+        lost = {}                            # peer's pid -> its claimed tests that never came back
+        came_back = self.mine | self.reported
+        for name, items in self.files:
+            missing = [item for item in items if item.nodeid not in came_back]
+            if missing:
+                lost.setdefault(_claimant(self.claims, name), []).extend(missing)
+        for pid, (peer, status) in statuses.items():
+            if pid in lost:
+                first, rest = lost[pid][0], lost[pid][1:]
+                self._fail(first.nodeid, first.location,
+                           "a peer pytest process took this test's file and ended (status %d) without "
+                           "reporting this test or the %d after it; what it printed:\n%s"
+                           % (status, len(rest), peer.printed()))
+                for item in rest:
+                    self._fail(item.nodeid, item.location, "not run: a peer pytest process ended; see %s"
+                               % first.nodeid)
+            elif status not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+                self._fail("tests/split_run.py::peer-%d" % pid, ("tests/split_run.py", None, "peer"),
+                           "a peer pytest process ended with status %d; what it printed:\n%s"
+                           % (status, peer.printed()))
+
+    def _fail(self, nodeid, location, why) -> None:
+        hook = self.config.hook
+        hook.pytest_runtest_logstart(nodeid=nodeid, location=location)
+        report = pytest.TestReport(nodeid, location, {}, "failed", why, "call")
+        hook.pytest_runtest_logreport(report=report)
+        hook.pytest_runtest_logfinish(nodeid=nodeid, location=location)
