@@ -20,7 +20,7 @@ unreported tests in the first process, with what that peer printed; a peer that 
 other unexpected way fails the run. Nothing is lost silently.
 
 ``MINIMCP_TEST_PROCESSES=N`` sets the number of processes for any run, however short (1:
-pytest's own single process, as for ``--pdb``, ``--trace`` and ``--collect-only``).
+pytest's own single process, as for ``--pdb``, ``--trace``, ``-s`` and ``--collect-only``).
 """
 
 import builtins
@@ -48,8 +48,8 @@ def _processes(session) -> int:
     option = session.config.option
     if option.collectonly or session.testsfailed:             # testsfailed: collection errors
         return 1
-    if getattr(option, "usepdb", False) or getattr(option, "trace", False):
-        return 1                             # a debugger wants the test in front of it
+    if getattr(option, "usepdb", False) or getattr(option, "trace", False) or option.capture == "no":
+        return 1                             # a debugger, or -s, wants the test in front of it
     asked = os.environ.get("MINIMCP_TEST_PROCESSES", "")
     if asked:
         return max(1, int(asked))
