@@ -8,13 +8,12 @@ talks to it with ``http.client``.
 import http.client
 import json
 import socket
-import sys
 import threading
 import time
 
 import pytest
 
-from conftest import load_example
+from conftest import SERVE, load_example
 import minimcp
 from minimcp import Context, MCPServer
 
@@ -465,13 +464,13 @@ def test_a_slow_client_is_cut_off_and_others_are_served(endpoint):
 
 
 def serve_over_http_and_call(script, tool, arguments):
-    """``minimcp.py serve --http 127.0.0.1:0 SCRIPT``, one 2026-07-28 call, then SIGTERM.
+    """``minimcp.py serve --http 127.0.0.1:0 SCRIPT`` (conftest.SERVE), one 2026-07-28 call, then SIGTERM.
 
     Returns (the "serving" line, the call's result, the exit status, what stdout held).
     """
     import subprocess
     from conftest import ROOT
-    process = subprocess.Popen([sys.executable, "minimcp.py", "serve", "--http", "127.0.0.1:0", str(script)],
+    process = subprocess.Popen(SERVE + ["--http", "127.0.0.1:0", str(script)],
                                cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         line = ""

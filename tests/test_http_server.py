@@ -16,7 +16,7 @@ import threading
 
 import pytest
 
-from conftest import ROOT, load_example
+from conftest import ROOT, SERVE, load_example
 import minimcp
 from test_http import ACCEPT, ENVELOPE, MODERN, Endpoint
 
@@ -242,7 +242,7 @@ def test_a_taken_port_is_a_message_not_a_traceback():
     holder.listen(1)
     port = holder.getsockname()[1]
     try:
-        result = subprocess.run([sys.executable, "minimcp.py", "serve", "--http", "127.0.0.1:%d" % port,
+        result = subprocess.run(SERVE + ["--http", "127.0.0.1:%d" % port,
                                  "examples/everything.py"], cwd=ROOT, stdin=subprocess.DEVNULL,
                                 capture_output=True, timeout=30, env=dict(os.environ, PYTHONWARNINGS="ignore"))
     finally:
@@ -265,7 +265,7 @@ def _ipv6_loopback() -> bool:
 def test_serve_http_takes_an_ipv6_host_in_brackets():
     # serve --http [::1]:PORT, as its usage line says; the bracketed host used to be bound as IPv4
     # ("Address family for hostname not supported").
-    process = subprocess.Popen([sys.executable, "minimcp.py", "serve", "--http", "[::1]:0", "examples/everything.py"],
+    process = subprocess.Popen(SERVE + ["--http", "[::1]:0", "examples/everything.py"],
                                cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         line = process.stderr.readline().decode()
