@@ -7655,7 +7655,8 @@ class _HTTPApp:
         with self.server._lock:
             self.server._sessions.discard(session)
         session.out.shut()                           # its streams end now, not at their next keep-alive
-        session.stop()
+        if not session.stopped:                      # shutdown() stopped it already: its grace is spent
+            session.stop()
 
     # -- the server stops ------------------------------------------------------------
     def close_streams(self) -> None:

@@ -8,7 +8,6 @@ The names of its tools, resources and prompts are part of the test contract.
 """
 
 import os
-import subprocess
 import sys
 import time
 
@@ -133,6 +132,8 @@ def print_stdout(text: str = "stray") -> str:
     Args:
         text: what to print
     """
+    import subprocess           # here: the tests start this fixture ~100 times, and only this tool needs it
+
     print(text)
     sys.stdout.flush()
     os.write(1, (text + "\n").encode("utf-8"))

@@ -130,7 +130,7 @@ def test_questions_are_declined_without_a_terminal():
 def test_ctrl_c_sends_cancelled():
     import signal
     import threading
-    process = subprocess.Popen([sys.executable, MINIMCP, "call", "slow", "seconds=20", "steps=200", "--"] + SERVER,
+    process = subprocess.Popen(CLI + ["call", "slow", "seconds=20", "steps=200", "--"] + SERVER,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
     err, running = [], threading.Event()
 

@@ -12,7 +12,7 @@ import subprocess
 import sys
 import urllib.request
 
-from conftest import ROOT, check_line
+from conftest import ROOT, SERVE, check_line
 
 EXAMPLES = os.path.join(ROOT, "examples")
 INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
@@ -58,7 +58,7 @@ def test_the_sdk_example_runs_unchanged_through_serve():
              {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
               "params": {"name": "convert", "arguments": {"value": 2, "unit": "km", "to": "m"}}},
              {"jsonrpc": "2.0", "id": 3, "method": "resources/read", "params": {"uri": "units://all"}}]
-    run = subprocess.run([sys.executable, os.path.join(ROOT, "minimcp.py"), "serve", os.path.join(EXAMPLES, "sdk_server.py")],
+    run = subprocess.run(SERVE + [os.path.join(EXAMPLES, "sdk_server.py")],
                          input=b"".join(json.dumps(line).encode() + b"\n" for line in lines),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
     answers = {message["id"]: message for message in (check_line(line + b"\n") for line in run.stdout.splitlines())}

@@ -17,7 +17,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT, Wire, check_line, envelope, load_example
+from conftest import CLI, ROOT, Wire, check_line, envelope, load_example
 import minimcp
 
 MINIMCP = os.path.join(ROOT, "minimcp.py")
@@ -26,7 +26,7 @@ COMPONENTS = ["apps", "skills", "http", "testclient", "sdk", "cli"]
 
 
 def vendor(*args):
-    return subprocess.run([sys.executable, MINIMCP, "vendor"] + list(args), stdout=subprocess.PIPE,
+    return subprocess.run(CLI + ["vendor"] + list(args), stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, timeout=60)
 
 

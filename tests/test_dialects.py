@@ -394,18 +394,16 @@ def test_fastmcp_dicts_tags_and_optional_arguments_in_pydantics_words():
 
 def serve_sdk(source, requests, tmp_path):
     """Run ``source`` under ``minimcp.py serve`` (the SDK names come from minimcp's stand-ins)."""
-    import os
     import subprocess
-    import sys
     import textwrap
-    from conftest import ROOT
+    from conftest import SERVE
     script = tmp_path / "server.py"
     script.write_text(textwrap.dedent(source))
     lines = [{"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
         {"jsonrpc": "2.0", "method": "notifications/initialized"}]
     lines += [dict(request, jsonrpc="2.0", id=index) for index, request in enumerate(requests, 1)]
-    done = subprocess.run([sys.executable, os.path.join(ROOT, "minimcp.py"), "serve", str(script)],
+    done = subprocess.run(SERVE + [str(script)],
                           input=b"".join(json.dumps(m).encode() + b"\n" for m in lines),
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
     answers = {m.get("id"): m for m in map(json.loads, done.stdout.splitlines())}

@@ -41,7 +41,7 @@ def test_sqlite_row_limit_progress_and_prompt(sqlite_app):
     with TestClient(sqlite_app) as client:
         result = client.call_tool("query", {"sql": "SELECT * FROM visit", "max_rows": 10})
         assert len(result["structuredContent"]["rows"]) == 10 and result["structuredContent"]["truncated"] is True
-        heavy = "SELECT COUNT(*) FROM visit a, visit b WHERE a.id % 7 = b.id % 11 AND a.id < 1500"
+        heavy = "SELECT COUNT(*) FROM visit a, visit b WHERE a.id % 7 = b.id % 11 AND a.id < 150"   # ~45 progresses
         client.call_tool("query", {"sql": heavy})
         assert client.progress and all(p["progress"] > 0 for p in client.progress)
         text = client.get_prompt("draft_query", {"question": "busiest city?"})["messages"][0]["content"]["text"]

@@ -8,12 +8,11 @@ import json
 import os
 import socket
 import subprocess
-import sys
 import threading
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, SERVE
 
 MODERN = "2026-07-28"
 ENVELOPE = {"io.modelcontextprotocol/protocolVersion": MODERN,
@@ -23,11 +22,11 @@ MiB = 1024 * 1024
 
 
 class Served:
-    """``python3 minimcp.py serve --http 127.0.0.1:0 examples/everything.py``, until closed."""
+    """``python3 minimcp.py serve --http 127.0.0.1:0 examples/everything.py`` (conftest.SERVE), until closed."""
 
     def __init__(self, env=None):
         self.process = subprocess.Popen(
-            [sys.executable, "minimcp.py", "serve", "--http", "127.0.0.1:0", "examples/everything.py"],
+            SERVE + ["--http", "127.0.0.1:0", "examples/everything.py"],
             cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
             env=dict(os.environ, **(env or {})))
         line = ""

@@ -193,7 +193,7 @@ def test_the_readmes_introspection_hook_binds_sessions_to_the_token_subject(star
         def log_message(self, *args):
             return None
     authority = HTTPServer(("127.0.0.1", 0), Introspection)
-    threading.Thread(target=authority.serve_forever, daemon=True).start()
+    threading.Thread(target=authority.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()  # its shutdown()
     try:
         namespace = {"__name__": "readme_introspection"}
         exec(compile(block.replace("https://auth.example.com/oauth2/introspect",

@@ -16,7 +16,7 @@ import threading
 
 import pytest
 
-from conftest import ROOT, load_example
+from conftest import ROOT, SERVE, load_example
 import minimcp
 from test_http import ACCEPT, ENVELOPE, MODERN, Endpoint
 
@@ -115,17 +115,27 @@ def test_an_answer_is_not_held_for_the_clients_ack():
     assert len(seen) == 2 and all(seen), "Nagle's algorithm is on for the connection: %r" % seen
 
 SCRIPT = '''
-import sys, threading
+import os, sys, threading
 sys.path.insert(0, %(root)r)
 from minimcp import MCPServer, Context, Cancelled
 
-app = MCPServer("drain")
+app = MCPServer("drain", shutdown_grace=%(grace)s)
 
 @app.tool()
 def slow(ctx: Context, seconds: float) -> str:
     ctx.progress(0, 1)
     try:
         ctx.sleep(seconds)
+    except Cancelled:
+        return "cancelled"
+    return "finished"
+
+@app.tool()
+def held(ctx: Context, flag: str) -> str:
+    ctx.progress(0, 1)
+    try:
+        while not os.path.exists(flag):  # the test creates it once the drain has begun
+            ctx.sleep(0.01)
     except Cancelled:
         return "cancelled"
     return "finished"
@@ -141,9 +151,9 @@ app.run(transport="http", port=0, drain_seconds=%(drain)s)
 
 
 class Served:
-    def __init__(self, tmp_path, drain):
+    def __init__(self, tmp_path, drain, grace=1.0):
         script = tmp_path / "drain_server.py"
-        script.write_text(SCRIPT % {"root": ROOT, "drain": drain})
+        script.write_text(SCRIPT % {"root": ROOT, "drain": drain, "grace": grace})
         self.process = subprocess.Popen([sys.executable, str(script)], stdin=subprocess.DEVNULL,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.line = self.process.stderr.readline().decode()
@@ -181,22 +191,27 @@ def last_event(data: bytes) -> dict:
 
 
 def test_sigterm_lets_a_started_request_finish(tmp_path):
+    # The call finishes only once the drain has begun (the two idle connections are closed,
+    # which the drain does first): a drain that cancelled it would answer "cancelled".
     served = Served(tmp_path, drain=20)
+    flag = tmp_path / "go"
     try:
-        connection, response = served.call("slow", {"seconds": 1.0})
+        connection, response = served.call("held", {"flag": str(flag)})
         slow_head = socket.create_connection(("127.0.0.1", served.port), timeout=20)
         slow_head.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n")    # a head that never ends
         kept = http.client.HTTPConnection("127.0.0.1", served.port, timeout=20)   # and an idle kept-alive one
         kept.request("GET", "/nowhere")
         kept.getresponse().read()
         served.process.send_signal(signal.SIGTERM)
+        assert slow_head.recv(100) == b"" and kept.sock.recv(100) == b""     # closed, not waited for
+        flag.write_text("")
         answer = last_event(response.read())
         connection.close()
         assert answer["id"] == 5 and answer["result"]["content"][0]["text"] == "finished", answer
-        assert slow_head.recv(100) == b"" and kept.sock.recv(100) == b""     # closed, not waited for
         slow_head.close()
         kept.close()
     finally:
+        flag.write_text("")
         code, stderr = served.stop()
     with pytest.raises(OSError):                               # gone: it accepts nothing more
         socket.create_connection(("127.0.0.1", served.port), timeout=3).close()
@@ -204,7 +219,7 @@ def test_sigterm_lets_a_started_request_finish(tmp_path):
 
 
 def test_sigterm_past_the_drain_cancels_and_still_answers(tmp_path):
-    served = Served(tmp_path, drain=0.2)
+    served = Served(tmp_path, drain=0.2, grace=0.5)     # the grace is what the stubborn call waits out
     try:
         heeding, heeding_response = served.call("slow", {"seconds": 60.0}, 5)
         stubborn, stubborn_response = served.call("stubborn", {}, 6)
@@ -227,7 +242,7 @@ def test_a_taken_port_is_a_message_not_a_traceback():
     holder.listen(1)
     port = holder.getsockname()[1]
     try:
-        result = subprocess.run([sys.executable, "minimcp.py", "serve", "--http", "127.0.0.1:%d" % port,
+        result = subprocess.run(SERVE + ["--http", "127.0.0.1:%d" % port,
                                  "examples/everything.py"], cwd=ROOT, stdin=subprocess.DEVNULL,
                                 capture_output=True, timeout=30, env=dict(os.environ, PYTHONWARNINGS="ignore"))
     finally:
@@ -250,7 +265,7 @@ def _ipv6_loopback() -> bool:
 def test_serve_http_takes_an_ipv6_host_in_brackets():
     # serve --http [::1]:PORT, as its usage line says; the bracketed host used to be bound as IPv4
     # ("Address family for hostname not supported").
-    process = subprocess.Popen([sys.executable, "minimcp.py", "serve", "--http", "[::1]:0", "examples/everything.py"],
+    process = subprocess.Popen(SERVE + ["--http", "[::1]:0", "examples/everything.py"],
                                cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         line = process.stderr.readline().decode()

@@ -93,7 +93,7 @@ def test_a_second_get_closes_the_first(started):
 def test_a_client_that_leaves_frees_its_get_stream_at_once(started, monkeypatch):
     from conftest import load_example
     closed = watch_closes(monkeypatch)
-    ep = started(load_example("everything").app)
+    ep = started(load_example("everything").app, disconnect_probe=0.05)    # how often the socket is watched
     session = handshake(ep)
     connection, response = open_get(ep, session)
     connection.sock.shutdown(socket.SHUT_RDWR)
@@ -160,11 +160,11 @@ def test_delete_ends_a_post_stream_still_waiting_for_its_answer(started):
     assert response.fp.readline().startswith(b"event: message")
     deleting = ep.connect()
     deleting.request("DELETE", "/mcp", headers={"Mcp-Session-Id": session})
-    assert deleting.getresponse().status == 204
-    deleting.close()
     rest = read_to_end(response)                            # ends now: the session is gone
     assert b'"result"' not in rest, rest
-    go.set()
+    go.set()                  # the 204 waits (up to shutdown_grace) for the call the DELETE cancelled
+    assert deleting.getresponse().status == 204
+    deleting.close()
     post.close()
 
 
@@ -176,7 +176,7 @@ def test_a_delete_on_another_worker_ends_the_get_stream_within_a_second(started,
     from conftest import load_example
     app = load_example("everything").app
     a = started(app, session_store=minimcp.SQLiteSessionStore(str(tmp_path)))
-    b = started(app, session_store=minimcp.SQLiteSessionStore(str(tmp_path)))
+    b = started(app, session_store=minimcp.SQLiteSessionStore(str(tmp_path)), revocation_probe=0.05)   # how often B asks
     session = handshake(a)
     connection, response = open_get(b, session)            # B serves it from the signed id alone
     deleting = a.connect()
@@ -213,7 +213,7 @@ def test_a_get_stream_ends_when_a_gunicorn_worker_is_told_to_stop(started):
     worker = _FakeGunicornWorker()
     previous = signal.signal(signal.SIGTERM, worker.handle_exit)
     try:
-        ep = started(load_example("everything").app)
+        ep = started(load_example("everything").app, disconnect_probe=0.05)   # how often it looks
         session = handshake(ep)
         connection, response = open_get(ep, session)
         os.kill(os.getpid(), signal.SIGTERM)
@@ -230,7 +230,7 @@ def test_a_delete_on_another_worker_ends_a_post_stream_waiting_there(started, tm
     import time
     app, go, said = talking_app()
     a = started(app, session_store=minimcp.SQLiteSessionStore(str(tmp_path)))
-    b = started(app, session_store=minimcp.SQLiteSessionStore(str(tmp_path)))
+    b = started(app, session_store=minimcp.SQLiteSessionStore(str(tmp_path)), disconnect_probe=0.05)
     session = handshake(a)
     post = b.connect(timeout=QUICK)
     post.request("POST", "/mcp", body=json.dumps({"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {

@@ -1,7 +1,8 @@
 """lifespan (issue 27), serve for packages, modules and entry points, and Context spelled as the SDKs spell it.
 
-The process-level cases run ``python3 minimcp.py serve`` or the script itself and watch
-stderr, where the lifespan of the fixture says when it is entered and exited.
+The process-level cases run ``python3 minimcp.py serve`` (as ``conftest.SERVE``: the same program
+from cached bytecode) or the script itself and watch stderr, where the lifespan of the fixture
+says when it is entered and exited.
 """
 
 import contextlib
@@ -9,16 +10,14 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import textwrap
 
 import pytest
 
-from conftest import ROOT, Wire
+from conftest import SERVE, Wire
 import minimcp
 from minimcp import Context, MCPServer
 
-MINIMCP = os.path.join(ROOT, "minimcp.py")
 HELLO = [{"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
     "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
     {"jsonrpc": "2.0", "method": "notifications/initialized"}]
@@ -68,7 +67,7 @@ def lifespan_script(tmp_path, kind="", fail=""):
 
 @pytest.mark.parametrize("kind", ["", "async"])
 def test_the_lifespan_is_entered_once_its_value_reaches_tools_and_it_is_exited_on_eof(tmp_path, kind):
-    done = subprocess.run([sys.executable, MINIMCP, "serve", str(lifespan_script(tmp_path, kind))],
+    done = subprocess.run(SERVE + [str(lifespan_script(tmp_path, kind))],
                           input=lines(*HELLO, call(1, "where"), call(2, "where")), capture_output=True, timeout=60)
     answers = {m["id"]: m for m in map(json.loads, done.stdout.splitlines())}
     assert answers[1]["result"]["content"][0]["text"] == "opened"
@@ -79,7 +78,7 @@ def test_the_lifespan_is_entered_once_its_value_reaches_tools_and_it_is_exited_o
 
 
 def test_the_lifespan_is_exited_on_sigterm(tmp_path):
-    process = subprocess.Popen([sys.executable, MINIMCP, "serve", str(lifespan_script(tmp_path))],
+    process = subprocess.Popen(SERVE + [str(lifespan_script(tmp_path))],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         assert process.stderr.readline() == b"entered life\n"      # before any request is read
@@ -98,7 +97,7 @@ def test_the_lifespan_is_exited_on_sigterm(tmp_path):
 
 
 def test_a_failing_lifespan_is_a_clear_start_up_error_and_a_non_zero_exit(tmp_path):
-    done = subprocess.run([sys.executable, MINIMCP, "serve", str(lifespan_script(tmp_path, fail="yes"))],
+    done = subprocess.run(SERVE + [str(lifespan_script(tmp_path, fail="yes"))],
                           input=lines(*HELLO), capture_output=True, timeout=60)
     stderr = done.stderr.decode()
     assert done.returncode == 1 and done.stdout == b"", (done.returncode, done.stdout)
@@ -192,7 +191,7 @@ def package(tmp_path):
 
 @pytest.mark.parametrize("how", [["pkg/server.py"], ["-m", "pkg.server"], ["pkg.server:mcp"], ["-m", "pkg.server:mcp"]])
 def test_serve_runs_a_module_of_a_package_with_its_relative_imports(package, how):
-    done = subprocess.run([sys.executable, MINIMCP, "serve"] + how, cwd=str(package),
+    done = subprocess.run(SERVE + how, cwd=str(package),
                           input=lines(*HELLO, call(1, "loud", {"text": "hi"})), capture_output=True, timeout=60)
     answers = {m["id"]: m for m in map(json.loads, done.stdout.splitlines())}
     assert answers[1]["result"]["content"][0]["text"] == "HI!", done.stderr.decode()
@@ -204,12 +203,12 @@ def test_serve_entry_runs_an_installed_console_script(package):
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: pkg-server\nVersion: 1.0\n")
     (dist / "entry_points.txt").write_text("[console_scripts]\npkg-server = pkg.server:main\n")
     environment = dict(os.environ, PYTHONPATH=str(package))
-    done = subprocess.run([sys.executable, MINIMCP, "serve", "--entry", "pkg-server"], cwd=str(package),
+    done = subprocess.run(SERVE + ["--entry", "pkg-server"], cwd=str(package),
                           env=environment, input=lines(*HELLO, call(1, "loud", {"text": "up"})),
                           capture_output=True, timeout=60)
     answers = {m["id"]: m for m in map(json.loads, done.stdout.splitlines())}
     assert answers[1]["result"]["content"][0]["text"] == "UP!", done.stderr.decode()
-    missing = subprocess.run([sys.executable, MINIMCP, "serve", "--entry", "no-such-server"], cwd=str(package),
+    missing = subprocess.run(SERVE + ["--entry", "no-such-server"], cwd=str(package),
                              env=environment, capture_output=True, timeout=60)
     assert missing.returncode != 0 and b"no installed console script named 'no-such-server'" in missing.stderr
 
@@ -243,7 +242,7 @@ def test_serve_finds_a_server_built_in_a_factory_or_in_main_and_decorated_tools_
         source += "\n    def main():\n        build().run()\n"
     script = tmp_path / "server.py"
     script.write_text(textwrap.dedent(source))
-    done = subprocess.run([sys.executable, MINIMCP, "serve", str(script)], capture_output=True, timeout=60,
+    done = subprocess.run(SERVE + [str(script)], capture_output=True, timeout=60,
                           input=lines(*HELLO, {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
                                       call(2, "double", {"n": 21})))
     answers = {m["id"]: m for m in map(json.loads, done.stdout.splitlines())}
@@ -263,7 +262,7 @@ def test_the_sdk_server_class_can_be_subscripted_in_annotations(tmp_path):
         mcp = MCPServer("typed")
         configure(mcp)
     '''))
-    done = subprocess.run([sys.executable, MINIMCP, "serve", str(script)], capture_output=True, timeout=60,
+    done = subprocess.run(SERVE + [str(script)], capture_output=True, timeout=60,
                           input=lines(*HELLO))
     assert json.loads(done.stdout.splitlines()[0])["result"]["serverInfo"]["name"] == "typed", done.stderr.decode()
 

@@ -3,20 +3,19 @@
 The published-server corpus starts every server that has a console script this way, with the
 argv its users give it. Each test builds a tiny distribution in ``tmp_path`` (a package and a
 ``.dist-info`` with ``entry_points.txt``, put on ``PYTHONPATH``: nothing is installed) and talks
-to ``python3 minimcp.py serve --entry`` over its stdin and stdout.
+to ``python3 minimcp.py serve --entry`` (as ``conftest.SERVE``: the same program from cached
+bytecode) over its stdin and stdout.
 """
 
 import json
 import os
 import subprocess
-import sys
 import textwrap
 
 import pytest
 
-from conftest import ROOT
+from conftest import SERVE
 
-MINIMCP = os.path.join(ROOT, "minimcp.py")
 HELLO = [{"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
     "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
     {"jsonrpc": "2.0", "method": "notifications/initialized"}]
@@ -46,7 +45,7 @@ def distribution(site, files, script="pkg-server", target="pkg.server:main"):
 def serve_entry(site, cwd, arguments, messages=()):
     """Run ``serve --entry ARGUMENTS`` from ``cwd`` with ``site`` on the path: (answers by id, process)."""
     environment = dict(os.environ, PYTHONPATH=str(site))
-    done = subprocess.run([sys.executable, MINIMCP, "serve", "--entry"] + arguments, cwd=str(cwd),
+    done = subprocess.run(SERVE + ["--entry"] + arguments, cwd=str(cwd),
                           env=environment, input=lines(*messages), capture_output=True, timeout=60)
     answers = {}
     for line in done.stdout.splitlines():
