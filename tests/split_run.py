@@ -43,18 +43,21 @@ PEER = "MINIMCP_TEST_PEER"
 MIN_TESTS = 200
 
 
-def _processes(session) -> int:
-    """How many processes share this run: 1 for pytest's own loop."""
-    option = session.config.option
-    if option.collectonly or session.testsfailed:             # testsfailed: collection errors
+def _asked() -> str:
+    return os.environ.get("MINIMCP_TEST_PROCESSES", "")
+
+
+def _processes(config) -> int:
+    """How many processes may share this run, as its options and the machine allow: 1 for
+    pytest's own loop. (Whether the run is long enough is known only once it is collected.)"""
+    option = config.option
+    if option.collectonly:
         return 1
     if getattr(option, "usepdb", False) or getattr(option, "trace", False) or option.capture == "no":
         return 1                             # a debugger, or -s, wants the test in front of it
-    asked = os.environ.get("MINIMCP_TEST_PROCESSES", "")
-    if asked:
-        return max(1, int(asked))
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return cores if len(session.items) >= MIN_TESTS else 1
+    if _asked():
+        return max(1, int(_asked()))
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def _claim(folder, name) -> bool:
@@ -85,6 +88,7 @@ class SplitRun:
         self.pinned = pinned
         self.config = None
         self.pipe = None                     # in a peer: its end of the report pipe
+        self.first = None                    # in the first process: its _First, while peers run
 
     def pytest_configure(self, config) -> None:
         self.config = config
@@ -115,15 +119,27 @@ class SplitRun:
                 after_file(_file_of(item))
             item = following
 
+    def pytest_sessionstart(self, session) -> None:
+        # The peers start now, so that they collect while this process does.
+        if not os.environ.get(PEER) and _processes(self.config) > 1:
+            self.first = _First(self, self.config, _processes(self.config) - 1)
+
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session):
         peer = os.environ.get(PEER)
         if peer:
             return self._peer(session, peer)
-        processes = _processes(session)
-        if processes < 2:
+        if self.first is None:
             return None                      # pytest's own loop
-        return _First(self, session, processes - 1).run()
+        if session.testsfailed or (len(session.items) < MIN_TESTS and not _asked()):
+            self.first.stop()                # collection errors, or too short a run to share
+            self.first = None
+            return None
+        return self.first.run(session)
+
+    def pytest_sessionfinish(self) -> None:
+        if self.first is not None:           # an interrupted collection: the peers still run
+            self.first.stop()
 
     # -- in a peer --------------------------------------------------------------------------
 
@@ -139,7 +155,12 @@ class SplitRun:
                     yield from items
 
         self.run(session, claimed(), lambda name: self._send({"done": name}))
-        return True
+        # Every report is sent and every fixture torn down (the last test's teardown is the
+        # session's); what is left of a pytest session, its summary, cache and files, is the
+        # first process's. So the peer ends here, and the first need not wait for it.
+        self._send({"end": True})
+        self.pipe.close()
+        os._exit(0)
 
     def _send(self, message) -> None:
         try:
@@ -164,6 +185,7 @@ class _Peer:
     """A peer as the first process sees it: its process, and the file its output goes to."""
 
     def __init__(self, room, number, claims, config, inbox) -> None:
+        self.number = number
         read_end, write_end = os.pipe()
         invocation = config.invocation_params
         environment = dict(os.environ)
@@ -177,12 +199,11 @@ class _Peer:
         os.close(write_end)
         threading.Thread(target=self._listen, args=(read_end, inbox), name="peer", daemon=True).start()
 
-    @staticmethod
-    def _listen(read_end, inbox) -> None:
+    def _listen(self, read_end, inbox) -> None:
         with os.fdopen(read_end, "rb") as pipe:
             for line in pipe:
-                inbox.put(json.loads(line))
-        inbox.put(None)
+                inbox.put((self.number, json.loads(line)))
+        inbox.put((self.number, None))
 
     def printed(self) -> str:
         self.output.seek(0)
@@ -198,29 +219,36 @@ class _Peer:
 class _First:
     """The first process's side of one run: starts the peers, runs its share, replays theirs."""
 
-    def __init__(self, plugin, session, peers) -> None:
-        self.plugin, self.session, self.config = plugin, session, session.config
-        self.files, self.pinned = plugin.shares(session)
+    def __init__(self, plugin, config, peers) -> None:
+        self.plugin, self.config = plugin, config
+        self.session = self.files = self.pinned = None           # known once the run is collected
         self.room = tempfile.mkdtemp(prefix="minimcp-tests-split-")
         self.claims = os.path.join(self.room, "claims")
         os.mkdir(self.claims)
         self.inbox = queue.Queue()
         self.peers = [_Peer(self.room, number, self.claims, self.config, self.inbox) for number in range(peers)]
         self.open_pipes = peers              # each peer's pipe ends in a None in the inbox
+        self.ended = set()                   # the peers that said they ended, all sent
         self.pending = {}                    # file -> the peers' messages about it, not yet replayed
         self.finished = []                   # files a peer has finished, in order
         self.reported = set()                # node ids whose teardown report came back
         self.mine = set()                    # node ids this process ran
 
-    def run(self) -> bool:
+    def run(self, session) -> bool:
+        self.session = session
+        self.files, self.pinned = self.plugin.shares(session)
         try:
-            self.plugin.run(self.session, self._mine(), lambda name: self._replay())
+            self.plugin.run(session, self._mine(), lambda name: self._replay())
             self._end()
         finally:
-            for peer in self.peers:
-                peer.stop()
-            shutil.rmtree(self.room, ignore_errors=True)
+            self.stop()
         return True
+
+    def stop(self) -> None:
+        for peer in self.peers:
+            peer.stop()
+        self.peers = []
+        shutil.rmtree(self.room, ignore_errors=True)
 
     def _mine(self):
         for name, items in self.files:
@@ -235,11 +263,13 @@ class _First:
         to close its pipe, then replay everything they sent, finished or not."""
         while self.open_pipes:
             try:
-                message = self.inbox.get(block=to_the_end)
+                number, message = self.inbox.get(block=to_the_end)
             except queue.Empty:
                 break
             if message is None:
                 self.open_pipes -= 1
+            elif "end" in message:
+                self.ended.add(number)
             elif "done" in message:
                 self.finished.append(message["done"])
             else:
@@ -275,16 +305,16 @@ class _First:
 
     def _end(self) -> None:
         self._replay(to_the_end=True)
-        statuses = {peer.process.pid: (peer, peer.process.wait()) for peer in self.peers}
         lost = {}                            # peer's pid -> its claimed tests that never came back
         came_back = self.mine | self.reported
         for name, items in self.files:
             missing = [item for item in items if item.nodeid not in came_back]
             if missing:
                 lost.setdefault(_claimant(self.claims, name), []).extend(missing)
-        for pid, (peer, status) in statuses.items():
-            if pid in lost:
-                first, rest = lost[pid][0], lost[pid][1:]
+        for peer in self.peers:
+            status = peer.process.wait()     # at once for a peer that ended (it exits then)
+            if peer.process.pid in lost:
+                first, rest = lost[peer.process.pid][0], lost[peer.process.pid][1:]
                 self._fail(first.nodeid, first.location,
                            "a peer pytest process took this test's file and ended (status %d) without "
                            "reporting this test or the %d after it; what it printed:\n%s"
@@ -292,8 +322,8 @@ class _First:
                 for item in rest:
                     self._fail(item.nodeid, item.location, "not run: a peer pytest process ended; see %s"
                                % first.nodeid)
-            elif status not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
-                self._fail("tests/split_run.py::peer-%d" % pid, ("tests/split_run.py", None, "peer"),
+            elif peer.number not in self.ended and status not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+                self._fail("tests/split_run.py::peer-%d" % peer.process.pid, ("tests/split_run.py", None, "peer"),
                            "a peer pytest process ended with status %d; what it printed:\n%s"
                            % (status, peer.printed()))
 
