@@ -1,6 +1,7 @@
 """Test harness: drive a server in-process through real OS pipes, bytes in, JSON lines out."""
 
 import faulthandler
+import gc
 import importlib.util
 import itertools
 import json
@@ -568,6 +569,10 @@ def pytest_collection_modifyitems(session, config, items):
 
 
 def pytest_collection_finish(session):
+    # What collection built (modules, items, their parameters) lives until the end: the
+    # collector need not walk it again at every collection of the run's own garbage
+    # (about 2 CPU-s of a whole run).
+    gc.freeze()
     if _background_on(session.config):
         for item in session.items:
             for key, job in _background_jobs(item).items():
