@@ -1,13 +1,13 @@
 """One pytest run shared by several processes, so that a run keeps every core busy.
 
 A run of one process keeps about one core busy: its tests compute in turn, and wait in turn on
-the servers they start. So a run of at least ``MIN_TESTS`` tests is shared by as many pytest
-processes as the machine has cores: the first one, which pytest started, starts the others
-(peers) with the same arguments, hence the same collection. They share the work by test file:
-each file goes to whichever process asks for it first (an exclusive create of the file's name
-in a shared folder), so no process idles while files are left, however the load falls. (A
-third process on two cores, to compute while the others wait, was measured too: 30.5 s against
-32-33 s for two, for a third more CPU and more contention on a busy machine.)
+the servers they start. So a run of at least ``MIN_TESTS`` tests is shared by one pytest process
+more than the machine has cores (three on two cores: while one waits, the others compute; on
+two idle cores the third made a run 25-26 s instead of 27-29 s, measured in turn): the first
+one, which pytest started, starts the others (peers) with the same arguments, hence the same
+collection. They share the work by test file: each file goes to whichever process asks for it
+first (an exclusive create of the file's name in a shared folder), so no process idles while
+files are left, however the load falls.
 
 Each peer sends every report it makes (setup, call, teardown, and warnings) to the first
 process down a pipe, and the first replays them through pytest's own hooks, one finished file
@@ -57,7 +57,8 @@ def _processes(config) -> int:
         return 1                             # a debugger, or -s, wants the test in front of it
     if _asked():
         return max(1, int(_asked()))
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return cores + 1
 
 
 def _claim(folder, name) -> bool:
