@@ -121,8 +121,11 @@ class SplitRun:
             item = following
 
     def pytest_sessionstart(self, session) -> None:
-        # The peers start now, so that they collect while this process does.
-        if not os.environ.get(PEER) and _processes(self.config) > 1:
+        # A run of whole folders (the usual one) starts its peers now, so that they collect
+        # while this process does; a run of named files first shows it is long enough.
+        folders = all(os.path.isdir(os.path.join(str(self.config.invocation_params.dir), argument))
+                      for argument in self.config.args)
+        if not os.environ.get(PEER) and _processes(self.config) > 1 and folders:
             self.first = _First(self, self.config, _processes(self.config) - 1)
 
     @pytest.hookimpl(tryfirst=True)
@@ -130,12 +133,13 @@ class SplitRun:
         peer = os.environ.get(PEER)
         if peer:
             return self._peer(session, peer)
-        if self.first is None:
+        if session.testsfailed or _processes(self.config) < 2 or (len(session.items) < MIN_TESTS and not _asked()):
+            if self.first is not None:       # collection errors, or too short a run to share
+                self.first.stop()
+                self.first = None
             return None                      # pytest's own loop
-        if session.testsfailed or (len(session.items) < MIN_TESTS and not _asked()):
-            self.first.stop()                # collection errors, or too short a run to share
-            self.first = None
-            return None
+        if self.first is None:
+            self.first = _First(self, self.config, _processes(self.config) - 1)
         return self.first.run(session)
 
     def pytest_sessionfinish(self) -> None:

@@ -65,6 +65,11 @@ def run_suite(plant):
 PROCESSES = {"nothing": "3", "failure": "3", "death": "2"}
 
 
+# A run of a folder starts its peers with the session; a run of named files once collected.
+WHAT = {"nothing": lambda folder: [os.path.join(folder, name) for name in NAMES],
+        "failure": lambda folder: [folder], "death": lambda folder: [folder]}
+
+
 def run_suite_in(folder, plant):
     for name in NAMES:
         with open(os.path.join(folder, name), "w") as f:
@@ -76,7 +81,7 @@ def run_suite_in(folder, plant):
     environment.update(MINIMCP_TEST_PROCESSES=PROCESSES[plant], PLANT=plant)
     report = os.path.join(folder, "report.xml")
     done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-rf",
-                           "--junitxml", report, folder], cwd=folder, env=environment,
+                           "--junitxml", report] + WHAT[plant](folder), cwd=folder, env=environment,
                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
     cases = {}
     for case in ElementTree.parse(report).getroot().iter("testcase"):
