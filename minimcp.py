@@ -4386,7 +4386,7 @@ _LEFT_OUT = {}          # a vendored build's left-out names -> (component, what 
 _SEAM = {
     "names": frozenset([
         "_plug", "_part", "_COMPONENTS", "_DIALECTS",
-        "_Session", "_Admission", "_Peer", "_Call", "_Task", "_Terminated", "_raise_terminated", "_Signature",
+        "_Session", "_Admission", "_Peer", "_Call", "_Task", "_Terminated", "_Signature",
         "_error", "_request", "_response", "_notification", "_id_key", "_decode_line", "_json_default",
         "_b64", "_b64url", "_unb64url", "_logger", "_available", "_trim", "_shaped", "_shape_resource",
         "_page", "_required", "_invalid_params", "_guess_mime", "_is_coroutine_function", "_quote_path",
@@ -7887,8 +7887,24 @@ def _run_http(app: "MCPServer", host: str, port: int, options: dict) -> None:
             sys.stderr.write("minimcp: serving %s at http://%s:%d%s\n" % (app.name, shown, bound[1], path))
             sys.stderr.flush()
         options = dict(options, ready=announce)
+    serving, ready = [], options["ready"]
+
+    def bound(httpd) -> None:
+        serving.append(httpd)
+        ready(httpd)
+
+    def on_sigterm(signum, frame) -> None:
+        # The first SIGTERM asks the server to stop at its next safe point (service_actions,
+        # within poll_interval); raised wherever it landed, socketserver shut the connection
+        # it was handing to a thread, and that thread's reply failed (EPIPE). A second one,
+        # while draining, stops now.
+        if serving and not serving[0].stop_asked:
+            serving[0].stop_asked = True
+            return
+        raise _Terminated()
+    options = dict(options, ready=bound)
     on_main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, _raise_terminated) if on_main else None
+    previous = signal.signal(signal.SIGTERM, on_sigterm) if on_main else None
     try:
         _serve_http(app, host, port, **options)
     except (KeyboardInterrupt, _Terminated):
@@ -7986,6 +8002,7 @@ class _StdlibHTTPServer:
 
     def __init__(self, address, handler, max_connections: int) -> None:
         self.draining = False
+        self.stop_asked = False          # SIGTERM's: serve_forever ends at its next service_actions
         self.busy = 0                    # requests between their first line and their last byte
         self.idle = set()                # sockets waiting for a next request
         self.changed = threading.Condition()
@@ -7995,6 +8012,11 @@ class _StdlibHTTPServer:
 
     def get_app(self):
         return self.application
+
+    def service_actions(self) -> None:
+        """serve_forever's point between requests: where a stop that SIGTERM asked for begins."""
+        if self.stop_asked:
+            raise _Terminated()
 
     def process_request(self, request, client_address) -> None:
         if self.draining or not self.limit.acquire(blocking=False):   # bounded threads
