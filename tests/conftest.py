@@ -24,6 +24,7 @@ sys.path.insert(0, ROOT)
 import minimcp  # noqa: E402
 import split_run  # noqa: E402
 from wirecheck import check_line  # noqa: E402,F401 - re-exported for the tests
+from fuzz import environ_snapshot  # noqa: E402 - a copy of os.environ safe on the background threads
 
 EVERYTHING = os.path.join(ROOT, "examples", "everything.py")
 HANDSHAKE_VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]
@@ -426,7 +427,7 @@ def legacy(wire):
 
 def spawn(script=EVERYTHING, env=None, args=()):
     """Start a real server process with pipes on stdin/stdout/stderr."""
-    environment = dict(os.environ)
+    environment = environ_snapshot()
     environment.update(env or {})
     return subprocess.Popen([sys.executable, script] + list(args), stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment)

@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ElementTree
 
 import pytest
 
-from conftest import ROOT, background_result
+from conftest import ROOT, background_result, environ_snapshot
 
 # The first process's first test waits at a FIFO until a peer's first test opens its other end,
 # so a peer surely gets a file of its own however fast the first process is.
@@ -77,7 +77,7 @@ def run_suite_in(folder, plant):
     with open(os.path.join(folder, "conftest.py"), "w") as f:
         f.write(SUITE_CONFTEST)
     os.mkfifo(os.path.join(folder, "meet"))
-    environment = {key: value for key, value in os.environ.items() if not key.startswith("MINIMCP_TEST_")}
+    environment = {key: value for key, value in environ_snapshot().items() if not key.startswith("MINIMCP_TEST_")}
     environment.update(MINIMCP_TEST_PROCESSES=PROCESSES[plant], PLANT=plant)
     report = os.path.join(folder, "report.xml")
     done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-rf",
