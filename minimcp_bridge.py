@@ -815,10 +815,13 @@ class Bridge:
             self.era.notify(message, self.turns.take())
 
     def _cancel(self, pending: _Pending) -> None:
+        """The host cancelled: 2026-07-28 over HTTP cancels by closing the request's stream; the
+        handshake era by the notification (posted by the era), and the stream is closed too, as
+        nothing more of it may reach the host (and a server may keep it open with keep-alives)."""
         pending.cancelled = True
         reply = pending.reply
-        if reply is not None and not isinstance(self.era, _Mirror):
-            reply.abort()                # 2026-07-28 over HTTP: closing the stream is the cancellation
+        if reply is not None:
+            reply.abort()
         for slot in pending.asked:
             slot.arrived.set()           # stop waiting for the host's answers to our questions
 
@@ -841,7 +844,8 @@ class Bridge:
         finally:
             self._handed_on(pending)
             with self.lock:
-                self.in_flight.pop(_id_key(pending.host_id), None)
+                if self.in_flight.get(_id_key(pending.host_id)) is pending:
+                    del self.in_flight[_id_key(pending.host_id)]
 
     def _dispatch(self, pending: _Pending) -> None:
         method, era = pending.method, self.era
@@ -914,6 +918,9 @@ class Bridge:
             if pending.answered or pending.cancelled or self.closing.is_set():
                 return False
             pending.answered = True
+            # Out of the table before the host reads the answer: it may reuse the id at once.
+            if self.in_flight.get(_id_key(pending.host_id)) is pending:
+                del self.in_flight[_id_key(pending.host_id)]
         if message.get("id") != pending.host_id or type(message.get("id")) is not type(pending.host_id):
             message = dict(message, id=pending.host_id)
         self.write(message)
@@ -939,27 +946,24 @@ class Bridge:
             self.turns.wait(ticket)
         if pending is not None and pending.cancelled:
             raise _Cancelled()
-        headers = dict(headers, **{"Content-Type": "application/json",
-                                   "Accept": "application/json, text/event-stream"})
+        headers = dict(headers, **_POST_HEADERS)
         should_stop = (lambda: pending.cancelled or self.closing.is_set()) if pending is not None else None
         sent = (lambda: self._handed_on(pending)) if ticket is not None else None
         return self.upstream.request("POST", headers, encode_message(message), should_stop, sent)
 
     def send(self, message: dict, headers: dict, ticket: int) -> Reply:
-        """POST a notification or an answer of the host's, in the host's order (no answer expected)."""
-        released = []
+        """POST a notification or an answer of the host's, in the host's order.
 
-        def release() -> None:
-            if not released:
-                released.append(True)
-                self.turns.release(ticket)
+        The turn passes on once the server said it took it (202), not when its bytes are
+        written: on another connection, a message sent after it could otherwise reach the
+        server first (``notifications/initialized`` overtaken by the first request).
+        """
         self.turns.wait(ticket)
         try:
-            headers = dict(headers, **{"Content-Type": "application/json",
-                                       "Accept": "application/json, text/event-stream"})
-            return self.upstream.request("POST", headers, encode_message(message), None, release)
+            headers = dict(headers, **_POST_HEADERS)
+            return self.upstream.request("POST", headers, encode_message(message))
         finally:
-            release()
+            self.turns.release(ticket)
 
     def exchange(self, message: dict, headers: dict, pending: _Pending = None, resume=None) -> tuple:
         """POST a request; return the server's answer to it (a response message) and the HTTP reply.
