@@ -246,8 +246,9 @@ class Reply:
     stream end (a 2026-07-28 cancellation, the bridge closing).
     """
 
-    def __init__(self, upstream: "Upstream", connection: _Connection, response) -> None:
+    def __init__(self, upstream: "Upstream", connection: _Connection, response, sock) -> None:
         self.upstream, self.connection, self.response = upstream, connection, response
+        self.sock = sock                 # (http.client lets go of it when the answer ends with its connection)
         self.status = response.status
         self.aborted = False
         self.last_event_id = None        # SSE: the last event id seen (for Last-Event-ID)
@@ -350,12 +351,10 @@ class Reply:
         """End the answer from another thread; its reader sees the stream end."""
         import socket
         self.aborted = True
-        sock = getattr(self.connection.http, "sock", None)
-        if sock is not None:
-            try:
-                sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except (AttributeError, OSError):
+            pass
 
 
 class Upstream:
@@ -500,6 +499,7 @@ class Upstream:
             all_headers.update(headers)
             try:
                 connection.http.request(method, target, body=body, headers=all_headers)
+                sock = connection.http.sock
                 if sent is not None:
                     sent()
                     sent = None
@@ -512,7 +512,7 @@ class Upstream:
                 if sent is not None:
                     sent()
                 raise self._failure(exc)
-            reply = Reply(self, connection, response)
+            reply = Reply(self, connection, response, sock)
             if reply.status == 401 and not retried_auth:
                 if self.headers.unauthorized(reply.header("WWW-Authenticate") or ""):
                     retried_auth = True                # fresh credentials: once more

@@ -58,8 +58,10 @@ class Host:
         self.backlog = []                  # messages read while waiting for another
         self.stderr_lines = []
         self.ids = iter(range(1, 1 << 30))
-        threading.Thread(target=self._read, daemon=True).start()
-        threading.Thread(target=self._read_stderr, daemon=True).start()
+        self.readers = [threading.Thread(target=self._read, daemon=True),
+                        threading.Thread(target=self._read_stderr, daemon=True)]
+        for reader in self.readers:
+            reader.start()
 
     def _read(self):
         for line in self.process.stdout:
@@ -76,6 +78,15 @@ class Host:
     @property
     def stderr(self) -> str:
         return "".join(self.stderr_lines)
+
+    def said(self, text, timeout=10.0):
+        """Whether the bridge writes ``text`` on stderr within ``timeout`` (it may still be on its way)."""
+        deadline = time.monotonic() + timeout
+        while text not in self.stderr:
+            if time.monotonic() > deadline or not self.readers[1].is_alive():
+                return text in self.stderr
+            time.sleep(0.01)
+        return True
 
     def send(self, message):
         self.process.stdin.write(json.dumps(message).encode("utf-8") + b"\n")
@@ -139,7 +150,10 @@ class Host:
     def close(self, timeout=10.0):
         """Close the bridge's stdin (the host leaves); its exit status."""
         self.process.stdin.close()
-        return self.process.wait(timeout)
+        status = self.process.wait(timeout)
+        for reader in self.readers:        # all it wrote is read: stderr is whole
+            reader.join(timeout)
+        return status
 
     def kill(self):
         if self.process.poll() is None:
