@@ -951,19 +951,24 @@ class Bridge:
         sent = (lambda: self._handed_on(pending)) if ticket is not None else None
         return self.upstream.request("POST", headers, encode_message(message), should_stop, sent)
 
-    def send(self, message: dict, headers: dict, ticket: int) -> Reply:
+    def send(self, message: dict, headers: dict, ticket: int, keep_turn: bool = False) -> Reply:
         """POST a notification or an answer of the host's, in the host's order.
 
         The turn passes on once the server said it took it (202), not when its bytes are
         written: on another connection, a message sent after it could otherwise reach the
         server first (``notifications/initialized`` overtaken by the first request).
+        ``keep_turn``: the caller passes it on (after more of its own).
         """
         self.turns.wait(ticket)
         try:
             headers = dict(headers, **_POST_HEADERS)
             return self.upstream.request("POST", headers, encode_message(message))
+        except BaseException:
+            keep_turn = False
+            raise
         finally:
-            self.turns.release(ticket)
+            if not keep_turn:
+                self.turns.release(ticket)
 
     def exchange(self, message: dict, headers: dict, pending: _Pending = None, resume=None) -> tuple:
         """POST a request; return the server's answer to it (a response message) and the HTTP reply.
@@ -1223,6 +1228,9 @@ class _Mirror:
         if "error" in answer:
             raise _Refused(0, answer["error"])
         result = answer.get("result") if isinstance(answer.get("result"), dict) else {}
+        if result.get("protocolVersion") in MODERN_VERSIONS:   # not a handshake: a 2026-07-28 server's
+            raise _Refused(0, {"code": INVALID_REQUEST, "message": "the server answered initialize with protocol "
+                               "%s, which has no initialize" % result["protocolVersion"]})
         self.session_id = reply.header("Mcp-Session-Id")
         self.version = result.get("protocolVersion")
         self.initialize_message = message
@@ -1305,23 +1313,42 @@ class _Mirror:
         self.bridge._start(self._send, message, ticket)
 
     def _send(self, message: dict, ticket: int) -> None:
-        """A notification or an answer of the host's, posted in the host's order."""
+        """A notification or an answer of the host's, posted in the host's order.
+
+        After ``notifications/initialized`` the GET stream opens before the host's next
+        message goes up (for at most 2 s): what the server sends on it from the start, or
+        a stream it resumes there, is not raced by the host's first requests.
+        """
+        initialized = message.get("method") == "notifications/initialized" and not self.listening
         try:
-            reply = self.bridge.send(message, self.headers(message), ticket)
+            reply = self.bridge.send(message, self.headers(message), ticket, keep_turn=initialized)
         except UpstreamError as exc:
             _log().warning("could not pass on %s: %s", message.get("method") or "an answer", exc)
             return
-        if reply.status not in (200, 202):
-            _log().warning("the server refused %s: %s", message.get("method") or "an answer",
-                           self.bridge.http_error(reply).get("message"))
-            return
-        reply.close()
-        if message.get("method") == "notifications/initialized" and not self.listening:
-            self.listening = True
-            self.bridge._start(self.listen)
+        try:
+            if reply.status not in (200, 202):
+                _log().warning("the server refused %s: %s", message.get("method") or "an answer",
+                               self.bridge.http_error(reply).get("message"))
+                return
+            reply.close()
+            if initialized:
+                self.listening = True
+                opened = threading.Event()
+                self.bridge._start(self.listen, opened)
+                opened.wait(2.0)
+        finally:
+            if initialized:
+                self.bridge.turns.release(ticket)
 
-    def listen(self) -> None:
-        """The GET stream: what the server says outside requests, reopened until the bridge ends."""
+    def listen(self, opened: threading.Event) -> None:
+        """The GET stream: what the server says outside requests, reopened until the bridge ends.
+        ``opened`` is set once the server first answered the GET (or could not)."""
+        try:
+            self._listen(opened)
+        finally:
+            opened.set()
+
+    def _listen(self, opened: threading.Event) -> None:
         bridge, last_id, delay = self.bridge, None, 0.5
         while not bridge.closing.is_set():
             generation = self.generation
@@ -1331,10 +1358,12 @@ class _Mirror:
             try:
                 reply = bridge.upstream.request("GET", headers)
             except UpstreamError as exc:
+                opened.set()
                 _log().debug("the GET stream cannot reconnect yet: %s", exc)
                 bridge.closing.wait(delay)
                 delay = min(delay * 2, 30.0)
                 continue
+            opened.set()
             if reply.status == 404 and self.session_id is not None:
                 reply.close()
                 try:
@@ -1464,9 +1493,8 @@ class _Translated:
         self.version = requested if requested in HANDSHAKE_VERSIONS else LATEST_HANDSHAKE_VERSION
         self.capabilities = _host_capabilities(params.get("capabilities"))
         self.client_info = params.get("clientInfo") if isinstance(params.get("clientInfo"), dict) else None
-        discover = _request(self.bridge.own_id(), "server/discover", self.envelope({}))
         try:
-            answer, _ = self.bridge.exchange(discover, _request_headers(discover, STATELESS_VERSION, {}), pending)
+            answer = self._discover(pending)
         except (_Refused, UpstreamError) as exc:
             if refusal is not None:
                 raise refusal            # neither era: the server's answer to initialize is the one to show
@@ -1485,12 +1513,25 @@ class _Translated:
                     STATELESS_VERSION, self.version)
         return _response(pending.host_id, self.init_result)
 
+    def _discover(self, pending: _Pending) -> dict:
+        """server/discover; refused as an unsupported version that the server itself lists, it is
+        asked once more (a server may refuse a first request, as the conformance suite's does)."""
+        for attempt in (0, 1):
+            discover = _request(self.bridge.own_id(), "server/discover", self.envelope({}))
+            try:
+                answer, _ = self.bridge.exchange(discover, _request_headers(discover, STATELESS_VERSION, {}), pending)
+                return answer
+            except _Refused as exc:
+                data = exc.error.get("data") if isinstance(exc.error.get("data"), dict) else {}
+                if attempt or exc.error.get("code") != -32022 or STATELESS_VERSION not in (data.get("supported") or ()):
+                    raise
+
     def _init_result(self, discovered: dict) -> dict:
         rules = REVISIONS[self.version]
         capabilities = {key: value for key, value in self.server.items() if key not in ("extensions", "tasks")}
         if not rules.completions:
             capabilities.pop("completions", None)
-        info = (discovered.get("_meta") or {}).get(META_SERVER_INFO)
+        info = (discovered.get("_meta") or {}).get(META_SERVER_INFO) or discovered.get("serverInfo")
         info = minimcp._trim("implementation", info, self.version) if isinstance(info, dict) else {
             "name": self.bridge.upstream.host, "version": "unknown"}
         result = {"protocolVersion": self.version, "capabilities": capabilities, "serverInfo": info}
