@@ -59,7 +59,6 @@ _OWN_HEADERS = frozenset(["accept", "content-type", "content-length", "host", "m
 #: A request id of the bridge's own never collides with a host's (hosts use numbers or their own strings).
 _OWN_ID_PREFIX = "minimcp-bridge:"
 _ROUNDS_LIMIT = 16                       # input_required rounds for one request before giving up
-_QUIET_STATUS = {405: "no GET stream", 400: "no GET stream"}
 
 __all__ = ["Bridge", "HeaderProvider", "StaticHeaders", "Upstream", "UpstreamError", "main"]
 
@@ -253,7 +252,6 @@ class Reply:
         self.aborted = False
         self.last_event_id = None        # SSE: the last event id seen (for Last-Event-ID)
         self.retry_ms = None             # SSE: the server's retry field
-        self.events = 0                  # SSE events and JSON bodies read
 
     def header(self, name: str, default=None):
         return self.response.getheader(name, default)
@@ -275,14 +273,16 @@ class Reply:
                     except ValueError:
                         _log().warning("the server sent an SSE event that is not JSON: %r", data[:200])
                         continue
-                    self.events += 1
                     yield from (message if isinstance(message, list) else [message])
             else:
                 body = self.response.read()
-                if body.strip():
-                    message = json.loads(body)
-                    self.events += 1
-                    yield from (message if isinstance(message, list) else [message])
+                try:
+                    message = json.loads(body) if body.strip() else []
+                except ValueError:
+                    self.close()
+                    raise UpstreamError("the server's answer is not JSON (Content-Type %s): is %s an MCP endpoint?"
+                                        % (self.header("Content-Type"), self.upstream.url))
+                yield from (message if isinstance(message, list) else [message])
         except socket.timeout:
             self.close()
             raise UpstreamError("the server sent nothing for %s s (--idle-timeout)" % self.upstream.idle_timeout)
@@ -394,7 +394,9 @@ class Upstream:
         self.context = None
         if self.secure:
             import ssl
-            self.context = ssl.create_default_context(cafile=ca_file)     # the system's store, plus ca_file
+            self.context = ssl.create_default_context()      # the system's store (Windows' too), verified
+            if ca_file:
+                self.context.load_verify_locations(cafile=ca_file)     # and the CAs of --ca-file besides
         elif ca_file:
             raise ValueError("--ca-file is for https URLs")
         self.proxy, self.proxy_headers = self._proxy()
@@ -439,24 +441,24 @@ class Upstream:
         """A kept-alive connection that is still open, or a new one (refusals retried with backoff)."""
         while True:
             with self._lock:
-                http = self._idle.pop() if self._idle else None
-            if http is None:
+                conn = self._idle.pop() if self._idle else None
+            if conn is None:
                 break
-            if _still_open(http):
-                return _Connection(http, True)
-            http.close()
+            if _still_open(conn):
+                return _Connection(conn, True)
+            conn.close()
         started, delay = time.monotonic(), 0.1
         while True:
-            http = self._new_connection()
+            conn = self._new_connection()
             try:
-                http.connect()
-                _tune(http.sock, self.idle_timeout)
+                conn.connect()
+                _tune(conn.sock, self.idle_timeout)
                 if self._told_refused:
                     self._told_refused = False
                     _log().info("%s accepts connections again", self.where)
-                return _Connection(http, False)
+                return _Connection(conn, False)
             except ConnectionRefusedError as exc:
-                http.close()
+                conn.close()
                 waited = time.monotonic() - started
                 stop = self.closing.is_set() or (should_stop is not None and should_stop())
                 if stop or waited + delay > self.retry_for:
@@ -469,7 +471,7 @@ class Upstream:
                 self.closing.wait(delay)
                 delay = min(delay * 2, 2.0)
             except (OSError, ValueError) as exc:
-                http.close()
+                conn.close()
                 raise UpstreamError(_connect_hint(exc, self.where, self._proxy_name()))
 
     def _proxy_name(self):
@@ -533,8 +535,8 @@ class Upstream:
         self.closing.set()
         with self._lock:
             idle, self._idle = self._idle, []
-        for http in idle:
-            http.close()
+        for conn in idle:
+            conn.close()
 
 
 def _stale(exc: BaseException) -> bool:
@@ -544,10 +546,10 @@ def _stale(exc: BaseException) -> bool:
                             ConnectionResetError, ConnectionAbortedError))
 
 
-def _still_open(http) -> bool:
+def _still_open(conn) -> bool:
     """Whether a kept-alive connection is still open: readable while idle means the server closed it."""
     import select
-    sock = http.sock
+    sock = conn.sock
     if sock is None:
         return False
     try:
