@@ -109,21 +109,6 @@ def per_call(label_cmd_env, calls: int, era: str) -> list:
         return client.run_sequential(server, calls)
 
 
-def direct_calls(port: int, calls: int, era: str) -> list:
-    conn = http_bench.Conn(port, era)
-    try:
-        for i in range(20):
-            conn.echo("warm %d" % i)
-        times = []
-        for i in range(calls):
-            started = time.perf_counter()
-            conn.echo("direct %d" % i)
-            times.append(time.perf_counter() - started)
-    finally:
-        conn.close()
-    return sorted(times)
-
-
 def compare(entries: list, port: int, a) -> dict:
     result = {"startup": {label: [] for label, _, _ in entries},
               "calls": {era: {label: [] for label in ["direct HTTP"] + [e[0] for e in entries]}
@@ -138,7 +123,8 @@ def compare(entries: list, port: int, a) -> dict:
             runs = [("direct HTTP", None)] + [(entry[0], entry) for entry in entries
                                               if era == "handshake" or entry[0] != "mcp-remote"]
             for label, entry in run.rotated(runs, rnd):
-                times = direct_calls(port, a.calls, era) if entry is None else per_call(entry, a.calls, era)
+                times = (http_bench.latency_times(port, era, a.calls) if entry is None
+                         else per_call(entry, a.calls, era))
                 result["calls"][era][label].extend(times)
     return result
 

