@@ -4386,7 +4386,7 @@ _LEFT_OUT = {}          # a vendored build's left-out names -> (component, what 
 _SEAM = {
     "names": frozenset([
         "_plug", "_part", "_COMPONENTS", "_DIALECTS",
-        "_Session", "_Admission", "_Peer", "_Call", "_Task", "_Terminated", "_Signature",
+        "_Session", "_Admission", "_Peer", "_Call", "_Task", "_Terminated", "_Signature", "_OwnedStdio",
         "_error", "_request", "_response", "_notification", "_id_key", "_decode_line", "_json_default",
         "_b64", "_b64url", "_unb64url", "_logger", "_available", "_trim", "_shaped", "_shape_resource",
         "_page", "_required", "_invalid_params", "_guess_mime", "_is_coroutine_function", "_quote_path",
@@ -6000,34 +6000,57 @@ class _OwnedStdio:
     The protocol gets private duplicates of the real stdin/stdout. File descriptor 1
     and ``sys.stdout`` are pointed at stderr, and descriptor 0 and ``sys.stdin`` at
     the null device, so user code, logging and child processes can neither corrupt
-    the output stream nor steal input lines. Everything is restored on exit.
+    the output stream nor steal input lines. Everything is restored on exit. Where
+    stdout was held before (hold_stdout), the protocol is served on the held one.
     """
+
+    held_stdout = None   # the real stdout's descriptor, set aside by hold_stdout() until run() serves on it
 
     def __init__(self, watch_parent: bool = True) -> None:
         self.watch_parent = watch_parent
 
-    def __enter__(self):
+    @classmethod
+    def hold_stdout(cls) -> None:
+        """Point descriptor 1 and ``sys.stdout`` at stderr now, before a server's module is
+        imported (``serve FILE``): its import-time prints and banners never reach the pipe,
+        and run() later serves the protocol on the real stdout, set aside here."""
+        if cls.held_stdout is None:
+            cls._flush_stdout()
+            cls.held_stdout = os.dup(1)
+            cls._stdout_to_stderr()
+
+    @staticmethod
+    def _flush_stdout() -> None:
         for stream in (sys.stdout, sys.__stdout__):
             try:
                 stream.flush()
             except (AttributeError, OSError, ValueError):
                 pass
-        self.saved = (sys.stdin, sys.stdout)
-        self.in_fd, self.out_fd = os.dup(0), os.dup(1)
-        if os.name == "nt":                             # no CRLF translation, ever
-            import msvcrt
-            for fd in (self.in_fd, self.out_fd):
-                msvcrt.setmode(fd, os.O_BINARY)
+
+    @staticmethod
+    def _stdout_to_stderr() -> None:
+        """Descriptor 1 and ``sys.stdout`` on stderr (on the null device where there is none)."""
         try:
             os.dup2(2, 1)
         except OSError:                                  # no stderr: discard stray output
             null = os.open(os.devnull, os.O_WRONLY)
             os.dup2(null, 1)
             os.close(null)
+        sys.stdout = sys.stderr if sys.stderr is not None else open(os.devnull, "w")
+
+    def __enter__(self):
+        self._flush_stdout()
+        self.saved = (sys.stdin, sys.stdout)
+        self.in_fd, self.out_fd = os.dup(0), os.dup(1)
+        protocol_fd = self.out_fd if self.held_stdout is None else self.held_stdout
+        if os.name == "nt":                             # no CRLF translation, ever
+            import msvcrt
+            for fd in (self.in_fd, protocol_fd):
+                msvcrt.setmode(fd, os.O_BINARY)
+        self._stdout_to_stderr()
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
         os.close(null)
-        sys.stdout = sys.stderr if sys.stderr is not None else open(os.devnull, "w")
         sys.stdin = open(os.devnull, "r")
         self.handlers = {}
         self.instream, self.undo_wakeable = _wakeable_stdin(os.dup(self.in_fd), self.watch_parent)
@@ -6035,7 +6058,7 @@ class _OwnedStdio:
             import signal
             handler = getattr(self.instream, "on_sigterm", _raise_terminated)
             self.handlers[signal.SIGTERM] = signal.signal(signal.SIGTERM, handler)
-        self.outstream = os.fdopen(os.dup(self.out_fd), "wb", buffering=1 << 16)
+        self.outstream = os.fdopen(os.dup(protocol_fd), "wb", buffering=1 << 16)
         return self.instream, self.outstream
 
     def __exit__(self, *exc_info):
@@ -11665,6 +11688,10 @@ def _serve_command(words: list) -> int:
         if len(words) < 2:
             raise SystemExit("minimcp: serve --http [HOST:]PORT SCRIPT[:OBJECT]")
         http, words = _http_address(words[1]), words[2:]
+    if http is None:
+        # The protocol owns stdout from here: a banner printed at import time, or by a
+        # main() before it starts its server, goes to stderr, not into the host's pipe.
+        _OwnedStdio.hold_stdout()
     if words and words[0] == "--functions":
         return _serve_functions(words[1:], http)
     if words[:1] == ["--entry"]:
