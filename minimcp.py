@@ -11403,6 +11403,7 @@ _HOSTS = {
                "where": {"macOS": "~/.gemini/settings.json", "Linux": "~/.gemini/settings.json",
                          "Windows": "%USERPROFILE%\\.gemini\\settings.json"},
                "docs": "https://geminicli.com/docs/tools/mcp-server/",
+               "pythonpath": False,              # dropped from a server's env as "dangerous" (0.61.0)
                "logs": "/mcp in a session shows each server's state; gemini --debug prints its errors"},
     "cursor": {"title": "Cursor", "format": "mcpServers",
                "where": {os_name: "~/.cursor/mcp.json (every project), or .cursor/mcp.json in the project"
@@ -11443,8 +11444,10 @@ def _config_entry(host: str, name: str, command: str, args: list, env: dict) -> 
     """The text ``config`` prints for one host: its snippet, or its command for adding a server."""
     form = _HOSTS[host]["format"]
     if form == "claude mcp add":
+        # The name before the --env options: Claude Code's -e/--env takes every word after
+        # it up to the next option, and would read the name as a malformed KEY=VALUE.
         flags = [w for k, v in env.items() for w in ("--env", "%s=%s" % (k, v))]
-        return _shell_words(["claude", "mcp", "add", "--transport", "stdio"] + flags + [name, "--", command] + args)
+        return _shell_words(["claude", "mcp", "add", "--transport", "stdio", name] + flags + ["--", command] + args)
     if form == "codex mcp add":
         flags = [w for k, v in env.items() for w in ("--env", "%s=%s" % (k, v))]
         return _shell_words(["codex", "mcp", "add", name] + flags + ["--", command] + args)
@@ -11500,13 +11503,15 @@ def _importable(module: str) -> bool:
     return spec is not None and not isinstance(spec.loader, _SDKFinder)
 
 
-def _serve_form(serve_arguments: list, env: dict, folder: str = None) -> tuple:
+def _serve_form(serve_arguments: list, env: dict, folder: str = None, pythonpath: bool = True) -> tuple:
     """``python -m minimcp serve ...``: the module form, whose bytecode is cached.
 
     ``python minimcp.py serve`` compiles all of minimcp.py at every start (a script is
     never cached): 4x a native script's time to the first answer. ``-m`` loads the
     cached bytecode, so PYTHONPATH names minimcp.py's folder (``folder``, default this
-    file's), unless it is installed.
+    file's), unless it is installed. A host that drops PYTHONPATH from a server's
+    environment (``pythonpath`` False: Gemini CLI deems it dangerous) gets a ``-c`` line
+    that puts the folder on ``sys.path`` and imports the same cached module.
     """
     import site
     folder = folder or os.path.dirname(os.path.abspath(__file__))
@@ -11516,16 +11521,20 @@ def _serve_form(serve_arguments: list, env: dict, folder: str = None) -> tuple:
     except AttributeError:                       # virtualenv's old site.py
         pass
     env = dict(env)
+    if folder not in installed and not pythonpath:
+        return ["-c", "import sys; sys.path.insert(0, %r); import minimcp; sys.exit(minimcp.main())" % folder,
+                "serve"] + serve_arguments, env
     if folder not in installed:
         env["PYTHONPATH"] = folder + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     return ["-m", "minimcp", "serve"] + serve_arguments, env
 
 
-def _config_plan(script: str, arguments: list, env: dict) -> tuple:
-    """(args after the interpreter, env, notes for stderr) of the command a host runs."""
+def _config_plan(script: str, arguments: list, env: dict, pythonpath: bool = True) -> tuple:
+    """(args after the interpreter, env, notes for stderr) of the command a host runs;
+    ``pythonpath``: whether the host passes PYTHONPATH on to the server."""
     notes = []
     if os.path.basename(script) in ("minimcp.py", "minimcp") and arguments[:1] == ["serve"]:
-        args, env = _serve_form(arguments[1:], env, os.path.dirname(os.path.abspath(script)))
+        args, env = _serve_form(arguments[1:], env, os.path.dirname(os.path.abspath(script)), pythonpath)
         return args, env, notes
     modules, starts = _sdk_imports(script)
     missing = [m for m in modules if not _importable(m)]
@@ -11540,7 +11549,7 @@ def _config_plan(script: str, arguments: list, env: dict) -> tuple:
     if arguments:
         notes.append("its arguments (%s) are left out: serve runs the file's server object and passes none"
                      % " ".join(arguments))
-    args, env = _serve_form([os.path.abspath(script)], env)
+    args, env = _serve_form([os.path.abspath(script)], env, pythonpath=pythonpath)
     return args, env, notes
 
 
@@ -12118,9 +12127,12 @@ def _config_command(words: list, server: list, extra: dict, envs: list) -> int:
     if not os.path.isfile(script):
         raise SystemExit("minimcp: no such script: %s (the host would fail to start it)" % script)
     name = extra.get("--name") or _config_name(script, arguments)
-    args, env, notes = _config_plan(script, arguments, env)
-    sys.stdout.write(_config_entry(host, name, os.path.abspath(sys.executable), args, env) + "\n")
     row = _HOSTS[host]
+    args, env, notes = _config_plan(script, arguments, env, row.get("pythonpath", True))
+    if "PYTHONPATH" in env and not row.get("pythonpath", True):
+        notes.append("%s drops PYTHONPATH from a server's environment: put those folders on sys.path in "
+                     "the script instead" % row["title"])
+    sys.stdout.write(_config_entry(host, name, os.path.abspath(sys.executable), args, env) + "\n")
     for note in notes:
         sys.stderr.write("minimcp: %s\n" % note)
     sys.stderr.write("minimcp: %s shows the server's stderr in %s; if it does not start, see %s\n"

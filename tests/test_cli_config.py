@@ -8,7 +8,6 @@ import os
 import shlex
 import subprocess
 import sys
-import tempfile
 
 import pytest
 
@@ -38,14 +37,16 @@ def entry_of(host, out):
     """(command, args, env) from what ``config --client host`` printed, read as that host reads it."""
     form = minimcp._HOSTS[host]["format"]
     if form in ("claude mcp add", "codex mcp add"):
+        assert out.endswith("\n") and out.count("\n") == 1, out      # one line, for a POSIX shell
         words = shlex.split(out)
         assert words[:3] == form.split()
         head, tail = words[3:words.index("--")], words[words.index("--") + 1:]
         env = dict(head[i + 1].split("=", 1) for i, w in enumerate(head) if w == "--env")
         names = [w for i, w in enumerate(head) if w != "--env" and (i == 0 or head[i - 1] != "--env")]
-        if form == "claude mcp add":                 # options come before the name, as its docs show
-            assert names[:2] == ["--transport", "stdio"] and len(names) == 3, names
-            assert head.index("--transport") < head.index(names[2])
+        if form == "claude mcp add":
+            # the name right after --transport stdio, before any --env: Claude Code's -e/--env is
+            # variadic and takes the words after it, a name among them (issue 35, point 3)
+            assert head[:3] == ["--transport", "stdio", names[2]] and len(names) == 3, head
         else:
             assert len(names) == 1 and head[0] == names[0], head
         return names[-1], tail[0], tail[1:], env
@@ -139,21 +140,25 @@ def test_a_file_that_does_not_start_itself_and_minimcp_serve_get_the_module_form
 
 
 @pytest.mark.skipif(minimcp._importable("mcp"), reason="the official SDK is installed here")
-def test_the_command_config_writes_starts_and_answers(tmp_path, capsys):
-    """The entry, run as a host runs it: its command, args and env, from a directory of its own."""
+@pytest.mark.parametrize("host", ["claude", "gemini"])
+def test_the_command_config_writes_starts_and_answers(tmp_path, capsys, host):
+    """The entry, run as a host runs it: its command, args and env, from / with nothing else in
+    the environment. Gemini CLI drops PYTHONPATH from a server's env (issue 35: found by
+    tests/interop/run_hosts_cli.sh), so its entry puts minimcp's folder on sys.path itself."""
     server = tmp_path / "weather.py"
     server.write_text(SDK_SERVER)
-    status, out, err = config(capsys, "--client", "claude", str(server))
-    name, command, args, env = entry_of("claude", out)
+    status, out, err = config(capsys, "--client", host, str(server))
+    name, command, args, env = entry_of(host, out)
+    if host == "gemini":
+        assert "PYTHONPATH" not in env and args[0] == "-c" and args[2:] == ["serve", str(server)], args
     requests = b"".join(json.dumps(m).encode() + b"\n" for m in (
         {"jsonrpc": "2.0", "id": 1, "method": "initialize",
          "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
          "params": {"name": "forecast", "arguments": {"city": "Oslo"}}}))
-    host_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     done = subprocess.run([command] + args, input=requests, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          env=dict(host_env, **env), cwd=tempfile.gettempdir(), timeout=60)
+                          env=dict(env), cwd="/", timeout=60)
     answers = [json.loads(line) for line in done.stdout.splitlines()]
     assert [a["id"] for a in answers] == [1, 2], done.stderr
     assert answers[1]["result"]["content"][0]["text"] == "sunny in Oslo"
