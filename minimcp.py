@@ -11106,8 +11106,10 @@ commands:
   read URI -- CMD...                                   read a resource
   prompt NAME [key=value ...] -- CMD...                get a prompt
   complete REF ARGUMENT [VALUE] -- CMD...              complete a prompt argument or template variable
-  selftest [--slow-tool NAME] -- CMD...                the checks to run before shipping a server
-                                                       (NAME: a tool taking a duration, e.g. seconds=)
+  selftest [--slow-tool NAME] [--slow-args JSON] -- CMD...
+                                                       the checks to run before shipping a server
+                                                       (NAME: a tool taking a duration, e.g. seconds=;
+                                                       JSON: its arguments, else filled from its schema)
   config --client HOST [--name N] [--env KEY=VALUE] SCRIPT [ARGS...]
                                                        the host's configuration (or its command to add
                                                        the server), absolute paths; HOST: claude,
@@ -11763,10 +11765,11 @@ class _RecordingClient(_ProcessClient):
 
     PIPE_STDERR = True                       # read for tracebacks, reported as warnings
 
-    def _on_progress(self, params):          # quiet: the checks' own lines are the output
-        pass
+    def _on_progress(self, params):          # quiet (the checks' own lines are the output); when each came
+        self.progress_times.setdefault(_id_key(params.get("progressToken")), []).append(time.monotonic())
 
-    _on_log = _on_progress
+    def _on_log(self, params):
+        pass
 
     def _read_stderr(self) -> None:
         self.stderr_lines = []               # appended by this thread only; read after it ends
@@ -11786,6 +11789,7 @@ class _RecordingClient(_ProcessClient):
 
     def _start(self, reader, writer):
         self.raw = []
+        self.progress_times = {}             # progress token -> when each notification of it came
 
         def tap():
             for line in reader:
@@ -11815,10 +11819,12 @@ class _SelfTest:
     traceback in it is a WARN line naming the check that was running.
     """
 
-    def __init__(self, command: list, protocol: str, slow_tool: str, timeout: float, out) -> None:
+    def __init__(self, command: list, protocol: str, slow_tool: str, timeout: float, out,
+                 slow_args: dict = None) -> None:
         self.command, self.protocol, self.timeout, self.out = command, protocol, timeout, out
         # --slow-tool NAME or NAME:ARGUMENT (the argument that takes the duration)
         self.slow_tool, _, self.slow_argument = (slow_tool or "").partition(":")
+        self.slow_args = dict(slow_args or {})   # --slow-args: the slow tool's arguments, as the user gives them
         self.counts = {"PASS": 0, "FAIL": 0, "SKIP": 0, "WARN": 0}
         self.impure = []
         self.current = "start"               # the check running now, for the server's tracebacks
@@ -11921,21 +11927,21 @@ class _SelfTest:
                             "duration argument)" if slow is None else "the server has no tool %r" % slow)
                 self.report(None, "cancellation", "no slow tool")
                 return
-            arguments = _duration_arguments(tools[slow], 1, self.slow_argument or None)
-            if arguments is None:
-                if self.slow_argument:
-                    detail = "%s has no numeric argument %r" % (slow, self.slow_argument)
-                else:
-                    detail = ("%s has no argument that looks like a duration in seconds or ms (name it: "
-                              "--slow-tool %s:ARGUMENT)" % (slow, slow))
-                self.report(None, "concurrency", detail)
-                self.report(None, "cancellation", "no duration argument")
-                return
             self.current = "concurrency"
-            self.concurrency(client, slow, arguments)
+            measured = self.measure(client, slow, tools[slow])
+            if measured is None:
+                return
+            arguments, single = measured
+            if single < self.SHORTEST:
+                detail = ("one call of %s %s took %.2fs: too quick to tell calls that overlap from calls in turn "
+                          "(give slower arguments: --slow-args JSON)" % (slow, json.dumps(arguments), single))
+                self.report(None, "concurrency", detail)
+                self.report(None, "cancellation", "the slow tool is too quick to cancel")
+                return
+            self.concurrency(client, slow, arguments, single)
             self.server_tracebacks(client)
             self.current = "cancellation"
-            self.cancellation(client, slow, _duration_arguments(tools[slow], 3, self.slow_argument or None))
+            self.cancellation(client, slow, arguments, single)
         except MCPError as exc:
             hint = ""
             if client.modern and exc.code == METHOD_NOT_FOUND and not modern:
@@ -11944,7 +11950,57 @@ class _SelfTest:
         finally:
             self.done(client)
 
-    def concurrency(self, client: _RecordingClient, slow: str, arguments: dict) -> None:
+    SHORTEST = 0.25                          # a call shorter than this (s) cannot tell overlap from turns
+    TARGET = (0.5, 1.5)                      # how long (s) one call of the slow tool is made to take
+
+    def measure(self, client: _RecordingClient, slow: str, tool: dict):
+        """(the slow tool's arguments, how long one call of it takes alone), or None once reported.
+
+        The required arguments get a valid value from the tool's schema, ``--slow-args`` give
+        their own. A duration argument the user left to us starts at 0.1 s and is scaled (up
+        to twice) until one call takes about a second: ``build(steps=20, step_seconds=...)``
+        takes 20 times its duration, ``slow(seconds=...)`` once.
+        """
+        arguments = dict(_example_arguments(tool.get("inputSchema") or {}), **self.slow_args)
+        found = _duration_arguments(tool, 1, self.slow_argument or None)
+        duration = next(iter(found)) if found and not set(found) & set(self.slow_args) else None
+        if found is None and not self.slow_args:
+            detail = ("%s has no numeric argument %r" % (slow, self.slow_argument) if self.slow_argument else
+                      "%s has no argument that looks like a duration in seconds or ms (name it: --slow-tool "
+                      "%s:ARGUMENT, or give its arguments: --slow-args JSON)" % (slow, slow))
+            self.report(None, "concurrency", detail)
+            self.report(None, "cancellation", "no duration argument")
+            return None
+        seconds = 0.1
+        if duration is not None:
+            arguments.update(_duration_arguments(tool, seconds, duration))
+        for _ in range(3):
+            single = self.one_call(client, slow, arguments)
+            if single is None or duration is None or self.TARGET[0] <= single <= self.TARGET[1]:
+                break
+            seconds = float("%.2g" % (seconds * min(10.0, max(0.1, 1.0 / max(single, 0.01)))))   # for ~1 s
+            scaled = _duration_arguments(tool, seconds, duration)
+            if scaled == {duration: arguments[duration]}:
+                break                            # (whole seconds: 1 is the least)
+            arguments.update(scaled)
+        return None if single is None else (arguments, single)
+
+    def one_call(self, client: _RecordingClient, slow: str, arguments: dict):
+        """How long one call takes alone (s); None once its failure is reported."""
+        started = time.monotonic()
+        try:
+            result = client.call_tool(slow, arguments)
+        except MCPError as exc:
+            result = {"isError": True, "content": [{"type": "text", "text": "%s (%s)" % (exc.message, exc.code)}]}
+        if not result.get("isError"):
+            return time.monotonic() - started
+        self.report(False, "concurrency", "one call of %s %s failed: %s (give its arguments: --slow-args JSON)"
+                    % (slow, json.dumps(arguments), _result_text(result)))
+        self.report(None, "cancellation", "the slow tool's call failed")
+        return None
+
+    def concurrency(self, client: _RecordingClient, slow: str, arguments: dict, single: float) -> None:
+        """Three calls at once take about one call's time: under 1.5 times it (in turn: 3 times)."""
         results, errors, threads = [], [], []
 
         def call():
@@ -11961,12 +12017,17 @@ class _SelfTest:
             thread.join(self.timeout)
         elapsed = time.monotonic() - started
         failed = [r for r in results if r.get("isError")]
-        detail = "3 calls of %s %s took %.2fs" % (slow, json.dumps(arguments), elapsed)
+        detail = "3 calls of %s %s at once took %.2fs, one alone %.2fs" % (slow, json.dumps(arguments), elapsed,
+                                                                           single)
         if errors or failed:
             detail += "; %s" % (errors[0] if errors else "isError: %s" % _result_text(failed[0]))
-        self.report(len(results) == 3 and not errors and not failed and elapsed < 2.5, "concurrency", detail)
+        overlapped = elapsed < 1.5 * single + self.SHORTEST
+        if not overlapped and not errors and not failed:
+            detail += ": they ran in turn, not at once"
+        self.report(len(results) == 3 and not errors and not failed and overlapped, "concurrency", detail)
 
-    def cancellation(self, client: _RecordingClient, slow: str, arguments: dict) -> None:
+    def cancellation(self, client: _RecordingClient, slow: str, arguments: dict, single: float) -> None:
+        """A call cancelled once it has started is never answered; progress that goes on is a warning."""
         ids, sent, answered = [], threading.Event(), threading.Event()
 
         def call():
@@ -11976,18 +12037,31 @@ class _SelfTest:
                 pass
             answered.set()                   # any response, result or error (the call's timeout is far off)
         token = getattr(client, "_next_token", 0) + 1
+        started = time.monotonic()
         threading.Thread(target=call, daemon=True).start()
         if not sent.wait(self.timeout):
             self.report(False, "cancellation", "the call could not be sent")
             return
         # Give the tool a moment to start (its first progress says it has; a cancel that
         # arrives first is fine too: the call must then never run, nor be answered).
-        client.wait_for_progress(token, 0.3)
+        client.wait_for_progress(token, single / 4)
+        cancelled_at = time.monotonic()
         client.notify("notifications/cancelled", {"requestId": ids[0], "reason": "selftest"})
-        got_answer = answered.wait(0.5)
+        # Until well after the call would have ended, had it run on: then nothing may have come.
+        got_answer = answered.wait(max(0.5, started + 1.25 * single + 0.5 - time.monotonic()))
+        grace = min(0.5, single / 2)         # progress already on its way when the cancel arrived
+        late = [at - cancelled_at for at in client.progress_times.get(_id_key(token), []) if at > cancelled_at + grace]
         alive = client.request("tools/list") is not None
-        self.report(not got_answer and alive, "cancellation",
-                    "no response after the cancel, server still answers" if not got_answer else "it answered anyway")
+        if got_answer:
+            self.report(False, "cancellation", "it answered anyway")
+            return
+        stopped = "it ran on" if late else "its progress stopped" if client.progress_times.get(_id_key(token)) \
+            else "it reports no progress"
+        self.report(alive, "cancellation", "no response in the %.2fs the call takes, %s; server still answers"
+                    % (single, stopped))
+        if late:                             # the spec: a cancelled request SHOULD stop (the reference servers don't)
+            self.report("warn", "cancellation", "the cancelled call ran on: its progress came %.2fs after the "
+                        "cancel (a server should stop working on a cancelled request)" % late[-1])
 
     def exit_on(self, how: str) -> None:
         """On a fresh, idle server (the one above may still be finishing a cancelled call)."""
@@ -12049,12 +12123,62 @@ def _duration_arguments(tool: dict, seconds: float, argument: str = None):
         description = (schema.get("description") or "").lower()
         millis = {"ms", "millis", "milliseconds"} & set(words) or "millisecond" in description
         value = seconds * 1000 if millis else seconds
-        return {name: int(value) if "integer" in kinds else value}
+        return {name: max(1, int(round(value))) if "integer" in kinds else round(value, 3)}
     return None
 
 
+_EXAMPLE_STRINGS = {"date-time": "2025-01-01T00:00:00Z", "date": "2025-01-01", "time": "00:00:00",
+                    "email": "selftest@example.com", "uri": "https://example.com/", "url": "https://example.com/",
+                    "uuid": "00000000-0000-4000-8000-000000000000", "hostname": "example.com"}
+
+
+def _example_arguments(schema: dict) -> dict:
+    """A valid value for each required argument of a tool's input schema (selftest's slow tool)."""
+    return _example_value(dict(schema, type="object"), schema)
+
+
+def _example_value(schema, root: dict):
+    """A value ``schema`` accepts: its const, default or first enum value, else one of its type
+    within its bounds. ``root`` holds the definitions its ``$ref`` names."""
+    if not isinstance(schema, dict):
+        return "selftest"
+    if isinstance(schema.get("$ref"), str) and schema["$ref"].startswith("#/"):
+        target = root
+        for part in schema["$ref"][2:].split("/"):
+            target = target.get(part) if isinstance(target, dict) else None
+        return _example_value(target, root)
+    for word in ("const", "default"):
+        if word in schema:
+            return schema[word]
+    if schema.get("enum"):
+        return schema["enum"][0]
+    branches = [b for b in (schema.get("anyOf") or schema.get("oneOf") or schema.get("allOf") or [])
+                if not (isinstance(b, dict) and b.get("type") == "null")]
+    if branches:
+        return _example_value(branches[0], root)
+    kinds = schema.get("type") if isinstance(schema.get("type"), list) else [schema.get("type")]
+    kind = next((k for k in kinds if k != "null"), kinds[0])
+    if kind in ("integer", "number"):
+        value = max(1, schema.get("minimum", 1), schema.get("exclusiveMinimum", 0) + 1)
+        value = min(value, schema.get("maximum", value), schema.get("exclusiveMaximum", value + 1) - 1)
+        return int(value) if kind == "integer" else value
+    if kind == "boolean":
+        return False
+    if kind == "null":
+        return None
+    if kind == "array":
+        return [_example_value(schema.get("items"), root) for _ in range(schema.get("minItems", 0))]
+    if kind == "object" or "properties" in schema:
+        return {name: _example_value((schema.get("properties") or {}).get(name), root)
+                for name in schema.get("required") or ()}
+    text = _EXAMPLE_STRINGS.get(schema.get("format"), "selftest")
+    text = (text * (schema.get("minLength", 0) // len(text) + 1))[:max(len(text), schema.get("minLength", 0))]
+    return text[:schema["maxLength"]] if "maxLength" in schema else text
+
+
 _COMMANDS = ("inspect", "call", "read", "prompt", "complete", "selftest", "config", "serve")
-_VALUED_OPTIONS = ("--protocol", "--timeout", "--client", "--name", "--slow-tool", "--root", "--env", "--save")
+_VALUED_OPTIONS = ("--protocol", "--timeout", "--client", "--name", "--slow-tool", "--slow-args", "--root", "--env",
+                   "--save")
 
 
 def _command_first(argv: list) -> list:
@@ -12311,7 +12435,8 @@ def main(argv: list = None) -> int:
         sys.stderr.write("minimcp: give the server command after --\n\n%s" % usage)
         return 2
     if command == "selftest":
-        return _SelfTest(server, protocol, extra.get("--slow-tool"), timeout, sys.stdout).run()
+        slow_args = _parse_arguments([extra["--slow-args"]]) if "--slow-args" in extra else None
+        return _SelfTest(server, protocol, extra.get("--slow-tool"), timeout, sys.stdout, slow_args).run()
     return _run_client_command(command, words, server, protocol, timeout, as_json, extra, roots)
 
 

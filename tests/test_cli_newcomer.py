@@ -7,11 +7,12 @@ its own time; the small things: a clean ``inspect``, a server started in a termi
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
 
-from conftest import CLI, ROOT, SERVE, environ_snapshot
+from conftest import CLI, ROOT, SERVE, background_result, command_job, environ_snapshot
 
 INITIALIZE = [{"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
     "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
@@ -128,3 +129,99 @@ def test_selftest_finds_stdout_clean_under_serve_of_a_file_that_prints_at_import
     out = done.stdout.decode()
     assert "PASS  stdout holds only JSON-RPC: every line was one JSON-RPC message" in out, out
     assert done.returncode == 0 and "FAIL" not in out, out
+
+
+# -- point 4: selftest on a real slow tool ---------------------------------------------------
+
+JOBS = [sys.executable, os.path.join(ROOT, "examples", "jobs.py")]
+OTHER = [sys.executable, os.path.join(ROOT, "tests", "handshake_only_server.py")]
+SELFTEST_JOBS = CLI + ["selftest", "--slow-tool", "build", "--"] + JOBS
+
+
+def background(item):
+    """conftest's background jobs: the selftest of examples/jobs.py is a process of its own."""
+    if item.originalname == "test_selftest_passes_on_the_jobs_example_s_build":
+        return dict([command_job(SELFTEST_JOBS)])
+    return {}
+
+
+def test_selftest_passes_on_the_jobs_example_s_build():
+    """build(target, steps=20, step_seconds=0.1): target is filled from the schema, and
+    step_seconds is scaled until one call takes about a second (20 steps each)."""
+    done = background_result(*command_job(SELFTEST_JOBS))
+    out = done.stdout.decode()
+    assert done.returncode == 0 and "FAIL" not in out, out + done.stderr.decode()
+    assert re.search(r'^PASS  concurrency: 3 calls of build \{"target": "selftest", "step_seconds": [\d.]+\} at once '
+                     r'took [\d.]+s, one alone [\d.]+s$', out, flags=re.M), out
+    assert "PASS  cancellation: no response in the " in out and "its progress stopped" in out, out
+
+
+def selftest_tools(server, slow_tool, slow_args=None):
+    """selftest's tools step alone (concurrency and cancellation), in-process: one server, not eight."""
+    import io
+    import minimcp
+    out = io.StringIO()
+    check = minimcp._SelfTest(list(server), "2025-11-25", slow_tool, 30.0, out, slow_args)
+    check.check("tools", check.tools, False)
+    return check.finish(), out.getvalue()
+
+
+def test_selftest_takes_the_slow_tool_s_arguments_from_slow_args(capsys):
+    import minimcp
+    arguments = {"target": "docs", "steps": 4, "step_seconds": 0.2}
+    status = minimcp.main(["selftest", "--slow-tool", "build", "--slow-args", json.dumps(arguments), "--"] + JOBS)
+    out = capsys.readouterr().out
+    assert status == 0 and "FAIL" not in out, out
+    # as given: the duration is the user's, not scaled
+    assert "PASS  concurrency: 3 calls of build %s at once took" % json.dumps(arguments) in out, out
+
+
+def test_selftest_fails_a_server_whose_calls_run_in_turn():
+    status, out = selftest_tools(OTHER + ["--in-turn"], "long-op")
+    assert status == 1
+    assert re.search(r'^FAIL  concurrency: 3 calls of long-op \{"duration": [\d.]+\} at once took [\d.]+s, one alone '
+                     r'[\d.]+s: they ran in turn, not at once$', out, flags=re.M), out
+
+
+def test_selftest_warns_of_a_cancelled_call_that_runs_on_without_answering():
+    """The spec says a cancelled request SHOULD stop; the official everything server's long
+    operation runs on, reporting progress (tests/interop/run_selftest_thirdparty.sh): a warning."""
+    import io
+    import minimcp
+    out = io.StringIO()
+    check = minimcp._SelfTest(OTHER + ["--runs-on-cancel"], "2025-11-25", "long-op", 10.0, out)
+    client = check.client("2025-11-25")
+    try:
+        client.connect()
+        check.cancellation(client, "long-op", {"duration": 2, "steps": 5}, 2.0)
+    finally:
+        check.done(client)
+    assert check.finish() == 0
+    assert "PASS  cancellation: no response in the 2.00s the call takes, it ran on; server still answers" \
+        in out.getvalue(), out.getvalue()
+    assert re.search(r"^WARN  cancellation: the cancelled call ran on: its progress came [\d.]+s after the cancel "
+                     r"\(a server should stop working on a cancelled request\)$", out.getvalue(), flags=re.M), \
+        out.getvalue()
+
+
+def test_selftest_fills_each_required_argument_with_a_valid_value():
+    import minimcp
+    schema = {"type": "object", "required": ["target", "level", "mode", "when", "tags", "size", "ratio", "spec",
+                                             "flag", "code"],
+              "properties": {
+                  "target": {"type": "string", "minLength": 12},
+                  "level": {"type": "integer", "minimum": 3, "maximum": 9},
+                  "mode": {"enum": ["fast", "slow"]},
+                  "when": {"type": "string", "format": "date-time"},
+                  "tags": {"type": "array", "items": {"type": "string"}, "minItems": 2},
+                  "size": {"anyOf": [{"type": "null"}, {"type": "integer", "exclusiveMinimum": 10}]},
+                  "ratio": {"type": "number", "exclusiveMaximum": 1, "minimum": 0},
+                  "spec": {"$ref": "#/$defs/Spec"},
+                  "flag": {"type": "boolean"},
+                  "code": {"type": "string", "maxLength": 3},
+                  "optional": {"type": "string"}},
+              "$defs": {"Spec": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}}}}
+    arguments = minimcp._example_arguments(schema)
+    assert set(arguments) == set(schema["required"]), arguments
+    minimcp.validate(arguments, schema)                       # raises on any invalid value
+    assert arguments["mode"] == "fast" and arguments["spec"] == {"name": "selftest"}
