@@ -12463,9 +12463,8 @@ def _run_client_command(command: str, words: list, server: list, protocol: str, 
         status = 1
     finally:
         code = client.close()
-    if command == "inspect" and not as_json:
-        sys.stdout.write(client.exit_report(code) + "\n")
-    elif client.ended_by is not None or client.late_requests:
+    # A clean exit goes unsaid; a failure at exit is said, unless the error above already told why.
+    if (code != 0 and status == 0) or client.ended_by is not None or client.late_requests:
         sys.stderr.write("minimcp: %s\n" % client.exit_report(code))
     return status
 

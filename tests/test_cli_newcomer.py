@@ -225,3 +225,29 @@ def test_selftest_fills_each_required_argument_with_a_valid_value():
     assert set(arguments) == set(schema["required"]), arguments
     minimcp.validate(arguments, schema)                       # raises on any invalid value
     assert arguments["mode"] == "fast" and arguments["spec"] == {"name": "selftest"}
+
+
+# -- point 5: the small things ------------------------------------------------------------------
+
+def test_a_successful_inspect_says_nothing_of_the_server_s_clean_exit():
+    done = subprocess.run([sys.executable, os.path.join(ROOT, "minimcp.py"), "inspect", "--",
+                           sys.executable, os.path.join(ROOT, "examples", "everything.py")],
+                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60, cwd=ROOT)
+    out, err = done.stdout.decode(), done.stderr.decode()
+    assert done.returncode == 0 and "tool      echo(text: string)" in out, err
+    assert "exited" not in out and err == "", (out, err)
+
+
+def test_inspect_still_says_when_a_server_exits_badly_after_its_stdin_closed(tmp_path):
+    server = write(tmp_path, "bad_exit.py", '''
+        import sys
+        sys.path.insert(0, %r)
+        from minimcp import MCPServer
+        app = MCPServer("bad-exit")
+        app.run()
+        sys.exit(3)
+    ''' % ROOT)
+    done = subprocess.run(CLI + ["inspect", "--", sys.executable, server], stdin=subprocess.DEVNULL,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60, env=environ_snapshot())
+    assert done.returncode == 0, done.stderr.decode()
+    assert done.stderr.decode() == "minimcp: server exited with status 3 after its stdin closed\n"
