@@ -11382,57 +11382,61 @@ def _call_with_interrupt(client: _ClientBase, name: str, arguments: dict) -> dic
 # The hosts ``config`` writes for: one row each. ``format`` is how the entry is written
 # (a JSON key, YAML, or the host's own command for adding a server), ``where`` the file
 # it goes in per OS (None: the host has no build for that OS), ``docs`` the page the
-# row was read from, ``logs`` where the host shows the server's stderr and state.
+# row was read from, ``logs`` a clause on where the host shows the server's stderr and state.
 # tests/test_cli_config.py checks each row's format; the README's table is this one.
 _HOSTS = {
     "claude": {"title": "Claude Desktop", "format": "mcpServers",
                "where": {"macOS": "~/Library/Application Support/Claude/claude_desktop_config.json",
                          "Windows": "%APPDATA%\\Claude\\claude_desktop_config.json", "Linux": None},
                "docs": "https://modelcontextprotocol.io/quickstart/user",
-               "logs": "~/Library/Logs/Claude/mcp-server-NAME.log (macOS), "
-                       "%APPDATA%\\Claude\\logs\\mcp-server-NAME.log (Windows)"},
+               "logs": "Claude Desktop writes the server's stderr to ~/Library/Logs/Claude/mcp-server-NAME.log "
+                       "(macOS) or %APPDATA%\\Claude\\logs\\mcp-server-NAME.log (Windows)"},
     "claude-code": {"title": "Claude Code", "format": "claude mcp add",
-                    "where": {os_name: "~/.claude.json (this project; --scope user: every project), or .mcp.json "
-                              "in the project (--scope project)" for os_name in ("macOS", "Windows", "Linux")},
+                    "where": {os_name: "~/.claude.json for this project (for every project: --scope user right "
+                              "after 'claude mcp add')" for os_name in ("macOS", "Windows", "Linux")},
                     "docs": "https://docs.anthropic.com/en/docs/claude-code/mcp",
-                    "logs": "/mcp in a session shows each server's state; claude --debug prints its errors"},
+                    "logs": "claude mcp list says whether Claude Code connects to the server, and Claude Code "
+                            "writes the server's stderr to ~/.cache/claude-cli-nodejs/PROJECT/mcp-logs-NAME/ (Linux)"},
     "codex": {"title": "Codex CLI", "format": "codex mcp add",
               "where": {"macOS": "~/.codex/config.toml", "Linux": "~/.codex/config.toml",
                         "Windows": "%USERPROFILE%\\.codex\\config.toml"},
               "docs": "https://developers.openai.com/codex/mcp",
-              "logs": "~/.codex/log/codex-tui.log"},
+              "logs": "Codex CLI writes the server's stderr to ~/.codex/log/codex-tui.log"},
     "gemini": {"title": "Gemini CLI", "format": "mcpServers",
                "where": {"macOS": "~/.gemini/settings.json", "Linux": "~/.gemini/settings.json",
                          "Windows": "%USERPROFILE%\\.gemini\\settings.json"},
                "docs": "https://geminicli.com/docs/tools/mcp-server/",
                "pythonpath": False,              # dropped from a server's env as "dangerous" (0.61.0)
-               "logs": "/mcp in a session shows each server's state; gemini --debug prints its errors"},
+               "logs": "gemini mcp list says whether Gemini CLI connects to the server, and gemini --debug "
+                       "prints the server's errors"},
     "cursor": {"title": "Cursor", "format": "mcpServers",
                "where": {os_name: "~/.cursor/mcp.json (every project), or .cursor/mcp.json in the project"
                          for os_name in ("macOS", "Windows", "Linux")},
                "docs": "https://cursor.com/docs/mcp",
-               "logs": "the Output panel, channel MCP Logs"},
+               "logs": "Cursor shows the server's stderr in its Output panel, channel MCP Logs"},
     "vscode": {"title": "VS Code", "format": "servers",
                "where": {os_name: ".vscode/mcp.json in the workspace, or the profile's mcp.json (command "
                          "'MCP: Open User Configuration')" for os_name in ("macOS", "Windows", "Linux")},
                "docs": "https://code.visualstudio.com/docs/agents/reference/mcp-configuration",
-               "logs": "command MCP: List Servers, the server, Show Output"},
+               "logs": "VS Code shows the server's stderr when you run the command MCP: List Servers, pick the "
+                       "server, then Show Output"},
     "windsurf": {"title": "Windsurf", "format": "mcpServers",
                  "where": {"macOS": "~/.codeium/windsurf/mcp_config.json",
                            "Linux": "~/.codeium/windsurf/mcp_config.json",
                            "Windows": "%USERPROFILE%\\.codeium\\windsurf\\mcp_config.json"},
                  "docs": "https://docs.windsurf.com/windsurf/cascade/mcp",
-                 "logs": "the MCP servers panel of Cascade's settings shows each server's state"},
+                 "logs": "Windsurf shows whether the server runs in the MCP servers panel of Cascade's settings"},
     "zed": {"title": "Zed", "format": "context_servers",
             "where": {"macOS": "~/.config/zed/settings.json", "Linux": "~/.config/zed/settings.json",
                       "Windows": "%APPDATA%\\Zed\\settings.json"},
             "docs": "https://zed.dev/docs/ai/mcp",
-            "logs": "command zed: open log (Zed.log)"},
+            "logs": "Zed writes the server's stderr to its log (command zed: open log)"},
     "goose": {"title": "Goose", "format": "goose extensions",
               "where": {"macOS": "~/.config/goose/config.yaml", "Linux": "~/.config/goose/config.yaml",
                         "Windows": "%APPDATA%\\Block\\goose\\config\\config.yaml"},
               "docs": "https://block.github.io/goose/docs/guides/config-files",
-              "logs": "~/.local/state/goose/logs/ (macOS, Linux), %APPDATA%\\Block\\goose\\data\\logs\\ (Windows)"},
+              "logs": "Goose writes the server's stderr to ~/.local/state/goose/logs/ (macOS, Linux) or "
+                      "%APPDATA%\\Block\\goose\\data\\logs\\ (Windows)"},
 }
 
 
@@ -12259,19 +12263,20 @@ def _config_command(words: list, server: list, extra: dict, envs: list) -> int:
     sys.stdout.write(_config_entry(host, name, os.path.abspath(sys.executable), args, env) + "\n")
     for note in notes:
         sys.stderr.write("minimcp: %s\n" % note)
-    sys.stderr.write("minimcp: %s shows the server's stderr in %s; if it does not start, see %s\n"
-                     % (row["title"], row["logs"], _ProcessClient.TROUBLESHOOTING))
     if row["format"].endswith(" mcp add"):
-        sys.stderr.write("minimcp: run that command to add %r to %s (it writes %s); see %s\n"
+        sys.stderr.write("minimcp: run that command to add %r to %s, which writes it to %s; see %s\n"
                          % (name, row["title"], row["where"]["Linux"], row["docs"]))
     else:
-        grouped = {}                             # one location, the OSes that have it
+        grouped = {}                             # one location, the OSes that have it (macOS's first)
         for os_name, where in row["where"].items():
             if where:
                 grouped.setdefault(where, []).append(os_name)
-        places = "; ".join("%s: %s" % (", ".join(names), where) for where, names in grouped.items())
-        sys.stderr.write("minimcp: merge that into %s's configuration (%s), then restart it; see %s\n"
-                         % (row["title"], places, row["docs"]))
+        (first, _), *others = grouped.items()
+        others = "; ".join("%s: %s" % (", ".join(names), where) for where, names in others)
+        sys.stderr.write("minimcp: merge that into %s%s, then restart %s; see %s\n"
+                         % (first, " (%s)" % others if others else "", row["title"], row["docs"]))
+    sys.stderr.write("minimcp: %s; if the server does not start, see %s\n"
+                     % (row["logs"], _ProcessClient.TROUBLESHOOTING))
     return 0
 
 
