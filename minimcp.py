@@ -5530,6 +5530,7 @@ class MCPServer(_Protocol):
                                    "one stdin (use serve(instream, outstream) or HTTP for more connections)")
             outermost, self._stdio_thread = self._stdio_thread is None, threading.get_ident()
         try:
+            _terminal_hint(self.name)
             with _OwnedStdio(watch_parent) as (instream, outstream):
                 self.serve(instream, outstream)
         except (KeyboardInterrupt, _Terminated):
@@ -5992,6 +5993,26 @@ def _wakeable_stdin(fd: int, watch_parent: bool):
             except OSError:
                 pass
     return stream, undo
+
+
+def _terminal_hint(name: str) -> None:
+    """A server started by hand in a terminal waits in silence and looks hung: say on stderr
+    what it waits for, and how to try it instead."""
+    try:
+        if not os.isatty(0) or not sys.argv or not sys.argv[0] or sys.stderr is None:
+            return
+        import shlex
+        here = os.path.abspath(__file__)
+        try:
+            here = min(here, os.path.relpath(here), key=len)
+        except ValueError:                               # (another drive, on Windows)
+            pass
+        sys.stderr.write("minimcp: %s is an MCP server: it waits for a client's JSON-RPC on stdin (a host starts "
+                         "it), so it shows nothing here (Ctrl-D stops it). To try it: python3 %s inspect -- %s\n"
+                         % (name, shlex.quote(here), " ".join(shlex.quote(w) for w in ["python3"] + sys.argv)))
+        sys.stderr.flush()
+    except (OSError, ValueError):                        # a closed stdin or stderr: nothing to say
+        pass
 
 
 class _OwnedStdio:

@@ -12,6 +12,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 from conftest import CLI, ROOT, SERVE, background_result, command_job, environ_snapshot
 
 INITIALIZE = [{"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
@@ -251,3 +253,31 @@ def test_inspect_still_says_when_a_server_exits_badly_after_its_stdin_closed(tmp
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60, env=environ_snapshot())
     assert done.returncode == 0, done.stderr.decode()
     assert done.stderr.decode() == "minimcp: server exited with status 3 after its stdin closed\n"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a pseudo-terminal for stdin")
+def test_a_server_started_in_a_terminal_says_what_it_waits_for_and_how_to_try_it():
+    import pty
+    import select
+    master, slave = pty.openpty()
+    server = subprocess.Popen([sys.executable, "examples/everything.py"], stdin=slave, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, cwd=ROOT, env=environ_snapshot())
+    os.close(slave)
+    try:
+        said = b""
+        while not said.endswith(b"\n") and select.select([server.stderr], [], [], 30)[0]:
+            chunk = os.read(server.stderr.fileno(), 4096)
+            if not chunk:
+                break
+            said += chunk
+        os.write(master, b"\x04")                 # Ctrl-D: the end of input, as the hint says
+        assert server.wait(30) == 0
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+        os.close(master)
+    assert said.decode() == ("minimcp: everything is an MCP server: it waits for a client's JSON-RPC on stdin (a host "
+                             "starts it), so it shows nothing here (Ctrl-D stops it). To try it: python3 minimcp.py "
+                             "inspect -- python3 examples/everything.py\n")
+    assert server.stdout.read() == b""
