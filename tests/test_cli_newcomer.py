@@ -281,3 +281,34 @@ def test_a_server_started_in_a_terminal_says_what_it_waits_for_and_how_to_try_it
                              "starts it), so it shows nothing here (Ctrl-D stops it). To try it: python3 minimcp.py "
                              "inspect -- python3 examples/everything.py\n")
     assert server.stdout.read() == b""
+
+
+def _troubleshooting_snippet():
+    """The Python block of the README's Troubleshooting section, dedented."""
+    text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    section = text[text.index("### Troubleshooting"):]
+    section = section[:section.index("\n## ")]
+    block = re.search(r"```python\n(.*?)```", section, flags=re.S).group(1)
+    return textwrap.dedent(block)
+
+
+def test_the_troubleshooting_fix_for_isolated_mode_finds_minimcp_next_to_the_script(tmp_path):
+    """python3 -I (and PYTHONSAFEPATH=1 on 3.11+) leave the script's folder off sys.path."""
+    import shutil
+    shutil.copy(os.path.join(ROOT, "minimcp.py"), str(tmp_path / "minimcp.py"))
+    body = 'app = MCPServer("isolated")\n\nif __name__ == "__main__":\n    app.run()\n'
+    plain = write(tmp_path, "plain.py", "from minimcp import MCPServer\n" + body)
+    fixed = write(tmp_path, "fixed.py", _troubleshooting_snippet() + body)
+    request = json.dumps(INITIALIZE[0]).encode() + b"\n"
+    modes = [([sys.executable, "-I"], {})]
+    if sys.version_info >= (3, 11):
+        modes.append(([sys.executable], {"PYTHONSAFEPATH": "1"}))
+    for interpreter, extra in modes:
+        environment = dict({k: v for k, v in environ_snapshot().items() if k != "PYTHONPATH"}, **extra)
+        for words in ([plain], [fixed], [str(tmp_path / "minimcp.py"), "serve", plain]):
+            done = subprocess.run(interpreter + words, input=request, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  cwd="/", env=environment, timeout=60)
+            if words == [plain]:                  # what the README explains
+                assert b"No module named 'minimcp'" in done.stderr, (interpreter, extra, done.stderr)
+            else:                                 # and its two fixes
+                assert json.loads(done.stdout)["result"]["serverInfo"]["name"] == "isolated", done.stderr
