@@ -11495,28 +11495,63 @@ def _config_entry(host: str, name: str, command: str, args: list, env: dict) -> 
 
 
 def _sdk_imports(path: str) -> tuple:
-    """(the SDK modules a file imports, whether it starts itself) read from its source.
+    """(the SDK modules a file imports, how it starts, whether it makes a server) read from its source.
 
-    The SDK modules are those of ``mcp`` and ``fastmcp``; a file "starts itself" when it
-    has an ``if __name__ == "__main__":`` block (else running it would only define things).
+    The SDK modules are those of ``mcp`` and ``fastmcp``. How it starts: False when it has no
+    ``if __name__ == "__main__":`` block (running it would only define things); the name of
+    a command-line library (``argparse``) when that block runs a command line of its own and
+    never starts a server; else True. It makes a server when it calls ``MCPServer`` or
+    ``FastMCP``, or decorates a ``.tool()``.
     """
     import ast
     try:
         with open(path, "rb") as handle:
             tree = ast.parse(handle.read(), path)
     except (OSError, SyntaxError, ValueError):
-        return [], True                          # run as written: Python will say what is wrong
-    modules, starts = [], False
+        return [], True, True                    # run as written: Python will say what is wrong
+    modules, makes_server = [], False
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             modules += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             modules.append(node.module)
-        elif isinstance(node, ast.If) and isinstance(node.test, ast.Compare) \
-                and isinstance(node.test.left, ast.Name) and node.test.left.id == "__name__":
-            starts = True
+        elif isinstance(node, ast.Call) and _called_name(node) in ("MCPServer", "FastMCP", "tool"):
+            makes_server = True
     sdk = [m for m in modules if m.split(".")[0] in ("mcp", "fastmcp")]
-    return sorted(set(sdk)), starts
+    return sorted(set(sdk)), _how_it_starts(tree), makes_server
+
+
+_COMMAND_LINES = {"ArgumentParser": "argparse", "parse_args": "argparse", "OptionParser": "optparse",
+                  "getopt": "getopt", "click": "click", "typer": "typer", "Fire": "fire", "docopt": "docopt"}
+
+
+def _called_name(call) -> str:
+    """``f`` of ``f(...)`` or of ``x.f(...)``."""
+    return getattr(call.func, "attr", None) or getattr(call.func, "id", None) or ""
+
+
+def _how_it_starts(tree):
+    """False, a command-line library's name or True: see _sdk_imports. The code the
+    ``__main__`` block runs is the block and the module's functions it names, transitively."""
+    import ast
+    functions = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    todo = [n for n in tree.body if isinstance(n, ast.If) and isinstance(n.test, ast.Compare)
+            and isinstance(n.test.left, ast.Name) and n.test.left.id == "__name__"]
+    if not todo:
+        return False
+    named, command_line = set(), None
+    while todo:
+        for node in ast.walk(todo.pop()):
+            name = getattr(node, "id", None) or getattr(node, "attr", None)
+            if isinstance(node, ast.Name) and name in functions and name not in named:
+                named.add(name)
+                todo.append(functions[name])
+            command_line = command_line or _COMMAND_LINES.get(name)
+            if isinstance(node, ast.Call) and (_called_name(node) in ("run_stdio_async", "stdio_server") or (
+                    _called_name(node) == "run" and getattr(node.func, "value", None) is not None and
+                    getattr(node.func.value, "id", None) not in ("asyncio", "anyio", "trio", "subprocess"))):
+                return True                      # it starts a server (app.run(), mcp.run(), ...)
+    return command_line or True
 
 
 def _importable(module: str) -> bool:
@@ -11563,20 +11598,30 @@ def _config_plan(script: str, arguments: list, env: dict, pythonpath: bool = Tru
     if os.path.basename(script) in ("minimcp.py", "minimcp") and arguments[:1] == ["serve"]:
         args, env = _serve_form(arguments[1:], env, os.path.dirname(os.path.abspath(script)), pythonpath)
         return args, env, notes
-    modules, starts = _sdk_imports(script)
+    modules, starts, makes_server = _sdk_imports(script)
     missing = [m for m in modules if not _importable(m)]
-    if not missing and starts:
+    if not missing and starts is True:
         return [os.path.abspath(script)] + arguments, env, notes
+    served = [os.path.abspath(script)]
     if missing:
         notes.append("%s imports %s, which %s cannot import: the host runs it through minimcp serve, "
                      "which stands in for the SDK" % (script, ", ".join(missing), sys.executable))
+    elif starts and makes_server:
+        notes.append("%s's `if __name__ == \"__main__\":` block runs its own command line (%s) and never starts "
+                     "the server, so the host would get its usage and an exit: the host runs its server object "
+                     "through minimcp serve instead (or make that block call app.run())" % (script, starts))
+    elif starts:
+        served = ["--functions"] + served
+        notes.append("%s runs its own command line (%s) and defines no server: the host serves its public "
+                     "functions as tools, through minimcp serve --functions (to choose them: config --client HOST "
+                     "minimcp.py serve --functions %s NAME...)" % (script, starts, script))
     else:
         notes.append("%s has no `if __name__ == \"__main__\":` block that starts it: the host runs its "
                      "server object through minimcp serve" % script)
     if arguments:
         notes.append("its arguments (%s) are left out: serve runs the file's server object and passes none"
                      % " ".join(arguments))
-    args, env = _serve_form([os.path.abspath(script)], env, pythonpath=pythonpath)
+    args, env = _serve_form(served, env, pythonpath=pythonpath)
     return args, env, notes
 
 

@@ -179,3 +179,82 @@ def test_minimcp_s_own_sdk_stand_ins_do_not_count_as_the_sdk_installed():
         sys.meta_path[:] = finders
         for name in set(sys.modules) - set(modules):
             del sys.modules[name]
+
+
+def start_and_call(command, args, env, tool, arguments):
+    """Start an entry as a host does (from /, its env only), initialize, call ``tool``: its text."""
+    requests = b"".join(json.dumps(m).encode() + b"\n" for m in (
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": tool, "arguments": arguments}}))
+    done = subprocess.run([command] + args, input=requests, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          env=dict(env), cwd="/", timeout=60)
+    answers = {}
+    for line in done.stdout.splitlines():
+        message = json.loads(line)
+        answers[message.get("id")] = message
+    assert 2 in answers, done.stderr.decode()
+    return answers[2]["result"]["content"][0]["text"]
+
+
+OLD_COMMAND_LINE = '''import argparse
+import sys
+sys.path.insert(0, %r)
+from minimcp import MCPServer
+
+app = MCPServer("wc")
+
+
+@app.tool()
+def word_count(text: str) -> int:
+    """Count the words of a text."""
+    return len(text.split())
+
+
+def main():
+    parser = argparse.ArgumentParser(description="count the words of a file")
+    parser.add_argument("file")
+    print(word_count(open(parser.parse_args().file).read()))
+
+
+if __name__ == "__main__":
+    main()
+''' % ROOT
+
+
+def test_a_script_whose_main_still_runs_its_old_command_line_is_served_and_config_says_why(tmp_path, capsys):
+    """Issue 35: its `python3 wc.py` entry exited with argparse's usage in the host."""
+    script = tmp_path / "wc.py"
+    script.write_text(OLD_COMMAND_LINE)
+    status, out, err = config(capsys, "--client", "claude", str(script))
+    name, command, args, env = entry_of("claude", out)
+    _module_form(args, env, str(script))
+    assert ("%s's `if __name__ == \"__main__\":` block runs its own command line (argparse) and never starts the "
+            "server, so the host would get its usage and an exit: the host runs its server object through minimcp "
+            "serve instead (or make that block call app.run())" % script) in err, err
+    assert start_and_call(command, args, env, "word_count", {"text": "one two three"}) == "3"
+
+
+def test_a_plain_command_line_script_gets_its_functions_served(tmp_path, capsys):
+    script = tmp_path / "plain.py"
+    script.write_text('import argparse\n\n\ndef word_count(text: str) -> int:\n    """Count words."""\n'
+                      '    return len(text.split())\n\n\nif __name__ == "__main__":\n'
+                      '    parser = argparse.ArgumentParser()\n    parser.add_argument("file")\n'
+                      '    print(word_count(open(parser.parse_args().file).read()))\n')
+    status, out, err = config(capsys, "--client", "cursor", str(script))
+    name, command, args, env = entry_of("cursor", out)
+    assert args == ["-m", "minimcp", "serve", "--functions", str(script)], args
+    assert "runs its own command line (argparse) and defines no server" in err, err
+    assert start_and_call(command, args, env, "word_count", {"text": "a b"}) == "2"
+
+
+def test_a_command_line_that_starts_the_server_runs_as_it_is(tmp_path, capsys):
+    script = tmp_path / "wc.py"
+    script.write_text(OLD_COMMAND_LINE.replace("    print(word_count(open(parser.parse_args().file).read()))",
+                                               "    parser.parse_args()\n    app.run()").replace(
+        'parser.add_argument("file")', 'parser.add_argument("--verbose", action="store_true")'))
+    status, out, err = config(capsys, "--client", "claude", str(script), "--verbose")
+    name, command, args, env = entry_of("claude", out)
+    assert args == [str(script), "--verbose"] and "command line" not in err, (args, err)
+    assert start_and_call(command, args, env, "word_count", {"text": "x"}) == "1"
