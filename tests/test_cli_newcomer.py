@@ -312,3 +312,15 @@ def test_the_troubleshooting_fix_for_isolated_mode_finds_minimcp_next_to_the_scr
                 assert b"No module named 'minimcp'" in done.stderr, (interpreter, extra, done.stderr)
             else:                                 # and its two fixes
                 assert json.loads(done.stdout)["result"]["serverInfo"]["name"] == "isolated", done.stderr
+
+
+def test_the_readme_names_one_fastmcp_version_the_one_the_tests_pin():
+    """Issue 35: it named FastMCP 4.1.6 in one place and 4.2.3 in another."""
+    readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    named = set(re.findall(r"fastmcp[ =]*v?(\d+\.\d+\.\d+)", readme, flags=re.I))
+    pinned = set()
+    for stage in ("run_sdk_diff.sh", "run_sdk_corpus.sh"):
+        text = open(os.path.join(ROOT, "tests", "interop", stage), encoding="utf-8").read()
+        pinned |= set(re.findall(r'FASTMCP_VERSION="([\d.]+)"', text)) | set(re.findall(r"fastmcp: fastmcp==([\d.]+)",
+                                                                                           text))
+    assert len(pinned) == 1 and named == pinned, (named, pinned)
