@@ -89,7 +89,7 @@ host_env() {  # $1: scratch HOME; the rest: the command
   local home="$1"; shift
   env HOME="$home" XDG_CONFIG_HOME="$home/.config" HTTPS_PROXY=http://127.0.0.1:9 HTTP_PROXY=http://127.0.0.1:9 \
       https_proxy=http://127.0.0.1:9 http_proxy=http://127.0.0.1:9 NO_PROXY= no_proxy= \
-      DISABLE_AUTOUPDATER=1 PATH="$bin:$PATH" "$@"
+      DISABLE_AUTOUPDATER=1 DISABLE_TELEMETRY=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 PATH="$bin:$PATH" "$@"
 }
 
 failed=()
