@@ -12227,7 +12227,7 @@ def _example_value(schema, root: dict):
     if branches:
         return _example_value(branches[0], root)
     kinds = schema.get("type") if isinstance(schema.get("type"), list) else [schema.get("type")]
-    kind = next((k for k in kinds if k != "null"), kinds[0])
+    kind = next((k for k in kinds if k != "null"), kinds[0] if kinds else None)
     if kind in ("integer", "number"):
         value = max(1, schema.get("minimum", 1), schema.get("exclusiveMinimum", 0) + 1)
         value = min(value, schema.get("maximum", value), schema.get("exclusiveMaximum", value + 1) - 1)
