@@ -41,17 +41,16 @@ import threading
 import time
 
 import minimcp
-from minimcp import (HANDSHAKE_VERSIONS, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, LATEST_HANDSHAKE_VERSION,
-                     LOG_LEVELS, META_CLIENT_CAPS, META_CLIENT_INFO, META_LOG_LEVEL, META_SERVER_INFO,
-                     META_SUBSCRIPTION, META_VERSION, METHOD_NOT_FOUND, MODERN_VERSIONS, REVISIONS, __version__,
-                     encode_message)
+from minimcp import (HANDSHAKE_VERSIONS, HEADER_MISMATCH, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST,
+                     LATEST_HANDSHAKE_VERSION, LOG_LEVELS, META_CLIENT_CAPS, META_CLIENT_INFO, META_LOG_LEVEL,
+                     META_SERVER_INFO, META_SUBSCRIPTION, META_VERSION, METHOD_NOT_FOUND, MISSING_CLIENT_CAPABILITY,
+                     MODERN_VERSIONS, REVISIONS, UNSUPPORTED_PROTOCOL_VERSION, __version__, encode_message)
 from minimcp import _error, _id_key, _notification, _request, _response
 
 #: The 2026-07-28 revision the bridge speaks upstream for a handshake-era host.
 STATELESS_VERSION = MODERN_VERSIONS[-1]
-HEADER_MISMATCH = -32020                 # 2026-07-28: HTTP headers that do not mirror the body
 #: The errors only a 2026-07-28 server sends: one of them means the server speaks that era.
-_MODERN_ERRORS = frozenset([HEADER_MISMATCH, -32021, -32022])
+_MODERN_ERRORS = frozenset([HEADER_MISMATCH, MISSING_CLIENT_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION])
 #: Headers the bridge sets itself; a --header may not replace them.
 _OWN_HEADERS = frozenset(["accept", "content-type", "content-length", "host", "mcp-session-id",
                           "mcp-protocol-version", "mcp-method", "mcp-name", "last-event-id", "connection",
@@ -1525,7 +1524,8 @@ class _Translated:
                 return answer
             except _Refused as exc:
                 data = exc.error.get("data") if isinstance(exc.error.get("data"), dict) else {}
-                if attempt or exc.error.get("code") != -32022 or STATELESS_VERSION not in (data.get("supported") or ()):
+                if (attempt or exc.error.get("code") != UNSUPPORTED_PROTOCOL_VERSION
+                        or STATELESS_VERSION not in (data.get("supported") or ())):
                     raise
 
     def _init_result(self, discovered: dict) -> dict:
