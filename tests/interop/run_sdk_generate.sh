@@ -16,6 +16,9 @@
 #
 # Usage: tests/interop/run_sdk_generate.sh [--seeds A-B] [-j N] [-v] [--report FILE] [--keep --work DIR]
 #        (the options go to sdk_generate.py; --seeds overrides SEEDS)
+#        UNSEEN=/work/.mirror tests/interop/run_sdk_generate.sh
+#        (the same venvs for tests/interop/unseen_servers.py: the servers of unseen_servers.txt, read
+#        from the git snapshots under that folder, under their SDK and under serve)
 set -euo pipefail
 
 MCP1_VERSION="1.30.0"
@@ -37,6 +40,7 @@ die() { echo "run_sdk_generate.sh: $*" >&2; exit 1; }
 . "$here/find_python.sh"
 
 PY="$(find_python)" || die "no Python >= 3.10 found (looked in \$(pyenv root)/versions/3.1[0-3].* and on PATH); the SDKs need one"
+"$PY" -m pip --version >/dev/null 2>&1 || die "$PY has no pip to install the SDKs with"
 echo "# python: $PY ($("$PY" -c 'import sys; print(sys.version.split()[0])'))"
 started=$SECONDS
 
@@ -44,11 +48,13 @@ workdir="$(mktemp -d "${TMPDIR:-/tmp}/minimcp-sdk-generate.XXXXXX")"
 trap 'rm -rf "$workdir"' EXIT
 
 install() {  # VENV PACKAGE...
+  # One pip (the base interpreter's) installs into each venv, without compiling: the venvs need
+  # no pip of their own, and the servers compile only the modules they import, once.
   local venv="$workdir/$1"
   shift
-  "$PY" -m venv "$venv" || die "could not create a venv with $PY"
-  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$@" >"$venv.log" 2>&1 \
-    || { cat "$venv.log" >&2; die "pip install $* failed"; }
+  "$PY" -m venv --without-pip "$venv" || die "could not create a venv with $PY"
+  "$PY" -m pip --python "$venv/bin/python" install --quiet --disable-pip-version-check --no-compile "$@" \
+    >"$venv.log" 2>&1 || { cat "$venv.log" >&2; die "pip install $* failed"; }
 }
 
 install mcp1 "mcp==$MCP1_VERSION" "pydantic==$PYDANTIC_VERSION" &
@@ -73,10 +79,15 @@ found = [n for n in ('mcp', 'fastmcp', 'mcp_types') if importlib.util.find_spec(
 sys.exit('the mini venv has %s installed' % found if found else 0)" || die "the mini venv must not have an SDK"
 echo "# venvs installed in $((SECONDS - started))s"
 
+sdks=(--sdk "mcp1=$workdir/mcp1/bin/python" --sdk "mcp2=$workdir/mcp2/bin/python"
+      --sdk "fastmcp2=$workdir/fastmcp2/bin/python" --sdk "fastmcp4=$workdir/fastmcp4/bin/python"
+      --mini-python "$workdir/mini/bin/python" --repo "$repo" --readme README.md)
 status=0
-"$workdir/mcp2/bin/python" "$here/sdk_generate.py" --seeds "$SEEDS" -j "$JOBS" --repo "$repo" --readme README.md \
-  --sdk "mcp1=$workdir/mcp1/bin/python" --sdk "mcp2=$workdir/mcp2/bin/python" \
-  --sdk "fastmcp2=$workdir/fastmcp2/bin/python" --sdk "fastmcp4=$workdir/fastmcp4/bin/python" \
-  --mini-python "$workdir/mini/bin/python" "$@" || status=$?
+if [ -n "${UNSEEN:-}" ]; then
+  # The servers from GitHub nobody here has seen (unseen_servers.txt), from snapshots under $UNSEEN.
+  "$workdir/mcp2/bin/python" "$here/unseen_servers.py" --mirror "$UNSEEN" -j "$JOBS" "${sdks[@]}" "$@" || status=$?
+else
+  "$workdir/mcp2/bin/python" "$here/sdk_generate.py" --seeds "$SEEDS" -j "$JOBS" "${sdks[@]}" "$@" || status=$?
+fi
 echo "# the stage took $((SECONDS - started))s"
 exit $status

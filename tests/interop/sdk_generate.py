@@ -212,6 +212,10 @@ class Stats(TypedDict):
     {doc}total: int
     mean: float
 ''',
+    "Confirm": '''
+class Confirm(BaseModel):
+    {doc}ok: bool
+''',
 }
 HELPER_IMPORTS = {
     "Color": [("enum", "Enum")], "Priority": [("enum", "Enum")],
@@ -219,11 +223,13 @@ HELPER_IMPORTS = {
     "Order": [("pydantic", "BaseModel"), ("pydantic", "Field")], "Point": [("dataclasses", "dataclass")],
     "DateRange": [("typing", "TypedDict")], "Report": [("pydantic", "BaseModel"), ("datetime", "datetime")],
     "Summary": [("dataclasses", "dataclass")], "Stats": [("typing", "TypedDict")],
+    "Confirm": [("pydantic", "BaseModel")],
 }
 HELPER_DOCS = {"Color": "A colour to paint with.", "Priority": "How urgent a task is.",
                "Address": "A postal address.", "Order": "An order of several line items.",
                "Point": "A point on the plane.", "DateRange": "A range of ISO dates.",
-               "Report": "What a search found.", "Summary": "A short summary.", "Stats": "Totals."}
+               "Report": "What a search found.", "Summary": "A short summary.", "Stats": "Totals.",
+               "Confirm": "Whether to go ahead."}
 
 
 # --------------------------------------------------------------------------
@@ -326,6 +332,7 @@ class Resource:
     param: str = ""                  # a template's variable
     param_kind: str = "str"
     failure: str = ""                # a template's answer for an unknown id: value_error, resource_error, text
+    is_async: bool = False
 
 
 @dataclass
@@ -349,6 +356,7 @@ class Server:
     main: str = "run"                # run, run_stdio, main_function
     decorator_shape: bool = False    # lowlevel1 only: the tutorials' @server.tool() on a low-level Server
     enum_docs: bool = False
+    lifespan: bool = False           # a lifespan whose state the tools read
 
 
 WORDS = ("notes", "files", "orders", "weather", "users", "books", "tasks", "metrics", "events", "images")
@@ -378,7 +386,14 @@ def _pick_params(rng: random.Random, count: int) -> list:
     return [p for p in params if p.default is NO_DEFAULT] + [p for p in params if p.default is not NO_DEFAULT]
 
 
-def draw_tool(rng: random.Random, style: str, index: int, taken: set) -> Tool:
+# How often a tool uses each part of its Context; the decorator styles' only (a low-level server
+# has no Context object of that kind), but for logging, progress and the lifespan's state.
+CONTEXT_USES = {"log": 0.2, "progress": 0.2, "read": 0.15, "request": 0.08, "elicit": 0.05, "sample": 0.04,
+                "lifespan": 0.5}
+LOWLEVEL_USES = ("log", "progress", "lifespan")
+
+
+def draw_tool(rng: random.Random, style: str, index: int, taken: set, lifespan: bool) -> Tool:
     noun = rng.choice(WORDS)
     name = f"{rng.choice(VERBS)}_{noun}"
     while name in taken:
@@ -387,12 +402,15 @@ def draw_tool(rng: random.Random, style: str, index: int, taken: set) -> Tool:
     lowlevel = style.startswith("lowlevel")
     wire = name.replace("_", "-") if (not lowlevel and rng.random() < 0.15) or (lowlevel and rng.random() < 0.3) \
         else name
+    if not lowlevel and rng.random() < 0.03:
+        wire = f"Find all {noun}"        # the SDKs accept a name with spaces, with a warning
     params = _pick_params(rng, rng.choice((0, 1, 2, 2, 3, 3, 4)))
     result = rng.choice(list(RESULTS))
     body = rng.choices(("ok", "value_error", "tool_error", "mcp_error", "wrong_result"), (10, 2, 2, 1, 2))[0]
     if body == "wrong_result" and RESULTS[result].wrong is None:
         body = "ok"
-    context = tuple(c for c in ("log", "progress", "read") if rng.random() < 0.2 and not (lowlevel and c == "read"))
+    context = tuple(use for use, chance in CONTEXT_USES.items() if rng.random() < chance
+                    and (use != "lifespan" or lifespan) and (use in LOWLEVEL_USES or not lowlevel))
     doc = rng.choice(("none", "line", "line", "google", "google", "numpy", "rest"))
     declares_output = rng.random() < 0.5
     if lowlevel and body == "wrong_result" and not (declares_output and RESULTS[result].output):
@@ -408,7 +426,7 @@ def draw_resources(rng: random.Random, needs_text: bool) -> list:
     if needs_text or rng.random() < 0.6:
         out.append(Resource("app_config", "config://app", "text" if needs_text else rng.choice(("text", "json")),
                             mime=rng.choice(("", "", "text/plain", "application/json")) if not needs_text else "",
-                            doc=rng.choice(("", "The application's settings."))))
+                            doc=rng.choice(("", "The application's settings.")), is_async=rng.random() < 0.3))
     if rng.random() < 0.3:
         out.append(Resource("readme", "docs://readme.md", rng.choice(("text", "list")), mime=rng.choice(("", "text/markdown")),
                             doc=rng.choice(("", "The README.\n\nIn Markdown."))))
@@ -418,7 +436,7 @@ def draw_resources(rng: random.Random, needs_text: bool) -> list:
         kind = rng.choice(("str", "str", "int"))
         out.append(Resource("get_note", "notes://{note_id}", rng.choice(("text", "json")), template=True,
                             param="note_id", param_kind=kind, doc=rng.choice(("", "A note by its id.")),
-                            failure=rng.choice(("value_error", "resource_error", "text"))))
+                            failure=rng.choice(("value_error", "resource_error", "text")), is_async=rng.random() < 0.3))
     return out
 
 
@@ -441,13 +459,17 @@ def draw(seed: int) -> Server:
     """The server of `seed`: its style is STYLES[seed % 6], all else from random.Random(seed)."""
     rng = random.Random(seed)
     style = STYLES[seed % len(STYLES)]
+    lifespan = rng.random() < 0.25
     taken: set = set()
-    tools = [draw_tool(rng, style, i, taken) for i in range(rng.choice((1, 2, 3, 3, 4)))]
+    tools = [draw_tool(rng, style, i, taken, lifespan) for i in range(rng.choice((1, 2, 3, 3, 4)))]
     needs_text = any("read" in t.context for t in tools)
-    server = Server(seed=seed, style=style, name=f"gen-{seed}", var=rng.choice(("mcp", "mcp", "server", "app")),
-                    tools=tools, resources=draw_resources(rng, needs_text), prompts=draw_prompts(rng),
+    # A low-level server that imports mcp.server.stdio cannot call its Server "mcp".
+    names = ("server", "server", "app") if style.startswith("lowlevel") else ("mcp", "mcp", "server", "app")
+    server = Server(seed=seed, style=style, name=f"gen-{seed}", var=rng.choice(names), tools=tools,
+                    resources=draw_resources(rng, needs_text), prompts=draw_prompts(rng),
                     instructions=rng.choice(("", "", "Use these tools to manage the data.")),
-                    main=rng.choice(("run", "run_stdio", "main_function")), enum_docs=rng.random() < 0.5)
+                    main=rng.choice(("run", "run_stdio", "main_function")), enum_docs=rng.random() < 0.5,
+                    lifespan=lifespan)
     if style == "lowlevel1" and rng.random() < 0.1:
         server.decorator_shape = True
     return server
@@ -465,7 +487,10 @@ API = {
              "mcp_error": [("mcp.shared.exceptions", "McpError"), ("mcp.types", "ErrorData"), ("mcp.types", "INVALID_PARAMS")],
              "raise_mcp": "raise McpError(ErrorData(code=INVALID_PARAMS, message={msg}))",
              "messages": [("mcp.server.fastmcp.prompts", "base")], "user": "base.UserMessage({text})",
-             "assistant": "base.AssistantMessage({text})", "read": "list(await ctx.read_resource({uri}))[0].content"},
+             "assistant": "base.AssistantMessage({text})", "read": "list(await ctx.read_resource({uri}))[0].content",
+             "lifespan": "ctx.request_context.lifespan_context", "elicit": "ctx.elicit({msg}, schema=Confirm)",
+             "sample": "(await ctx.session.create_message(messages=[SamplingMessage(role=\"user\", "
+                       "content=TextContent(type=\"text\", text={msg}))], max_tokens=50)).content.text"},
     "mcp2": {"server": ("mcp.server.mcpserver", "MCPServer"), "context": ("mcp.server.mcpserver", "Context"),
              "image": ("mcp.server.mcpserver", "Image"), "errors": "mcp.server.mcpserver.exceptions",
              "types": "mcp.types", "sc": "structured_content",
@@ -473,14 +498,19 @@ API = {
              "raise_mcp": "raise MCPError(code=INVALID_PARAMS, message={msg})",
              "messages": [("mcp.server.mcpserver", "UserMessage"), ("mcp.server.mcpserver", "AssistantMessage")],
              "user": "UserMessage({text})", "assistant": "AssistantMessage({text})",
-             "read": "list(await ctx.read_resource({uri}))[0].content"},
+             "read": "list(await ctx.read_resource({uri}))[0].content",
+             "lifespan": "ctx.request_context.lifespan_context", "elicit": "ctx.elicit({msg}, schema=Confirm)",
+             "sample": "(await ctx.session.create_message(messages=[SamplingMessage(role=\"user\", "
+                       "content=TextContent(type=\"text\", text={msg}))], max_tokens=50)).content.text"},
     "fastmcp2": {"server": ("fastmcp", "FastMCP"), "context": ("fastmcp", "Context"),
                  "image": ("fastmcp.utilities.types", "Image"), "errors": "fastmcp.exceptions",
                  "types": "mcp.types", "sc": "structuredContent",
                  "mcp_error": [("mcp.shared.exceptions", "McpError"), ("mcp.types", "ErrorData"), ("mcp.types", "INVALID_PARAMS")],
                  "raise_mcp": "raise McpError(ErrorData(code=INVALID_PARAMS, message={msg}))",
                  "messages": [("fastmcp.prompts.prompt", "Message")], "user": "Message({text})",
-                 "assistant": 'Message({text}, role="assistant")', "read": "(await ctx.read_resource({uri}))[0].content"},
+                 "assistant": 'Message({text}, role="assistant")', "read": "(await ctx.read_resource({uri}))[0].content",
+                 "lifespan": "ctx.request_context.lifespan_context", "elicit": "ctx.elicit({msg}, response_type=bool)",
+                 "sample": "(await ctx.sample({msg})).text"},
     "fastmcp4": {"server": ("fastmcp", "FastMCP"), "context": ("fastmcp", "Context"),
                  "image": ("fastmcp.utilities.types", "Image"), "errors": "fastmcp.exceptions",
                  "types": "mcp.types", "sc": "structured_content",
@@ -488,7 +518,9 @@ API = {
                  "raise_mcp": "raise MCPError(code=INVALID_PARAMS, message={msg})",
                  "messages": [("fastmcp.prompts", "Message")], "user": "Message({text})",
                  "assistant": 'Message({text}, role="assistant")',
-                 "read": "(await ctx.read_resource({uri})).contents[0].content"},
+                 "read": "(await ctx.read_resource({uri})).contents[0].content",
+                 "lifespan": "ctx.lifespan_context", "elicit": "ctx.elicit({msg}, response_type=bool)",
+                 "sample": "(await ctx.sample({msg})).text"},
 }
 CONFIG_TEXT = "theme=dark\\nlanguage=en"
 NOTE_TEXTS = ("Buy milk", "Call Bob about the roof")
@@ -537,8 +569,8 @@ class Source:
 
     def text(self, header: str) -> str:
         out = [f'"""{header}"""', ""]
-        stdlib = {"asyncio", "base64", "dataclasses", "datetime", "decimal", "enum", "json", "pathlib", "typing",
-                  "urllib", "uuid"}
+        stdlib = {"asyncio", "base64", "collections", "contextlib", "dataclasses", "datetime", "decimal", "enum",
+                  "json", "pathlib", "typing", "uuid"}
         ours = [f"import {m}" for m in sorted(self.plain) if m.split(".")[0] in stdlib] + \
                [f"from {m} import {', '.join(sorted(self.froms[m]))}" for m in sorted(self.froms)
                 if m.split(".")[0] in stdlib]
@@ -655,6 +687,21 @@ def render_tool(tool: Tool, server: Server, api: dict, src: Source) -> None:
     if "read" in tool.context:
         lines.append("    config = " + api["read"].format(uri='"config://app"'))
         lines.append("    summary += f\"; config={config.splitlines()[0]}\"")
+    if "lifespan" in tool.context:
+        lines.append(f"    summary += f\"; prefix={{{api['lifespan']}['prefix']}}\"")
+    if "request" in tool.context:
+        lines.append('    summary += f"; request={ctx.request_id}"')
+    if "elicit" in tool.context:
+        if "Confirm" in api["elicit"]:
+            src.need_helper("Confirm", server.enum_docs)
+        lines.append("    answer = await " + api["elicit"].format(msg='"Go ahead?"'))
+        lines.append('    summary += f"; answer={answer.action}"')
+    if "sample" in tool.context:
+        if "SamplingMessage" in api["sample"]:
+            src.need(api["types"], "SamplingMessage")
+            src.need(api["types"], "TextContent")
+        lines.append("    reply = " + api["sample"].format(msg="summary"))
+        lines.append('    summary += f"; reply={reply}"')
     if "log" in tool.context:
         lines.append(f'    await ctx.info(f"{tool.wire} made {{len(summary)}} characters")')
     if "progress" in tool.context:
@@ -680,7 +727,8 @@ def render_resource(resource: Resource, server: Server, api: dict, src: Source) 
         key = "int" if resource.param_kind == "int" else "str"
         param = f"{resource.param}: {key}"
     returns = {"text": "str", "json": "dict", "bytes": "bytes", "list": "list[str]"}[resource.returns]
-    lines = ["", "", f"@{server.var}.resource({', '.join(arguments)})", f"def {resource.name}({param}) -> {returns}:"]
+    lines = ["", "", f"@{server.var}.resource({', '.join(arguments)})",
+             f"{'async ' if resource.is_async else ''}def {resource.name}({param}) -> {returns}:"]
     if resource.doc:
         doc = resource.doc.replace("\n\n", "\n\n    ")
         lines.append(f'    """{doc}"""')
@@ -753,6 +801,9 @@ def render_decorated(server: Server) -> str:
         src.lines.append(f'TINY_PNG = "{TINY_PNG}"')
     arguments = [json.dumps(server.name)] + ([f"instructions={json.dumps(server.instructions)}"]
                                              if server.instructions else [])
+    if server.lifespan:
+        arguments.append("lifespan=app_lifespan")
+        _lifespan(src, cls)
     src.lines += ["", f"{server.var} = {cls}({', '.join(arguments)})"]
     for tool in server.tools:
         render_tool(tool, server, api, src)
@@ -769,6 +820,14 @@ def render_decorated(server: Server) -> str:
     else:
         src.lines += ["", ""] + _main_lines(server.var, server.main)
     return src.text(f"Generated server (seed {server.seed}, style {server.style}): sdk_generate.py --show {server.seed}.")
+
+
+def _lifespan(src: Source, cls: str) -> None:
+    """A lifespan whose state (a dict) the tools read from their context."""
+    src.need("contextlib", "asynccontextmanager")
+    src.need("collections.abc", "AsyncIterator")
+    src.lines += ["", "", "@asynccontextmanager", f"async def app_lifespan(server: {cls}) -> AsyncIterator[dict]:",
+                  '    yield {"prefix": "db"}']
 
 
 def _main_lines(var: str, how: str) -> list:
@@ -848,6 +907,8 @@ def _lowlevel_tool_body(tool: Tool, server: Server, names: dict, src: Source) ->
             lines.append("    if token is not None:")
             lines.append("        await ctx.session.send_progress_notification(token, 1, 2, related_request_id=ctx.request_id)")
     lines.append("    " + _summary_line(tool, raw=True))
+    if "lifespan" in tool.context:
+        lines.append("    summary += f\"; prefix={ctx.lifespan_context['prefix']}\"")
     if "log" in tool.context:
         lines.append(f'    await ctx.session.send_log_message(level="info", data=f"{tool.wire} made {{len(summary)}} '
                      f'characters", logger="{server.name}", related_request_id=ctx.request_id)')
@@ -1073,6 +1134,9 @@ def render_lowlevel(server: Server) -> str:
         if server.main == "run_stdio":
             src.need("mcp.server.lowlevel", "NotificationOptions")
             src.need("mcp.server.models", "InitializationOptions")
+        if server.lifespan:
+            constructor.append("lifespan=app_lifespan")
+            _lifespan(src, "Server")
         src.lines += ["", f"{server.var} = Server({', '.join(constructor)})"]
     if any(r.template for r in server.resources):
         keys = "1, 2" if any(r.template and r.param_kind == "int" for r in server.resources) else '"1", "2"'
@@ -1084,6 +1148,9 @@ def render_lowlevel(server: Server) -> str:
     keywords += render_lowlevel_resources(server, names, src)
     keywords += render_lowlevel_prompts(server, names, src)
     if two:
+        if server.lifespan:
+            constructor.append("lifespan=app_lifespan")
+            _lifespan(src, "Server")
         src.lines += ["", "", f"{server.var} = Server(", *[f"    {k}," for k in constructor + keywords], ")"]
     src.lines += ["", ""] + _lowlevel_main(server, src)
     return src.text(f"Generated server (seed {server.seed}, style {server.style}): sdk_generate.py --show {server.seed}.")
@@ -1127,31 +1194,33 @@ def _arguments(tool: Tool, optional: bool) -> dict:
 
 
 def cases_for(server: Server) -> list:
-    """[(case, label)]: the case as sdk_diff.run_case takes it, and what it exercises (for the
-    classes of difference). "invalid" labels are calls with invalid arguments."""
+    """[(case, label)]: the case as sdk_diff.run_case takes it, and what it exercises, "KIND
+    VARIANT [TOOL]" (for the classes of difference). Labels starting "invalid" are the calls
+    with invalid arguments."""
     out = []
     for tool in server.tools:
-        what = f"{tool.result}/{tool.body}" + "".join(f"/{c}" for c in tool.context)
-        out.append((["tool", tool.wire, _arguments(tool, True)], f"tool valid {what}"))
+        out.append((["tool", tool.wire, _arguments(tool, True)], f"tool valid {tool.wire}"))
         if any(p.default is not NO_DEFAULT for p in tool.params):
-            out.append((["tool", tool.wire, _arguments(tool, False)], f"tool defaults {what}"))
+            out.append((["tool", tool.wire, _arguments(tool, False)], f"tool defaults {tool.wire}"))
         if any(p.default is NO_DEFAULT for p in tool.params):
-            out.append((["tool", tool.wire, {}], "invalid tool missing-argument"))
+            out.append((["tool", tool.wire, {}], f"invalid missing-argument {tool.wire}"))
         wrong = next((p for p in tool.params if KINDS[p.kind].invalid is not None), None)
         if wrong is not None:
             out.append((["tool", tool.wire, dict(_arguments(tool, False), **{wrong.name: KINDS[wrong.kind].invalid})],
-                        f"invalid tool wrong-{wrong.kind}"))
+                        f"invalid wrong-{wrong.kind} {tool.wire}"))
     out.append((["tool", "no_such_tool", {}], "tool unknown"))
     for resource in server.resources:
+        async_ = " async" if resource.is_async else ""
         if resource.template:
-            out.append((["resource", "notes://1"], f"template known {resource.returns}"))
-            out.append((["resource", "notes://99"], f"template unknown {resource.failure}"))
+            out.append((["resource", "notes://1"], f"template returning {resource.returns}{async_}"))
+            out.append((["resource", "notes://99"], f"template failing with {resource.failure}{async_}"))
         else:
-            out.append((["resource", resource.uri], f"resource {resource.returns}{'/mime' if resource.mime else ''}"))
+            out.append((["resource", resource.uri], f"resource returning {resource.returns}"
+                         f"{' with a mime_type' if resource.mime else ''}{async_}"))
     out.append((["resource", "missing://nothing"], "resource unknown"))
     for prompt in server.prompts:
         arguments = {p.name: "abc" for p in prompt.params}
-        out.append((["prompt", prompt.name, arguments], f"prompt valid {prompt.returns}"))
+        out.append((["prompt", prompt.name, arguments], f"prompt returning {prompt.returns}"))
         if any(p.default is NO_DEFAULT for p in prompt.params):
             out.append((["prompt", prompt.name, {}], "prompt missing-argument"))
     out.append((["prompt", "no_such_prompt", {}], "prompt unknown"))
@@ -1162,11 +1231,14 @@ def cases_for(server: Server) -> list:
 # running: each server under its SDK and under serve (sdk_corpus.py's harness)
 # --------------------------------------------------------------------------
 
+LISTINGS = ("initialize", "tools/list", "resources/list", "resources/templates/list", "prompts/list")
+
+
 def answer_key(field: str, keys) -> str:
     """The answer a difference's field lies in ("/03 resource notes://1 {}/contents[0]/text" ->
     "03 resource notes://1 {}"): the longest of `keys` that starts the field, else its first part."""
     inside = field[1:]
-    found = [k for k in keys if inside == k or inside.startswith(k + "/")]
+    found = [k for k in (*keys, *LISTINGS) if inside == k or inside.startswith(k + "/")]
     return max(found, key=len) if found else inside.split("/")[0]
 
 
@@ -1209,6 +1281,14 @@ class Harness:
         return [d for d in outside if answer_key(d["field"], invalid) not in invalid] + at_invalid, used
 
 
+def last_word(stderr: Path, failure: str) -> str:
+    """What a server that did not start said last: the exception ending its traceback on stderr."""
+    lines = stderr.read_text(errors="replace").splitlines() if stderr.exists() else []
+    said = [line.strip() for line in lines if re.match(r"^[A-Za-z_][\w.]*: ", line.strip())
+            and not line.strip().startswith(("File ", "Traceback"))]
+    return (said[-1] if said else failure.splitlines()[0] if failure else "?")[:300]
+
+
 def check_seed(seed: int, harness: Harness) -> dict:
     """Run one seed's server under its SDK (and the other fastmcp if it differs) and under serve."""
     spec = draw(seed)
@@ -1234,7 +1314,7 @@ def check_seed(seed: int, harness: Harness) -> dict:
         differences, used = harness.compare(real, mini, invalid, dialect)
         if "initialize" not in mini:
             differences.insert(0, {"field": "/initialize", "real": "started", "minimcp": None, "only": "real",
-                                   "text": f"serve did not start: {mini_failure.splitlines()[0] if mini_failure else '?'}"})
+                                   "text": f"serve did not start: {last_word(base / 'mini.stderr', mini_failure)}"})
         tried.append({"reference": reference, "differences": differences, "used": used, "real_failure": failure,
                       "real": real})
         if not differences:
@@ -1294,23 +1374,6 @@ def describe(difference: dict) -> str:
     return f"{difference['field']}: real {show(difference['real'])} != minimcp {show(difference['minimcp'])}"
 
 
-def classify(outcome: dict, difference: dict) -> str:
-    """A difference's class: what the call exercised (its label) and where the answers differ,
-    with names and indexes generalised, so that one cause in many servers is one line."""
-    if difference.get("text", "").startswith("serve did not start"):
-        return "serve does not start: " + re.sub(r"\b\d+\b|gen_\d+", "N", difference["text"].split(": ", 1)[1])[:120]
-    key = answer_key(difference["field"], outcome["labels"])
-    rest = difference["field"][len(key) + 2:]
-    label = outcome["labels"].get(key, key)
-    where = re.sub(r"\[[^\]]*\]", "[]", "/" + rest if rest else "")
-    where = re.sub(r"/(properties|\$defs)/[^/]+", r"/\1/*", where)
-    if not rest and isinstance(difference.get("real"), dict) and isinstance(difference.get("minimcp"), dict):
-        sides = [("error" if "error" in v or "client_error" in v else "isError" if v.get("isError") else "result")
-                 for v in (difference["real"], difference["minimcp"])]
-        where = f" ({sides[0]} vs {sides[1]})"
-    return f"{label}{where}"
-
-
 def _answer_kind(answer) -> str:
     if not isinstance(answer, dict):
         return "nothing"
@@ -1321,22 +1384,83 @@ def _answer_kind(answer) -> str:
     return "isError result" if answer.get("isError") else "result"
 
 
+def _where(field: str) -> str:
+    """A field with names and indexes generalised: /tools[x]/inputSchema/properties/y -> /tools[]/..."""
+    where = re.sub(r"\[[^\]]*\]", "[]", field)
+    return re.sub(r"/(properties|\$defs)/[^/]+", r"/\1/*", where)
+
+
+def _kind_named(text: str, spec: Server) -> str | None:
+    """The kind of the parameter a field or a summary segment names ("/properties/shade/" or
+    "shade=green"), when it is one of the server's tool or prompt parameters."""
+    params = {p.name: p.kind for t in spec.tools for p in t.params}
+    params.update({p.name: p.kind for pr in spec.prompts for p in pr.params})
+    match = re.search(r"/properties/(\w+)|/arguments\[(\w+)\]|^(\w+)=", text)
+    name = match and next(g for g in match.groups() if g)
+    return params.get(name) if name else None
+
+
+def _segment(real, mini) -> str | None:
+    """The first "name=value" segment of a tool's summary text that differs between two texts."""
+    if not (isinstance(real, str) and isinstance(mini, str)):
+        return None
+    for a, b in zip(re.split(r"; |: ", real), re.split(r"; |: ", mini)):
+        if a != b:
+            return a
+    return None
+
+
+def classes_of_answer(spec: Server, key: str, label: str, real, mini, differences: list) -> set:
+    """The classes one answer's differences fall in, named by the feature most likely behind them:
+    the tool's use of its context, the kind of the argument whose value differs, its result, ..."""
+    words = label.split()
+    tool = next((t for t in spec.tools if len(words) > 2 and t.wire == " ".join(words[2:])), None)
+    if _answer_kind(real) != _answer_kind(mini):
+        kinds = f"{_answer_kind(real)} under the SDK, {_answer_kind(mini)} under serve"
+        if tool is None:
+            return {f"{label}: {kinds}"}
+        if words[0] == "invalid":
+            return {f"invalid arguments ({words[1]}): {kinds}"}
+        cause = next((f"using ctx.{use}" for use in ("elicit", "sample", "read", "lifespan", "request")
+                      if use in tool.context), f"returning {tool.result} ({tool.body})")
+        return {f"tool {cause}: {kinds}"}
+    found = set()
+    for difference in differences:
+        rest = difference["field"][len(key) + 1:]
+        tail = _where(rest)
+        if tool is None:
+            kind = _kind_named(rest, spec)
+            found.add(f"{label}{tail}" + (f" (a parameter of kind {kind})" if kind else ""))
+            continue
+        segment = _segment(difference.get("real"), difference.get("minimcp"))
+        kind = _kind_named(segment, spec) if segment else None
+        if words[0] == "invalid":
+            found.add(f"invalid arguments ({words[1]}): {tail}")
+        elif "notifications" in tail:
+            found.add(f"tool using ctx.{'log' if '/log' in tail else 'report_progress'}: {tail}")
+        elif kind:
+            found.add(f"tool given an argument of kind {kind}: {tail}")
+        elif tool.body != "ok" and "content" in tail:
+            found.add(f"tool raising ({tool.body}): {tail}")
+        else:
+            found.add(f"tool returning {tool.result}: {tail}")
+    return found
+
+
 def classes_of(outcome: dict) -> set:
-    """The classes of one failing server's differences: an answer that is an error on one side
-    only is one class (its other fields follow from that); otherwise each differing field."""
+    """The classes of one failing server's differences, answer by answer."""
     if "initialize" not in outcome["answers"]["mini"]:
-        return {classify(outcome, outcome["differences"][0])}
+        failure = outcome["differences"][0].get("text", "serve did not start")
+        said = re.sub(r"'[^']*'|\"[^\"]*\"", "'…'", failure.split(": ", 1)[-1])
+        return {"serve does not start: " + re.sub(r"\b\d+\b|gen_\d+", "N", said)[:160]}
+    spec = draw(outcome["seed"])
     by_answer: dict = {}
     for difference in outcome["differences"]:
         by_answer.setdefault(answer_key(difference["field"], outcome["labels"]), []).append(difference)
     found = set()
     for key, differences in by_answer.items():
-        label = outcome["labels"].get(key, key)
-        real, mini = outcome["answers"]["real"].get(key), outcome["answers"]["mini"].get(key)
-        if _answer_kind(real) != _answer_kind(mini):
-            found.add(f"{label}: {_answer_kind(real)} under the SDK, {_answer_kind(mini)} under serve")
-            continue
-        found.update(classify(outcome, d) for d in differences)
+        found |= classes_of_answer(spec, key, outcome["labels"].get(key, key), outcome["answers"]["real"].get(key),
+                                   outcome["answers"]["mini"].get(key), differences)
     return found
 
 
