@@ -41,7 +41,6 @@ import json
 import random
 import re
 import sys
-import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -480,48 +479,33 @@ def draw(seed: int) -> Server:
 # --------------------------------------------------------------------------
 
 # What differs between the decorator styles: where the names come from and how the idioms read.
-API = {
-    "mcp1": {"server": ("mcp.server.fastmcp", "FastMCP"), "context": ("mcp.server.fastmcp", "Context"),
-             "image": ("mcp.server.fastmcp", "Image"), "errors": "mcp.server.fastmcp.exceptions",
-             "types": "mcp.types", "sc": "structuredContent",
-             "mcp_error": [("mcp.shared.exceptions", "McpError"), ("mcp.types", "ErrorData"), ("mcp.types", "INVALID_PARAMS")],
-             "raise_mcp": "raise McpError(ErrorData(code=INVALID_PARAMS, message={msg}))",
-             "messages": [("mcp.server.fastmcp.prompts", "base")], "user": "base.UserMessage({text})",
-             "assistant": "base.AssistantMessage({text})", "read": "list(await ctx.read_resource({uri}))[0].content",
-             "lifespan": "ctx.request_context.lifespan_context", "elicit": "ctx.elicit({msg}, schema=Confirm)",
-             "sample": "(await ctx.session.create_message(messages=[SamplingMessage(role=\"user\", "
-                       "content=TextContent(type=\"text\", text={msg}))], max_tokens=50)).content.text"},
-    "mcp2": {"server": ("mcp.server.mcpserver", "MCPServer"), "context": ("mcp.server.mcpserver", "Context"),
-             "image": ("mcp.server.mcpserver", "Image"), "errors": "mcp.server.mcpserver.exceptions",
-             "types": "mcp.types", "sc": "structured_content",
-             "mcp_error": [("mcp.shared.exceptions", "MCPError"), ("mcp.types", "INVALID_PARAMS")],
-             "raise_mcp": "raise MCPError(code=INVALID_PARAMS, message={msg})",
-             "messages": [("mcp.server.mcpserver", "UserMessage"), ("mcp.server.mcpserver", "AssistantMessage")],
-             "user": "UserMessage({text})", "assistant": "AssistantMessage({text})",
-             "read": "list(await ctx.read_resource({uri}))[0].content",
-             "lifespan": "ctx.request_context.lifespan_context", "elicit": "ctx.elicit({msg}, schema=Confirm)",
-             "sample": "(await ctx.session.create_message(messages=[SamplingMessage(role=\"user\", "
-                       "content=TextContent(type=\"text\", text={msg}))], max_tokens=50)).content.text"},
-    "fastmcp2": {"server": ("fastmcp", "FastMCP"), "context": ("fastmcp", "Context"),
-                 "image": ("fastmcp.utilities.types", "Image"), "errors": "fastmcp.exceptions",
-                 "types": "mcp.types", "sc": "structuredContent",
-                 "mcp_error": [("mcp.shared.exceptions", "McpError"), ("mcp.types", "ErrorData"), ("mcp.types", "INVALID_PARAMS")],
-                 "raise_mcp": "raise McpError(ErrorData(code=INVALID_PARAMS, message={msg}))",
-                 "messages": [("fastmcp.prompts.prompt", "Message")], "user": "Message({text})",
-                 "assistant": 'Message({text}, role="assistant")', "read": "(await ctx.read_resource({uri}))[0].content",
-                 "lifespan": "ctx.request_context.lifespan_context", "elicit": "ctx.elicit({msg}, response_type=bool)",
-                 "sample": "(await ctx.sample({msg})).text"},
-    "fastmcp4": {"server": ("fastmcp", "FastMCP"), "context": ("fastmcp", "Context"),
-                 "image": ("fastmcp.utilities.types", "Image"), "errors": "fastmcp.exceptions",
-                 "types": "mcp.types", "sc": "structured_content",
-                 "mcp_error": [("mcp.shared.exceptions", "MCPError"), ("mcp.types", "INVALID_PARAMS")],
-                 "raise_mcp": "raise MCPError(code=INVALID_PARAMS, message={msg})",
-                 "messages": [("fastmcp.prompts", "Message")], "user": "Message({text})",
-                 "assistant": 'Message({text}, role="assistant")',
-                 "read": "(await ctx.read_resource({uri})).contents[0].content",
-                 "lifespan": "ctx.lifespan_context", "elicit": "ctx.elicit({msg}, response_type=bool)",
-                 "sample": "(await ctx.sample({msg})).text"},
-}
+_MCP1 = {"server": ("mcp.server.fastmcp", "FastMCP"), "context": ("mcp.server.fastmcp", "Context"),
+         "image": ("mcp.server.fastmcp", "Image"), "errors": "mcp.server.fastmcp.exceptions",
+         "types": "mcp.types", "sc": "structuredContent",
+         "mcp_error": [("mcp.shared.exceptions", "McpError"), ("mcp.types", "ErrorData"), ("mcp.types", "INVALID_PARAMS")],
+         "raise_mcp": "raise McpError(ErrorData(code=INVALID_PARAMS, message={msg}))",
+         "messages": [("mcp.server.fastmcp.prompts", "base")], "user": "base.UserMessage({text})",
+         "assistant": "base.AssistantMessage({text})", "read": "list(await ctx.read_resource({uri}))[0].content",
+         "lifespan": "ctx.request_context.lifespan_context", "elicit": "ctx.elicit({msg}, schema=Confirm)",
+         "sample": "(await ctx.session.create_message(messages=[SamplingMessage(role=\"user\", "
+                   "content=TextContent(type=\"text\", text={msg}))], max_tokens=50)).content.text"}
+# mcp 2.x: the same idioms under new names, its models' fields in snake_case, MCPError(code, message).
+_MCP2 = dict(_MCP1, server=("mcp.server.mcpserver", "MCPServer"), context=("mcp.server.mcpserver", "Context"),
+             image=("mcp.server.mcpserver", "Image"), errors="mcp.server.mcpserver.exceptions", sc="structured_content",
+             mcp_error=[("mcp.shared.exceptions", "MCPError"), ("mcp.types", "INVALID_PARAMS")],
+             raise_mcp="raise MCPError(code=INVALID_PARAMS, message={msg})",
+             messages=[("mcp.server.mcpserver", "UserMessage"), ("mcp.server.mcpserver", "AssistantMessage")],
+             user="UserMessage({text})", assistant="AssistantMessage({text})")
+# fastmcp 2.x sits on mcp 1.x (its types and McpError), fastmcp 4.x on mcp 2.x.
+_FASTMCP2 = dict(_MCP1, server=("fastmcp", "FastMCP"), context=("fastmcp", "Context"),
+                 image=("fastmcp.utilities.types", "Image"), errors="fastmcp.exceptions",
+                 messages=[("fastmcp.prompts.prompt", "Message")], user="Message({text})",
+                 assistant='Message({text}, role="assistant")', read="(await ctx.read_resource({uri}))[0].content",
+                 elicit="ctx.elicit({msg}, response_type=bool)", sample="(await ctx.sample({msg})).text")
+_FASTMCP4 = dict(_FASTMCP2, sc="structured_content", mcp_error=_MCP2["mcp_error"], raise_mcp=_MCP2["raise_mcp"],
+                 messages=[("fastmcp.prompts", "Message")], lifespan="ctx.lifespan_context",
+                 read="(await ctx.read_resource({uri})).contents[0].content")
+API = {"mcp1": _MCP1, "mcp2": _MCP2, "fastmcp2": _FASTMCP2, "fastmcp4": _FASTMCP4}
 CONFIG_TEXT = "theme=dark\\nlanguage=en"
 NOTE_TEXTS = ("Buy milk", "Call Bob about the roof")
 
@@ -681,8 +665,22 @@ def render_tool(tool: Tool, server: Server, api: dict, src: Source) -> None:
              f"{'async ' if tool.is_async else ''}def {tool.name}({', '.join(params)})"
              + (f" -> {annotation}:" if annotation else ":")]
     lines += docstring(tool.summary, tool.params, tool.doc, annotation if annotation not in (None, "None") else None)
-    if "progress" in tool.context:
-        lines.append("    await ctx.report_progress(1, 2)")
+    lines += _context_lines(tool, server, api, src)
+    if tool.body in ("value_error", "tool_error", "mcp_error"):
+        lines.append("    if summary:")
+        lines.append("        " + _raise(tool, api, src))
+    value = result.wrong if tool.body == "wrong_result" else result.value.replace("{sc}", api["sc"])
+    src.scan(value)
+    if tool.result == "none":
+        lines.append("    HISTORY.append(summary)")
+    else:
+        lines.append(f"    return {value}")
+    src.lines += lines
+
+
+def _context_lines(tool: Tool, server: Server, api: dict, src: Source) -> list:
+    """The summary line and the tool's uses of its Context around it, in the style's idioms."""
+    lines = ["    await ctx.report_progress(1, 2)"] if "progress" in tool.context else []
     lines.append("    " + _summary_line(tool, raw=False))
     if "read" in tool.context:
         lines.append("    config = " + api["read"].format(uri='"config://app"'))
@@ -706,16 +704,7 @@ def render_tool(tool: Tool, server: Server, api: dict, src: Source) -> None:
         lines.append(f'    await ctx.info(f"{tool.wire} made {{len(summary)}} characters")')
     if "progress" in tool.context:
         lines.append("    await ctx.report_progress(2, 2)")
-    if tool.body in ("value_error", "tool_error", "mcp_error"):
-        lines.append("    if summary:")
-        lines.append("        " + _raise(tool, api, src))
-    value = result.wrong if tool.body == "wrong_result" else result.value.replace("{sc}", api["sc"])
-    src.scan(value)
-    if tool.result == "none":
-        lines.append("    HISTORY.append(summary)")
-    else:
-        lines.append(f"    return {value}")
-    src.lines += lines
+    return lines
 
 
 def render_resource(resource: Resource, server: Server, api: dict, src: Source) -> None:
@@ -1301,8 +1290,7 @@ def check_seed(seed: int, harness: Harness) -> dict:
     base = harness.work / f"seed-{seed}"
     outcome = {"seed": seed, "style": spec.style, "file": file, "labels": labels, "cases": cases}
     dialect = "fastmcp" if spec.style.startswith("fastmcp") else "mcp2" if spec.style.endswith("2") else "mcp1"
-    mini, mini_failure = harness.record([harness.mini, harness.minimcp, "serve", file], base / "mini", file, source, cases)
-    outcome["mini_failure"] = mini_failure
+    mini = None
     tried = []
     for reference in REFERENCES[spec.style]:
         real, failure = harness.record([harness.sdks[reference], file], base / reference, file, source, cases)
@@ -1311,6 +1299,10 @@ def check_seed(seed: int, harness: Harness) -> dict:
             if reference == REFERENCES[spec.style][0]:
                 break          # its own SDK refuses it: skipped, whatever the other says
             continue
+        if mini is None:
+            mini, mini_failure = harness.record([harness.mini, harness.minimcp, "serve", file], base / "mini", file,
+                                                source, cases)
+            outcome["mini_failure"] = mini_failure
         differences, used = harness.compare(real, mini, invalid, dialect)
         if "initialize" not in mini:
             differences.insert(0, {"field": "/initialize", "real": "started", "minimcp": None, "only": "real",
