@@ -85,7 +85,8 @@ sdks=(--sdk "mcp1=$workdir/mcp1/bin/python" --sdk "mcp2=$workdir/mcp2/bin/python
 status=0
 if [ -n "${UNSEEN:-}" ]; then
   # The servers from GitHub nobody here has seen (unseen_servers.txt), from snapshots under $UNSEEN.
-  "$workdir/mcp2/bin/python" "$here/unseen_servers.py" --mirror "$UNSEEN" -j "$JOBS" "${sdks[@]}" "$@" || status=$?
+  "$workdir/mcp2/bin/python" "$here/unseen_servers.py" --mirror "$UNSEEN" --pip "$PY" -j "$JOBS" "${sdks[@]}" "$@" \
+    || status=$?
 else
   "$workdir/mcp2/bin/python" "$here/sdk_generate.py" --seeds "$SEEDS" -j "$JOBS" "${sdks[@]}" "$@" || status=$?
 fi

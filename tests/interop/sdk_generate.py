@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import re
 import sys
@@ -1245,13 +1246,16 @@ class Harness:
         self.minimcp = str(Path(args.repo).resolve() / "minimcp.py")
         self.rules = deliberate.serve_scopes(Path(args.readme), sdk_diff.RULES)
         self.work = Path(args.work)
-        self.env = {k: v for k, v in __import__("os").environ.items() if k.startswith(("LANG", "LC_", "PATH", "TZ"))}
+        # A fixed hash seed: the order of a set in a message is the same in every run.
+        self.env = {k: v for k, v in os.environ.items() if k.startswith(("LANG", "LC_", "PATH", "TZ"))}
         self.env.update(PYTHONUNBUFFERED="1", NO_COLOR="1", PYTHONHASHSEED="0")
 
     def key(self, index: int, case: list) -> str:
+        """The recording's key of a case (sdk_diff.run_case's)."""
         return self.diff.run_case(None, index, case)[0]
 
     def record(self, command: list, cwd: Path, file: str, source: str, cases: list) -> tuple:
+        """(answers, failure text) of one run of the server `source`, written to cwd/file."""
         env = dict(self.env, HOME=str(cwd / "home"), TMPDIR=str(cwd))
         server = {"name": file, "files": {file: source}, "notifications": True}
         out, _, failure = self.corpus.run_one(command, cwd, env, server, cwd.parent / f"{cwd.name}.stderr", cases)
@@ -1432,6 +1436,9 @@ def classes_of_answer(spec: Server, key: str, label: str, real, mini, difference
             found.add(f"tool using ctx.{'log' if '/log' in tail else 'report_progress'}: {tail}")
         elif kind:
             found.add(f"tool given an argument of kind {kind}: {tail}")
+        elif "content" in tail and any(use in tool.context for use in ("elicit", "sample", "read")):
+            use = next(use for use in ("elicit", "sample", "read") if use in tool.context)
+            found.add(f"tool using ctx.{use}: {tail}")
         elif tool.body != "ok" and "content" in tail:
             found.add(f"tool raising ({tool.body}): {tail}")
         else:
@@ -1536,7 +1543,7 @@ def run(args) -> int:
         raise SystemExit(f"sdk_generate: no --sdk for {sorted(set(missing))}")
     args.work = args.work or tempfile.mkdtemp(prefix="minimcp-sdk-generate.")
     harness = Harness(args)
-    print(f"# rows of the README's table applied under serve: "
+    print("# rows of the README's table applied under serve: "
           + ", ".join(f"{row} ({scope})" for row, scope in harness.rules.items()))
     started = time.monotonic()
     outcomes = []

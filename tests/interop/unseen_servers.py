@@ -92,7 +92,7 @@ def check(server: dict, harness, args) -> dict:
         extract(server, args.mirror, source)
     deps = base / "deps"
     if server["requires"] and not deps.exists():
-        done = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check",
+        done = subprocess.run([args.pip, "-m", "pip", "install", "-q", "--disable-pip-version-check",
                                "--no-compile", "--target", str(deps), *server["requires"]], capture_output=True, text=True)
         if done.returncode:
             raise RuntimeError(f"pip install {' '.join(server['requires'])} failed:\n{done.stderr[-1500:]}")
@@ -134,6 +134,15 @@ def check(server: dict, harness, args) -> dict:
     return outcome
 
 
+def checked(server: dict, harness, args) -> dict:
+    """check(), with a failure of the harness itself (a snapshot missing, pip failing) as the outcome."""
+    try:
+        return check(server, harness, args)
+    except Exception as exc:  # noqa: BLE001 - reported per server, the others go on
+        return {"name": f"{server['repo']}:{server['file']}", "style": server["style"], "answered": False,
+                "identical": False, "reference_failures": {"harness": f"{type(exc).__name__}: {exc}"}}
+
+
 def report(outcome: dict, verbose: bool) -> None:
     if not outcome["answered"]:
         print(f"REFERENCE FAILED {outcome['name']}: {outcome.get('reference_failures')}")
@@ -158,6 +167,7 @@ def main() -> int:
     parser.add_argument("--repo", type=Path, default=Path(__file__).resolve().parents[2])
     parser.add_argument("--readme", type=Path)
     parser.add_argument("--only", action="append", default=[], help="a repository (OWNER/NAME) to run alone")
+    parser.add_argument("--pip", default=sys.executable, help="the interpreter whose pip installs the requirements")
     parser.add_argument("-j", "--jobs", type=int, default=2)
     parser.add_argument("--work", type=Path)
     parser.add_argument("--keep", action="store_true")
@@ -170,7 +180,7 @@ def main() -> int:
     servers = [s for s in read_list(args.list) if not args.only or s["repo"] in args.only]
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         outcomes = []
-        for outcome in pool.map(lambda s: check(s, harness, args), servers):
+        for outcome in pool.map(lambda s: checked(s, harness, args), servers):
             report(outcome, args.verbose)
             outcomes.append(outcome)
     print()
