@@ -4396,7 +4396,7 @@ _SEAM = {
         "_field_default", "_is_dataclass", "_is_enum", "_is_field_info", "_is_pydantic_model", "_is_typeddict",
         "_clean_doc", "_schema_for",
     ]),
-    "attributes": frozenset(["_lock", "_resources", "_sessions", "_live_sessions", "_signing_key",
+    "attributes": frozenset(["_lock", "_resources", "_sessions", "_live_sessions", "_signing_key", "_shared_key",
                              "_announce_task"]),     # (a transport's session may announce tasks its way)
 }
 
@@ -7150,10 +7150,11 @@ def _host_name(host: str) -> str:
 
 class _HTTPSession:
     """A handshake-era HTTP session: one _Session of the app, its streams, and when it was last used."""
-    __slots__ = ("id", "session", "used", "streams", "owner")
+    __slots__ = ("id", "session", "used", "streams", "owner", "expiry")
 
-    def __init__(self, session_id: str, session: _Session, owner: bytes) -> None:
+    def __init__(self, session_id: str, session: _Session, owner: bytes, expiry: int) -> None:
         self.id, self.session, self.owner = session_id, session, owner     # owner: the identity's digest
+        self.expiry = expiry             # Unix seconds, as its id says: every replica ends it then
         self.used = time.monotonic()
         self.streams = 0                 # responses still streaming (a busy session never expires)
 
@@ -7163,8 +7164,10 @@ class SQLiteSessionStore:
 
     A session id is signed, so any replica with the state key can serve it; only a
     store they share can tell them it was deleted. This is the default when
-    ``$MINIMCP_SESSION_DIR`` names a directory. For replicas on several hosts, pass
-    any object with the same two methods (Redis, a database) as ``session_store=``.
+    ``$MINIMCP_SESSION_DIR`` names a directory, and, under a private directory of the
+    temporary directory named after the key, whenever the state key is shared
+    (``_default_session_store``). For replicas on several hosts, pass any object with
+    the same two methods (Redis, a database) as ``session_store=``.
 
     Args:
         directory: where ``minimcp-sessions.sqlite3`` lives (made if missing).
@@ -7172,29 +7175,63 @@ class SQLiteSessionStore:
     """
 
     def __init__(self, directory: str, keep: float = 86400.0) -> None:
+        import sqlite3
         os.makedirs(directory, exist_ok=True)
         self.path, self.keep = os.path.join(directory, "minimcp-sessions.sqlite3"), keep
-        self.local = threading.local()   # sqlite3 connections belong to the thread that made them
-        with self._connection() as db:
-            db.execute("CREATE TABLE IF NOT EXISTS revoked (id TEXT PRIMARY KEY, at REAL NOT NULL)")
-
-    def _connection(self):
-        db = getattr(self.local, "db", None)
-        if db is None:
-            import sqlite3
-            db = self.local.db = sqlite3.connect(self.path, timeout=10.0)
-        return db
+        # One connection for the process, used under a lock (each query takes microseconds):
+        # one per thread cost a file descriptor per connection thread of the stdlib server.
+        self.lock = threading.Lock()
+        self.db = sqlite3.connect(self.path, timeout=10.0, check_same_thread=False)
+        with self.lock, self.db:
+            self.db.execute("CREATE TABLE IF NOT EXISTS revoked (id TEXT PRIMARY KEY, at REAL NOT NULL)")
 
     def revoke(self, session_id: str) -> None:
         """Remember that ``session_id`` was deleted (and forget deletions older than ``keep``)."""
         now = time.time()
-        with self._connection() as db:
-            db.execute("INSERT OR REPLACE INTO revoked VALUES (?, ?)", (session_id, now))
-            db.execute("DELETE FROM revoked WHERE at < ?", (now - self.keep,))
+        with self.lock, self.db:
+            self.db.execute("INSERT OR REPLACE INTO revoked VALUES (?, ?)", (session_id, now))
+            self.db.execute("DELETE FROM revoked WHERE at < ?", (now - self.keep,))
 
     def is_revoked(self, session_id: str) -> bool:
         """Whether any worker sharing the directory deleted ``session_id``."""
-        return self._connection().execute("SELECT 1 FROM revoked WHERE id = ?", (session_id,)).fetchone() is not None
+        with self.lock:
+            return self.db.execute("SELECT 1 FROM revoked WHERE id = ?", (session_id,)).fetchone() is not None
+
+
+def _default_session_store(server: "MCPServer", keep: float):
+    """Where deleted session ids go when the app is given no ``session_store``.
+
+    ``$MINIMCP_SESSION_DIR``, if set. Else, if the state key is shared (``state_key=`` or
+    ``$MINIMCP_STATE_KEY``), other processes may serve this app's sessions (gunicorn's
+    workers, replicas on this host, this server after a restart), and each would serve a
+    session another had deleted: the processes holding the key share a store in a directory
+    of the temporary directory named after a digest of the key, which only this user may
+    use. A process with a key of its own is the only one that can serve its sessions, so
+    its memory is enough.
+    """
+    directory = os.environ.get("MINIMCP_SESSION_DIR")
+    if directory:
+        return SQLiteSessionStore(directory, keep)
+    if server._shared_key is None:
+        return _MemorySessionStore(keep)
+    import hashlib
+    import stat
+    import tempfile
+    name = "minimcp-sessions-" + hashlib.sha256(b"minimcp-session-store:" + server._signing_key()).hexdigest()[:20]
+    directory = os.path.join(tempfile.gettempdir(), name)
+    try:
+        os.mkdir(directory, 0o700)
+    except FileExistsError:
+        pass
+    except OSError as problem:
+        raise RuntimeError("minimcp: cannot make %s for deleted HTTP session ids (%s): set MINIMCP_SESSION_DIR "
+                           "to a directory every worker shares" % (directory, problem.strerror or problem)) from None
+    found = os.lstat(directory)
+    owner = getattr(os, "getuid", lambda: found.st_uid)()
+    if not stat.S_ISDIR(found.st_mode) or found.st_uid != owner or found.st_mode & 0o077:
+        raise RuntimeError("minimcp: %s, where deleted HTTP session ids go, is not a directory only this user may "
+                           "use: set MINIMCP_SESSION_DIR to a directory every worker shares" % directory)
+    return SQLiteSessionStore(directory, keep)
 
 
 class _MemorySessionStore:
@@ -7224,6 +7261,25 @@ _CAPABILITY_BITS = (("roots",), ("roots", "listChanged"), ("sampling",), ("sampl
                     ("tasks",), ("tasks", "list"), ("tasks", "cancel"),
                     ("tasks", "requests", "sampling", "createMessage"),
                     ("tasks", "requests", "elicitation", "create"), ("experimental",))
+
+
+_SESSION_ID_LENGTH = 64                  # the token and its MAC, 48 bytes: base64url needs no padding
+_BASE64URL = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+def _session_key(session_id: str):
+    """The one spelling of the session id ``session_id`` decodes to, or None if it is spelled otherwise.
+
+    base64 decoders are lenient: they skip characters outside the alphabet (``<id>.``,
+    ``~<id>``), take padding (``<id>==``) and the standard alphabet's ``+/`` for ``-_``, and each
+    such spelling decoded to a session that DELETE had revoked under the other. 64 characters of
+    the base64url alphabet encode 48 bytes one way only, so anything else is no session id;
+    the tables and the store are keyed by the decoded bytes re-encoded.
+    """
+    if len(session_id) != _SESSION_ID_LENGTH or not _BASE64URL.issuperset(session_id):
+        return None
+    key = _b64url(_unb64url(session_id))
+    return key if key == session_id else None
 
 
 def _capability_bits(capabilities: dict) -> int:
@@ -7329,11 +7385,9 @@ class _HTTPApp:
         self.keepalive, self.disconnect_probe = keepalive, disconnect_probe      # a quiet stream's two intervals
         self.revocation_probe = revocation_probe     # a GET stream asks a shared store this often
         self.sessions = {}               # session id -> _HTTPSession (this process's)
-        if session_store is None:        # deleted ids: shared by the workers of a host, else this process's
-            shared = os.environ.get("MINIMCP_SESSION_DIR")
-            session_store = SQLiteSessionStore(shared, session_lifetime) if shared else \
-                _MemorySessionStore(session_lifetime)
-        self.store = session_store
+        self.store = session_store if session_store is not None else \
+            _default_session_store(server, session_lifetime)       # where deleted session ids go
+        self.unshared = server._shared_key is None       # a key of this process's own: said once, if it matters
         if resource_metadata is None:    # RFC 9728, served at /.well-known/oauth-protected-resource
             resource_metadata = getattr(server, "resource_metadata", None)
         self.resource_metadata = resource_metadata
@@ -7343,6 +7397,11 @@ class _HTTPApp:
 
     # -- the WSGI callable ----------------------------------------------------------
     def __call__(self, environ: dict, start_response):
+        if self.unshared and environ.get("wsgi.multiprocess"):
+            self.unshared = False
+            _logger().warning("minimcp: several processes serve this app, each with a state key of its own: a "
+                              "session id or requestState one issues is refused by the others. Set "
+                              "MINIMCP_STATE_KEY to one secret for all of them")
         try:
             path = environ.get("PATH_INFO", "")
             if self.resource_metadata is not None and path in (_METADATA_PATH, _METADATA_PATH + self.path):
@@ -7373,12 +7432,19 @@ class _HTTPApp:
 
     # -- security -------------------------------------------------------------------
     def _check_access(self, environ: dict, authenticate: bool = True):
-        """DNS rebinding (Host 421, Origin 403) and authentication (401), before anything is read.
+        """One Host (400), DNS rebinding (Host 421, Origin 403) and authentication (401), before anything is read.
 
         Returns who the client is: what the ``auth`` hook returned, or None if it
         returned True (or there is no hook); sessions are bound to it.
         """
-        host = environ.get("HTTP_HOST") or environ.get("SERVER_NAME", "")
+        host = environ.get("HTTP_HOST")
+        if host is None and environ.get("SERVER_PROTOCOL") != "HTTP/1.0":      # RFC 9112 section 3.2
+            raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: an HTTP/1.1 request has one Host "
+                             "header; this one has none")
+        if host is not None and "," in host:     # servers join repeated headers with commas (gunicorn, ours)
+            raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: a request has one Host header; "
+                             "this one has several")
+        host = host or environ.get("SERVER_NAME", "")
         hosts = _LOOPBACK_HOSTS if self.allowed_hosts is None else self.allowed_hosts
         if "*" not in hosts and _host_name(host) not in hosts:
             raise _HTTPError("421 Misdirected Request", INVALID_REQUEST, "Misdirected Request: host %r is not "
@@ -7694,11 +7760,12 @@ class _HTTPApp:
         import hashlib
         import struct
         owner = _digest(session.auth)
+        expiry = int(time.time() + self.session_lifetime)
         token = struct.pack(_SESSION_TOKEN, 1, PROTOCOL_VERSIONS.index(session.peer.rev.version),
-                            _capability_bits(session.peer.capabilities), int(time.time() + self.session_lifetime),
+                            _capability_bits(session.peer.capabilities), expiry,
                             os.urandom(8), _digest(session.peer.info), owner)
         mac = hmac.new(self.server._signing_key(), b"session:" + token, hashlib.sha256).digest()[:16]
-        held = _HTTPSession(_b64url(token + mac), session, owner)
+        held = _HTTPSession(_b64url(token + mac), session, owner, expiry)
         self._sweep(room_for=1)
         with self.lock:
             self.sessions[held.id] = held
@@ -7708,26 +7775,37 @@ class _HTTPApp:
     def _find_session(self, session_id: str, identity) -> _HTTPSession:
         """This process's session, or one another replica opened (its signed id says who the client is).
 
-        Deleted (by any worker sharing the store), expired, forged, or opened by
-        another identity: 404, as for a session that never was.
+        Spelled otherwise than it was issued, deleted (by any worker sharing the store),
+        expired (here too, where it was opened), forged, or opened by another identity:
+        404, as for a session that never was.
         """
         not_found = _HTTPError("404 Not Found", INVALID_REQUEST, "Session not found: initialize again")
-        if self.store.is_revoked(session_id):
-            with self.lock:
-                held = self.sessions.pop(session_id, None)
-            if held is not None:
-                self._end(held.session)
+        key = _session_key(session_id)
+        if key is None:
+            raise not_found
+        if self.store.is_revoked(key):
+            self._forget(key)
             raise not_found
         with self.lock:
-            held = self.sessions.get(session_id)
+            held = self.sessions.get(key)
             if held is not None:
                 held.used = time.monotonic()
         if held is None:
-            held = self._revive(session_id, identity, not_found)
+            held = self._revive(key, identity, not_found)
+        if time.time() >= held.expiry:
+            self._forget(key)
+            raise not_found
         import hmac
         if not hmac.compare_digest(held.owner, _digest(identity)):
             raise not_found
         return held
+
+    def _forget(self, key: str) -> None:
+        """A session deleted elsewhere, or expired: it ends here too, if it lives here."""
+        with self.lock:
+            held = self.sessions.pop(key, None)
+        if held is not None:
+            self._end(held.session)
 
     def _check_session_headers(self, held: _HTTPSession, environ: dict) -> None:
         """GET and DELETE: the session decides whether their headers fit it (MCP-Protocol-Version)."""
@@ -7737,21 +7815,19 @@ class _HTTPApp:
         if refusal is not None:
             raise _HTTPError("400 Bad Request", *refusal[:2], data=refusal[2])
 
-    def _revive(self, session_id: str, identity, not_found: _HTTPError) -> _HTTPSession:
+    def _revive(self, key: str, identity, not_found: _HTTPError) -> _HTTPSession:
+        """A session another replica opened, from its id (``key``, spelled as issued), if it is valid."""
         import hmac
         import hashlib
         import struct
         size = struct.calcsize(_SESSION_TOKEN)
-        try:
-            raw = _unb64url(session_id) if len(session_id) < 100 else b""
-        except ValueError:
-            raise not_found from None
+        raw = _unb64url(key)
         token, mac = raw[:size], raw[size:]
         expected = hmac.new(self.server._signing_key(), b"session:" + token, hashlib.sha256).digest()[:16]
         if len(raw) != size + 16 or not hmac.compare_digest(mac, expected):
             raise not_found
         form, revision, bits, expiry, _, _, owner = struct.unpack(_SESSION_TOKEN, token)
-        if form != 1 or revision >= len(PROTOCOL_VERSIONS) or time.time() > expiry or \
+        if form != 1 or revision >= len(PROTOCOL_VERSIONS) or time.time() >= expiry or \
                 not hmac.compare_digest(owner, _digest(identity)):
             raise not_found
         session = _Session(self.server, _HTTPOut(), identity, one_of_many=True)
@@ -7762,7 +7838,10 @@ class _HTTPApp:
             raise not_found from None
         self._sweep(room_for=1)
         with self.lock:
-            held = self.sessions.setdefault(session_id, _HTTPSession(session_id, session, owner))
+            held = self.sessions.setdefault(key, _HTTPSession(key, session, owner, expiry))
+        if held.session is not session:  # another request revived it first: this one never served
+            session.stop()
+            return held
         with self.server._lock:
             self.server._sessions.add(held.session)
         return held
@@ -7836,8 +7915,9 @@ class _HTTPApp:
     def _standalone(self, held: _HTTPSession, exchange: _Exchange, ends, interval: float):
         try:
             yield b": stream open\n\n"
-            while held.id in self.sessions:
-                item = self._wait(exchange, self.keepalive, ends, interval)
+            while held.id in self.sessions and time.time() < held.expiry:    # it ends with its session
+                quiet = max(0.0, min(self.keepalive, held.expiry - time.time()))
+                item = self._wait(exchange, quiet, ends, interval)
                 if item is None:
                     yield b": keep-alive\n\n"
                     continue
@@ -7856,9 +7936,9 @@ class _HTTPApp:
             raise _HTTPError("405 Method Not Allowed", INVALID_REQUEST, "Method Not Allowed: DELETE ends a session "
                              "(send Mcp-Session-Id)", [("Allow", "POST")])
         held = self._find_session(session_id, environ.get("minimcp.auth"))
-        self.store.revoke(session_id)                # every worker sharing the store refuses it from now on
+        self.store.revoke(held.id)                   # every worker sharing the store refuses it from now on
         with self.lock:
-            self.sessions.pop(session_id, None)
+            self.sessions.pop(held.id, None)
         self._end(held.session)
         return self._reply(start_response, "204 No Content", b"", self._cors(environ))
 
