@@ -7997,7 +7997,9 @@ def _run_http(app: "MCPServer", host: str, port: int, options: dict) -> None:
 class _ChunkedBody:
     """A chunked request body (RFC 9112 section 7.1) read as the plain bytes it carries.
 
-    Reads are bounded by the caller's size; malformed framing raises ValueError.
+    Reads are bounded by the caller's size; malformed framing raises ValueError. The framing
+    is read strictly, as a proxy in front may read it: every line ends in CRLF, a chunk size
+    is hex digits only (``int(size, 16)`` also takes ``0x10``, ``+10`` and ``1_0``).
     """
 
     def __init__(self, raw) -> None:
@@ -8017,26 +8019,36 @@ class _ChunkedBody:
             pieces.append(piece)
             self.left -= len(piece)
             size = size - len(piece) if size > 0 else size
-            if self.left == 0 and self.raw.readline(3) not in (b"\r\n", b"\n"):
+            if self.left == 0 and self.raw.read(2) != b"\r\n":
                 raise ValueError("a chunk is longer than its size says")
         return b"".join(pieces)
 
+    def _line(self, limit: int) -> bytes:
+        line = self.raw.readline(limit)
+        if not line.endswith(b"\r\n") or b"\r" in line[:-2]:
+            raise ValueError("a line of the chunked framing does not end in CRLF" if line else
+                             "the body ended inside the chunked framing")
+        return line[:-2]
+
     def _start_chunk(self) -> None:
-        line = self.raw.readline(1026)
-        digits = line.split(b";", 1)[0].strip()            # chunk extensions are allowed and ignored
-        if not line.endswith(b"\n") or not digits or len(digits) > 16 or \
-                digits.strip(b"0123456789abcdefABCDEF"):
+        size, extension, _ = self._line(1026).partition(b";")    # chunk extensions are allowed and ignored
+        if extension:
+            size = size.rstrip(b" \t")                           # whitespace before ";" (BWS)
+        if not size or len(size) > 16 or not _HEX_DIGITS.issuperset(size):
             raise ValueError("a chunk size line is malformed")
-        self.left = int(digits, 16)
-        if self.left == 0:                                  # the last chunk: skip the trailer fields
+        self.left = int(size, 16)
+        if self.left == 0:                                      # the last chunk: skip the trailer fields
             for _ in range(64):
-                if self.raw.readline(8194) in (b"\r\n", b"\n", b""):
+                if not self._line(8194):
                     self.done = True
                     return
             raise ValueError("too many trailer fields")
 
     def close(self) -> None:
         self.raw.close()
+
+
+_HEX_DIGITS = frozenset(b"0123456789abcdefABCDEF")
 
 
 class _BodyInput:
@@ -8064,6 +8076,57 @@ class _BodyInput:
         return self.left == 0
 
 
+class _HeadTooLarge(Exception):
+    """A request head ran past ``_ConnectionInput.HEAD_LIMIT``."""
+
+
+class _ConnectionInput(io.RawIOBase):
+    """A connection's bytes, as the request handler's ``rfile`` reads them: within the request's deadline.
+
+    A socket timeout bounds one read, so a client that sends a byte every few seconds
+    (slow loris) held its thread forever. Every read here waits at most ``per_read``
+    (``read_timeout``), and never past ``deadline``, the time by which the whole request,
+    head and body, must have arrived; ``late`` says it passed. While a head is read,
+    ``budget`` bounds the bytes it may take (``HEAD_LIMIT``, then ``_HeadTooLarge``).
+    """
+    HEAD_LIMIT = 128 * 1024              # a request line (64 KiB at most) and its headers
+
+    def __init__(self, sock, per_read: float) -> None:
+        import socket
+        super().__init__()
+        self.sock, self.per_read, self.timeout = sock, per_read, socket.timeout
+        self.deadline = None             # monotonic seconds; None: no whole-request bound
+        self.budget = None
+        self.late = False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        wait = self.per_read
+        if self.deadline is not None:
+            wait = min(wait, self.deadline - time.monotonic())
+            if wait <= 0:
+                self.late = True
+                raise self.timeout("the request did not arrive in time")
+        view = memoryview(buffer)
+        if self.budget is not None:
+            if self.budget <= 0:
+                raise _HeadTooLarge()
+            view = view[:self.budget]
+        self.sock.settimeout(wait)
+        try:
+            count = self.sock.recv_into(view)
+        except self.timeout:
+            self.late = self.deadline is not None and time.monotonic() >= self.deadline
+            raise
+        finally:
+            self.sock.settimeout(self.per_read)          # what writes wait
+        if self.budget is not None:
+            self.budget -= count
+        return count
+
+
 class _StdlibHTTPServer:
     """What ``_serve_http`` adds to ``http.server``: HTTP/1.1 keep-alive, bounded threads, a drain.
 
@@ -8071,23 +8134,31 @@ class _StdlibHTTPServer:
     client paid a TCP handshake (and, with Python's listen backlog of 5, SYN retries
     under load). Here each connection runs a loop of requests on its own thread, at
     most ``max_connections`` at once, with that many waiting in the listen backlog.
-    A connection waits ``idle_timeout`` for its next request, ``read_timeout`` within
-    one. ``drain`` is the end: stop accepting, let started requests finish, then
-    cancel the rest and answer them. A mixin: ``_bind_http`` puts it before
+    Past that, a connection is answered 503 with Retry-After by a thread of its own that
+    ends within seconds (at most ``max_connections // 4`` of them), never closed without a
+    status. GET requests (the streams that never end on their own) hold at most
+    ``max_streams`` of the connections, so streams never starve other requests. A
+    request's head and body must arrive within ``request_timeout`` of its first byte
+    (of the connection, for the first), and a connection waits ``idle_timeout`` for
+    its next request. ``drain`` is the end: stop accepting, let started requests finish,
+    then cancel the rest and answer them. A mixin: ``_bind_http`` puts it before
     ``ThreadingMixIn`` and ``HTTPServer``, which are imported only when serving.
     """
     daemon_threads = True
     allow_reuse_address = True
     application = None                   # the WSGI app served (wsgiref's name for it)
 
-    def __init__(self, address, handler, max_connections: int) -> None:
+    def __init__(self, address, handler, max_connections: int, max_streams: int) -> None:
         self.draining = False
         self.stop_asked = False          # SIGTERM's: serve_forever ends at its next service_actions
         self.busy = 0                    # requests between their first line and their last byte
         self.idle = set()                # sockets waiting for a next request
         self.changed = threading.Condition()
         self.request_queue_size = max(5, max_connections)   # the listen backlog: a burst waits, not SYN retries
+        self.max_connections, self.max_streams = max_connections, max_streams
         self.limit = threading.BoundedSemaphore(max_connections)
+        self.streams = threading.BoundedSemaphore(max_streams)
+        self.turning_away = threading.BoundedSemaphore(max(8, max_connections // 4))
         super().__init__(address, handler)
 
     def get_app(self):
@@ -8099,16 +8170,60 @@ class _StdlibHTTPServer:
             raise _Terminated()
 
     def process_request(self, request, client_address) -> None:
-        if self.draining or not self.limit.acquire(blocking=False):   # bounded threads
+        if self.draining:
             self.shutdown_request(request)
             return
-        super().process_request(request, client_address)
+        if not self.limit.acquire(blocking=False):          # bounded threads
+            self.turn_away(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:            # no thread to serve it: the slot is free again
+            self.limit.release()
+            raise
 
     def process_request_thread(self, request, client_address) -> None:
         try:
             super().process_request_thread(request, client_address)
         finally:
             self.limit.release()
+
+    def turn_away(self, request) -> None:
+        """A connection past ``max_connections``: answered 503 on a short-lived thread of its own."""
+        if not self.turning_away.acquire(blocking=False):   # as many as that at once: answered here, unread
+            self.send_busy(request, linger=0.0)
+            return
+        try:
+            threading.Thread(target=self.send_busy, args=(request, 2.0, True), daemon=True).start()
+        except BaseException:
+            self.turning_away.release()
+            self.shutdown_request(request)
+            raise
+
+    def send_busy(self, request, linger: float, counted: bool = False) -> None:
+        """503, Retry-After and a JSON-RPC error; then what the client sends is read for up to
+        ``linger`` seconds, until it closes: a socket closed with bytes unread is reset, and a
+        reset can cost the client the answer it has not read yet."""
+        import socket
+        message = "Service Unavailable: this server has its %d connections open; retry later" % self.max_connections
+        body = encode_message(_error(None, INTERNAL_ERROR, message))
+        head = ("HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Type: application/json\r\n"
+                "Content-Length: %d\r\nConnection: close\r\n\r\n" % len(body))
+        try:
+            request.settimeout(1.0)
+            request.sendall(head.encode("latin-1") + body)
+            request.shutdown(socket.SHUT_WR)
+            deadline = time.monotonic() + linger
+            while time.monotonic() < deadline:
+                request.settimeout(max(0.01, deadline - time.monotonic()))
+                if not request.recv(65536):
+                    break
+        except OSError:
+            pass
+        finally:
+            self.shutdown_request(request)
+            if counted:
+                self.turning_away.release()
 
     def waiting(self, sock, idle: bool, started: bool = False) -> bool:
         """A connection waits for a request's head (idle), or stops waiting: True if it may go on.
@@ -8192,16 +8307,22 @@ class _WSGIResponse:
             self.handler.wfile.write(data)
 
 
+_TOKEN_CHARACTERS = frozenset("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
 class _RequestLoop:
     """The request handler's own part (``_request_handler`` adds ``BaseHTTPRequestHandler``): requests
     one after another on a kept-alive connection, each run through the WSGI app.
 
-    ``timeout`` (the read timeout within a request) and ``idle_timeout`` (between
-    requests) are set by ``_request_handler``.
+    ``timeout`` (one read or write), ``request_timeout`` (a request's head and body) and
+    ``idle_timeout`` (between requests) are set by ``_request_handler``. Whatever the
+    server refuses itself (bad framing, a head too large or too slow, no room for a
+    stream) is answered with a JSON-RPC error, and the connection closed.
     """
     protocol_version = "HTTP/1.1"
     server_version = "minimcp/" + __version__
     idle_timeout = 5.0
+    request_timeout = 5.0
     # TCP_NODELAY: the head and the body go out in two writes, and on a kept-alive connection
     # Nagle held the body until the client's delayed ACK of the head, 40 ms per request.
     disable_nagle_algorithm = True
@@ -8209,19 +8330,20 @@ class _RequestLoop:
     def log_message(self, *args) -> None:    # no access log on stderr (tokens in URLs)
         return None
 
+    def setup(self) -> None:
+        super().setup()
+        self.rfile.close()                   # socketserver's reader: this one keeps the request's deadline
+        self.input = _ConnectionInput(self.connection, self.timeout)
+        self.rfile = io.BufferedReader(self.input)
+
     def handle(self) -> None:
         """Requests, one after another, until the client or the server closes the connection."""
         first = True
         while True:
             # Until its head is read, a request has not started: a drain closes the connection.
-            if not first:
-                self.connection.settimeout(self.idle_timeout)
             if not self.server.waiting(self.connection, True):
                 return                               # draining
-            try:
-                head = self.read_head()
-            except OSError:              # idle too long, slow, or closed by the drain
-                head = False
+            head = self.read_head(first)
             if not self.server.waiting(self.connection, False, started=head):
                 return
             first = False
@@ -8232,27 +8354,86 @@ class _RequestLoop:
             if self.close_connection:
                 return
 
-    def read_head(self) -> bool:
-        """Read a request line and headers; False if there is none to serve (answered 400/414 if bad)."""
-        self.raw_requestline = self.rfile.readline(65537)
-        if not self.raw_requestline:
-            return False
-        self.connection.settimeout(self.timeout)
-        if len(self.raw_requestline) > 65536:
-            self.requestline, self.request_version, self.command = "", "", ""
-            self.send_error(414)
-            return False
-        return self.parse_request()              # it has answered 400/505 itself if not
+    def read_head(self, first: bool) -> bool:
+        """Read a request line and headers; False if there is none to serve (answered if it was bad).
+
+        The request's deadline starts at its first byte (for a connection's first request,
+        when the connection was accepted: connecting is asking).
+        """
+        self.close_connection = True
+        raw, arrived = self.input, False
+        raw.late = False
+        raw.deadline = time.monotonic() + (self.request_timeout if first else self.idle_timeout)
+        try:
+            if not self.rfile.peek(1):
+                return False                         # closed: by the client, or by the drain
+            arrived = True
+            if not first:
+                raw.deadline = time.monotonic() + self.request_timeout
+            raw.budget = raw.HEAD_LIMIT
+            self.raw_requestline = self.rfile.readline(65537)
+            if len(self.raw_requestline) > 65536:
+                self.requestline, self.request_version, self.command = "", "", ""
+                self.send_error(414)
+                return False
+            return self.parse_request()              # it has answered 400/431/505 itself if not
+        except _HeadTooLarge:
+            self.send_error(431, "Request Header Fields Too Large: a request head has %d bytes at most"
+                            % raw.HEAD_LIMIT)
+        except OSError:                  # too slow, idle too long, or closed by the drain
+            if arrived and raw.late:
+                self.send_error(408, "Request Timeout: a request must arrive whole within %g s"
+                                % self.request_timeout)
+        finally:
+            raw.budget = None
+        return False
+
+    def send_error(self, code: int, message: str = None, explain: str = None) -> None:
+        """``http.server``'s refusals (and ours) as JSON-RPC errors; the connection closes after them."""
+        reason = self.responses.get(code, ("Error",))[0]
+        self.refuse("%d %s" % (code, reason), message or reason)
+
+    def refuse(self, status: str, message: str, headers=()) -> None:
+        self.close_connection = True
+        body = encode_message(_error(None, INTERNAL_ERROR if status.startswith("5") else INVALID_REQUEST, message))
+        lines = ["HTTP/1.1 %s\r\n" % status, "Server: %s\r\n" % self.version_string(),
+                 "Date: %s\r\n" % self.date_time_string(), "Content-Type: application/json\r\n",
+                 "Content-Length: %d\r\n" % len(body), "Connection: close\r\n"]
+        lines += ["%s: %s\r\n" % pair for pair in headers]
+        try:
+            self.wfile.write(("".join(lines) + "\r\n").encode("latin-1") + body)
+        except OSError:
+            pass
 
     def body_input(self):
-        """``wsgi.input``, and whether the body's end is known (so the connection may go on)."""
-        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
-            if self.headers.get("Content-Length") is not None:
-                self.close_connection = True                 # both framings: trust neither for what follows
+        """``wsgi.input``, framed as RFC 9112 section 6 says; _HTTPError for framing that is refused.
+
+        Nothing of a body may ever be read as the next request: a Transfer-Encoding other
+        than chunked (which a proxy in front may apply and this server would not undo) is
+        501, an invalid one or one with Content-Length is 400, and either closes the
+        connection, as any malformed framing does.
+        """
+        codings = self.headers.get_all("Transfer-Encoding")
+        lengths = self.headers.get_all("Content-Length") or []
+        if codings is not None:
+            if self.request_version == "HTTP/1.0" or lengths:
+                raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: Transfer-Encoding is refused "
+                                 "with Content-Length, and in HTTP/1.0")
+            names = [name.strip().lower() for name in ",".join(codings).split(",") if name.strip()]
+            if not names or not all(_TOKEN_CHARACTERS.issuperset(name) for name in names) or \
+                    "chunked" in names[:-1]:
+                raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: Transfer-Encoding %r is "
+                                 "invalid" % ",".join(codings)[:60])
+            if names != ["chunked"]:
+                raise _HTTPError("501 Not Implemented", INVALID_REQUEST, "Not Implemented: the only "
+                                 "Transfer-Encoding served is chunked, not %r" % ",".join(codings)[:60])
             return _ChunkedBody(self.rfile)
-        length = self.headers.get("Content-Length") or "0"
-        if not (length.isascii() and length.isdigit()) or len(length) > 18:
-            self.close_connection = True                     # the app refuses it; the framing is lost
+        length = lengths[0] if lengths else "0"
+        if len(lengths) > 1 or not (length.isascii() and length.isdigit()):
+            raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: Content-Length must be one "
+                             "number of bytes, not %r" % ",".join(lengths)[:40])
+        if len(length) > 18:
+            self.close_connection = True                     # the app refuses it (413); the framing is lost
             return _BodyInput(self.rfile, 0)
         return _BodyInput(self.rfile, int(length))
 
@@ -8277,7 +8458,25 @@ class _RequestLoop:
         return environ
 
     def run_app(self) -> None:
-        body = self.body_input()
+        try:
+            body = self.body_input()
+        except _HTTPError as refusal:
+            self.refuse(refusal.status, refusal.message)
+            return
+        stream = self.command == "GET"           # a stream may never end: held to max_streams
+        if stream and not self.server.streams.acquire(blocking=False):
+            self.refuse("503 Service Unavailable", "Service Unavailable: %d streams are open, the most this "
+                        "server holds; retry later" % self.server.max_streams, [("Retry-After", "1")])
+            return
+        try:
+            self.respond(body)
+        finally:
+            if stream:
+                self.server.streams.release()
+        if not body.done:                # unread body bytes would be taken for the next request
+            self.close_connection = True
+
+    def respond(self, body) -> None:
         response, result = _WSGIResponse(self), None
         try:
             result = self.server.application(self.environ(body), response.start_response)
@@ -8286,32 +8485,29 @@ class _RequestLoop:
                     response.write(data)
             if not response.sent:
                 response.send_head()
-        except OSError:                  # the client went away (or timed out) mid-request
+        except OSError:                  # the client went away, or was too slow, mid-request
             self.close_connection = True
+            if self.input.late and not response.sent:
+                self.send_error(408, "Request Timeout: a request must arrive whole within %g s"
+                                % self.request_timeout)
         except Exception:                # the app's own error boundary failed: answer, never hang
             _logger().exception("minimcp: the HTTP request failed")
             self.close_connection = True
             if not response.sent:
-                try:
-                    self.send_error(500)
-                except OSError:
-                    pass
+                self.send_error(500)
         finally:
             if hasattr(result, "close"):
                 result.close()
-        if not body.done:                # unread body bytes would be taken for the next request
-            self.close_connection = True
 
 
-def _request_handler(read_timeout: float, idle_timeout: float):
+def _request_handler(read_timeout: float, request_timeout: float, idle_timeout: float):
     """The request handler class: ``_RequestLoop`` on ``http.server``'s, imported only now."""
     from http.server import BaseHTTPRequestHandler
-    # timeout: a slow client cannot hold a thread forever within a request
     return type("Handler", (_RequestLoop, BaseHTTPRequestHandler),
-                {"timeout": read_timeout, "idle_timeout": idle_timeout})
+                {"timeout": read_timeout, "request_timeout": request_timeout, "idle_timeout": idle_timeout})
 
 
-def _bind_http(host: str, port: int, handler, max_connections: int) -> _StdlibHTTPServer:
+def _bind_http(host: str, port: int, handler, max_connections: int, max_streams: int) -> _StdlibHTTPServer:
     """The listening server; a port that is taken (or any bind error) is a message, not a traceback."""
     import socket
     from http.server import HTTPServer
@@ -8320,7 +8516,7 @@ def _bind_http(host: str, port: int, handler, max_connections: int) -> _StdlibHT
     class Server(_StdlibHTTPServer, ThreadingMixIn, HTTPServer):
         address_family = socket.AF_INET6 if ":" in host else socket.AF_INET     # "::1" and "[::1]" alike
     try:
-        return Server((host.strip("[]"), port), handler, max_connections)
+        return Server((host.strip("[]"), port), handler, max_connections, max_streams)
     except OSError as problem:
         import errno
         if problem.errno == errno.EADDRINUSE:
@@ -8329,19 +8525,36 @@ def _bind_http(host: str, port: int, handler, max_connections: int) -> _StdlibHT
         raise SystemExit("minimcp: cannot serve on %s:%d: %s" % (host, port, problem.strerror or problem)) from None
 
 
+def _default_max_connections() -> int:
+    """1024 connections, or fewer where the process may open fewer files (each is a file descriptor)."""
+    try:
+        import resource
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except (ImportError, OSError, ValueError):
+        return 1024
+    if soft == resource.RLIM_INFINITY:
+        return 1024
+    return max(16, min(1024, soft - 64))
+
+
 def _serve_http(app: "MCPServer", host: str, port: int, ready=None, **options) -> None:
     """Run the WSGI app on the standard library's HTTP server until interrupted; then drain.
 
-    Options of the server (the rest go to ``wsgi_app``): ``max_connections`` (256),
-    ``read_timeout`` (30 s), ``idle_timeout`` (5 s between requests on a kept-alive
-    connection), ``drain_seconds`` (10 s for started requests to finish on SIGTERM).
+    Options of the server (the rest go to ``wsgi_app``): ``max_connections`` (1024, fewer if
+    the open-files limit is lower), ``max_streams`` (a quarter of those: GET streams at once),
+    ``request_timeout`` (5 s for a request's head and body to arrive), ``idle_timeout`` (5 s
+    between requests on a kept-alive connection), ``read_timeout`` (30 s for one read or
+    write), ``drain_seconds`` (10 s for started requests to finish on SIGTERM).
     """
     read_timeout = options.pop("read_timeout", 30.0)
+    request_timeout = options.pop("request_timeout", 5.0)
     idle_timeout = options.pop("idle_timeout", 5.0)
-    max_connections = options.pop("max_connections", 256)
+    max_connections = options.pop("max_connections", None) or _default_max_connections()
+    max_streams = options.pop("max_streams", None) or max(1, max_connections // 4)
     drain_seconds = options.pop("drain_seconds", 10.0)
     wsgi = app.wsgi_app(**options)
-    httpd = _bind_http(host, port, _request_handler(read_timeout, idle_timeout), max_connections)
+    handler = _request_handler(read_timeout, request_timeout, idle_timeout)
+    httpd = _bind_http(host, port, handler, max_connections, max_streams)
     httpd.application = wsgi
     if ready is not None:                # tests and embedders: the bound server
         ready(httpd)
@@ -8355,7 +8568,6 @@ def _serve_http(app: "MCPServer", host: str, port: int, ready=None, **options) -
             httpd.drain(wsgi, drain_seconds, app.shutdown_grace)
         finally:
             httpd.server_close()
-
 
 # The MCPServer attributes of HTTP ------------------------------------------------
 
