@@ -7004,9 +7004,11 @@ class _Exchange:
 
     Items are (data, final): ``final`` is the answer itself (as the session wrote it)
     for the last one, else None; ``(None, None)`` says the stream is shut (its session
-    ended, or a newer GET replaced it) and must end now.
+    ended, or a newer GET replaced it) and must end now; ``(None, CANCELLED)``, that the
+    client cancelled the request, which is never answered, so its stream ends unanswered.
     """
     __slots__ = ("queue",)
+    CANCELLED = "cancelled"
 
     def __init__(self) -> None:
         import queue
@@ -7059,6 +7061,14 @@ class _HTTPOut:
         with self.lock:
             if self.exchanges.get(key) is exchange:
                 del self.exchanges[key]
+
+    def cancel(self, key, exchange: _Exchange) -> None:
+        """``key``'s request was cancelled: its stream, if it is still ``exchange``, ends unanswered."""
+        with self.lock:
+            if self.exchanges.get(key) is not exchange:
+                return                   # answered already (its answer closed it), or another request's now
+            del self.exchanges[key]
+        exchange.queue.put((None, _Exchange.CANCELLED))
 
     def shut_stream(self, key) -> None:
         with self.lock:
@@ -7599,6 +7609,8 @@ class _HTTPApp:
 
     def _answer(self, session: _Session, held, admission: _Admission, environ: dict, start_response):
         exchange, gone = admission.stream, _client_gone(environ)
+        if held is not None:
+            self._end_when_cancelled(session, admission)
         takes_json, streams = _accepts(environ)
         interval, gone = self._quiet_interval(admission, gone), self._post_watch(session, held, gone)
         item = self._wait(exchange, interval, gone)
@@ -7611,6 +7623,12 @@ class _HTTPApp:
             self._done(session, held, admission, exchange)
             start_response("200 OK", self._cors(environ) + _SSE_HEADERS)
             return []
+        if item is not None and final == _Exchange.CANCELLED:     # cancelled by the client: never answered
+            self._done(session, held, admission, exchange)
+            if streams:                            # a request is answered with a stream: this one, empty
+                start_response("200 OK", self._cors(environ) + _SSE_HEADERS)
+                return []
+            return self._reply(start_response, "204 No Content", b"", self._cors(environ))
         if item is not None and data is None:      # the session ended, or the server stops
             self._done(session, held, admission, exchange)
             status, text = ("503 Service Unavailable", "Service Unavailable: the server is shutting down") \
@@ -7627,6 +7645,26 @@ class _HTTPApp:
             return self._reply(start_response, self._status(admission, final), data, headers)
         start_response("200 OK", headers + _SSE_HEADERS)
         return self._stream(session, held, admission, data, final, gone, interval)
+
+    def _end_when_cancelled(self, session: _Session, admission: _Admission) -> None:
+        """Handshake era: a ``notifications/cancelled`` for this request ends its stream at once.
+
+        The session claims a call the client cancels and never answers it, so the stream
+        waiting for that answer sent keep-alives for as long as the client stayed. A call
+        cancelled otherwise (a timeout answers first; the server stopping still answers)
+        is not claimed when its cancellation runs, and its stream waits for that answer.
+        """
+        call = session.inflight.get(admission.route)
+        if call is None:                 # answered already
+            return
+        route, exchange, out = admission.route, admission.stream, session.out
+
+        def cancelled() -> None:
+            if call.done:
+                out.cancel(route, exchange)
+        call.on_cancel.append(cancelled)
+        if call.cancelled:               # the client's cancellation came before the line above
+            cancelled()
 
     def _post_watch(self, session: _Session, held, gone):
         """What a POST stream watches while it waits, besides its client leaving (``gone``).
@@ -7680,8 +7718,8 @@ class _HTTPApp:
                 if item is None:
                     yield b": keep-alive\n\n"          # without a socket to watch, a closed one shows up here
                     continue
-                if item is False or item[0] is None:  # the client left, or the session ended
-                    if item is not False and self.stopping:     # the server stops: still an answer
+                if item is False or item[0] is None:  # the client left or cancelled, or the session ended
+                    if item is not False and item[1] is None and self.stopping:   # the server stops: an answer
                         yield b"event: message\ndata: " + encode_message(_error(
                             admission.request_id, INTERNAL_ERROR, "the server is shutting down")).rstrip(b"\n") + \
                             b"\n\n"

@@ -300,6 +300,42 @@ def test_get_streams_have_a_cap_of_their_own_and_never_starve_requests(server):
 
 # -- cancellation ----------------------------------------------------------------------------------
 
+def test_a_cancelled_calls_stream_ends_at_once_in_the_handshake_era(server, tmp_path):
+    # The keep-alive comes every 60 s: a stream that waited for the answer a cancelled call never
+    # gets would still be open when the 2 s read timeout below runs out.
+    running = server(keepalive=60)
+    session = running.initialize()
+    for request_id, progress in ((5, True), (6, False)):
+        flag = tmp_path / ("cancelled-%d" % request_id)
+        connection = running.connect(timeout=10)
+        connection.request("POST", "/mcp", body=json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
+                                                            "params": {"name": "wait", "arguments": {
+                                                                "flag": str(flag), "progress": progress},
+                                                                "_meta": {"progressToken": "p"}}}).encode(),
+                           headers={"Content-Type": "application/json", "Accept": ACCEPT,
+                                    "Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25"})
+        sock = connection.sock
+        if progress:                         # the stream has begun: its first event says the call runs
+            response = connection.getresponse()
+            assert response.fp.readline().startswith(b"event: message"), "no progress event"
+        wait_for(tmp_path / ("cancelled-%d.started" % request_id), 10)
+        status, _, _ = running.in_session(session, {"jsonrpc": "2.0", "method": "notifications/cancelled",
+                                                    "params": {"requestId": request_id, "reason": "enough"}})
+        assert status == 202
+        sock.settimeout(2.0)                 # the bound, from the 202 on
+        try:
+            if not progress:                 # cancelled before it said anything: an empty stream
+                response = connection.getresponse()
+                assert response.status == 200 and response.getheader("Content-Type") == "text/event-stream"
+            rest = response.read()
+        except socket.timeout:
+            raise AssertionError("request %d's stream was still open 2 s after its cancellation" % request_id)
+        finally:
+            connection.close()
+        assert b'"result"' not in rest and b'"error"' not in rest, rest      # never answered
+        wait_for(flag, 2.0, "the tool was not cancelled")          # it stops on a thread of its own
+
+
 def test_a_2026_calls_stream_closed_by_its_client_cancels_the_call_within_2_s(server, tmp_path):
     running = server()
     flag = tmp_path / "cancelled"
