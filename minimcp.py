@@ -7237,8 +7237,10 @@ def _default_session_store(server: "MCPServer", keep: float):
         raise RuntimeError("minimcp: cannot make %s for deleted HTTP session ids (%s): set MINIMCP_SESSION_DIR "
                            "to a directory every worker shares" % (directory, problem.strerror or problem)) from None
     found = os.lstat(directory)
-    owner = getattr(os, "getuid", lambda: found.st_uid)()
-    if not stat.S_ISDIR(found.st_mode) or found.st_uid != owner or found.st_mode & 0o077:
+    private = stat.S_ISDIR(found.st_mode)
+    if hasattr(os, "getuid"):            # POSIX, where every user may write to /tmp (Windows': the user's own)
+        private = private and found.st_uid == os.getuid() and not found.st_mode & 0o077
+    if not private:
         raise RuntimeError("minimcp: %s, where deleted HTTP session ids go, is not a directory only this user may "
                            "use: set MINIMCP_SESSION_DIR to a directory every worker shares" % directory)
     return SQLiteSessionStore(directory, keep)

@@ -341,3 +341,17 @@ def test_an_expired_session_is_refused_before_anything_is_made_for_it(started, m
     assert call(ep, session, "whoami")[0] == 404 and len(entered) == 1
     assert call(started(per_session_app()), session, "whoami")[0] == 404
     assert len(entered) == 1, "a lifespan was entered for an expired session"
+
+
+def test_several_processes_with_keys_of_their_own_are_told_to_share_one(monkeypatch, caplog):
+    import io
+    monkeypatch.delenv("MINIMCP_STATE_KEY", raising=False)
+    wsgi = identity_app(state_key=None).wsgi_app()
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"}).encode()
+    environ = {"REQUEST_METHOD": "POST", "PATH_INFO": "/mcp", "HTTP_HOST": "127.0.0.1", "SERVER_PROTOCOL": "HTTP/1.1",
+               "CONTENT_TYPE": "application/json", "HTTP_ACCEPT": ACCEPT, "CONTENT_LENGTH": str(len(body)),
+               "wsgi.multiprocess": True}                 # as gunicorn --workers 3 says
+    for _ in range(2):
+        b"".join(wsgi(dict(environ, **{"wsgi.input": io.BytesIO(body)}), lambda status, headers: None))
+    warnings = [record.getMessage() for record in caplog.records if "MINIMCP_STATE_KEY" in record.getMessage()]
+    assert len(warnings) == 1, warnings                   # said once, not per request
