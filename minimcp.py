@@ -4386,7 +4386,7 @@ _LEFT_OUT = {}          # a vendored build's left-out names -> (component, what 
 _SEAM = {
     "names": frozenset([
         "_plug", "_part", "_COMPONENTS", "_DIALECTS",
-        "_Session", "_Admission", "_Peer", "_Call", "_Task", "_Terminated", "_Signature",
+        "_Session", "_Admission", "_Peer", "_Call", "_Task", "_Terminated", "_Signature", "_OwnedStdio",
         "_error", "_request", "_response", "_notification", "_id_key", "_decode_line", "_json_default",
         "_b64", "_b64url", "_unb64url", "_logger", "_available", "_trim", "_shaped", "_shape_resource",
         "_page", "_required", "_invalid_params", "_guess_mime", "_is_coroutine_function", "_quote_path",
@@ -5530,6 +5530,7 @@ class MCPServer(_Protocol):
                                    "one stdin (use serve(instream, outstream) or HTTP for more connections)")
             outermost, self._stdio_thread = self._stdio_thread is None, threading.get_ident()
         try:
+            _terminal_hint(self.name)
             with _OwnedStdio(watch_parent) as (instream, outstream):
                 self.serve(instream, outstream)
         except (KeyboardInterrupt, _Terminated):
@@ -5994,40 +5995,83 @@ def _wakeable_stdin(fd: int, watch_parent: bool):
     return stream, undo
 
 
+def _terminal_hint(name: str) -> None:
+    """A server started by hand in a terminal waits in silence and looks hung: say on stderr
+    what it waits for, and how to try it instead."""
+    try:
+        if not os.isatty(0) or not sys.argv or not sys.argv[0] or sys.stderr is None:
+            return
+        import shlex
+        here = os.path.abspath(__file__)
+        try:
+            here = min(here, os.path.relpath(here), key=len)
+        except ValueError:                               # (another drive, on Windows)
+            pass
+        sys.stderr.write("minimcp: %s is an MCP server: it waits for a client's JSON-RPC on stdin (a host starts "
+                         "it), so it shows nothing here (Ctrl-D stops it). To try it: python3 %s inspect -- %s\n"
+                         % (name, shlex.quote(here), " ".join(shlex.quote(w) for w in ["python3"] + sys.argv)))
+        sys.stderr.flush()
+    except (OSError, ValueError):                        # a closed stdin or stderr: nothing to say
+        pass
+
+
 class _OwnedStdio:
     """Take file descriptors 0 and 1 for the protocol while serving.
 
     The protocol gets private duplicates of the real stdin/stdout. File descriptor 1
     and ``sys.stdout`` are pointed at stderr, and descriptor 0 and ``sys.stdin`` at
     the null device, so user code, logging and child processes can neither corrupt
-    the output stream nor steal input lines. Everything is restored on exit.
+    the output stream nor steal input lines. Everything is restored on exit. Where
+    stdout was held before (hold_stdout), the protocol is served on the held one.
     """
+
+    held_stdout = None   # the real stdout's descriptor, set aside by hold_stdout() until run() serves on it
 
     def __init__(self, watch_parent: bool = True) -> None:
         self.watch_parent = watch_parent
 
-    def __enter__(self):
+    @classmethod
+    def hold_stdout(cls) -> None:
+        """Point descriptor 1 and ``sys.stdout`` at stderr now, before a server's module is
+        imported (``serve FILE``): its import-time prints and banners never reach the pipe,
+        and run() later serves the protocol on the real stdout, set aside here."""
+        if cls.held_stdout is None:
+            cls._flush_stdout()
+            cls.held_stdout = os.dup(1)
+            cls._stdout_to_stderr()
+
+    @staticmethod
+    def _flush_stdout() -> None:
         for stream in (sys.stdout, sys.__stdout__):
             try:
                 stream.flush()
             except (AttributeError, OSError, ValueError):
                 pass
-        self.saved = (sys.stdin, sys.stdout)
-        self.in_fd, self.out_fd = os.dup(0), os.dup(1)
-        if os.name == "nt":                             # no CRLF translation, ever
-            import msvcrt
-            for fd in (self.in_fd, self.out_fd):
-                msvcrt.setmode(fd, os.O_BINARY)
+
+    @staticmethod
+    def _stdout_to_stderr() -> None:
+        """Descriptor 1 and ``sys.stdout`` on stderr (on the null device where there is none)."""
         try:
             os.dup2(2, 1)
         except OSError:                                  # no stderr: discard stray output
             null = os.open(os.devnull, os.O_WRONLY)
             os.dup2(null, 1)
             os.close(null)
+        sys.stdout = sys.stderr if sys.stderr is not None else open(os.devnull, "w")
+
+    def __enter__(self):
+        self._flush_stdout()
+        self.saved = (sys.stdin, sys.stdout)
+        self.in_fd, self.out_fd = os.dup(0), os.dup(1)
+        protocol_fd = self.out_fd if self.held_stdout is None else self.held_stdout
+        if os.name == "nt":                             # no CRLF translation, ever
+            import msvcrt
+            for fd in (self.in_fd, protocol_fd):
+                msvcrt.setmode(fd, os.O_BINARY)
+        self._stdout_to_stderr()
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
         os.close(null)
-        sys.stdout = sys.stderr if sys.stderr is not None else open(os.devnull, "w")
         sys.stdin = open(os.devnull, "r")
         self.handlers = {}
         self.instream, self.undo_wakeable = _wakeable_stdin(os.dup(self.in_fd), self.watch_parent)
@@ -6035,7 +6079,7 @@ class _OwnedStdio:
             import signal
             handler = getattr(self.instream, "on_sigterm", _raise_terminated)
             self.handlers[signal.SIGTERM] = signal.signal(signal.SIGTERM, handler)
-        self.outstream = os.fdopen(os.dup(self.out_fd), "wb", buffering=1 << 16)
+        self.outstream = os.fdopen(os.dup(protocol_fd), "wb", buffering=1 << 16)
         return self.instream, self.outstream
 
     def __exit__(self, *exc_info):
@@ -11415,8 +11459,10 @@ commands:
   read URI -- CMD...                                   read a resource
   prompt NAME [key=value ...] -- CMD...                get a prompt
   complete REF ARGUMENT [VALUE] -- CMD...              complete a prompt argument or template variable
-  selftest [--slow-tool NAME] -- CMD...                the checks to run before shipping a server
-                                                       (NAME: a tool taking a duration, e.g. seconds=)
+  selftest [--slow-tool NAME] [--slow-args JSON] -- CMD...
+                                                       the checks to run before shipping a server
+                                                       (NAME: a tool taking a duration, e.g. seconds=;
+                                                       JSON: its arguments, else filled from its schema)
   config --client HOST [--name N] [--env KEY=VALUE] SCRIPT [ARGS...]
                                                        the host's configuration (or its command to add
                                                        the server), absolute paths; HOST: claude,
@@ -11689,56 +11735,61 @@ def _call_with_interrupt(client: _ClientBase, name: str, arguments: dict) -> dic
 # The hosts ``config`` writes for: one row each. ``format`` is how the entry is written
 # (a JSON key, YAML, or the host's own command for adding a server), ``where`` the file
 # it goes in per OS (None: the host has no build for that OS), ``docs`` the page the
-# row was read from, ``logs`` where the host shows the server's stderr and state.
+# row was read from, ``logs`` a clause on where the host shows the server's stderr and state.
 # tests/test_cli_config.py checks each row's format; the README's table is this one.
 _HOSTS = {
     "claude": {"title": "Claude Desktop", "format": "mcpServers",
                "where": {"macOS": "~/Library/Application Support/Claude/claude_desktop_config.json",
                          "Windows": "%APPDATA%\\Claude\\claude_desktop_config.json", "Linux": None},
                "docs": "https://modelcontextprotocol.io/quickstart/user",
-               "logs": "~/Library/Logs/Claude/mcp-server-NAME.log (macOS), "
-                       "%APPDATA%\\Claude\\logs\\mcp-server-NAME.log (Windows)"},
+               "logs": "Claude Desktop writes the server's stderr to ~/Library/Logs/Claude/mcp-server-NAME.log "
+                       "(macOS) or %APPDATA%\\Claude\\logs\\mcp-server-NAME.log (Windows)"},
     "claude-code": {"title": "Claude Code", "format": "claude mcp add",
-                    "where": {os_name: "~/.claude.json (this project; --scope user: every project), or .mcp.json "
-                              "in the project (--scope project)" for os_name in ("macOS", "Windows", "Linux")},
+                    "where": {os_name: "~/.claude.json for this project (for every project: --scope user right "
+                              "after 'claude mcp add')" for os_name in ("macOS", "Windows", "Linux")},
                     "docs": "https://docs.anthropic.com/en/docs/claude-code/mcp",
-                    "logs": "/mcp in a session shows each server's state; claude --debug prints its errors"},
+                    "logs": "claude mcp list says whether Claude Code connects to the server, and Claude Code "
+                            "writes the server's stderr to ~/.cache/claude-cli-nodejs/PROJECT/mcp-logs-NAME/ (Linux)"},
     "codex": {"title": "Codex CLI", "format": "codex mcp add",
               "where": {"macOS": "~/.codex/config.toml", "Linux": "~/.codex/config.toml",
                         "Windows": "%USERPROFILE%\\.codex\\config.toml"},
               "docs": "https://developers.openai.com/codex/mcp",
-              "logs": "~/.codex/log/codex-tui.log"},
+              "logs": "Codex CLI writes the server's stderr to ~/.codex/log/codex-tui.log"},
     "gemini": {"title": "Gemini CLI", "format": "mcpServers",
                "where": {"macOS": "~/.gemini/settings.json", "Linux": "~/.gemini/settings.json",
                          "Windows": "%USERPROFILE%\\.gemini\\settings.json"},
                "docs": "https://geminicli.com/docs/tools/mcp-server/",
-               "logs": "/mcp in a session shows each server's state; gemini --debug prints its errors"},
+               "pythonpath": False,              # dropped from a server's env as "dangerous" (0.61.0)
+               "logs": "gemini mcp list says whether Gemini CLI connects to the server, and gemini --debug "
+                       "prints the server's errors"},
     "cursor": {"title": "Cursor", "format": "mcpServers",
                "where": {os_name: "~/.cursor/mcp.json (every project), or .cursor/mcp.json in the project"
                          for os_name in ("macOS", "Windows", "Linux")},
                "docs": "https://cursor.com/docs/mcp",
-               "logs": "the Output panel, channel MCP Logs"},
+               "logs": "Cursor shows the server's stderr in its Output panel, channel MCP Logs"},
     "vscode": {"title": "VS Code", "format": "servers",
                "where": {os_name: ".vscode/mcp.json in the workspace, or the profile's mcp.json (command "
                          "'MCP: Open User Configuration')" for os_name in ("macOS", "Windows", "Linux")},
                "docs": "https://code.visualstudio.com/docs/agents/reference/mcp-configuration",
-               "logs": "command MCP: List Servers, the server, Show Output"},
+               "logs": "VS Code shows the server's stderr when you run the command MCP: List Servers, pick the "
+                       "server, then Show Output"},
     "windsurf": {"title": "Windsurf", "format": "mcpServers",
                  "where": {"macOS": "~/.codeium/windsurf/mcp_config.json",
                            "Linux": "~/.codeium/windsurf/mcp_config.json",
                            "Windows": "%USERPROFILE%\\.codeium\\windsurf\\mcp_config.json"},
                  "docs": "https://docs.windsurf.com/windsurf/cascade/mcp",
-                 "logs": "the MCP servers panel of Cascade's settings shows each server's state"},
+                 "logs": "Windsurf shows whether the server runs in the MCP servers panel of Cascade's settings"},
     "zed": {"title": "Zed", "format": "context_servers",
             "where": {"macOS": "~/.config/zed/settings.json", "Linux": "~/.config/zed/settings.json",
                       "Windows": "%APPDATA%\\Zed\\settings.json"},
             "docs": "https://zed.dev/docs/ai/mcp",
-            "logs": "command zed: open log (Zed.log)"},
+            "logs": "Zed writes the server's stderr to its log (command zed: open log)"},
     "goose": {"title": "Goose", "format": "goose extensions",
               "where": {"macOS": "~/.config/goose/config.yaml", "Linux": "~/.config/goose/config.yaml",
                         "Windows": "%APPDATA%\\Block\\goose\\config\\config.yaml"},
               "docs": "https://block.github.io/goose/docs/guides/config-files",
-              "logs": "~/.local/state/goose/logs/ (macOS, Linux), %APPDATA%\\Block\\goose\\data\\logs\\ (Windows)"},
+              "logs": "Goose writes the server's stderr to ~/.local/state/goose/logs/ (macOS, Linux) or "
+                      "%APPDATA%\\Block\\goose\\data\\logs\\ (Windows)"},
 }
 
 
@@ -11752,8 +11803,10 @@ def _config_entry(host: str, name: str, command: str, args: list, env: dict) -> 
     """The text ``config`` prints for one host: its snippet, or its command for adding a server."""
     form = _HOSTS[host]["format"]
     if form == "claude mcp add":
+        # The name before the --env options: Claude Code's -e/--env takes every word after
+        # it up to the next option, and would read the name as a malformed KEY=VALUE.
         flags = [w for k, v in env.items() for w in ("--env", "%s=%s" % (k, v))]
-        return _shell_words(["claude", "mcp", "add", "--transport", "stdio"] + flags + [name, "--", command] + args)
+        return _shell_words(["claude", "mcp", "add", "--transport", "stdio", name] + flags + ["--", command] + args)
     if form == "codex mcp add":
         flags = [w for k, v in env.items() for w in ("--env", "%s=%s" % (k, v))]
         return _shell_words(["codex", "mcp", "add", name] + flags + ["--", command] + args)
@@ -11774,28 +11827,63 @@ def _config_entry(host: str, name: str, command: str, args: list, env: dict) -> 
 
 
 def _sdk_imports(path: str) -> tuple:
-    """(the SDK modules a file imports, whether it starts itself) read from its source.
+    """(the SDK modules a file imports, how it starts, whether it makes a server) read from its source.
 
-    The SDK modules are those of ``mcp`` and ``fastmcp``; a file "starts itself" when it
-    has an ``if __name__ == "__main__":`` block (else running it would only define things).
+    The SDK modules are those of ``mcp`` and ``fastmcp``. How it starts: False when it has no
+    ``if __name__ == "__main__":`` block (running it would only define things); the name of
+    a command-line library (``argparse``) when that block runs a command line of its own and
+    never starts a server; else True. It makes a server when it calls ``MCPServer`` or
+    ``FastMCP``, or decorates a ``.tool()``.
     """
     import ast
     try:
         with open(path, "rb") as handle:
             tree = ast.parse(handle.read(), path)
     except (OSError, SyntaxError, ValueError):
-        return [], True                          # run as written: Python will say what is wrong
-    modules, starts = [], False
+        return [], True, True                    # run as written: Python will say what is wrong
+    modules, makes_server = [], False
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             modules += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             modules.append(node.module)
-        elif isinstance(node, ast.If) and isinstance(node.test, ast.Compare) \
-                and isinstance(node.test.left, ast.Name) and node.test.left.id == "__name__":
-            starts = True
+        elif isinstance(node, ast.Call) and _called_name(node) in ("MCPServer", "FastMCP", "tool"):
+            makes_server = True
     sdk = [m for m in modules if m.split(".")[0] in ("mcp", "fastmcp")]
-    return sorted(set(sdk)), starts
+    return sorted(set(sdk)), _how_it_starts(tree), makes_server
+
+
+_COMMAND_LINES = {"ArgumentParser": "argparse", "parse_args": "argparse", "OptionParser": "optparse",
+                  "getopt": "getopt", "click": "click", "typer": "typer", "Fire": "fire", "docopt": "docopt"}
+
+
+def _called_name(call) -> str:
+    """``f`` of ``f(...)`` or of ``x.f(...)``."""
+    return getattr(call.func, "attr", None) or getattr(call.func, "id", None) or ""
+
+
+def _how_it_starts(tree):
+    """False, a command-line library's name or True: see _sdk_imports. The code the
+    ``__main__`` block runs is the block and the module's functions it names, transitively."""
+    import ast
+    functions = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    todo = [n for n in tree.body if isinstance(n, ast.If) and isinstance(n.test, ast.Compare)
+            and isinstance(n.test.left, ast.Name) and n.test.left.id == "__name__"]
+    if not todo:
+        return False
+    named, command_line = set(), None
+    while todo:
+        for node in ast.walk(todo.pop()):
+            name = getattr(node, "id", None) or getattr(node, "attr", None)
+            if isinstance(node, ast.Name) and name in functions and name not in named:
+                named.add(name)
+                todo.append(functions[name])
+            command_line = command_line or _COMMAND_LINES.get(name)
+            if isinstance(node, ast.Call) and (_called_name(node) in ("run_stdio_async", "stdio_server") or (
+                    _called_name(node) == "run" and getattr(node.func, "value", None) is not None and
+                    getattr(node.func.value, "id", None) not in ("asyncio", "anyio", "trio", "subprocess"))):
+                return True                      # it starts a server (app.run(), mcp.run(), ...)
+    return command_line or True
 
 
 def _importable(module: str) -> bool:
@@ -11809,13 +11897,15 @@ def _importable(module: str) -> bool:
     return spec is not None and not isinstance(spec.loader, _SDKFinder)
 
 
-def _serve_form(serve_arguments: list, env: dict, folder: str = None) -> tuple:
+def _serve_form(serve_arguments: list, env: dict, folder: str = None, pythonpath: bool = True) -> tuple:
     """``python -m minimcp serve ...``: the module form, whose bytecode is cached.
 
     ``python minimcp.py serve`` compiles all of minimcp.py at every start (a script is
     never cached): 4x a native script's time to the first answer. ``-m`` loads the
     cached bytecode, so PYTHONPATH names minimcp.py's folder (``folder``, default this
-    file's), unless it is installed.
+    file's), unless it is installed. A host that drops PYTHONPATH from a server's
+    environment (``pythonpath`` False: Gemini CLI deems it dangerous) gets a ``-c`` line
+    that puts the folder on ``sys.path`` and imports the same cached module.
     """
     import site
     folder = folder or os.path.dirname(os.path.abspath(__file__))
@@ -11825,31 +11915,45 @@ def _serve_form(serve_arguments: list, env: dict, folder: str = None) -> tuple:
     except AttributeError:                       # virtualenv's old site.py
         pass
     env = dict(env)
+    if folder not in installed and not pythonpath:
+        return ["-c", "import sys; sys.path.insert(0, %r); import minimcp; sys.exit(minimcp.main())" % folder,
+                "serve"] + serve_arguments, env
     if folder not in installed:
         env["PYTHONPATH"] = folder + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     return ["-m", "minimcp", "serve"] + serve_arguments, env
 
 
-def _config_plan(script: str, arguments: list, env: dict) -> tuple:
-    """(args after the interpreter, env, notes for stderr) of the command a host runs."""
+def _config_plan(script: str, arguments: list, env: dict, pythonpath: bool = True) -> tuple:
+    """(args after the interpreter, env, notes for stderr) of the command a host runs;
+    ``pythonpath``: whether the host passes PYTHONPATH on to the server."""
     notes = []
     if os.path.basename(script) in ("minimcp.py", "minimcp") and arguments[:1] == ["serve"]:
-        args, env = _serve_form(arguments[1:], env, os.path.dirname(os.path.abspath(script)))
+        args, env = _serve_form(arguments[1:], env, os.path.dirname(os.path.abspath(script)), pythonpath)
         return args, env, notes
-    modules, starts = _sdk_imports(script)
+    modules, starts, makes_server = _sdk_imports(script)
     missing = [m for m in modules if not _importable(m)]
-    if not missing and starts:
+    if not missing and starts is True:
         return [os.path.abspath(script)] + arguments, env, notes
+    served = [os.path.abspath(script)]
     if missing:
         notes.append("%s imports %s, which %s cannot import: the host runs it through minimcp serve, "
                      "which stands in for the SDK" % (script, ", ".join(missing), sys.executable))
+    elif starts and makes_server:
+        notes.append("%s's `if __name__ == \"__main__\":` block runs its own command line (%s) and never starts "
+                     "the server, so the host would get its usage and an exit: the host runs its server object "
+                     "through minimcp serve instead (or make that block call app.run())" % (script, starts))
+    elif starts:
+        served = ["--functions"] + served
+        notes.append("%s runs its own command line (%s) and defines no server: the host serves its public "
+                     "functions as tools, through minimcp serve --functions (to choose them: config --client HOST "
+                     "minimcp.py serve --functions %s NAME...)" % (script, starts, script))
     else:
         notes.append("%s has no `if __name__ == \"__main__\":` block that starts it: the host runs its "
                      "server object through minimcp serve" % script)
     if arguments:
         notes.append("its arguments (%s) are left out: serve runs the file's server object and passes none"
                      % " ".join(arguments))
-    args, env = _serve_form([os.path.abspath(script)], env)
+    args, env = _serve_form(served, env, pythonpath=pythonpath)
     return args, env, notes
 
 
@@ -11997,6 +12101,10 @@ def _serve_command(words: list) -> int:
         if len(words) < 2:
             raise SystemExit("minimcp: serve --http [HOST:]PORT SCRIPT[:OBJECT]")
         http, words = _http_address(words[1]), words[2:]
+    if http is None:
+        # The protocol owns stdout from here: a banner printed at import time, or by a
+        # main() before it starts its server, goes to stderr, not into the host's pipe.
+        _OwnedStdio.hold_stdout()
     if words and words[0] == "--functions":
         return _serve_functions(words[1:], http)
     if words[:1] == ["--entry"]:
@@ -12059,10 +12167,11 @@ class _RecordingClient(_ProcessClient):
 
     PIPE_STDERR = True                       # read for tracebacks, reported as warnings
 
-    def _on_progress(self, params):          # quiet: the checks' own lines are the output
-        pass
+    def _on_progress(self, params):          # quiet (the checks' own lines are the output); when each came
+        self.progress_times.setdefault(_id_key(params.get("progressToken")), []).append(time.monotonic())
 
-    _on_log = _on_progress
+    def _on_log(self, params):
+        pass
 
     def _read_stderr(self) -> None:
         self.stderr_lines = []               # appended by this thread only; read after it ends
@@ -12082,6 +12191,7 @@ class _RecordingClient(_ProcessClient):
 
     def _start(self, reader, writer):
         self.raw = []
+        self.progress_times = {}             # progress token -> when each notification of it came
 
         def tap():
             for line in reader:
@@ -12111,10 +12221,12 @@ class _SelfTest:
     traceback in it is a WARN line naming the check that was running.
     """
 
-    def __init__(self, command: list, protocol: str, slow_tool: str, timeout: float, out) -> None:
+    def __init__(self, command: list, protocol: str, slow_tool: str, timeout: float, out,
+                 slow_args: dict = None) -> None:
         self.command, self.protocol, self.timeout, self.out = command, protocol, timeout, out
         # --slow-tool NAME or NAME:ARGUMENT (the argument that takes the duration)
         self.slow_tool, _, self.slow_argument = (slow_tool or "").partition(":")
+        self.slow_args = dict(slow_args or {})   # --slow-args: the slow tool's arguments, as the user gives them
         self.counts = {"PASS": 0, "FAIL": 0, "SKIP": 0, "WARN": 0}
         self.impure = []
         self.current = "start"               # the check running now, for the server's tracebacks
@@ -12217,21 +12329,21 @@ class _SelfTest:
                             "duration argument)" if slow is None else "the server has no tool %r" % slow)
                 self.report(None, "cancellation", "no slow tool")
                 return
-            arguments = _duration_arguments(tools[slow], 1, self.slow_argument or None)
-            if arguments is None:
-                if self.slow_argument:
-                    detail = "%s has no numeric argument %r" % (slow, self.slow_argument)
-                else:
-                    detail = ("%s has no argument that looks like a duration in seconds or ms (name it: "
-                              "--slow-tool %s:ARGUMENT)" % (slow, slow))
-                self.report(None, "concurrency", detail)
-                self.report(None, "cancellation", "no duration argument")
-                return
             self.current = "concurrency"
-            self.concurrency(client, slow, arguments)
+            measured = self.measure(client, slow, tools[slow])
+            if measured is None:
+                return
+            arguments, single = measured
+            if single < self.SHORTEST:
+                detail = ("one call of %s %s took %.2fs: too quick to tell calls that overlap from calls in turn "
+                          "(give slower arguments: --slow-args JSON)" % (slow, json.dumps(arguments), single))
+                self.report(None, "concurrency", detail)
+                self.report(None, "cancellation", "the slow tool is too quick to cancel")
+                return
+            self.concurrency(client, slow, arguments, single)
             self.server_tracebacks(client)
             self.current = "cancellation"
-            self.cancellation(client, slow, _duration_arguments(tools[slow], 3, self.slow_argument or None))
+            self.cancellation(client, slow, arguments, single)
         except MCPError as exc:
             hint = ""
             if client.modern and exc.code == METHOD_NOT_FOUND and not modern:
@@ -12240,7 +12352,57 @@ class _SelfTest:
         finally:
             self.done(client)
 
-    def concurrency(self, client: _RecordingClient, slow: str, arguments: dict) -> None:
+    SHORTEST = 0.25                          # a call shorter than this (s) cannot tell overlap from turns
+    TARGET = (0.5, 1.5)                      # how long (s) one call of the slow tool is made to take
+
+    def measure(self, client: _RecordingClient, slow: str, tool: dict):
+        """(the slow tool's arguments, how long one call of it takes alone), or None once reported.
+
+        The required arguments get a valid value from the tool's schema, ``--slow-args`` give
+        their own. A duration argument the user left to us starts at 0.1 s and is scaled (up
+        to twice) until one call takes about a second: ``build(steps=20, step_seconds=...)``
+        takes 20 times its duration, ``slow(seconds=...)`` once.
+        """
+        arguments = dict(_example_arguments(tool.get("inputSchema") or {}), **self.slow_args)
+        found = _duration_arguments(tool, 1, self.slow_argument or None)
+        duration = next(iter(found)) if found and not set(found) & set(self.slow_args) else None
+        if found is None and not self.slow_args:
+            detail = ("%s has no numeric argument %r" % (slow, self.slow_argument) if self.slow_argument else
+                      "%s has no argument that looks like a duration in seconds or ms (name it: --slow-tool "
+                      "%s:ARGUMENT, or give its arguments: --slow-args JSON)" % (slow, slow))
+            self.report(None, "concurrency", detail)
+            self.report(None, "cancellation", "no duration argument")
+            return None
+        seconds = 0.1
+        if duration is not None:
+            arguments.update(_duration_arguments(tool, seconds, duration))
+        for _ in range(3):
+            single = self.one_call(client, slow, arguments)
+            if single is None or duration is None or self.TARGET[0] <= single <= self.TARGET[1]:
+                break
+            seconds = float("%.2g" % (seconds * min(10.0, max(0.1, 1.0 / max(single, 0.01)))))   # for ~1 s
+            scaled = _duration_arguments(tool, seconds, duration)
+            if scaled == {duration: arguments[duration]}:
+                break                            # (whole seconds: 1 is the least)
+            arguments.update(scaled)
+        return None if single is None else (arguments, single)
+
+    def one_call(self, client: _RecordingClient, slow: str, arguments: dict):
+        """How long one call takes alone (s); None once its failure is reported."""
+        started = time.monotonic()
+        try:
+            result = client.call_tool(slow, arguments)
+        except MCPError as exc:
+            result = {"isError": True, "content": [{"type": "text", "text": "%s (%s)" % (exc.message, exc.code)}]}
+        if not result.get("isError"):
+            return time.monotonic() - started
+        self.report(False, "concurrency", "one call of %s %s failed: %s (give its arguments: --slow-args JSON)"
+                    % (slow, json.dumps(arguments), _result_text(result)))
+        self.report(None, "cancellation", "the slow tool's call failed")
+        return None
+
+    def concurrency(self, client: _RecordingClient, slow: str, arguments: dict, single: float) -> None:
+        """Three calls at once take about one call's time: under 1.5 times it (in turn: 3 times)."""
         results, errors, threads = [], [], []
 
         def call():
@@ -12257,12 +12419,17 @@ class _SelfTest:
             thread.join(self.timeout)
         elapsed = time.monotonic() - started
         failed = [r for r in results if r.get("isError")]
-        detail = "3 calls of %s %s took %.2fs" % (slow, json.dumps(arguments), elapsed)
+        detail = "3 calls of %s %s at once took %.2fs, one alone %.2fs" % (slow, json.dumps(arguments), elapsed,
+                                                                           single)
         if errors or failed:
             detail += "; %s" % (errors[0] if errors else "isError: %s" % _result_text(failed[0]))
-        self.report(len(results) == 3 and not errors and not failed and elapsed < 2.5, "concurrency", detail)
+        overlapped = elapsed < 1.5 * single + self.SHORTEST
+        if not overlapped and not errors and not failed:
+            detail += ": they ran in turn, not at once"
+        self.report(len(results) == 3 and not errors and not failed and overlapped, "concurrency", detail)
 
-    def cancellation(self, client: _RecordingClient, slow: str, arguments: dict) -> None:
+    def cancellation(self, client: _RecordingClient, slow: str, arguments: dict, single: float) -> None:
+        """A call cancelled once it has started is never answered; progress that goes on is a warning."""
         ids, sent, answered = [], threading.Event(), threading.Event()
 
         def call():
@@ -12272,18 +12439,31 @@ class _SelfTest:
                 pass
             answered.set()                   # any response, result or error (the call's timeout is far off)
         token = getattr(client, "_next_token", 0) + 1
+        started = time.monotonic()
         threading.Thread(target=call, daemon=True).start()
         if not sent.wait(self.timeout):
             self.report(False, "cancellation", "the call could not be sent")
             return
         # Give the tool a moment to start (its first progress says it has; a cancel that
         # arrives first is fine too: the call must then never run, nor be answered).
-        client.wait_for_progress(token, 0.3)
+        client.wait_for_progress(token, single / 4)
+        cancelled_at = time.monotonic()
         client.notify("notifications/cancelled", {"requestId": ids[0], "reason": "selftest"})
-        got_answer = answered.wait(0.5)
+        # Until well after the call would have ended, had it run on: then nothing may have come.
+        got_answer = answered.wait(max(0.5, started + 1.25 * single + 0.5 - time.monotonic()))
+        grace = min(0.5, single / 2)         # progress already on its way when the cancel arrived
+        late = [at - cancelled_at for at in client.progress_times.get(_id_key(token), []) if at > cancelled_at + grace]
         alive = client.request("tools/list") is not None
-        self.report(not got_answer and alive, "cancellation",
-                    "no response after the cancel, server still answers" if not got_answer else "it answered anyway")
+        if got_answer:
+            self.report(False, "cancellation", "it answered anyway")
+            return
+        stopped = "it ran on" if late else "its progress stopped" if client.progress_times.get(_id_key(token)) \
+            else "it reports no progress"
+        self.report(alive, "cancellation", "no response in the %.2fs the call takes, %s; server still answers"
+                    % (single, stopped))
+        if late:                             # the spec: a cancelled request SHOULD stop (the reference servers don't)
+            self.report("warn", "cancellation", "the cancelled call ran on: its progress came %.2fs after the "
+                        "cancel (a server should stop working on a cancelled request)" % late[-1])
 
     def exit_on(self, how: str) -> None:
         """On a fresh, idle server (the one above may still be finishing a cancelled call)."""
@@ -12345,12 +12525,62 @@ def _duration_arguments(tool: dict, seconds: float, argument: str = None):
         description = (schema.get("description") or "").lower()
         millis = {"ms", "millis", "milliseconds"} & set(words) or "millisecond" in description
         value = seconds * 1000 if millis else seconds
-        return {name: int(value) if "integer" in kinds else value}
+        return {name: max(1, int(round(value))) if "integer" in kinds else round(value, 3)}
     return None
 
 
+_EXAMPLE_STRINGS = {"date-time": "2025-01-01T00:00:00Z", "date": "2025-01-01", "time": "00:00:00",
+                    "email": "selftest@example.com", "uri": "https://example.com/", "url": "https://example.com/",
+                    "uuid": "00000000-0000-4000-8000-000000000000", "hostname": "example.com"}
+
+
+def _example_arguments(schema: dict) -> dict:
+    """A valid value for each required argument of a tool's input schema (selftest's slow tool)."""
+    return _example_value(dict(schema, type="object"), schema)
+
+
+def _example_value(schema, root: dict):
+    """A value ``schema`` accepts: its const, default or first enum value, else one of its type
+    within its bounds. ``root`` holds the definitions its ``$ref`` names."""
+    if not isinstance(schema, dict):
+        return "selftest"
+    if isinstance(schema.get("$ref"), str) and schema["$ref"].startswith("#/"):
+        target = root
+        for part in schema["$ref"][2:].split("/"):
+            target = target.get(part) if isinstance(target, dict) else None
+        return _example_value(target, root)
+    for word in ("const", "default"):
+        if word in schema:
+            return schema[word]
+    if schema.get("enum"):
+        return schema["enum"][0]
+    branches = [b for b in (schema.get("anyOf") or schema.get("oneOf") or schema.get("allOf") or [])
+                if not (isinstance(b, dict) and b.get("type") == "null")]
+    if branches:
+        return _example_value(branches[0], root)
+    kinds = schema.get("type") if isinstance(schema.get("type"), list) else [schema.get("type")]
+    kind = next((k for k in kinds if k != "null"), kinds[0] if kinds else None)
+    if kind in ("integer", "number"):
+        value = max(1, schema.get("minimum", 1), schema.get("exclusiveMinimum", 0) + 1)
+        value = min(value, schema.get("maximum", value), schema.get("exclusiveMaximum", value + 1) - 1)
+        return int(value) if kind == "integer" else value
+    if kind == "boolean":
+        return False
+    if kind == "null":
+        return None
+    if kind == "array":
+        return [_example_value(schema.get("items"), root) for _ in range(schema.get("minItems", 0))]
+    if kind == "object" or "properties" in schema:
+        return {name: _example_value((schema.get("properties") or {}).get(name), root)
+                for name in schema.get("required") or ()}
+    text = _EXAMPLE_STRINGS.get(schema.get("format"), "selftest")
+    text = (text * (schema.get("minLength", 0) // len(text) + 1))[:max(len(text), schema.get("minLength", 0))]
+    return text[:schema["maxLength"]] if "maxLength" in schema else text
+
+
 _COMMANDS = ("inspect", "call", "read", "prompt", "complete", "selftest", "config", "serve")
-_VALUED_OPTIONS = ("--protocol", "--timeout", "--client", "--name", "--slow-tool", "--root", "--env", "--save")
+_VALUED_OPTIONS = ("--protocol", "--timeout", "--client", "--name", "--slow-tool", "--slow-args", "--root", "--env",
+                   "--save")
 
 
 def _command_first(argv: list) -> list:
@@ -12423,24 +12653,28 @@ def _config_command(words: list, server: list, extra: dict, envs: list) -> int:
     if not os.path.isfile(script):
         raise SystemExit("minimcp: no such script: %s (the host would fail to start it)" % script)
     name = extra.get("--name") or _config_name(script, arguments)
-    args, env, notes = _config_plan(script, arguments, env)
-    sys.stdout.write(_config_entry(host, name, os.path.abspath(sys.executable), args, env) + "\n")
     row = _HOSTS[host]
+    args, env, notes = _config_plan(script, arguments, env, row.get("pythonpath", True))
+    if "PYTHONPATH" in env and not row.get("pythonpath", True):
+        notes.append("%s drops PYTHONPATH from a server's environment: put those folders on sys.path in "
+                     "the script instead" % row["title"])
+    sys.stdout.write(_config_entry(host, name, os.path.abspath(sys.executable), args, env) + "\n")
     for note in notes:
         sys.stderr.write("minimcp: %s\n" % note)
-    sys.stderr.write("minimcp: %s shows the server's stderr in %s; if it does not start, see %s\n"
-                     % (row["title"], row["logs"], _ProcessClient.TROUBLESHOOTING))
     if row["format"].endswith(" mcp add"):
-        sys.stderr.write("minimcp: run that command to add %r to %s (it writes %s); see %s\n"
+        sys.stderr.write("minimcp: run that command to add %r to %s, which writes it to %s; see %s\n"
                          % (name, row["title"], row["where"]["Linux"], row["docs"]))
     else:
-        grouped = {}                             # one location, the OSes that have it
+        grouped = {}                             # one location, the OSes that have it (macOS's first)
         for os_name, where in row["where"].items():
             if where:
                 grouped.setdefault(where, []).append(os_name)
-        places = "; ".join("%s: %s" % (", ".join(names), where) for where, names in grouped.items())
-        sys.stderr.write("minimcp: merge that into %s's configuration (%s), then restart it; see %s\n"
-                         % (row["title"], places, row["docs"]))
+        (first, _), *others = grouped.items()
+        others = "; ".join("%s: %s" % (", ".join(names), where) for where, names in others)
+        sys.stderr.write("minimcp: merge that into %s%s, then restart %s; see %s\n"
+                         % (first, " (%s)" % others if others else "", row["title"], row["docs"]))
+    sys.stderr.write("minimcp: %s; if the server does not start, see %s\n"
+                     % (row["logs"], _ProcessClient.TROUBLESHOOTING))
     return 0
 
 
@@ -12604,7 +12838,8 @@ def main(argv: list = None) -> int:
         sys.stderr.write("minimcp: give the server command after --\n\n%s" % usage)
         return 2
     if command == "selftest":
-        return _SelfTest(server, protocol, extra.get("--slow-tool"), timeout, sys.stdout).run()
+        slow_args = _parse_arguments([extra["--slow-args"]]) if "--slow-args" in extra else None
+        return _SelfTest(server, protocol, extra.get("--slow-tool"), timeout, sys.stdout, slow_args).run()
     return _run_client_command(command, words, server, protocol, timeout, as_json, extra, roots)
 
 
@@ -12631,9 +12866,8 @@ def _run_client_command(command: str, words: list, server: list, protocol: str, 
         status = 1
     finally:
         code = client.close()
-    if command == "inspect" and not as_json:
-        sys.stdout.write(client.exit_report(code) + "\n")
-    elif client.ended_by is not None or client.late_requests:
+    # A clean exit goes unsaid; a failure at exit is said, unless the error above already told why.
+    if (code != 0 and status == 0) or client.ended_by is not None or client.late_requests:
         sys.stderr.write("minimcp: %s\n" % client.exit_report(code))
     return status
 
