@@ -19,7 +19,9 @@ import time
 import pytest
 
 from conftest import ROOT
+from interop.slow_clients import SlowLoris        # the slow clients stage's attack
 from test_http import ACCEPT, ENVELOPE, MODERN
+from test_http_framing import read_until_closed
 
 SCRIPT = '''
 import json, os, sys
@@ -132,50 +134,7 @@ def probe_all(server, count, timeout=10):
     return statuses
 
 
-def read_until_closed(sock, timeout):
-    """What the server sends until it closes the connection; AssertionError if it does not in ``timeout``."""
-    sock.settimeout(timeout)
-    received = b""
-    try:
-        while True:
-            data = sock.recv(65536)
-            if not data:
-                return received
-            received += data
-    except socket.timeout:
-        raise AssertionError("the connection was still open after %g s: %r" % (timeout, received[:200])) from None
-    except ConnectionResetError:
-        return received
-
-
 # -- slow clients ------------------------------------------------------------------------------
-
-class SlowLoris:
-    """Connections that send a request's head a byte at a time, every half second, never finishing it."""
-
-    def __init__(self, port, count):
-        self.socks, self.stop = [], threading.Event()
-        for index in range(count):
-            sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-            sock.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow-%d: " % index)
-            self.socks.append(sock)
-        self.thread = threading.Thread(target=self.trickle, daemon=True)
-        self.thread.start()
-
-    def trickle(self):
-        while not self.stop.wait(0.5):       # the attack's pace, not a wait for anything
-            for sock in self.socks:
-                try:
-                    sock.send(b"a")
-                except OSError:              # cut off by the server: its defence
-                    pass
-
-    def close(self):
-        self.stop.set()
-        self.thread.join(10)
-        for sock in self.socks:
-            sock.close()
-
 
 def test_300_slow_loris_connections_leave_room_for_requests(server):
     # Last round 256 connection slots held 300 of these, and 0 of 20 requests got through.

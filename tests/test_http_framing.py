@@ -52,16 +52,7 @@ class Served:
         """
         connection = socket.create_connection(("127.0.0.1", self.port), timeout=timeout)
         connection.sendall(head)
-
-        def send_body():
-            try:
-                for piece in body_pieces:
-                    connection.sendall(piece)
-                connection.shutdown(socket.SHUT_WR)
-            except OSError:                              # the server answered and closed: expected
-                pass
-        sender = threading.Thread(target=send_body, daemon=True)
-        sender.start()
+        sender = send_in_background(connection, body_pieces, end=True)
         received = b""
         try:
             while True:
@@ -202,31 +193,44 @@ def hidden_request() -> bytes:
     return request_head("Content-Length: %d\r\n" % len(body)) + body
 
 
-def until_closed(served, data: bytes, timeout=10) -> bytes:
-    """Send ``data`` on a connection of its own; everything the server answers, up to its closing it.
-
-    Sent from another thread: a server that answers and closes before reading it all is heard.
-    """
-    connection = socket.create_connection(("127.0.0.1", served.port), timeout=timeout)
-
+def send_in_background(connection, pieces, end=False) -> threading.Thread:
+    """Send ``pieces`` from another thread, so a server that answers before reading them all is heard;
+    ``end``: then say there is no more (shut the connection's sending side)."""
     def send():
         try:
-            connection.sendall(data)
-        except OSError:                              # answered and closed: expected
+            for piece in pieces:
+                connection.sendall(piece)
+            if end:
+                connection.shutdown(socket.SHUT_WR)
+        except OSError:                              # the server answered and closed: expected
             pass
     sender = threading.Thread(target=send, daemon=True)
     sender.start()
+    return sender
+
+
+def read_until_closed(sock, timeout) -> bytes:
+    """What the server sends until it closes the connection; AssertionError if it does not in ``timeout``."""
+    sock.settimeout(timeout)
     received = b""
     try:
         while True:
-            chunk = connection.recv(65536)
-            if not chunk:
+            data = sock.recv(65536)
+            if not data:
                 return received
-            received += chunk
+            received += data
     except socket.timeout:
-        raise AssertionError("the server kept the connection open after %r" % received[:200]) from None
-    except ConnectionResetError:                 # it closed with the hidden request unread: never read
+        raise AssertionError("the connection was still open after %g s: %r" % (timeout, received[:200])) from None
+    except ConnectionResetError:                     # closed with what it was sent unread: never read
         return received
+
+
+def until_closed(served, data: bytes, timeout=10) -> bytes:
+    """Send ``data`` on a connection of its own; everything the server answers, up to its closing it."""
+    connection = socket.create_connection(("127.0.0.1", served.port), timeout=timeout)
+    sender = send_in_background(connection, [data])
+    try:
+        return read_until_closed(connection, timeout)
     finally:
         connection.close()
         sender.join(timeout)

@@ -197,11 +197,14 @@ def probe(port: int, count: int = PROBES) -> list:
 # -- the attack -----------------------------------------------------------------------------
 
 class SlowLoris:
-    """SLOW connections that send a request's head one byte every half second, never finishing it."""
+    """``count`` connections (SLOW) that send a request's head one byte every half second, never finishing it.
 
-    def __init__(self, port: int) -> None:
+    tests/test_http_faults.py runs the same attack against the stdlib server.
+    """
+
+    def __init__(self, port: int, count: int = SLOW) -> None:
         self.socks, self.stop = [], threading.Event()
-        for i in range(SLOW):
+        for i in range(count):
             sock = socket.create_connection(("127.0.0.1", port), timeout=5)
             sock.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow-%d: " % i)
             self.socks.append(sock)
