@@ -4396,7 +4396,7 @@ _SEAM = {
         "_field_default", "_is_dataclass", "_is_enum", "_is_field_info", "_is_pydantic_model", "_is_typeddict",
         "_clean_doc", "_schema_for",
     ]),
-    "attributes": frozenset(["_lock", "_resources", "_sessions", "_live_sessions", "_signing_key",
+    "attributes": frozenset(["_lock", "_resources", "_sessions", "_live_sessions", "_signing_key", "_shared_key",
                              "_announce_task"]),     # (a transport's session may announce tasks its way)
 }
 
@@ -7048,9 +7048,11 @@ class _Exchange:
 
     Items are (data, final): ``final`` is the answer itself (as the session wrote it)
     for the last one, else None; ``(None, None)`` says the stream is shut (its session
-    ended, or a newer GET replaced it) and must end now.
+    ended, or a newer GET replaced it) and must end now; ``(None, CANCELLED)``, that the
+    client cancelled the request, which is never answered, so its stream ends unanswered.
     """
     __slots__ = ("queue",)
+    CANCELLED = "cancelled"
 
     def __init__(self) -> None:
         import queue
@@ -7103,6 +7105,14 @@ class _HTTPOut:
         with self.lock:
             if self.exchanges.get(key) is exchange:
                 del self.exchanges[key]
+
+    def cancel(self, key, exchange: _Exchange) -> None:
+        """``key``'s request was cancelled: its stream, if it is still ``exchange``, ends unanswered."""
+        with self.lock:
+            if self.exchanges.get(key) is not exchange:
+                return                   # answered already (its answer closed it), or another request's now
+            del self.exchanges[key]
+        exchange.queue.put((None, _Exchange.CANCELLED))
 
     def shut_stream(self, key) -> None:
         with self.lock:
@@ -7194,10 +7204,11 @@ def _host_name(host: str) -> str:
 
 class _HTTPSession:
     """A handshake-era HTTP session: one _Session of the app, its streams, and when it was last used."""
-    __slots__ = ("id", "session", "used", "streams", "owner")
+    __slots__ = ("id", "session", "used", "streams", "owner", "expiry")
 
-    def __init__(self, session_id: str, session: _Session, owner: bytes) -> None:
+    def __init__(self, session_id: str, session: _Session, owner: bytes, expiry: int) -> None:
         self.id, self.session, self.owner = session_id, session, owner     # owner: the identity's digest
+        self.expiry = expiry             # Unix seconds, as its id says: every replica ends it then
         self.used = time.monotonic()
         self.streams = 0                 # responses still streaming (a busy session never expires)
 
@@ -7207,8 +7218,10 @@ class SQLiteSessionStore:
 
     A session id is signed, so any replica with the state key can serve it; only a
     store they share can tell them it was deleted. This is the default when
-    ``$MINIMCP_SESSION_DIR`` names a directory. For replicas on several hosts, pass
-    any object with the same two methods (Redis, a database) as ``session_store=``.
+    ``$MINIMCP_SESSION_DIR`` names a directory, and, under a private directory of the
+    temporary directory named after the key, whenever the state key is shared
+    (``_default_session_store``). For replicas on several hosts, pass any object with
+    the same two methods (Redis, a database) as ``session_store=``.
 
     Args:
         directory: where ``minimcp-sessions.sqlite3`` lives (made if missing).
@@ -7216,29 +7229,65 @@ class SQLiteSessionStore:
     """
 
     def __init__(self, directory: str, keep: float = 86400.0) -> None:
+        import sqlite3
         os.makedirs(directory, exist_ok=True)
         self.path, self.keep = os.path.join(directory, "minimcp-sessions.sqlite3"), keep
-        self.local = threading.local()   # sqlite3 connections belong to the thread that made them
-        with self._connection() as db:
-            db.execute("CREATE TABLE IF NOT EXISTS revoked (id TEXT PRIMARY KEY, at REAL NOT NULL)")
-
-    def _connection(self):
-        db = getattr(self.local, "db", None)
-        if db is None:
-            import sqlite3
-            db = self.local.db = sqlite3.connect(self.path, timeout=10.0)
-        return db
+        # One connection for the process, used under a lock (each query takes microseconds):
+        # one per thread cost a file descriptor per connection thread of the stdlib server.
+        self.lock = threading.Lock()
+        self.db = sqlite3.connect(self.path, timeout=10.0, check_same_thread=False)
+        with self.lock, self.db:
+            self.db.execute("CREATE TABLE IF NOT EXISTS revoked (id TEXT PRIMARY KEY, at REAL NOT NULL)")
 
     def revoke(self, session_id: str) -> None:
         """Remember that ``session_id`` was deleted (and forget deletions older than ``keep``)."""
         now = time.time()
-        with self._connection() as db:
-            db.execute("INSERT OR REPLACE INTO revoked VALUES (?, ?)", (session_id, now))
-            db.execute("DELETE FROM revoked WHERE at < ?", (now - self.keep,))
+        with self.lock, self.db:
+            self.db.execute("INSERT OR REPLACE INTO revoked VALUES (?, ?)", (session_id, now))
+            self.db.execute("DELETE FROM revoked WHERE at < ?", (now - self.keep,))
 
     def is_revoked(self, session_id: str) -> bool:
         """Whether any worker sharing the directory deleted ``session_id``."""
-        return self._connection().execute("SELECT 1 FROM revoked WHERE id = ?", (session_id,)).fetchone() is not None
+        with self.lock:
+            return self.db.execute("SELECT 1 FROM revoked WHERE id = ?", (session_id,)).fetchone() is not None
+
+
+def _default_session_store(server: "MCPServer", keep: float):
+    """Where deleted session ids go when the app is given no ``session_store``.
+
+    ``$MINIMCP_SESSION_DIR``, if set. Else, if the state key is shared (``state_key=`` or
+    ``$MINIMCP_STATE_KEY``), other processes may serve this app's sessions (gunicorn's
+    workers, replicas on this host, this server after a restart), and each would serve a
+    session another had deleted: the processes holding the key share a store in a directory
+    of the temporary directory named after a digest of the key, which only this user may
+    use. A process with a key of its own is the only one that can serve its sessions, so
+    its memory is enough.
+    """
+    directory = os.environ.get("MINIMCP_SESSION_DIR")
+    if directory:
+        return SQLiteSessionStore(directory, keep)
+    if server._shared_key is None:
+        return _MemorySessionStore(keep)
+    import hashlib
+    import stat
+    import tempfile
+    name = "minimcp-sessions-" + hashlib.sha256(b"minimcp-session-store:" + server._signing_key()).hexdigest()[:20]
+    directory = os.path.join(tempfile.gettempdir(), name)
+    try:
+        os.mkdir(directory, 0o700)
+    except FileExistsError:
+        pass
+    except OSError as problem:
+        raise RuntimeError("minimcp: cannot make %s for deleted HTTP session ids (%s): set MINIMCP_SESSION_DIR "
+                           "to a directory every worker shares" % (directory, problem.strerror or problem)) from None
+    found = os.lstat(directory)
+    private = stat.S_ISDIR(found.st_mode)
+    if hasattr(os, "getuid"):            # POSIX, where every user may write to /tmp (Windows': the user's own)
+        private = private and found.st_uid == os.getuid() and not found.st_mode & 0o077
+    if not private:
+        raise RuntimeError("minimcp: %s, where deleted HTTP session ids go, is not a directory only this user may "
+                           "use: set MINIMCP_SESSION_DIR to a directory every worker shares" % directory)
+    return SQLiteSessionStore(directory, keep)
 
 
 class _MemorySessionStore:
@@ -7268,6 +7317,25 @@ _CAPABILITY_BITS = (("roots",), ("roots", "listChanged"), ("sampling",), ("sampl
                     ("tasks",), ("tasks", "list"), ("tasks", "cancel"),
                     ("tasks", "requests", "sampling", "createMessage"),
                     ("tasks", "requests", "elicitation", "create"), ("experimental",))
+
+
+_SESSION_ID_LENGTH = 64                  # the token and its MAC, 48 bytes: base64url needs no padding
+_BASE64URL = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+def _session_key(session_id: str):
+    """The one spelling of the session id ``session_id`` decodes to, or None if it is spelled otherwise.
+
+    base64 decoders are lenient: they skip characters outside the alphabet (``<id>.``,
+    ``~<id>``), take padding (``<id>==``) and the standard alphabet's ``+/`` for ``-_``, and each
+    such spelling decoded to a session that DELETE had revoked under the other. 64 characters of
+    the base64url alphabet encode 48 bytes one way only, so anything else is no session id;
+    the tables and the store are keyed by the decoded bytes re-encoded.
+    """
+    if len(session_id) != _SESSION_ID_LENGTH or not _BASE64URL.issuperset(session_id):
+        return None
+    key = _b64url(_unb64url(session_id))
+    return key if key == session_id else None
 
 
 def _capability_bits(capabilities: dict) -> int:
@@ -7373,11 +7441,9 @@ class _HTTPApp:
         self.keepalive, self.disconnect_probe = keepalive, disconnect_probe      # a quiet stream's two intervals
         self.revocation_probe = revocation_probe     # a GET stream asks a shared store this often
         self.sessions = {}               # session id -> _HTTPSession (this process's)
-        if session_store is None:        # deleted ids: shared by the workers of a host, else this process's
-            shared = os.environ.get("MINIMCP_SESSION_DIR")
-            session_store = SQLiteSessionStore(shared, session_lifetime) if shared else \
-                _MemorySessionStore(session_lifetime)
-        self.store = session_store
+        self.store = session_store if session_store is not None else \
+            _default_session_store(server, session_lifetime)       # where deleted session ids go
+        self.unshared = server._shared_key is None       # a key of this process's own: said once, if it matters
         if resource_metadata is None:    # RFC 9728, served at /.well-known/oauth-protected-resource
             resource_metadata = getattr(server, "resource_metadata", None)
         self.resource_metadata = resource_metadata
@@ -7387,6 +7453,11 @@ class _HTTPApp:
 
     # -- the WSGI callable ----------------------------------------------------------
     def __call__(self, environ: dict, start_response):
+        if self.unshared and environ.get("wsgi.multiprocess"):
+            self.unshared = False
+            _logger().warning("minimcp: several processes serve this app, each with a state key of its own: a "
+                              "session id or requestState one issues is refused by the others. Set "
+                              "MINIMCP_STATE_KEY to one secret for all of them")
         try:
             path = environ.get("PATH_INFO", "")
             if self.resource_metadata is not None and path in (_METADATA_PATH, _METADATA_PATH + self.path):
@@ -7417,12 +7488,19 @@ class _HTTPApp:
 
     # -- security -------------------------------------------------------------------
     def _check_access(self, environ: dict, authenticate: bool = True):
-        """DNS rebinding (Host 421, Origin 403) and authentication (401), before anything is read.
+        """One Host (400), DNS rebinding (Host 421, Origin 403) and authentication (401), before anything is read.
 
         Returns who the client is: what the ``auth`` hook returned, or None if it
         returned True (or there is no hook); sessions are bound to it.
         """
-        host = environ.get("HTTP_HOST") or environ.get("SERVER_NAME", "")
+        host = environ.get("HTTP_HOST")
+        if host is None and environ.get("SERVER_PROTOCOL") != "HTTP/1.0":      # RFC 9112 section 3.2
+            raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: an HTTP/1.1 request has one Host "
+                             "header; this one has none")
+        if host is not None and "," in host:     # servers join repeated headers with commas (gunicorn, ours)
+            raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: a request has one Host header; "
+                             "this one has several")
+        host = host or environ.get("SERVER_NAME", "")
         hosts = _LOOPBACK_HOSTS if self.allowed_hosts is None else self.allowed_hosts
         if "*" not in hosts and _host_name(host) not in hosts:
             raise _HTTPError("421 Misdirected Request", INVALID_REQUEST, "Misdirected Request: host %r is not "
@@ -7577,6 +7655,8 @@ class _HTTPApp:
 
     def _answer(self, session: _Session, held, admission: _Admission, environ: dict, start_response):
         exchange, gone = admission.stream, _client_gone(environ)
+        if held is not None:
+            self._end_when_cancelled(session, admission)
         takes_json, streams = _accepts(environ)
         interval, gone = self._quiet_interval(admission, gone), self._post_watch(session, held, gone)
         item = self._wait(exchange, interval, gone)
@@ -7589,6 +7669,12 @@ class _HTTPApp:
             self._done(session, held, admission, exchange)
             start_response("200 OK", self._cors(environ) + _SSE_HEADERS)
             return []
+        if item is not None and final == _Exchange.CANCELLED:     # cancelled by the client: never answered
+            self._done(session, held, admission, exchange)
+            if streams:                            # a request is answered with a stream: this one, empty
+                start_response("200 OK", self._cors(environ) + _SSE_HEADERS)
+                return []
+            return self._reply(start_response, "204 No Content", b"", self._cors(environ))
         if item is not None and data is None:      # the session ended, or the server stops
             self._done(session, held, admission, exchange)
             status, text = ("503 Service Unavailable", "Service Unavailable: the server is shutting down") \
@@ -7605,6 +7691,26 @@ class _HTTPApp:
             return self._reply(start_response, self._status(admission, final), data, headers)
         start_response("200 OK", headers + _SSE_HEADERS)
         return self._stream(session, held, admission, data, final, gone, interval)
+
+    def _end_when_cancelled(self, session: _Session, admission: _Admission) -> None:
+        """Handshake era: a ``notifications/cancelled`` for this request ends its stream at once.
+
+        The session claims a call the client cancels and never answers it, so the stream
+        waiting for that answer sent keep-alives for as long as the client stayed. A call
+        cancelled otherwise (a timeout answers first; the server stopping still answers)
+        is not claimed when its cancellation runs, and its stream waits for that answer.
+        """
+        call = session.inflight.get(admission.route)
+        if call is None:                 # answered already
+            return
+        route, exchange, out = admission.route, admission.stream, session.out
+
+        def cancelled() -> None:
+            if call.done:
+                out.cancel(route, exchange)
+        call.on_cancel.append(cancelled)
+        if call.cancelled:               # the client's cancellation came before the line above
+            cancelled()
 
     def _post_watch(self, session: _Session, held, gone):
         """What a POST stream watches while it waits, besides its client leaving (``gone``).
@@ -7658,8 +7764,8 @@ class _HTTPApp:
                 if item is None:
                     yield b": keep-alive\n\n"          # without a socket to watch, a closed one shows up here
                     continue
-                if item is False or item[0] is None:  # the client left, or the session ended
-                    if item is not False and self.stopping:     # the server stops: still an answer
+                if item is False or item[0] is None:  # the client left or cancelled, or the session ended
+                    if item is not False and item[1] is None and self.stopping:   # the server stops: an answer
                         yield b"event: message\ndata: " + encode_message(_error(
                             admission.request_id, INTERNAL_ERROR, "the server is shutting down")).rstrip(b"\n") + \
                             b"\n\n"
@@ -7738,11 +7844,12 @@ class _HTTPApp:
         import hashlib
         import struct
         owner = _digest(session.auth)
+        expiry = int(time.time() + self.session_lifetime)
         token = struct.pack(_SESSION_TOKEN, 1, PROTOCOL_VERSIONS.index(session.peer.rev.version),
-                            _capability_bits(session.peer.capabilities), int(time.time() + self.session_lifetime),
+                            _capability_bits(session.peer.capabilities), expiry,
                             os.urandom(8), _digest(session.peer.info), owner)
         mac = hmac.new(self.server._signing_key(), b"session:" + token, hashlib.sha256).digest()[:16]
-        held = _HTTPSession(_b64url(token + mac), session, owner)
+        held = _HTTPSession(_b64url(token + mac), session, owner, expiry)
         self._sweep(room_for=1)
         with self.lock:
             self.sessions[held.id] = held
@@ -7752,26 +7859,37 @@ class _HTTPApp:
     def _find_session(self, session_id: str, identity) -> _HTTPSession:
         """This process's session, or one another replica opened (its signed id says who the client is).
 
-        Deleted (by any worker sharing the store), expired, forged, or opened by
-        another identity: 404, as for a session that never was.
+        Spelled otherwise than it was issued, deleted (by any worker sharing the store),
+        expired (here too, where it was opened), forged, or opened by another identity:
+        404, as for a session that never was.
         """
         not_found = _HTTPError("404 Not Found", INVALID_REQUEST, "Session not found: initialize again")
-        if self.store.is_revoked(session_id):
-            with self.lock:
-                held = self.sessions.pop(session_id, None)
-            if held is not None:
-                self._end(held.session)
+        key = _session_key(session_id)
+        if key is None:
+            raise not_found
+        if self.store.is_revoked(key):
+            self._forget(key)
             raise not_found
         with self.lock:
-            held = self.sessions.get(session_id)
+            held = self.sessions.get(key)
             if held is not None:
                 held.used = time.monotonic()
         if held is None:
-            held = self._revive(session_id, identity, not_found)
+            held = self._revive(key, identity, not_found)
+        if time.time() >= held.expiry:
+            self._forget(key)
+            raise not_found
         import hmac
         if not hmac.compare_digest(held.owner, _digest(identity)):
             raise not_found
         return held
+
+    def _forget(self, key: str) -> None:
+        """A session deleted elsewhere, or expired: it ends here too, if it lives here."""
+        with self.lock:
+            held = self.sessions.pop(key, None)
+        if held is not None:
+            self._end(held.session)
 
     def _check_session_headers(self, held: _HTTPSession, environ: dict) -> None:
         """GET and DELETE: the session decides whether their headers fit it (MCP-Protocol-Version)."""
@@ -7781,21 +7899,19 @@ class _HTTPApp:
         if refusal is not None:
             raise _HTTPError("400 Bad Request", *refusal[:2], data=refusal[2])
 
-    def _revive(self, session_id: str, identity, not_found: _HTTPError) -> _HTTPSession:
+    def _revive(self, key: str, identity, not_found: _HTTPError) -> _HTTPSession:
+        """A session another replica opened, from its id (``key``, spelled as issued), if it is valid."""
         import hmac
         import hashlib
         import struct
         size = struct.calcsize(_SESSION_TOKEN)
-        try:
-            raw = _unb64url(session_id) if len(session_id) < 100 else b""
-        except ValueError:
-            raise not_found from None
+        raw = _unb64url(key)
         token, mac = raw[:size], raw[size:]
         expected = hmac.new(self.server._signing_key(), b"session:" + token, hashlib.sha256).digest()[:16]
         if len(raw) != size + 16 or not hmac.compare_digest(mac, expected):
             raise not_found
         form, revision, bits, expiry, _, _, owner = struct.unpack(_SESSION_TOKEN, token)
-        if form != 1 or revision >= len(PROTOCOL_VERSIONS) or time.time() > expiry or \
+        if form != 1 or revision >= len(PROTOCOL_VERSIONS) or time.time() >= expiry or \
                 not hmac.compare_digest(owner, _digest(identity)):
             raise not_found
         session = _Session(self.server, _HTTPOut(), identity, one_of_many=True)
@@ -7806,7 +7922,10 @@ class _HTTPApp:
             raise not_found from None
         self._sweep(room_for=1)
         with self.lock:
-            held = self.sessions.setdefault(session_id, _HTTPSession(session_id, session, owner))
+            held = self.sessions.setdefault(key, _HTTPSession(key, session, owner, expiry))
+        if held.session is not session:  # another request revived it first: this one never served
+            session.stop()
+            return held
         with self.server._lock:
             self.server._sessions.add(held.session)
         return held
@@ -7880,8 +7999,9 @@ class _HTTPApp:
     def _standalone(self, held: _HTTPSession, exchange: _Exchange, ends, interval: float):
         try:
             yield b": stream open\n\n"
-            while held.id in self.sessions:
-                item = self._wait(exchange, self.keepalive, ends, interval)
+            while held.id in self.sessions and time.time() < held.expiry:    # it ends with its session
+                quiet = max(0.0, min(self.keepalive, held.expiry - time.time()))
+                item = self._wait(exchange, quiet, ends, interval)
                 if item is None:
                     yield b": keep-alive\n\n"
                     continue
@@ -7900,9 +8020,9 @@ class _HTTPApp:
             raise _HTTPError("405 Method Not Allowed", INVALID_REQUEST, "Method Not Allowed: DELETE ends a session "
                              "(send Mcp-Session-Id)", [("Allow", "POST")])
         held = self._find_session(session_id, environ.get("minimcp.auth"))
-        self.store.revoke(session_id)                # every worker sharing the store refuses it from now on
+        self.store.revoke(held.id)                   # every worker sharing the store refuses it from now on
         with self.lock:
-            self.sessions.pop(session_id, None)
+            self.sessions.pop(held.id, None)
         self._end(held.session)
         return self._reply(start_response, "204 No Content", b"", self._cors(environ))
 
@@ -7961,7 +8081,9 @@ def _run_http(app: "MCPServer", host: str, port: int, options: dict) -> None:
 class _ChunkedBody:
     """A chunked request body (RFC 9112 section 7.1) read as the plain bytes it carries.
 
-    Reads are bounded by the caller's size; malformed framing raises ValueError.
+    Reads are bounded by the caller's size; malformed framing raises ValueError. The framing
+    is read strictly, as a proxy in front may read it: every line ends in CRLF, a chunk size
+    is hex digits only (``int(size, 16)`` also takes ``0x10``, ``+10`` and ``1_0``).
     """
 
     def __init__(self, raw) -> None:
@@ -7981,26 +8103,36 @@ class _ChunkedBody:
             pieces.append(piece)
             self.left -= len(piece)
             size = size - len(piece) if size > 0 else size
-            if self.left == 0 and self.raw.readline(3) not in (b"\r\n", b"\n"):
+            if self.left == 0 and self.raw.read(2) != b"\r\n":
                 raise ValueError("a chunk is longer than its size says")
         return b"".join(pieces)
 
+    def _line(self, limit: int) -> bytes:
+        line = self.raw.readline(limit)
+        if not line.endswith(b"\r\n") or b"\r" in line[:-2]:
+            raise ValueError("a line of the chunked framing does not end in CRLF" if line else
+                             "the body ended inside the chunked framing")
+        return line[:-2]
+
     def _start_chunk(self) -> None:
-        line = self.raw.readline(1026)
-        digits = line.split(b";", 1)[0].strip()            # chunk extensions are allowed and ignored
-        if not line.endswith(b"\n") or not digits or len(digits) > 16 or \
-                digits.strip(b"0123456789abcdefABCDEF"):
+        size, extension, _ = self._line(1026).partition(b";")    # chunk extensions are allowed and ignored
+        if extension:
+            size = size.rstrip(b" \t")                           # whitespace before ";" (BWS)
+        if not size or len(size) > 16 or not _HEX_DIGITS.issuperset(size):
             raise ValueError("a chunk size line is malformed")
-        self.left = int(digits, 16)
-        if self.left == 0:                                  # the last chunk: skip the trailer fields
+        self.left = int(size, 16)
+        if self.left == 0:                                      # the last chunk: skip the trailer fields
             for _ in range(64):
-                if self.raw.readline(8194) in (b"\r\n", b"\n", b""):
+                if not self._line(8194):
                     self.done = True
                     return
             raise ValueError("too many trailer fields")
 
     def close(self) -> None:
         self.raw.close()
+
+
+_HEX_DIGITS = frozenset(b"0123456789abcdefABCDEF")
 
 
 class _BodyInput:
@@ -8028,6 +8160,57 @@ class _BodyInput:
         return self.left == 0
 
 
+class _HeadTooLarge(Exception):
+    """A request head ran past ``_ConnectionInput.HEAD_LIMIT``."""
+
+
+class _ConnectionInput(io.RawIOBase):
+    """A connection's bytes, as the request handler's ``rfile`` reads them: within the request's deadline.
+
+    A socket timeout bounds one read, so a client that sends a byte every few seconds
+    (slow loris) held its thread forever. Every read here waits at most ``per_read``
+    (``read_timeout``), and never past ``deadline``, the time by which the whole request,
+    head and body, must have arrived; ``late`` says it passed. While a head is read,
+    ``budget`` bounds the bytes it may take (``HEAD_LIMIT``, then ``_HeadTooLarge``).
+    """
+    HEAD_LIMIT = 128 * 1024              # a request line (64 KiB at most) and its headers
+
+    def __init__(self, sock, per_read: float) -> None:
+        import socket
+        super().__init__()
+        self.sock, self.per_read, self.timeout = sock, per_read, socket.timeout
+        self.deadline = None             # monotonic seconds; None: no whole-request bound
+        self.budget = None
+        self.late = False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        wait = self.per_read
+        if self.deadline is not None:
+            wait = min(wait, self.deadline - time.monotonic())
+            if wait <= 0:
+                self.late = True
+                raise self.timeout("the request did not arrive in time")
+        view = memoryview(buffer)
+        if self.budget is not None:
+            if self.budget <= 0:
+                raise _HeadTooLarge()
+            view = view[:self.budget]
+        self.sock.settimeout(wait)
+        try:
+            count = self.sock.recv_into(view)
+        except self.timeout:
+            self.late = self.deadline is not None and time.monotonic() >= self.deadline
+            raise
+        finally:
+            self.sock.settimeout(self.per_read)          # what writes wait
+        if self.budget is not None:
+            self.budget -= count
+        return count
+
+
 class _StdlibHTTPServer:
     """What ``_serve_http`` adds to ``http.server``: HTTP/1.1 keep-alive, bounded threads, a drain.
 
@@ -8035,23 +8218,31 @@ class _StdlibHTTPServer:
     client paid a TCP handshake (and, with Python's listen backlog of 5, SYN retries
     under load). Here each connection runs a loop of requests on its own thread, at
     most ``max_connections`` at once, with that many waiting in the listen backlog.
-    A connection waits ``idle_timeout`` for its next request, ``read_timeout`` within
-    one. ``drain`` is the end: stop accepting, let started requests finish, then
-    cancel the rest and answer them. A mixin: ``_bind_http`` puts it before
+    Past that, a connection is answered 503 with Retry-After by a thread of its own that
+    ends within seconds (at most ``max_connections // 4`` of them), never closed without a
+    status. GET requests (the streams that never end on their own) hold at most
+    ``max_streams`` of the connections, so streams never starve other requests. A
+    request's head and body must arrive within ``request_timeout`` of its first byte
+    (of the connection, for the first), and a connection waits ``idle_timeout`` for
+    its next request. ``drain`` is the end: stop accepting, let started requests finish,
+    then cancel the rest and answer them. A mixin: ``_bind_http`` puts it before
     ``ThreadingMixIn`` and ``HTTPServer``, which are imported only when serving.
     """
     daemon_threads = True
     allow_reuse_address = True
     application = None                   # the WSGI app served (wsgiref's name for it)
 
-    def __init__(self, address, handler, max_connections: int) -> None:
+    def __init__(self, address, handler, max_connections: int, max_streams: int) -> None:
         self.draining = False
         self.stop_asked = False          # SIGTERM's: serve_forever ends at its next service_actions
         self.busy = 0                    # requests between their first line and their last byte
         self.idle = set()                # sockets waiting for a next request
         self.changed = threading.Condition()
         self.request_queue_size = max(5, max_connections)   # the listen backlog: a burst waits, not SYN retries
+        self.max_connections, self.max_streams = max_connections, max_streams
         self.limit = threading.BoundedSemaphore(max_connections)
+        self.streams = threading.BoundedSemaphore(max_streams)
+        self.turning_away = threading.BoundedSemaphore(max(8, max_connections // 4))
         super().__init__(address, handler)
 
     def get_app(self):
@@ -8063,16 +8254,60 @@ class _StdlibHTTPServer:
             raise _Terminated()
 
     def process_request(self, request, client_address) -> None:
-        if self.draining or not self.limit.acquire(blocking=False):   # bounded threads
+        if self.draining:
             self.shutdown_request(request)
             return
-        super().process_request(request, client_address)
+        if not self.limit.acquire(blocking=False):          # bounded threads
+            self.turn_away(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:            # no thread to serve it: the slot is free again
+            self.limit.release()
+            raise
 
     def process_request_thread(self, request, client_address) -> None:
         try:
             super().process_request_thread(request, client_address)
         finally:
             self.limit.release()
+
+    def turn_away(self, request) -> None:
+        """A connection past ``max_connections``: answered 503 on a short-lived thread of its own."""
+        if not self.turning_away.acquire(blocking=False):   # as many as that at once: answered here, unread
+            self.send_busy(request, linger=0.0)
+            return
+        try:
+            threading.Thread(target=self.send_busy, args=(request, 2.0, True), daemon=True).start()
+        except BaseException:
+            self.turning_away.release()
+            self.shutdown_request(request)
+            raise
+
+    def send_busy(self, request, linger: float, counted: bool = False) -> None:
+        """503, Retry-After and a JSON-RPC error; then what the client sends is read for up to
+        ``linger`` seconds, until it closes: a socket closed with bytes unread is reset, and a
+        reset can cost the client the answer it has not read yet."""
+        import socket
+        message = "Service Unavailable: this server has its %d connections open; retry later" % self.max_connections
+        body = encode_message(_error(None, INTERNAL_ERROR, message))
+        head = ("HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Type: application/json\r\n"
+                "Content-Length: %d\r\nConnection: close\r\n\r\n" % len(body))
+        try:
+            request.settimeout(1.0)
+            request.sendall(head.encode("latin-1") + body)
+            request.shutdown(socket.SHUT_WR)
+            deadline = time.monotonic() + linger
+            while time.monotonic() < deadline:
+                request.settimeout(max(0.01, deadline - time.monotonic()))
+                if not request.recv(65536):
+                    break
+        except OSError:
+            pass
+        finally:
+            self.shutdown_request(request)
+            if counted:
+                self.turning_away.release()
 
     def waiting(self, sock, idle: bool, started: bool = False) -> bool:
         """A connection waits for a request's head (idle), or stops waiting: True if it may go on.
@@ -8156,16 +8391,22 @@ class _WSGIResponse:
             self.handler.wfile.write(data)
 
 
+_TOKEN_CHARACTERS = frozenset("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
 class _RequestLoop:
     """The request handler's own part (``_request_handler`` adds ``BaseHTTPRequestHandler``): requests
     one after another on a kept-alive connection, each run through the WSGI app.
 
-    ``timeout`` (the read timeout within a request) and ``idle_timeout`` (between
-    requests) are set by ``_request_handler``.
+    ``timeout`` (one read or write), ``request_timeout`` (a request's head and body) and
+    ``idle_timeout`` (between requests) are set by ``_request_handler``. Whatever the
+    server refuses itself (bad framing, a head too large or too slow, no room for a
+    stream) is answered with a JSON-RPC error, and the connection closed.
     """
     protocol_version = "HTTP/1.1"
     server_version = "minimcp/" + __version__
     idle_timeout = 5.0
+    request_timeout = 5.0
     # TCP_NODELAY: the head and the body go out in two writes, and on a kept-alive connection
     # Nagle held the body until the client's delayed ACK of the head, 40 ms per request.
     disable_nagle_algorithm = True
@@ -8173,19 +8414,20 @@ class _RequestLoop:
     def log_message(self, *args) -> None:    # no access log on stderr (tokens in URLs)
         return None
 
+    def setup(self) -> None:
+        super().setup()
+        self.rfile.close()                   # socketserver's reader: this one keeps the request's deadline
+        self.input = _ConnectionInput(self.connection, self.timeout)
+        self.rfile = io.BufferedReader(self.input)
+
     def handle(self) -> None:
         """Requests, one after another, until the client or the server closes the connection."""
         first = True
         while True:
             # Until its head is read, a request has not started: a drain closes the connection.
-            if not first:
-                self.connection.settimeout(self.idle_timeout)
             if not self.server.waiting(self.connection, True):
                 return                               # draining
-            try:
-                head = self.read_head()
-            except OSError:              # idle too long, slow, or closed by the drain
-                head = False
+            head = self.read_head(first)
             if not self.server.waiting(self.connection, False, started=head):
                 return
             first = False
@@ -8196,27 +8438,86 @@ class _RequestLoop:
             if self.close_connection:
                 return
 
-    def read_head(self) -> bool:
-        """Read a request line and headers; False if there is none to serve (answered 400/414 if bad)."""
-        self.raw_requestline = self.rfile.readline(65537)
-        if not self.raw_requestline:
-            return False
-        self.connection.settimeout(self.timeout)
-        if len(self.raw_requestline) > 65536:
-            self.requestline, self.request_version, self.command = "", "", ""
-            self.send_error(414)
-            return False
-        return self.parse_request()              # it has answered 400/505 itself if not
+    def read_head(self, first: bool) -> bool:
+        """Read a request line and headers; False if there is none to serve (answered if it was bad).
+
+        The request's deadline starts at its first byte (for a connection's first request,
+        when the connection was accepted: connecting is asking).
+        """
+        self.close_connection = True
+        raw, arrived = self.input, False
+        raw.late = False
+        raw.deadline = time.monotonic() + (self.request_timeout if first else self.idle_timeout)
+        try:
+            if not self.rfile.peek(1):
+                return False                         # closed: by the client, or by the drain
+            arrived = True
+            if not first:
+                raw.deadline = time.monotonic() + self.request_timeout
+            raw.budget = raw.HEAD_LIMIT
+            self.raw_requestline = self.rfile.readline(65537)
+            if len(self.raw_requestline) > 65536:
+                self.requestline, self.request_version, self.command = "", "", ""
+                self.send_error(414)
+                return False
+            return self.parse_request()              # it has answered 400/431/505 itself if not
+        except _HeadTooLarge:
+            self.send_error(431, "Request Header Fields Too Large: a request head has %d bytes at most"
+                            % raw.HEAD_LIMIT)
+        except OSError:                  # too slow, idle too long, or closed by the drain
+            if arrived and raw.late:
+                self.send_error(408, "Request Timeout: a request must arrive whole within %g s"
+                                % self.request_timeout)
+        finally:
+            raw.budget = None
+        return False
+
+    def send_error(self, code: int, message: str = None, explain: str = None) -> None:
+        """``http.server``'s refusals (and ours) as JSON-RPC errors; the connection closes after them."""
+        reason = self.responses.get(code, ("Error",))[0]
+        self.refuse("%d %s" % (code, reason), message or reason)
+
+    def refuse(self, status: str, message: str, headers=()) -> None:
+        self.close_connection = True
+        body = encode_message(_error(None, INTERNAL_ERROR if status.startswith("5") else INVALID_REQUEST, message))
+        lines = ["HTTP/1.1 %s\r\n" % status, "Server: %s\r\n" % self.version_string(),
+                 "Date: %s\r\n" % self.date_time_string(), "Content-Type: application/json\r\n",
+                 "Content-Length: %d\r\n" % len(body), "Connection: close\r\n"]
+        lines += ["%s: %s\r\n" % pair for pair in headers]
+        try:
+            self.wfile.write(("".join(lines) + "\r\n").encode("latin-1") + body)
+        except OSError:
+            pass
 
     def body_input(self):
-        """``wsgi.input``, and whether the body's end is known (so the connection may go on)."""
-        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
-            if self.headers.get("Content-Length") is not None:
-                self.close_connection = True                 # both framings: trust neither for what follows
+        """``wsgi.input``, framed as RFC 9112 section 6 says; _HTTPError for framing that is refused.
+
+        Nothing of a body may ever be read as the next request: a Transfer-Encoding other
+        than chunked (which a proxy in front may apply and this server would not undo) is
+        501, an invalid one or one with Content-Length is 400, and either closes the
+        connection, as any malformed framing does.
+        """
+        codings = self.headers.get_all("Transfer-Encoding")
+        lengths = self.headers.get_all("Content-Length") or []
+        if codings is not None:
+            if self.request_version == "HTTP/1.0" or lengths:
+                raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: Transfer-Encoding is refused "
+                                 "with Content-Length, and in HTTP/1.0")
+            names = [name.strip().lower() for name in ",".join(codings).split(",") if name.strip()]
+            if not names or not all(_TOKEN_CHARACTERS.issuperset(name) for name in names) or \
+                    "chunked" in names[:-1]:
+                raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: Transfer-Encoding %r is "
+                                 "invalid" % ",".join(codings)[:60])
+            if names != ["chunked"]:
+                raise _HTTPError("501 Not Implemented", INVALID_REQUEST, "Not Implemented: the only "
+                                 "Transfer-Encoding served is chunked, not %r" % ",".join(codings)[:60])
             return _ChunkedBody(self.rfile)
-        length = self.headers.get("Content-Length") or "0"
-        if not (length.isascii() and length.isdigit()) or len(length) > 18:
-            self.close_connection = True                     # the app refuses it; the framing is lost
+        length = lengths[0] if lengths else "0"
+        if len(lengths) > 1 or not (length.isascii() and length.isdigit()):
+            raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: Content-Length must be one "
+                             "number of bytes, not %r" % ",".join(lengths)[:40])
+        if len(length) > 18:
+            self.close_connection = True                     # the app refuses it (413); the framing is lost
             return _BodyInput(self.rfile, 0)
         return _BodyInput(self.rfile, int(length))
 
@@ -8241,7 +8542,25 @@ class _RequestLoop:
         return environ
 
     def run_app(self) -> None:
-        body = self.body_input()
+        try:
+            body = self.body_input()
+        except _HTTPError as refusal:
+            self.refuse(refusal.status, refusal.message)
+            return
+        stream = self.command == "GET"           # a stream may never end: held to max_streams
+        if stream and not self.server.streams.acquire(blocking=False):
+            self.refuse("503 Service Unavailable", "Service Unavailable: %d streams are open, the most this "
+                        "server holds; retry later" % self.server.max_streams, [("Retry-After", "1")])
+            return
+        try:
+            self.respond(body)
+        finally:
+            if stream:
+                self.server.streams.release()
+        if not body.done:                # unread body bytes would be taken for the next request
+            self.close_connection = True
+
+    def respond(self, body) -> None:
         response, result = _WSGIResponse(self), None
         try:
             result = self.server.application(self.environ(body), response.start_response)
@@ -8250,32 +8569,29 @@ class _RequestLoop:
                     response.write(data)
             if not response.sent:
                 response.send_head()
-        except OSError:                  # the client went away (or timed out) mid-request
+        except OSError:                  # the client went away, or was too slow, mid-request
             self.close_connection = True
+            if self.input.late and not response.sent:
+                self.send_error(408, "Request Timeout: a request must arrive whole within %g s"
+                                % self.request_timeout)
         except Exception:                # the app's own error boundary failed: answer, never hang
             _logger().exception("minimcp: the HTTP request failed")
             self.close_connection = True
             if not response.sent:
-                try:
-                    self.send_error(500)
-                except OSError:
-                    pass
+                self.send_error(500)
         finally:
             if hasattr(result, "close"):
                 result.close()
-        if not body.done:                # unread body bytes would be taken for the next request
-            self.close_connection = True
 
 
-def _request_handler(read_timeout: float, idle_timeout: float):
+def _request_handler(read_timeout: float, request_timeout: float, idle_timeout: float):
     """The request handler class: ``_RequestLoop`` on ``http.server``'s, imported only now."""
     from http.server import BaseHTTPRequestHandler
-    # timeout: a slow client cannot hold a thread forever within a request
     return type("Handler", (_RequestLoop, BaseHTTPRequestHandler),
-                {"timeout": read_timeout, "idle_timeout": idle_timeout})
+                {"timeout": read_timeout, "request_timeout": request_timeout, "idle_timeout": idle_timeout})
 
 
-def _bind_http(host: str, port: int, handler, max_connections: int) -> _StdlibHTTPServer:
+def _bind_http(host: str, port: int, handler, max_connections: int, max_streams: int) -> _StdlibHTTPServer:
     """The listening server; a port that is taken (or any bind error) is a message, not a traceback."""
     import socket
     from http.server import HTTPServer
@@ -8284,7 +8600,7 @@ def _bind_http(host: str, port: int, handler, max_connections: int) -> _StdlibHT
     class Server(_StdlibHTTPServer, ThreadingMixIn, HTTPServer):
         address_family = socket.AF_INET6 if ":" in host else socket.AF_INET     # "::1" and "[::1]" alike
     try:
-        return Server((host.strip("[]"), port), handler, max_connections)
+        return Server((host.strip("[]"), port), handler, max_connections, max_streams)
     except OSError as problem:
         import errno
         if problem.errno == errno.EADDRINUSE:
@@ -8293,19 +8609,36 @@ def _bind_http(host: str, port: int, handler, max_connections: int) -> _StdlibHT
         raise SystemExit("minimcp: cannot serve on %s:%d: %s" % (host, port, problem.strerror or problem)) from None
 
 
+def _default_max_connections() -> int:
+    """1024 connections, or fewer where the process may open fewer files (each is a file descriptor)."""
+    try:
+        import resource
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except (ImportError, OSError, ValueError):
+        return 1024
+    if soft == resource.RLIM_INFINITY:
+        return 1024
+    return max(16, min(1024, soft - 64))
+
+
 def _serve_http(app: "MCPServer", host: str, port: int, ready=None, **options) -> None:
     """Run the WSGI app on the standard library's HTTP server until interrupted; then drain.
 
-    Options of the server (the rest go to ``wsgi_app``): ``max_connections`` (256),
-    ``read_timeout`` (30 s), ``idle_timeout`` (5 s between requests on a kept-alive
-    connection), ``drain_seconds`` (10 s for started requests to finish on SIGTERM).
+    Options of the server (the rest go to ``wsgi_app``): ``max_connections`` (1024, fewer if
+    the open-files limit is lower), ``max_streams`` (a quarter of those: GET streams at once),
+    ``request_timeout`` (5 s for a request's head and body to arrive), ``idle_timeout`` (5 s
+    between requests on a kept-alive connection), ``read_timeout`` (30 s for one read or
+    write), ``drain_seconds`` (10 s for started requests to finish on SIGTERM).
     """
     read_timeout = options.pop("read_timeout", 30.0)
+    request_timeout = options.pop("request_timeout", 5.0)
     idle_timeout = options.pop("idle_timeout", 5.0)
-    max_connections = options.pop("max_connections", 256)
+    max_connections = options.pop("max_connections", None) or _default_max_connections()
+    max_streams = options.pop("max_streams", None) or max(1, max_connections // 4)
     drain_seconds = options.pop("drain_seconds", 10.0)
     wsgi = app.wsgi_app(**options)
-    httpd = _bind_http(host, port, _request_handler(read_timeout, idle_timeout), max_connections)
+    handler = _request_handler(read_timeout, request_timeout, idle_timeout)
+    httpd = _bind_http(host, port, handler, max_connections, max_streams)
     httpd.application = wsgi
     if ready is not None:                # tests and embedders: the bound server
         ready(httpd)
@@ -8319,7 +8652,6 @@ def _serve_http(app: "MCPServer", host: str, port: int, ready=None, **options) -
             httpd.drain(wsgi, drain_seconds, app.shutdown_grace)
         finally:
             httpd.server_close()
-
 
 # The MCPServer attributes of HTTP ------------------------------------------------
 
