@@ -190,9 +190,6 @@ class Upstream:
             httpd.application = recording
             box["httpd"] = httpd
             ready.set()
-        # A handshake-era call the host cancelled keeps its (closed) stream in the server's drain:
-        # the server does not notice that client leaving. The tests' servers drain for 1 s, not 10.
-        options.setdefault("drain_seconds", 1.0)
         self.thread = threading.Thread(target=minimcp._serve_http, args=(self.app, "127.0.0.1", port),
                                        kwargs=dict(options, ready=keep), daemon=True)
         self.thread.start()
