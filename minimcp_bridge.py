@@ -162,13 +162,14 @@ class HeaderProvider:
         """The headers to send now (name -> value)."""
         return {}
 
-    def unauthorized(self, challenge: str, sent: dict, interactive: bool = True) -> bool:
+    def unauthorized(self, challenge: str, sent: dict, interactive: bool = True, retried: bool = False) -> bool:
         """The server answered 401 with ``challenge`` (its WWW-Authenticate, or "") to a request
         that carried ``sent`` (what ``headers()`` gave): try again? ``interactive``: the host
-        waits for this request (a background one never opens a browser)."""
+        waits for this request (a background one never opens a browser); ``retried``: ``sent``
+        holds the credentials this provider just gave this very request."""
         return False
 
-    def forbidden(self, challenge: str, sent: dict, interactive: bool = True) -> bool:
+    def forbidden(self, challenge: str, sent: dict, interactive: bool = True, retried: bool = False) -> bool:
         """The server answered 403 with ``challenge``: try again (with more scopes)?"""
         return False
 
@@ -549,7 +550,7 @@ class Upstream:
             if reply.status in (401, 403) and auth_retries < 3:
                 ask = self.headers.unauthorized if reply.status == 401 else self.headers.forbidden
                 try:
-                    again = ask(reply.header("WWW-Authenticate") or "", credentials, interactive)
+                    again = ask(reply.header("WWW-Authenticate") or "", credentials, interactive, auth_retries > 0)
                 except BaseException:
                     reply.close()
                     raise
@@ -1246,19 +1247,19 @@ class OAuth(HeaderProvider):
             headers["Authorization"] = "Bearer " + token["access_token"]
         return headers
 
-    def unauthorized(self, challenge: str, sent: dict, interactive: bool = True) -> bool:
+    def unauthorized(self, challenge: str, sent: dict, interactive: bool = True, retried: bool = False) -> bool:
         params = parse_challenge(challenge)
         if challenge.strip() and not params and "bearer" not in challenge.lower():
             return False                 # another scheme (Basic, a key of its own): not OAuth's to answer
-        return self._renew(_bearer(sent), params, interactive)
+        return self._renew(_bearer(sent), params, interactive, retried)
 
-    def forbidden(self, challenge: str, sent: dict, interactive: bool = True) -> bool:
+    def forbidden(self, challenge: str, sent: dict, interactive: bool = True, retried: bool = False) -> bool:
         params = parse_challenge(challenge)
         if params.get("error") != "insufficient_scope":
             return False
         token = self._current() or {}
         wanted = _union(token.get("scope_requested"), _scope_list(params.get("scope")))
-        return self._renew(_bearer(sent), params, interactive, wanted)
+        return self._renew(_bearer(sent), params, interactive, retried, wanted)
 
     # -- tokens in memory and on disk ---------------------------------------------------------------
     def _current(self):
@@ -1302,7 +1303,7 @@ class OAuth(HeaderProvider):
             finally:
                 self.store.lock.release()
 
-    def _renew(self, sent, challenge: dict, interactive: bool, scopes: list = None) -> bool:
+    def _renew(self, sent, challenge: dict, interactive: bool, retried: bool, scopes: list = None) -> bool:
         """New credentials after a 401 (``scopes`` None) or a 403 asking for ``scopes``: True to retry."""
         seen, since = self._renewals, time.time()
         with self._lock:
@@ -1312,7 +1313,7 @@ class OAuth(HeaderProvider):
             if self._failure is not None and self._failure[0] > seen:
                 raise self._failure[1]   # the renewal this request waited for failed: one attempt per wave
             try:
-                self._renew_locked(sent, challenge, interactive, scopes, since)
+                self._renew_locked(sent, challenge, interactive, retried, scopes, since)
             except SignInError as exc:
                 failure = SignInError("sign-in failed: %s" % exc)
                 if interactive:          # a background request's "not now" is no answer to the host's
@@ -1323,7 +1324,7 @@ class OAuth(HeaderProvider):
             self._failure = None
             return True
 
-    def _renew_locked(self, sent, challenge: dict, interactive: bool, scopes, since: float) -> None:
+    def _renew_locked(self, sent, challenge: dict, interactive: bool, retried: bool, scopes, since: float) -> None:
         store = self.store
         store.ensure_folder()
 
@@ -1346,12 +1347,16 @@ class OAuth(HeaderProvider):
             failure = record.get("failure") or {}
             if failure.get("at", 0) > since and failure.get("message"):
                 raise SignInError("%s (in the sign-in another bridge ran meanwhile)" % failure["message"])
-            self._token = self._obtain(record, sent, challenge, interactive, scopes)
+            self._token = self._obtain(record, sent, challenge, interactive, retried, scopes)
         finally:
             store.lock.release()
 
-    def _obtain(self, record: dict, sent, challenge: dict, interactive: bool, scopes) -> dict:
-        """Under the lock, nothing newer stored: refresh, or sign in (browser or client credentials)."""
+    def _obtain(self, record: dict, sent, challenge: dict, interactive: bool, retried: bool, scopes) -> dict:
+        """Under the lock, nothing newer stored: refresh, or sign in (browser or client credentials).
+
+        A token refused right after this request got it (``retried``) is not renewed the same
+        way again: a refreshed one gives way to a sign-in, a signed-in one to an error, never
+        to a loop of browser tabs."""
         stored = record.get("token") or {}
         if scopes is not None:
             times = self._step_ups.get(frozenset(scopes), 0)
@@ -1361,10 +1366,9 @@ class OAuth(HeaderProvider):
             self._step_ups[frozenset(scopes)] = times + 1
         discovery = discover(self.http, self.server_url, challenge)
         same = scopes is None and stored.get("issuer") == discovery.issuer and stored.get("access_token") == sent
-        fresh = time.time() - stored.get("obtained_at", 0) < 30        # and refused: no loop of sign-ins
-        if same and fresh and stored.get("obtained_by") in ("authorization_code", "client_credentials"):
+        if same and retried and stored.get("obtained_by") in ("authorization_code", "client_credentials"):
             raise SignInError(self._refused_fresh(discovery))
-        if same and stored.get("refresh_token") and not (fresh and stored.get("obtained_by") == "refresh_token"):
+        if same and stored.get("refresh_token") and not (retried and stored.get("obtained_by") == "refresh_token"):
             try:
                 return self._refresh(record, stored)
             except SignInError as exc:
