@@ -1093,14 +1093,19 @@ class _Callback:
 
     def __init__(self, port: int) -> None:
         import http.server
+        import socketserver
 
-        class Server(http.server.HTTPServer):
+        class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
             allow_reuse_address = os.name != "nt"     # Windows' SO_REUSEADDR would let another take the port
+            daemon_threads = True                      # a browser's idle preconnection holds no one up
         self.answer = None
         self.judge = None
+        self.lock = threading.Lock()
         callback = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
+            timeout = 10.0
+
             def log_message(self, *args) -> None:
                 pass
 
@@ -1120,7 +1125,9 @@ class _Callback:
         verdict = self.judge(params)
         if isinstance(verdict, str):
             return self._page(handler, 400, "Not this sign-in", verdict)
-        self.answer = verdict if verdict is not None else params
+        with self.lock:
+            if self.answer is None:
+                self.answer = verdict if verdict is not None else params
         if verdict is not None:
             return self._page(handler, 400, "Sign-in refused", str(verdict))
         self._page(handler, 200, "Signed in", "minimcp's bridge is signed in. You can close this tab.")

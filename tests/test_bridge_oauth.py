@@ -11,13 +11,16 @@ fails; each failure a JSON-RPC error to the host that names its likely fix.
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
-from bridge_harness import BRIDGE, INIT_PARAMS, Upstream, bridge, upstream  # noqa: F401 - fixtures
+from bridge_harness import BRIDGE, INIT_PARAMS, bridge, upstream  # noqa: F401 - fixtures
 from conftest import ROOT
 from oauth_server import BROWSER_SCRIPT, AuthServer, protect
 import minimcp_bridge
@@ -105,6 +108,22 @@ def test_bridges_that_want_the_same_sign_in_wait_for_the_one_that_opened_the_bro
     assert "result" in first.answer_to(1, timeout=30) and "result" in second.answer_to(1, timeout=30)
     assert len(signin.tabs()) == 1 and len(auth.of("/authorize")) == 1 and len(auth.of("/register")) == 1
     assert second.said("using the sign-in to %s that another bridge stored" % server.url)
+
+
+def test_a_browser_connection_that_sends_nothing_does_not_hold_up_the_redirect(bridge, upstream, auth, signin):
+    """Browsers open connections ahead of need; the redirect's listener serves each on its own
+    (one left silent would otherwise hold it for the 10 s a request may take)."""
+    server = upstream()
+    protect(server, auth)
+    host = bridge(server.url, env=signin("record"))
+    host.send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": INIT_PARAMS})
+    _until(lambda: signin.tabs(), "the bridge opened the browser")
+    redirect = dict(parse_qsl(urlsplit(signin.tabs()[0]).query))["redirect_uri"]
+    with socket.create_connection(("127.0.0.1", urlsplit(redirect).port)):     # silent until the end
+        person = threading.Thread(target=oauth_browser.follow, args=(signin.tabs()[0],), daemon=True)
+        person.start()
+        assert "result" in host.answer_to(1, timeout=8)
+    person.join(30)
 
 
 def test_a_sign_in_whose_bridge_was_killed_is_finished_by_the_next_in_the_same_tab(bridge, upstream, auth, signin):
