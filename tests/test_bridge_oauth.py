@@ -39,6 +39,16 @@ def auth():
 
 
 @pytest.fixture
+def protected(upstream, auth):
+    """``protected(**options) -> Upstream``: minimcp's HTTP server behind ``auth``'s tokens (``protect``'s options)."""
+    def start(**options):
+        server = upstream()
+        protect(server, auth, **options)
+        return server
+    return start
+
+
+@pytest.fixture
 def signin(tmp_path):
     """``signin(mode="follow") -> env``: the browser (``follow``: signs in; ``record``: only opens
     the tab), its log, and the sign-in folder, all under the test's tmp_path."""
@@ -68,9 +78,8 @@ def _initialize(host):
     return host.request("initialize", INIT_PARAMS, timeout=30)
 
 
-def test_a_401_signs_in_once_in_the_browser_and_keeps_the_tokens_in_a_0600_file(bridge, upstream, auth, signin):
-    server = upstream()
-    protect(server, auth, scope="mcp:read")
+def test_a_401_signs_in_once_in_the_browser_and_keeps_the_tokens_in_a_0600_file(bridge, protected, auth, signin):
+    server = protected(scope="mcp:read")
     auth.scopes_supported = ["mcp:read", "offline_access"]
     host = bridge(server.url, env=signin())
     assert host.initialize()["serverInfo"]["name"] == "everything"
@@ -95,9 +104,8 @@ def test_a_401_signs_in_once_in_the_browser_and_keeps_the_tokens_in_a_0600_file(
     assert token not in host.stderr and record["token"]["refresh_token"] not in host.stderr
 
 
-def test_bridges_that_want_the_same_sign_in_wait_for_the_one_that_opened_the_browser(bridge, upstream, auth, signin):
-    server = upstream()
-    protect(server, auth)
+def test_bridges_that_want_the_same_sign_in_wait_for_the_one_that_opened_the_browser(bridge, protected, auth, signin):
+    server = protected()
     first = bridge(server.url, env=signin("record"))
     first.send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": INIT_PARAMS})
     _until(lambda: signin.tabs(), "the first bridge opened the browser")
@@ -110,11 +118,10 @@ def test_bridges_that_want_the_same_sign_in_wait_for_the_one_that_opened_the_bro
     assert second.said("using the sign-in to %s that another bridge stored" % server.url)
 
 
-def test_a_browser_connection_that_sends_nothing_does_not_hold_up_the_redirect(bridge, upstream, auth, signin):
+def test_a_browser_connection_that_sends_nothing_does_not_hold_up_the_redirect(bridge, protected, auth, signin):
     """Browsers open connections ahead of need; the redirect's listener serves each on its own
     (one left silent would otherwise hold it for the 10 s a request may take)."""
-    server = upstream()
-    protect(server, auth)
+    server = protected()
     host = bridge(server.url, env=signin("record"))
     host.send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": INIT_PARAMS})
     _until(lambda: signin.tabs(), "the bridge opened the browser")
@@ -126,9 +133,8 @@ def test_a_browser_connection_that_sends_nothing_does_not_hold_up_the_redirect(b
     person.join(30)
 
 
-def test_a_sign_in_whose_bridge_was_killed_is_finished_by_the_next_in_the_same_tab(bridge, upstream, auth, signin):
-    server = upstream()
-    protect(server, auth)
+def test_a_sign_in_whose_bridge_was_killed_is_finished_by_the_next_in_the_same_tab(bridge, protected, auth, signin):
+    server = protected()
     first = bridge(server.url, env=signin("record"))
     first.send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": INIT_PARAMS})
     _until(lambda: (json.loads(signin.token_file().read_text()).get("pending") or {}).get("opened")
@@ -143,9 +149,8 @@ def test_a_sign_in_whose_bridge_was_killed_is_finished_by_the_next_in_the_same_t
     assert len(signin.tabs()) == 1 and len(auth.of("/authorize")) == 1
 
 
-def test_a_restarted_bridge_uses_the_stored_token_without_a_browser(bridge, upstream, auth, signin):
-    server = upstream()
-    protect(server, auth)
+def test_a_restarted_bridge_uses_the_stored_token_without_a_browser(bridge, protected, auth, signin):
+    server = protected()
     first = bridge(server.url, env=signin())
     first.initialize()
     assert first.close() == 0
@@ -156,9 +161,8 @@ def test_a_restarted_bridge_uses_the_stored_token_without_a_browser(bridge, upst
     assert len(server.refused) == refused                  # its first request carried the token
 
 
-def test_an_expired_token_is_refreshed_before_it_is_sent(bridge, upstream, auth, signin):
-    server = upstream()
-    protect(server, auth)
+def test_an_expired_token_is_refreshed_before_it_is_sent(bridge, protected, auth, signin):
+    server = protected()
     first = bridge(server.url, env=signin())
     first.initialize()
     assert first.close() == 0
@@ -175,9 +179,8 @@ def test_an_expired_token_is_refreshed_before_it_is_sent(bridge, upstream, auth,
     assert json.loads(path.read_text())["token"]["refresh_token"] != record["token"]["refresh_token"]   # rotated
 
 
-def test_a_401_refreshes_the_token_and_the_request_goes_through(bridge, upstream, auth, signin):
-    server = upstream()
-    protect(server, auth)
+def test_a_401_refreshes_the_token_and_the_request_goes_through(bridge, protected, auth, signin):
+    server = protected()
     host = bridge(server.url, env=signin())
     host.initialize()
     auth.expire_access_tokens()                            # the server's clock says expired, the bridge's not yet
@@ -186,9 +189,8 @@ def test_a_401_refreshes_the_token_and_the_request_goes_through(bridge, upstream
     assert auth.grants() == ["authorization_code", "refresh_token"] and len(signin.tabs()) == 1
 
 
-def test_a_token_that_cannot_be_refreshed_starts_one_new_sign_in(bridge, upstream, auth, signin):
-    server = upstream()
-    protect(server, auth)
+def test_a_token_that_cannot_be_refreshed_starts_one_new_sign_in(bridge, protected, auth, signin):
+    server = protected()
     host = bridge(server.url, env=signin())
     host.initialize()
     auth.revoke_all()                                      # access and refresh tokens both gone
@@ -198,9 +200,8 @@ def test_a_token_that_cannot_be_refreshed_starts_one_new_sign_in(bridge, upstrea
     assert len(signin.tabs()) == 2 and len(auth.of("/register")) == 1      # the registration is reused
 
 
-def test_client_credentials_sign_in_without_a_browser(bridge, upstream, auth, signin, tmp_path):
-    server = upstream()
-    protect(server, auth)
+def test_client_credentials_sign_in_without_a_browser(bridge, protected, auth, signin, tmp_path):
+    server = protected()
     auth.clients["machine"] = {"client_id": "machine", "client_secret": "s3cret", "redirect_uris": []}
     secret = tmp_path / "secret"
     secret.write_text("s3cret\n")
@@ -213,9 +214,8 @@ def test_client_credentials_sign_in_without_a_browser(bridge, upstream, auth, si
     assert "s3cret" not in host.stderr
 
 
-def test_logout_revokes_the_token_and_forgets_the_sign_in(bridge, upstream, auth, signin):
-    server = upstream()
-    protect(server, auth)
+def test_logout_revokes_the_token_and_forgets_the_sign_in(bridge, protected, auth, signin):
+    server = protected()
     host = bridge(server.url, env=signin())
     host.initialize()
     assert host.close() == 0
@@ -236,34 +236,30 @@ def _refused(host):
     return answer["error"]["message"]
 
 
-def test_metadata_for_another_resource_is_refused(bridge, upstream, auth, signin):
-    server = upstream()
-    protect(server, auth, resource="https://evil.example.com/mcp")
+def test_metadata_for_another_resource_is_refused(bridge, protected, auth, signin):
+    server = protected(resource="https://evil.example.com/mcp")
     message = _refused(bridge(server.url, env=signin()))
     assert "sign-in failed" in message and "https://evil.example.com/mcp" in message and "refusing" in message
     assert not auth.requests and not signin.tabs()
 
 
-def test_authorization_server_metadata_naming_another_issuer_is_refused(bridge, upstream, auth, signin):
-    server = upstream()
-    protect(server, auth)
+def test_authorization_server_metadata_naming_another_issuer_is_refused(bridge, protected, auth, signin):
+    server = protected()
     auth.issuer_override = "https://elsewhere.example"
     message = _refused(bridge(server.url, env=signin()))
     assert "names the issuer 'https://elsewhere.example'" in message and "RFC 8414" in message
     assert not auth.of("/register") and not signin.tabs()
 
 
-def test_an_unreachable_authorization_server_names_the_fix(bridge, upstream, auth, signin):
-    server = upstream()
-    protect(server, auth)
+def test_an_unreachable_authorization_server_names_the_fix(bridge, protected, auth, signin):
+    server = protected()
     auth.close()
     message = _refused(bridge(server.url, env=signin()))
     assert "refused the connection" in message and "is the server running?" in message, message
 
 
-def test_no_answer_from_the_browser_ends_with_the_redirect_uri_to_check(bridge, upstream, auth, signin):
-    server = upstream()
-    protect(server, auth)
+def test_no_answer_from_the_browser_ends_with_the_redirect_uri_to_check(bridge, protected, auth, signin):
+    server = protected()
     host = bridge(server.url, "--login-timeout", "1", env=signin("record"))
     message = _refused(host)
     assert "no answer from the browser within 1 s" in message and "http://127.0.0.1:" in message
@@ -271,24 +267,22 @@ def test_no_answer_from_the_browser_ends_with_the_redirect_uri_to_check(bridge, 
     assert "pending" not in json.loads(signin.token_file().read_text())       # nothing left to take over
 
 
-def test_a_denied_sign_in_is_told_to_the_host(bridge, upstream, auth, signin):
-    server = upstream()
-    protect(server, auth)
+def test_a_denied_sign_in_is_told_to_the_host(bridge, protected, auth, signin):
+    server = protected()
     auth.deny = True
     message = _refused(bridge(server.url, env=signin()))
     assert "access_denied" in message and "denied or cancelled" in message, message
     assert not auth.of("/token")
 
 
-def test_a_server_that_refuses_every_token_gets_one_sign_in_not_a_loop_of_tabs(bridge, upstream, auth, signin):
-    server = upstream()
-    protect(server, auth, accept=lambda token: False)       # tokens for another audience, say
+def test_a_server_that_refuses_every_token_gets_one_sign_in_not_a_loop_of_tabs(bridge, protected, auth, signin):
+    server = protected(accept=lambda token: False)          # tokens for another audience, say
     message = _refused(bridge(server.url, env=signin()))
     assert "refused the token %s just issued" % auth.url in message and "another resource" in message, message
     assert len(signin.tabs()) == 1 and auth.grants() == ["authorization_code"]
 
 
-def test_a_client_secret_is_never_taken_from_the_command_line(upstream, auth, tmp_path):
+def test_a_client_secret_is_never_taken_from_the_command_line(upstream, tmp_path):
     server = upstream()
     done = subprocess.run(BRIDGE + [server.url, "--client-id", "c", "--client-secret", "plain"], capture_output=True,
                           stdin=subprocess.DEVNULL, timeout=30, env=dict(os.environ, MINIMCP_OAUTH_DIR=str(tmp_path)))
