@@ -41,6 +41,8 @@ class AuthServer:
         scopes_supported, iss_supported, registration: what the metadata offers.
         deny: the authorization endpoint answers ``error=access_denied``.
         issuer_override: the metadata's ``issuer`` (a mismatch test).
+        refuse_registration: the registration endpoint answers ``invalid_redirect_uri``.
+        clock_offset: seconds added to the time its ``Date`` headers give (a clock skew test).
     """
 
     def __init__(self) -> None:
@@ -52,6 +54,8 @@ class AuthServer:
         self.registration = True
         self.deny = False
         self.issuer_override = None
+        self.refuse_registration = False
+        self.clock_offset = 0
         self.clients = {}                # client_id -> registration
         self.codes = {}
         self.access = {}                 # token -> {"expires_at", "scopes", "resource", "client_id"}
@@ -63,6 +67,9 @@ class AuthServer:
         class Handler(http.server.BaseHTTPRequestHandler):
             def log_message(self, *args):
                 pass
+
+            def date_time_string(self, timestamp=None):
+                return super().date_time_string(time.time() + server.clock_offset)
 
             def do_GET(self):
                 server._dispatch(self, "GET")
@@ -136,6 +143,8 @@ class AuthServer:
         _json(handler, 200, self.metadata())
 
     def _register(self, handler, params) -> None:
+        if self.refuse_registration:
+            return _json(handler, 400, {"error": "invalid_redirect_uri", "error_description": "loopback not allowed"})
         method = params.get("token_endpoint_auth_method") or "client_secret_basic"
         client = {"client_id": "client-" + secrets.token_hex(4), "redirect_uris": params.get("redirect_uris") or [],
                   "token_endpoint_auth_method": method}

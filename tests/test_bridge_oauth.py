@@ -276,10 +276,37 @@ def test_a_denied_sign_in_is_told_to_the_host(bridge, protected, auth, signin):
 
 
 def test_a_server_that_refuses_every_token_gets_one_sign_in_not_a_loop_of_tabs(bridge, protected, auth, signin):
-    server = protected(accept=lambda token: False)          # tokens for another audience, say
-    message = _refused(bridge(server.url, env=signin()))
+    server = protected(accept=lambda token: False)          # tokens for another audience, or a clock far off
+    auth.clock_offset = -600
+    host = bridge(server.url, env=signin())
+    message = _refused(host)
     assert "refused the token %s just issued" % auth.url in message and "another resource" in message, message
+    assert "or the clocks differ (this machine's is 600 s off" in message
+    assert host.said("this machine's clock is 600 s ahead of the authorization server's")
     assert len(signin.tabs()) == 1 and auth.grants() == ["authorization_code"]
+
+
+def test_a_registration_refused_or_not_offered_says_to_register_a_client(bridge, protected, auth, signin):
+    server = protected()
+    auth.refuse_registration = True
+    message = _refused(bridge(server.url, env=signin()))
+    assert "refused to register this client (invalid_redirect_uri: loopback not allowed)" in message
+    assert "--client-id ID and --callback-port" in message
+    auth.registration = False
+    message = _refused(bridge(server.url, env=signin()))
+    assert "offers neither client registration (RFC 7591) nor client ID metadata documents" in message
+    assert "--client-id ID" in message and not signin.tabs()
+
+
+def test_a_callback_port_that_is_taken_is_named(bridge, protected, auth, signin):
+    server = protected()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        message = _refused(bridge(server.url, "--callback-port", str(port), env=signin()))
+    assert "cannot take the loopback port %d" % port in message and "another --callback-port" in message
+    assert not signin.tabs()
 
 
 def test_a_client_secret_is_never_taken_from_the_command_line(upstream, tmp_path):
