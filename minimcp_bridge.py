@@ -919,8 +919,8 @@ class _OAuthHttp:
 
         class GetOnlyRedirects(urllib.request.HTTPRedirectHandler):
             def redirect_request(self, req, fp, code, msg, headers, newurl):
-                if req.get_method() != "GET":           # a token request is never sent on elsewhere
-                    return None
+                if req.get_method() != "GET" or not newurl.lower().startswith(("https://", "http://")):
+                    return None                 # a token request is never sent on elsewhere, nor to ftp:
                 return super().redirect_request(req, fp, code, msg, headers, newurl)
         handlers = [GetOnlyRedirects(), urllib.request.HTTPSHandler(context=self.context or tls_context())]
         if _is_loopback(_split_url(url)[1]):
@@ -933,9 +933,18 @@ class _OAuthHttp:
         Raises:
             SignInError: no answer (the message names the likely fix: proxy, CA, DNS...).
         """
+        import http.client
         import json
         import urllib.error
         import urllib.request
+        try:
+            scheme, host, port, _ = _split_url(url)
+        except ValueError:
+            scheme = None
+        if scheme not in ("http", "https") or not host:
+            raise SignInError("%r is not an http(s) URL: the server's metadata points where the bridge does not go"
+                              % url)
+        where = "%s:%d" % (host, port)
         request = urllib.request.Request(url, data=data, headers=dict({"Accept": "application/json",
                                          "User-Agent": "minimcp-bridge/%s" % __version__}, **(headers or {})))
         try:
@@ -944,12 +953,12 @@ class _OAuthHttp:
             response = exc
         except urllib.error.URLError as exc:
             reason = exc.reason if isinstance(exc.reason, BaseException) else OSError(str(exc.reason))
-            raise SignInError(_connect_hint(reason, "%s:%d" % _split_url(url)[1:3], None))
-        except (OSError, ValueError) as exc:
-            raise SignInError(_connect_hint(exc, "%s:%d" % _split_url(url)[1:3], None))
+            raise SignInError(_connect_hint(reason, where, None))
+        except (OSError, ValueError, http.client.HTTPException) as exc:
+            raise SignInError(_connect_hint(exc, where, None))
         try:
             body = response.read(self.LIMIT)
-        except OSError as exc:
+        except (OSError, http.client.HTTPException) as exc:
             raise SignInError("the connection to %s broke: %s" % (url, exc))
         finally:
             response.close()
@@ -1023,8 +1032,7 @@ def discover(http: _OAuthHttp, server_url: str, challenge: dict) -> Discovery:
             raise SignInError("the server's metadata (%s) is for the resource %s, not for %s: refusing to sign in "
                               "(a misconfigured server, or one that asks for another server's tokens)"
                               % (url, resource, server_url))
-        scopes = document.get("scopes_supported")
-        scopes = [s for s in scopes if isinstance(s, str)] if isinstance(scopes, list) else None
+        scopes = _strings(document.get("scopes_supported")) if "scopes_supported" in document else None
         resource = resource if isinstance(resource, str) else canonical_resource(server_url)
         problems = []
         for issuer in document["authorization_servers"]:
@@ -1058,7 +1066,7 @@ def _issuer_metadata(http: _OAuthHttp, issuer: str, legacy: bool = False) -> dic
         for field in ("authorization_endpoint", "token_endpoint"):
             if not isinstance(metadata.get(field), str):
                 raise SignInError("the authorization server metadata at %s has no %s" % (url, field))
-        if "S256" not in (metadata.get("code_challenge_methods_supported") or ()):
+        if "S256" not in _strings(metadata.get("code_challenge_methods_supported")):
             raise SignInError("the authorization server %s does not offer PKCE with S256 (its metadata's "
                               "code_challenge_methods_supported), which MCP requires: refusing to sign in" % issuer)
         return metadata
@@ -1169,6 +1177,26 @@ def _with_query(url: str, params: dict) -> str:
     from urllib.parse import urlencode
     query = urlencode([(key, value) for key, value in params.items() if value is not None])
     return url + ("&" if "?" in url else "?") + query
+
+
+def _strings(value) -> list:
+    """The strings of a metadata list (anything else in it, or a value that is no list, is no string)."""
+    return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
+
+
+def _auth_methods(metadata: dict) -> list:
+    """The token endpoint's authentication methods; RFC 8414's default is client_secret_basic."""
+    return _strings(metadata.get("token_endpoint_auth_methods_supported")) or ["client_secret_basic"]
+
+
+def _number(value):
+    """A JSON number, or a numeric string (some servers send ``"expires_in": "3600"``); else None."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
 
 
 def _scope_list(text) -> list:
@@ -1455,7 +1483,7 @@ class OAuth(HeaderProvider):
         metadata = discovery.metadata
         for field in ("authorization_endpoint", "token_endpoint"):
             _require_secure(metadata[field], field.replace("_", " "))
-        offered = metadata.get("scopes_supported") or ()
+        offered = _strings(metadata.get("scopes_supported"))
         if scopes and "offline_access" in offered and "offline_access" not in scopes:
             scopes = scopes + ["offline_access"]            # a refresh token, where the server offers one
         client, callback = self._client(record, discovery)
@@ -1516,7 +1544,7 @@ class OAuth(HeaderProvider):
         """(client, callback): the client identity for this authorization server, and the listener whose
         redirect URI it was registered with (pre-registered, metadata document, or RFC 7591)."""
         metadata = discovery.metadata
-        supported = metadata.get("token_endpoint_auth_methods_supported") or ["client_secret_basic"]
+        supported = _auth_methods(metadata)
         if self.client_id:
             return self._secretless(self.client_id, "pre-registered", supported), self._listener(None)
         if self.client_metadata_url and metadata.get("client_id_metadata_document_supported") is True:
@@ -1607,10 +1635,10 @@ class OAuth(HeaderProvider):
             raise SignInError("the authorization server issued a %s token; the bridge sends Bearer tokens only "
                               "(DPoP needs signing keys the standard library lacks)" % token_type)
         now = time.time()
-        expires_in = answer.get("expires_in")
+        expires_in = _number(answer.get("expires_in"))
         return {"access_token": answer["access_token"], "token_type": "Bearer",
                 "refresh_token": answer.get("refresh_token") or fields.get("refresh_token"),
-                "expires_at": now + expires_in if isinstance(expires_in, (int, float)) else None,
+                "expires_at": now + expires_in if expires_in is not None else None,
                 "obtained_at": now, "obtained_by": fields["grant_type"],
                 "scope": answer.get("scope") if isinstance(answer.get("scope"), str) else " ".join(flow["scopes"]),
                 "scope_requested": flow["scopes"], "issuer": flow["issuer"], "token_endpoint": flow["token_endpoint"],
@@ -1633,7 +1661,7 @@ class OAuth(HeaderProvider):
             flow = _flow_of(token)
         else:
             _require_secure(discovery.metadata["token_endpoint"], "token endpoint")
-            supported = discovery.metadata.get("token_endpoint_auth_methods_supported") or ["client_secret_basic"]
+            supported = _auth_methods(discovery.metadata)
             flow = {"client": self._secretless(self.client_id, "pre-registered", supported), "issuer":
                     discovery.issuer, "token_endpoint": discovery.metadata["token_endpoint"], "revocation_endpoint":
                     discovery.metadata.get("revocation_endpoint"), "resource": discovery.resource,
