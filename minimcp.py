@@ -1335,7 +1335,7 @@ class _Dialect:
              "dict_structured", "text_structured", "class_structured", "default_mime", "resource_lists",
              "decode_uri_variables", "missing_resource", "unknown_prompt", "missing_prompt_arguments",
              "capabilities", "default_version", "describe_extra", "result_meta", "strict_annotations",
-             "untyped_schema", "closed_input", "meta_in_results", "ask_unannounced", "output_spelling",
+             "untyped_schema", "closed_input", "meta_in_results", "output_spelling",
              "wrap_by_schema", "annotation_fields", "non_finite", "elicit_by_type", "lifespan_per_session")
     __slots__ = ("name",) + RULES
 
@@ -1392,9 +1392,6 @@ class _Dialect:
 #     additionalProperties: false, and validation follows): a bool, or fn() read at registration;
 #   meta_in_results: a resource's and a prompt's own meta (not the SDK's "fastmcp" key) is also
 #     the _meta of each content read and of the prompts/get result;
-#   ask_unannounced: a handler's question (elicitation, sampling, roots) goes to a client that did
-#     not declare the capability, which answers with its own error (the SDKs), or is refused
-#     before it is sent (minimcp);
 #   output_spelling: None, or fn(schema, hint, namespace) giving a tool's outputSchema (before it
 #     is wrapped in {"result": ...}) as the SDK's pydantic spells it; wrap_by_schema: a result is
 #     wrapped in {"result": ...} exactly when its schema is not an object (fastmcp: typing.Dict
@@ -1421,7 +1418,7 @@ _MCP2_RULES = dict(
     capabilities={"prompts": {"listChanged": False}, "resources": {"subscribe": False, "listChanged": False},
                   "tools": {"listChanged": False}},
     default_version="", describe_extra=None, result_meta=None, strict_annotations=False,
-    untyped_schema={"type": "string"}, closed_input=False, meta_in_results=False, ask_unannounced=True,
+    untyped_schema={"type": "string"}, closed_input=False, meta_in_results=False,
     output_spelling=None, wrap_by_schema=False, non_finite="json", elicit_by_type=None, lifespan_per_session=False, annotation_fields={
         "tool": ("title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"),
         "resource": ("audience", "priority", "lastModified")})
@@ -1437,7 +1434,7 @@ _DIALECTS = {
         unknown_prompt=(INVALID_PARAMS, "Unknown prompt: {name}", True),
         missing_prompt_arguments=(INVALID_PARAMS, "prompt {prompt!r}: missing required argument {listed}", False),
         capabilities=None, default_version="0.0.0", strict_annotations=True, untyped_schema=None,
-        ask_unannounced=False, annotation_fields=None, non_finite=None)),
+        annotation_fields=None, non_finite=None)),
 }
 
 
@@ -4268,7 +4265,7 @@ class _Session(_SessionTasks):
             if question.method == "ping" and not rev.sessions:
                 raise MCPError(METHOD_NOT_FOUND, "ping does not exist in protocol %s" % rev.version)
             lacking = _missing_capability(call.peer.capabilities, question.needs)
-            if lacking and not getattr(getattr(self.server, "dialect", None), "ask_unannounced", False):
+            if lacking:                         # the spec's rule, in every dialect: never sent
                 raise MCPError(MISSING_CLIENT_CAPABILITY, "the client did not declare the %s capability, so the "
                                "server cannot send %s" % (lacking, question.method),
                                {"requiredCapabilities": question.needs})
