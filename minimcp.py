@@ -1334,7 +1334,7 @@ class _Dialect:
              "argument_wording", "lax_arguments", "is_error_always", "objects", "list_blocks", "compact_json",
              "dict_structured", "text_structured", "class_structured", "default_mime", "resource_lists",
              "decode_uri_variables", "missing_resource", "unknown_prompt", "missing_prompt_arguments",
-             "capabilities", "default_version", "describe_extra", "result_meta", "strict_annotations",
+             "default_version", "describe_extra", "result_meta", "strict_annotations",
              "untyped_schema", "closed_input", "meta_in_results", "output_spelling",
              "wrap_by_schema", "annotation_fields", "non_finite", "elicit_by_type", "lifespan_per_session")
     __slots__ = ("name",) + RULES
@@ -1379,9 +1379,7 @@ class _Dialect:
 #     text ("json"); decode_uri_variables: template variables arrive percent-decoded;
 #   missing_resource / unknown_prompt / missing_prompt_arguments: (code, message, with data) of
 #     those errors; a code of None takes the revision's own (see _REVISION_RULES);
-#   capabilities: None (derived from what is registered) or the capabilities always declared,
-#     with their flags, every list answering (empty) for them; default_version: serverInfo's
-#     version when the server names none;
+#   default_version: serverInfo's version when the server names none;
 #   describe_extra: None or fn(kind, record, described) adding the SDK's own fields to a listing;
 #   result_meta: the _meta of a result wrapped in {"result": ...};
 #   strict_annotations: tool annotations the spec does not define are refused at registration
@@ -1415,8 +1413,6 @@ _MCP2_RULES = dict(
     decode_uri_variables=True, missing_resource=(INVALID_PARAMS, "Unknown resource: {uri}", True),
     unknown_prompt=(0, "Unknown prompt: {name}", False),
     missing_prompt_arguments=(0, "Missing required arguments: {missing}", False),
-    capabilities={"prompts": {"listChanged": False}, "resources": {"subscribe": False, "listChanged": False},
-                  "tools": {"listChanged": False}},
     default_version="", describe_extra=None, result_meta=None, strict_annotations=False,
     untyped_schema={"type": "string"}, closed_input=False, meta_in_results=False,
     output_spelling=None, wrap_by_schema=False, non_finite="json", elicit_by_type=None, lifespan_per_session=False, annotation_fields={
@@ -1433,7 +1429,7 @@ _DIALECTS = {
         missing_resource=(None, "Resource not found: {uri}", True),
         unknown_prompt=(INVALID_PARAMS, "Unknown prompt: {name}", True),
         missing_prompt_arguments=(INVALID_PARAMS, "prompt {prompt!r}: missing required argument {listed}", False),
-        capabilities=None, default_version="0.0.0", strict_annotations=True, untyped_schema=None,
+        default_version="0.0.0", strict_annotations=True, untyped_schema=None,
         annotation_fields=None, non_finite=None)),
 }
 
@@ -5352,9 +5348,7 @@ class MCPServer(_Protocol):
     def _offers(self, capability: str) -> bool:
         """Whether the registry holds something behind a capability of the method table."""
         if capability == "tools":                 # first: asked on every tools/call
-            return bool(self._tools) or self.dialect.capabilities is not None
-        if self.dialect.capabilities is not None and capability in self.dialect.capabilities:
-            return True                           # declared whatever is registered: its lists answer, empty
+            return bool(self._tools)
         if capability == "completions":
             return any(r.completions for r in list(self._prompts.values()) + list(self._templates.values()))
         if capability == "tasks":
@@ -5368,20 +5362,10 @@ class MCPServer(_Protocol):
     def _capabilities(self, rev: _Revision) -> dict:
         """Derived from METHODS and the registry: only what this revision and server offer.
 
-        A dialect that declares a fixed set (the SDKs declare tools, resources and prompts
-        whatever is registered) starts from it, and what else is offered is added.
+        The same in every dialect: a capability is a promise about what the server does
+        (answers these methods, sends these notifications), which the spec fixes, so no
+        dialect may declare one the server does not keep, nor leave one out that it does.
         """
-        fixed = self.dialect.capabilities
-        if fixed is not None:
-            capabilities = {kind: dict(flags) for kind, flags in fixed.items()}
-            for kind, flags in self._capabilities_derived(rev).items():
-                capabilities.setdefault(kind, flags)
-            if "logging" not in fixed:
-                capabilities.pop("logging", None)
-            return capabilities
-        return self._capabilities_derived(rev)
-
-    def _capabilities_derived(self, rev: _Revision) -> dict:
         capabilities = {}
         for _, _, versions, kind in METHODS.values():
             if kind and rev.version in versions and kind not in capabilities and self._offers(kind):
@@ -10678,8 +10662,7 @@ _DIALECTS["minimcp"] = _DIALECTS["minimcp"].but("minimcp", elicit_by_type=_sdk_e
 _DIALECTS["mcp1"] = _DIALECTS["mcp2"].but(        # mcp 1.30.0, the last 1.x
     "mcp1", annotation_fields=None, tool_failure="Error executing tool {name}: {error}",
     decode_uri_variables=False,
-    missing_resource=(0, "Unknown resource: {uri}", False), default_version="1.30.0", lifespan_per_session=True,
-    capabilities=dict(_DIALECTS["mcp2"].capabilities, experimental={}))
+    missing_resource=(0, "Unknown resource: {uri}", False), default_version="1.30.0", lifespan_per_session=True)
 _DIALECTS["fastmcp"] = _DIALECTS["mcp2"].but(     # fastmcp 4.2.3
     "fastmcp", docstrings=_fastmcp_docstring, tool_failure="Error calling tool {name!r}: {error}",
     tool_error="{error}",
@@ -10689,8 +10672,6 @@ _DIALECTS["fastmcp"] = _DIALECTS["mcp2"].but(     # fastmcp 4.2.3
     missing_resource=(INVALID_PARAMS, "Resource not found: {uri!r}", True),
     unknown_prompt=(INVALID_PARAMS, "Unknown prompt: {name!r}", False),
     missing_prompt_arguments=(INVALID_PARAMS, "Missing required arguments: {missing}", False),
-    capabilities={"logging": {}, "prompts": {"listChanged": True},
-                  "resources": {"subscribe": False, "listChanged": True}, "tools": {"listChanged": True}},
     default_version="4.2.3", describe_extra=_fastmcp_listing, result_meta={"fastmcp": {"wrap_result": True}},
     untyped_schema=None, closed_input=True, meta_in_results=True, output_spelling=_pydantic_output(True),
     wrap_by_schema=True, non_finite=_fastmcp_finite)

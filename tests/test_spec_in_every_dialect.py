@@ -109,3 +109,104 @@ def test_fastmcp_response_type_is_refused_the_same_way():
     assert answer["error"]["code"] == MISSING_CLIENT_CAPABILITY
     assert answer["error"]["data"] == {"requiredCapabilities": {"elicitation": {"form": {}}}}
     wire.close()
+
+
+# -- capabilities: declared from what the server does ------------------------------------------
+
+SUB_ID = "io.modelcontextprotocol/subscriptionId"
+EVERY_NOTIFICATION = {"toolsListChanged": True, "promptsListChanged": True, "resourcesListChanged": True,
+                      "resourceSubscriptions": ["probe://note"]}
+
+
+def offering(how: str) -> MCPServer:
+    """A server with one tool, one prompt and one resource."""
+    app = _server(how)
+
+    @app.tool()
+    def echo(text: str) -> str:
+        return text
+
+    @app.prompt()
+    def hello() -> str:
+        return "Say hello."
+
+    @app.resource("probe://note")
+    def note() -> str:
+        return "a note"
+    return app
+
+
+def change_everything(app: MCPServer) -> None:
+    app.add_tool(lambda: "x", name="later")
+    app.add_prompt(lambda: "x", name="later")
+    app.add_resource(lambda: "x", "probe://later")
+    app.notify_resource_updated("probe://note")
+
+
+SENT = {"notifications/tools/list_changed", "notifications/prompts/list_changed",
+        "notifications/resources/list_changed", "notifications/resources/updated"}
+
+
+def declared_notifications(capabilities: dict) -> set:
+    """The notifications these capabilities promise (listChanged, subscribe)."""
+    promised = {"notifications/%s/list_changed" % kind for kind in ("tools", "prompts", "resources")
+                if (capabilities.get(kind) or {}).get("listChanged")}
+    if (capabilities.get("resources") or {}).get("subscribe"):
+        promised.add("notifications/resources/updated")
+    return promised
+
+
+@pytest.mark.parametrize("how", SERVERS)
+def test_2026_discover_declares_what_listen_streams_deliver(how):
+    app = offering(how)
+    wire = Wire(app)
+    capabilities = wire.result("server/discover", {"_meta": envelope()})["capabilities"]
+    assert capabilities["tools"] == {"listChanged": True}
+    assert capabilities["prompts"] == {"listChanged": True}
+    assert capabilities["resources"] == {"listChanged": True, "subscribe": True}
+    assert "logging" in capabilities                      # log messages flow (for a request's logLevel)
+    listen_id = wire.request("subscriptions/listen", {"_meta": envelope(), "notifications": EVERY_NOTIFICATION})
+    ack = wire.recv()
+    assert ack["params"]["notifications"] == EVERY_NOTIFICATION
+    change_everything(app)
+    got = [wire.recv() for _ in SENT]
+    assert {n["method"] for n in got} == SENT == declared_notifications(capabilities)
+    assert all(n["params"]["_meta"] == {SUB_ID: listen_id} for n in got)
+    wire.close()
+
+
+@pytest.mark.parametrize("how", SERVERS)
+def test_2026_discover_declares_nothing_the_server_does_not_offer(how):
+    # the suite's server-stateless checks: prompts/list without the capability is -32601, and
+    # each declared capability's methods answer
+    app = _server(how)
+
+    @app.tool()
+    def echo(text: str) -> str:
+        return text
+    wire = Wire(app)
+    meta = {"_meta": envelope()}
+    capabilities = wire.result("server/discover", meta)["capabilities"]
+    assert capabilities == {"tools": {"listChanged": True}, "logging": {}}
+    assert [t["name"] for t in wire.result("tools/list", meta)["tools"]] == ["echo"]
+    for method in ("prompts/list", "resources/list", "resources/templates/list"):
+        assert wire.error(method, meta)["code"] == -32601, (how, method)
+    wire.request("subscriptions/listen", {"_meta": envelope(), "notifications": EVERY_NOTIFICATION})
+    assert wire.recv()["params"]["notifications"] == {"toolsListChanged": True}
+    wire.close()
+
+
+@pytest.mark.parametrize("how", SERVERS)
+def test_handshake_initialize_declares_what_the_session_sends(how):
+    app = offering(how)
+    wire = Wire(app)
+    capabilities = wire.initialize("2025-11-25")["capabilities"]
+    assert capabilities["tools"] == {"listChanged": True}
+    assert capabilities["prompts"] == {"listChanged": True}
+    assert capabilities["resources"] == {"listChanged": True, "subscribe": True}
+    assert capabilities["logging"] == {}
+    assert wire.result("resources/subscribe", {"uri": "probe://note"}) == {}
+    change_everything(app)
+    got = [wire.recv() for _ in SENT]
+    assert {n["method"] for n in got} == SENT == declared_notifications(capabilities)
+    wire.close()
