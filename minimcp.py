@@ -1354,16 +1354,22 @@ class _Dialect:
         return "<dialect %s>" % self.name
 
 
-# The rules, one per thing a client or model sees:
+# The rules, one per thing a client or model sees. They word and lay out what the spec leaves
+# open; what it fixes is no rule, so that no dialect can change it: error codes (the revision's,
+# _REVISION_RULES), whether a failure is a JSON-RPC error or an isError result where the spec
+# says, capabilities (MCPServer._capabilities) and whether a question may be sent (-32021,
+# _Session.ask).
 #   docstrings: "parsed" (dedented, Args: become the parameters' descriptions, none when empty),
 #     "raw" (the docstring as written, "" when there is none, parameters undescribed) or
 #     fn(docstring, kind) giving (description or None, {argument: description}) for a "tool",
 #     "resource" (templates too) or "prompt";
 #   tool_failure / tool_error: the isError text of a tool that raised, for any exception and
 #     for the ``told`` types (the SDK's ToolError), as a format of {name} and {error};
-#   unknown_tool: None (a -32602 error) or the isError text for a tool that does not exist;
+#   unknown_tool: the message of the -32602 error for a tool that does not exist, a format of {name};
 #   argument_error: None (the revision decides: -32602, or isError since 2025-11-25) or the
-#     isError text for invalid arguments, always a result; argument_wording: None (the
+#     isError text for invalid arguments, always a result (before 2025-11-25 the spec names
+#     invalid arguments both a protocol error and a tool execution error, so the choice is
+#     open; SEP-1303 settled it as isError, which both ways give); argument_wording: None (the
 #     validator's words for {error}) or fn(tool, arguments, server) giving pydantic's words, or
 #     None where it has none; lax_arguments: "3" is taken for an integer and 3.0 for 3, as
 #     pydantic's lax mode takes them;
@@ -1377,8 +1383,9 @@ class _Dialect:
 #   default_mime: the mimeType of a resource registered without one (None: guessed from the URI
 #     and the value); resource_lists: a returned list is several contents ("items") or one JSON
 #     text ("json"); decode_uri_variables: template variables arrive percent-decoded;
-#   missing_resource / unknown_prompt / missing_prompt_arguments: (code, message, with data) of
-#     those errors; a code of None takes the revision's own (see _REVISION_RULES);
+#   missing_resource / unknown_prompt: (message, with data) of those errors (the code is the
+#     revision's resource-not-found code, and -32602); missing_prompt_arguments: the message of
+#     the -32602 error, a format of {prompt}, {listed} (quoted, comma-separated) and {missing} (a set);
 #   default_version: serverInfo's version when the server names none;
 #   describe_extra: None or fn(kind, record, described) adding the SDK's own fields to a listing;
 #   result_meta: the _meta of a result wrapped in {"result": ...};
@@ -1410,9 +1417,8 @@ _MCP2_RULES = dict(
     argument_wording=None, lax_arguments=True, is_error_always=True, objects="repr", list_blocks="items",
     compact_json=False, dict_structured=False, text_structured=True, class_structured=True,
     default_mime="text/plain", resource_lists="json",
-    decode_uri_variables=True, missing_resource=(INVALID_PARAMS, "Unknown resource: {uri}", True),
-    unknown_prompt=(0, "Unknown prompt: {name}", False),
-    missing_prompt_arguments=(0, "Missing required arguments: {missing}", False),
+    decode_uri_variables=True, missing_resource=("Unknown resource: {uri}", True),
+    unknown_prompt=("Unknown prompt: {name}", False), missing_prompt_arguments="Missing required arguments: {missing}",
     default_version="", describe_extra=None, result_meta=None, strict_annotations=False,
     untyped_schema={"type": "string"}, closed_input=False, meta_in_results=False,
     output_spelling=None, wrap_by_schema=False, non_finite="json", elicit_by_type=None, lifespan_per_session=False, annotation_fields={
@@ -1423,12 +1429,11 @@ _DIALECTS = {
     "mcp2": _Dialect("mcp2", **_MCP2_RULES),
     # minimcp's own lean choices.
     "minimcp": _Dialect("minimcp", **dict(
-        _MCP2_RULES, docstrings="parsed", tool_failure="{error}", tool_error="{error}", unknown_tool=None,
+        _MCP2_RULES, docstrings="parsed", tool_failure="{error}", tool_error="{error}",
         argument_error=None, lax_arguments=False, is_error_always=False, objects="fields",
         text_structured=False, default_mime=None, resource_lists="items",
-        missing_resource=(None, "Resource not found: {uri}", True),
-        unknown_prompt=(INVALID_PARAMS, "Unknown prompt: {name}", True),
-        missing_prompt_arguments=(INVALID_PARAMS, "prompt {prompt!r}: missing required argument {listed}", False),
+        missing_resource=("Resource not found: {uri}", True), unknown_prompt=("Unknown prompt: {name}", True),
+        missing_prompt_arguments="prompt {prompt!r}: missing required argument {listed}",
         default_version="0.0.0", strict_annotations=True, untyped_schema=None,
         annotation_fields=None, non_finite=None)),
 }
@@ -2197,9 +2202,9 @@ class Prompt:
         """Check and convert prompts/get arguments (all strings on the wire)."""
         missing = [a["name"] for a in self.arguments if a["required"] and a["name"] not in arguments]
         if missing:
-            code, text, _ = self.dialect.missing_prompt_arguments
-            raise MCPError(code, text.format(prompt=self.name, listed=", ".join(repr(m) for m in missing),
-                                             missing=set(missing)))
+            text = self.dialect.missing_prompt_arguments
+            raise _invalid_params(text.format(prompt=self.name, listed=", ".join(repr(m) for m in missing),
+                                              missing=set(missing)))
         namespace = self.signature.namespace
         return {name: _convert_text(value, self.hints[name], namespace, "prompt %r argument %r" % (self.name, name))
                 for name, value in arguments.items() if name in self.hints}     # unknown arguments are ignored
@@ -4849,10 +4854,8 @@ class _Protocol:
         tool = self._tools.get(name)
         if tool is not None and self._tool_gates and name not in self._gated_tools(call, {name: tool}):
             tool = None
-        if tool is None:
-            if self.dialect.unknown_tool is not None:
-                return _tool_error(self.dialect.unknown_tool.format(name=name))
-            raise _invalid_params("Unknown tool: %s" % name, {"name": name})
+        if tool is None:                            # an error in every dialect (the SDKs answer isError)
+            raise _invalid_params(self.dialect.unknown_tool.format(name=name), {"name": name})
         arguments = call.params.get("arguments")
         if arguments is None:
             arguments = {}
@@ -4925,9 +4928,8 @@ class _Protocol:
     def _read_resource(self, uri: str, call: _Call) -> dict:
         record, variables = self._find_resource(uri)
         if record is None:
-            code, text, with_data = self.dialect.missing_resource
-            raise MCPError(call.rev.missing_resource if code is None else code, text.format(uri=uri),
-                           {"uri": uri} if with_data else None)
+            text, with_data = self.dialect.missing_resource
+            raise MCPError(call.rev.missing_resource, text.format(uri=uri), {"uri": uri} if with_data else None)
         value = self._invoke(call, record, record.arguments_for(variables))
         result = {"contents": [_trim("contents", c, call.rev.version) for c in record.to_contents(uri, value)]}
         if call.rev.cache_hints:
@@ -4963,8 +4965,8 @@ class _Protocol:
         name = _required(call.params, "name")
         prompt = self._prompts.get(name)
         if prompt is None:
-            code, text, with_data = self.dialect.unknown_prompt
-            raise MCPError(code, text.format(name=name), {"name": name} if with_data else None)
+            text, with_data = self.dialect.unknown_prompt
+            raise _invalid_params(text.format(name=name), {"name": name} if with_data else None)
         arguments = call.params.get("arguments") or {}
         if not isinstance(arguments, dict) or not all(isinstance(v, str) for v in arguments.values()):
             raise _invalid_params("Invalid params: arguments must be an object of strings")
@@ -10662,16 +10664,14 @@ _DIALECTS["minimcp"] = _DIALECTS["minimcp"].but("minimcp", elicit_by_type=_sdk_e
 _DIALECTS["mcp1"] = _DIALECTS["mcp2"].but(        # mcp 1.30.0, the last 1.x
     "mcp1", annotation_fields=None, tool_failure="Error executing tool {name}: {error}",
     decode_uri_variables=False,
-    missing_resource=(0, "Unknown resource: {uri}", False), default_version="1.30.0", lifespan_per_session=True)
+    missing_resource=("Unknown resource: {uri}", False), default_version="1.30.0", lifespan_per_session=True)
 _DIALECTS["fastmcp"] = _DIALECTS["mcp2"].but(     # fastmcp 4.2.3
     "fastmcp", docstrings=_fastmcp_docstring, tool_failure="Error calling tool {name!r}: {error}",
     tool_error="{error}",
     unknown_tool="Unknown tool: {name!r}", argument_error="{error}", list_blocks="json", compact_json=True,
     argument_wording=_pydantic_worded("fastmcp"),
     dict_structured=True, class_structured=False,
-    missing_resource=(INVALID_PARAMS, "Resource not found: {uri!r}", True),
-    unknown_prompt=(INVALID_PARAMS, "Unknown prompt: {name!r}", False),
-    missing_prompt_arguments=(INVALID_PARAMS, "Missing required arguments: {missing}", False),
+    missing_resource=("Resource not found: {uri!r}", True), unknown_prompt=("Unknown prompt: {name!r}", False),
     default_version="4.2.3", describe_extra=_fastmcp_listing, result_meta={"fastmcp": {"wrap_result": True}},
     untyped_schema=None, closed_input=True, meta_in_results=True, output_spelling=_pydantic_output(True),
     wrap_by_schema=True, non_finite=_fastmcp_finite)

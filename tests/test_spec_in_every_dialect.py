@@ -210,3 +210,48 @@ def test_handshake_initialize_declares_what_the_session_sends(how):
     got = [wire.recv() for _ in SENT]
     assert {n["method"] for n in got} == SENT == declared_notifications(capabilities)
     wire.close()
+
+
+# -- error codes: the revision's --------------------------------------------------------------
+
+def failing(how: str) -> MCPServer:
+    app = _server(how)
+
+    @app.tool()
+    def add(a: int) -> int:
+        return a
+
+    @app.prompt()
+    def review(code: str) -> str:
+        return "Review " + code
+
+    @app.resource("probe://note")
+    def note() -> str:
+        return "a note"
+    return app
+
+
+FAULTS = {   # what is asked -> the code the spec gives it (2025-06-18 and 2025-11-25, then 2026-07-28)
+    "an unknown tool": ("tools/call", {"name": "nope", "arguments": {}}, -32602, -32602),
+    "an unknown prompt": ("prompts/get", {"name": "nope"}, -32602, -32602),
+    "a missing prompt argument": ("prompts/get", {"name": "review", "arguments": {}}, -32602, -32602),
+    "a missing resource": ("resources/read", {"uri": "probe://nope"}, -32002, -32602),
+}
+
+
+@pytest.mark.parametrize("version", ["2025-06-18", "2025-11-25", "2026-07-28"])
+@pytest.mark.parametrize("how", SERVERS)
+def test_error_codes_are_the_revisions_in_every_dialect(how, version):
+    wire = Wire(failing(how))
+    modern = version == "2026-07-28"
+    if not modern:
+        wire.initialize(version)
+    for fault, (method, params, legacy_code, modern_code) in FAULTS.items():
+        answer = wire.call(method, dict(params, _meta=envelope()) if modern else params)
+        assert "error" in answer, (how, version, fault, answer)
+        assert answer["error"]["code"] == (modern_code if modern else legacy_code), (how, version, fault, answer)
+    if version != "2025-06-18":                         # SEP-1303: invalid arguments are for the model to read
+        params = {"name": "add", "arguments": {"a": "many"}}
+        answer = wire.call("tools/call", dict(params, _meta=envelope()) if modern else params)
+        assert answer["result"]["isError"] is True, (how, version, answer)
+    wire.close()
