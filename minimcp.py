@@ -2303,6 +2303,11 @@ class Context:
         return _RequestContext(self)
 
     @property
+    def session(self) -> "_ClientSession":
+        """The SDKs' ``ctx.session``: ``create_message``, ``list_roots``, ``send_tool_list_changed``, ..."""
+        return _ClientSession(self)
+
+    @property
     def client_id(self):
         """The client id the request's ``_meta`` names, if any (the SDK's ``ctx.client_id``)."""
         meta = self._call.meta
@@ -2469,7 +2474,7 @@ class Context:
         if self._call.rev.elicitation_modes:
             params["mode"] = "form"
         return self._ask(_Question(key, "elicitation/create", params, {"elicitation": {"form": {}}},
-                                   lambda answer: _check_elicited(answer, form)), timeout)
+                                   lambda answer: _Fields.elicited(_check_elicited(answer, form), schema)), timeout)
 
     def elicit_url(self, message: str, url: str, elicitation_id: str = None,
                    timeout: float = None, key: str = None) -> dict:
@@ -2570,6 +2575,107 @@ class _RequestContext:
     def __init__(self, ctx: Context) -> None:
         self.request_id, self.meta = ctx.request_id, ctx.meta
         self.lifespan_context = ctx.lifespan_context
+
+
+class _Fields(dict):
+    """A client's answer as the SDKs hand it to a tool: still the dict, its fields also read as
+    attributes, snake_case too (``result.content.text``, ``result.stop_reason``, ``root.uri``),
+    and awaitable, as the SDKs' methods are."""
+
+    @classmethod
+    def of(cls, value):
+        if isinstance(value, dict):
+            return cls((k, cls.of(v)) for k, v in value.items())
+        if isinstance(value, list):
+            return [cls.of(v) for v in value]
+        return value
+
+    @classmethod
+    def elicited(cls, answer: dict, schema) -> "_Fields":
+        """An ElicitResult with the SDKs' ``.data``: the accepted content, made into ``schema``
+        when that is a dataclass or a pydantic model (None unless accepted)."""
+        result = cls.of(answer)
+        content = answer.get("content") or {} if answer.get("action") == "accept" else None
+        if content is not None and isinstance(schema, type) and (_is_dataclass(schema) or _is_pydantic_model(schema)):
+            content = schema(**content)
+        result.data = content                     # an attribute, not a key: the dict stays the answer
+        return result
+
+    def __getattr__(self, name: str):
+        head, *rest = name.split("_")
+        for key in (name, head + "".join(part[:1].upper() + part[1:] for part in rest)):
+            if key in self:
+                return self[key]
+        raise AttributeError(name)
+
+    def __await__(self):
+        return self
+        yield
+
+
+def _as_json(value):
+    """A value a tool built with the SDK's models (SamplingMessage(...), ...) as the JSON it stands for."""
+    if isinstance(value, (list, tuple)):
+        return [_as_json(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _as_json(v) for k, v in value.items()}
+    if callable(getattr(value, "model_dump", None)) and not isinstance(value, type):
+        try:
+            return value.model_dump(by_alias=True, exclude_none=True, mode="json")     # pydantic's
+        except TypeError:
+            return value.model_dump()                                               # minimcp's SDK models
+    return value
+
+
+class _ClientSession:
+    """What ``ctx.session`` is in the SDKs, for what their tools do with it: ask the client
+    (``create_message``, ``list_roots``), tell it what changed, check what it declared."""
+
+    def __init__(self, ctx: Context) -> None:
+        self._ctx = ctx
+
+    def create_message(self, messages, max_tokens: int, system_prompt: str = None, include_context: str = None,
+                       temperature: float = None, stop_sequences: list = None, metadata: dict = None,
+                       model_preferences=None, tools=None, tool_choice=None, related_request_id=None) -> _Fields:
+        """``sampling/createMessage``, as ``ctx.sample``; the result reads as the SDK's CreateMessageResult."""
+        return _Fields.of(self._ctx.sample(
+            _as_json(list(messages)), max_tokens, system_prompt, temperature, stop_sequences,
+            _as_json(model_preferences), include_context, _as_json(tools), _as_json(tool_choice), metadata))
+
+    def list_roots(self) -> _Fields:
+        """``roots/list``, as ``ctx.list_roots``; the result reads as the SDK's ListRootsResult."""
+        return _Fields.of({"roots": self._ctx.list_roots()})
+
+    def check_client_capability(self, capability) -> bool:
+        """Whether the client declared ``capability`` (a ClientCapabilities, or its dict)."""
+        wanted = {k: v for k, v in (_as_json(capability) or {}).items() if v is not None}
+        return _missing_capability(self._ctx.client_capabilities, wanted) is None
+
+    def send_log_message(self, level: str, data, logger: str = None, related_request_id=None) -> "_AwaitableNone":
+        """A log message, as ``ctx.log``."""
+        self._ctx.log(level, data, logger)
+        return _AWAITABLE_NONE
+
+    def send_resource_updated(self, uri) -> "_AwaitableNone":
+        """Tell subscribers the resource changed, as ``server.notify_resource_updated``."""
+        self._ctx.server.notify_resource_updated(str(uri))
+        return _AWAITABLE_NONE
+
+    def _changed(self, kind: str) -> "_AwaitableNone":
+        self._ctx.server._list_changed(kind)      # (registering already told the client: said twice is allowed)
+        return _AWAITABLE_NONE
+
+    def send_tool_list_changed(self) -> "_AwaitableNone":
+        """Tell the client its tool list changed."""
+        return self._changed("tools")
+
+    def send_prompt_list_changed(self) -> "_AwaitableNone":
+        """Tell the client its prompt list changed."""
+        return self._changed("prompts")
+
+    def send_resource_list_changed(self) -> "_AwaitableNone":
+        """Tell the client its resource list changed."""
+        return self._changed("resources")
 
 
 class _AwaitableNone:
@@ -10702,6 +10808,14 @@ def _sdk_names() -> dict:
             "Icon": _sdk_model("Icon", "An icon: src, mimeType, sizes, theme."),
             "Annotations": _sdk_model("Annotations", "Content annotations: audience, priority, lastModified."),
             "GetPromptResult": _sdk_model("GetPromptResult", "A prompts/get result."),
+            # what a tool hands ctx.session (create_message, check_client_capability)
+            "SamplingMessage": _sdk_model("SamplingMessage", "A sampling message: role, content."),
+            "ModelPreferences": _sdk_model("ModelPreferences", "Sampling model preferences: hints, priorities."),
+            "ModelHint": _sdk_model("ModelHint", "A model name hint."),
+            "ClientCapabilities": _sdk_model("ClientCapabilities", "What a client declared: sampling, roots, ..."),
+            "SamplingCapability": _sdk_model("SamplingCapability", "The sampling capability."),
+            "RootsCapability": _sdk_model("RootsCapability", "The roots capability."),
+            "ElicitationCapability": _sdk_model("ElicitationCapability", "The elicitation capability."),
             # Servers build it at import for the constructor, which ignores it: minimcp's HTTP
             # transport checks Host and Origin itself (wsgi_app's allowed_hosts, allowed_origins).
             "TransportSecuritySettings": _sdk_model("TransportSecuritySettings", "Accepted and ignored."),
