@@ -1383,8 +1383,8 @@ class _Dialect:
 #   default_mime: the mimeType of a resource registered without one (None: guessed from the URI
 #     and the value); resource_lists: a returned list is several contents ("items") or one JSON
 #     text ("json"); decode_uri_variables: template variables arrive percent-decoded;
-#   missing_resource / unknown_prompt: (message, with data) of those errors (the code is the
-#     revision's resource-not-found code, and -32602); missing_prompt_arguments: the message of
+#   missing_resource / unknown_prompt: (message, with data) of those errors, whose codes are the
+#     revision's resource-not-found code and -32602; missing_prompt_arguments: the message of
 #     the -32602 error, a format of {prompt}, {listed} (quoted, comma-separated) and {missing} (a set);
 #   default_version: serverInfo's version when the server names none;
 #   describe_extra: None or fn(kind, record, described) adding the SDK's own fields to a listing;
@@ -2458,7 +2458,9 @@ class Context:
 
         Returns:
             ``{"action": "accept"|"decline"|"cancel", "content": {...}}``; accepted content
-            has been checked against ``schema``.
+            has been checked against ``schema``. The dict also has the SDKs' ``.action`` and
+            ``.data``: the accepted content, as an instance when ``schema`` is a dataclass or a
+            pydantic model (None unless accepted).
 
         Raises:
             ValueError: for a schema no form can carry, or an accepted answer that does not fit it.
