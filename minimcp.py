@@ -1334,8 +1334,8 @@ class _Dialect:
              "argument_wording", "lax_arguments", "is_error_always", "objects", "list_blocks", "compact_json",
              "dict_structured", "text_structured", "class_structured", "default_mime", "resource_lists",
              "decode_uri_variables", "missing_resource", "unknown_prompt", "missing_prompt_arguments",
-             "capabilities", "default_version", "describe_extra", "result_meta", "strict_annotations",
-             "untyped_schema", "closed_input", "meta_in_results", "ask_unannounced", "output_spelling",
+             "default_version", "describe_extra", "result_meta", "strict_annotations",
+             "untyped_schema", "closed_input", "meta_in_results", "output_spelling",
              "wrap_by_schema", "annotation_fields", "non_finite", "elicit_by_type", "lifespan_per_session")
     __slots__ = ("name",) + RULES
 
@@ -1354,16 +1354,22 @@ class _Dialect:
         return "<dialect %s>" % self.name
 
 
-# The rules, one per thing a client or model sees:
+# The rules, one per thing a client or model sees. They word and lay out what the spec leaves
+# open; what it fixes is no rule, so that no dialect can change it: error codes (the revision's,
+# _REVISION_RULES), whether a failure is a JSON-RPC error or an isError result where the spec
+# says, capabilities (MCPServer._capabilities) and whether a question may be sent (-32021,
+# _Session.ask).
 #   docstrings: "parsed" (dedented, Args: become the parameters' descriptions, none when empty),
 #     "raw" (the docstring as written, "" when there is none, parameters undescribed) or
 #     fn(docstring, kind) giving (description or None, {argument: description}) for a "tool",
 #     "resource" (templates too) or "prompt";
 #   tool_failure / tool_error: the isError text of a tool that raised, for any exception and
 #     for the ``told`` types (the SDK's ToolError), as a format of {name} and {error};
-#   unknown_tool: None (a -32602 error) or the isError text for a tool that does not exist;
+#   unknown_tool: the message of the -32602 error for a tool that does not exist, a format of {name};
 #   argument_error: None (the revision decides: -32602, or isError since 2025-11-25) or the
-#     isError text for invalid arguments, always a result; argument_wording: None (the
+#     isError text for invalid arguments, always a result (before 2025-11-25 the spec names
+#     invalid arguments both a protocol error and a tool execution error, so the choice is
+#     open; SEP-1303 settled it as isError, which both ways give); argument_wording: None (the
 #     validator's words for {error}) or fn(tool, arguments, server) giving pydantic's words, or
 #     None where it has none; lax_arguments: "3" is taken for an integer and 3.0 for 3, as
 #     pydantic's lax mode takes them;
@@ -1377,11 +1383,10 @@ class _Dialect:
 #   default_mime: the mimeType of a resource registered without one (None: guessed from the URI
 #     and the value); resource_lists: a returned list is several contents ("items") or one JSON
 #     text ("json"); decode_uri_variables: template variables arrive percent-decoded;
-#   missing_resource / unknown_prompt / missing_prompt_arguments: (code, message, with data) of
-#     those errors; a code of None takes the revision's own (see _REVISION_RULES);
-#   capabilities: None (derived from what is registered) or the capabilities always declared,
-#     with their flags, every list answering (empty) for them; default_version: serverInfo's
-#     version when the server names none;
+#   missing_resource / unknown_prompt: (message, with data) of those errors, whose codes are the
+#     revision's resource-not-found code and -32602; missing_prompt_arguments: the message of
+#     the -32602 error, a format of {prompt}, {listed} (quoted, comma-separated) and {missing} (a set);
+#   default_version: serverInfo's version when the server names none;
 #   describe_extra: None or fn(kind, record, described) adding the SDK's own fields to a listing;
 #   result_meta: the _meta of a result wrapped in {"result": ...};
 #   strict_annotations: tool annotations the spec does not define are refused at registration
@@ -1392,9 +1397,6 @@ class _Dialect:
 #     additionalProperties: false, and validation follows): a bool, or fn() read at registration;
 #   meta_in_results: a resource's and a prompt's own meta (not the SDK's "fastmcp" key) is also
 #     the _meta of each content read and of the prompts/get result;
-#   ask_unannounced: a handler's question (elicitation, sampling, roots) goes to a client that did
-#     not declare the capability, which answers with its own error (the SDKs), or is refused
-#     before it is sent (minimcp);
 #   output_spelling: None, or fn(schema, hint, namespace) giving a tool's outputSchema (before it
 #     is wrapped in {"result": ...}) as the SDK's pydantic spells it; wrap_by_schema: a result is
 #     wrapped in {"result": ...} exactly when its schema is not an object (fastmcp: typing.Dict
@@ -1415,13 +1417,10 @@ _MCP2_RULES = dict(
     argument_wording=None, lax_arguments=True, is_error_always=True, objects="repr", list_blocks="items",
     compact_json=False, dict_structured=False, text_structured=True, class_structured=True,
     default_mime="text/plain", resource_lists="json",
-    decode_uri_variables=True, missing_resource=(INVALID_PARAMS, "Unknown resource: {uri}", True),
-    unknown_prompt=(0, "Unknown prompt: {name}", False),
-    missing_prompt_arguments=(0, "Missing required arguments: {missing}", False),
-    capabilities={"prompts": {"listChanged": False}, "resources": {"subscribe": False, "listChanged": False},
-                  "tools": {"listChanged": False}},
+    decode_uri_variables=True, missing_resource=("Unknown resource: {uri}", True),
+    unknown_prompt=("Unknown prompt: {name}", False), missing_prompt_arguments="Missing required arguments: {missing}",
     default_version="", describe_extra=None, result_meta=None, strict_annotations=False,
-    untyped_schema={"type": "string"}, closed_input=False, meta_in_results=False, ask_unannounced=True,
+    untyped_schema={"type": "string"}, closed_input=False, meta_in_results=False,
     output_spelling=None, wrap_by_schema=False, non_finite="json", elicit_by_type=None, lifespan_per_session=False, annotation_fields={
         "tool": ("title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"),
         "resource": ("audience", "priority", "lastModified")})
@@ -1430,14 +1429,13 @@ _DIALECTS = {
     "mcp2": _Dialect("mcp2", **_MCP2_RULES),
     # minimcp's own lean choices.
     "minimcp": _Dialect("minimcp", **dict(
-        _MCP2_RULES, docstrings="parsed", tool_failure="{error}", tool_error="{error}", unknown_tool=None,
+        _MCP2_RULES, docstrings="parsed", tool_failure="{error}", tool_error="{error}",
         argument_error=None, lax_arguments=False, is_error_always=False, objects="fields",
         text_structured=False, default_mime=None, resource_lists="items",
-        missing_resource=(None, "Resource not found: {uri}", True),
-        unknown_prompt=(INVALID_PARAMS, "Unknown prompt: {name}", True),
-        missing_prompt_arguments=(INVALID_PARAMS, "prompt {prompt!r}: missing required argument {listed}", False),
-        capabilities=None, default_version="0.0.0", strict_annotations=True, untyped_schema=None,
-        ask_unannounced=False, annotation_fields=None, non_finite=None)),
+        missing_resource=("Resource not found: {uri}", True), unknown_prompt=("Unknown prompt: {name}", True),
+        missing_prompt_arguments="prompt {prompt!r}: missing required argument {listed}",
+        default_version="0.0.0", strict_annotations=True, untyped_schema=None,
+        annotation_fields=None, non_finite=None)),
 }
 
 
@@ -2204,9 +2202,9 @@ class Prompt:
         """Check and convert prompts/get arguments (all strings on the wire)."""
         missing = [a["name"] for a in self.arguments if a["required"] and a["name"] not in arguments]
         if missing:
-            code, text, _ = self.dialect.missing_prompt_arguments
-            raise MCPError(code, text.format(prompt=self.name, listed=", ".join(repr(m) for m in missing),
-                                             missing=set(missing)))
+            text = self.dialect.missing_prompt_arguments
+            raise _invalid_params(text.format(prompt=self.name, listed=", ".join(repr(m) for m in missing),
+                                              missing=set(missing)))
         namespace = self.signature.namespace
         return {name: _convert_text(value, self.hints[name], namespace, "prompt %r argument %r" % (self.name, name))
                 for name, value in arguments.items() if name in self.hints}     # unknown arguments are ignored
@@ -2303,6 +2301,11 @@ class Context:
     def request_context(self) -> "_RequestContext":
         """The SDK's ``ctx.request_context``: ``lifespan_context`` (what the lifespan yielded), ``request_id``, ``meta``."""
         return _RequestContext(self)
+
+    @property
+    def session(self) -> "_ClientSession":
+        """The SDKs' ``ctx.session``: ``create_message``, ``list_roots``, ``send_tool_list_changed``, ..."""
+        return _ClientSession(self)
 
     @property
     def client_id(self):
@@ -2455,7 +2458,9 @@ class Context:
 
         Returns:
             ``{"action": "accept"|"decline"|"cancel", "content": {...}}``; accepted content
-            has been checked against ``schema``.
+            has been checked against ``schema``. The dict also has the SDKs' ``.action`` and
+            ``.data``: the accepted content, as an instance when ``schema`` is a dataclass or a
+            pydantic model (None unless accepted).
 
         Raises:
             ValueError: for a schema no form can carry, or an accepted answer that does not fit it.
@@ -2471,7 +2476,7 @@ class Context:
         if self._call.rev.elicitation_modes:
             params["mode"] = "form"
         return self._ask(_Question(key, "elicitation/create", params, {"elicitation": {"form": {}}},
-                                   lambda answer: _check_elicited(answer, form)), timeout)
+                                   lambda answer: _Fields.elicited(_check_elicited(answer, form), schema)), timeout)
 
     def elicit_url(self, message: str, url: str, elicitation_id: str = None,
                    timeout: float = None, key: str = None) -> dict:
@@ -2572,6 +2577,107 @@ class _RequestContext:
     def __init__(self, ctx: Context) -> None:
         self.request_id, self.meta = ctx.request_id, ctx.meta
         self.lifespan_context = ctx.lifespan_context
+
+
+class _Fields(dict):
+    """A client's answer as the SDKs hand it to a tool: still the dict, its fields also read as
+    attributes, snake_case too (``result.content.text``, ``result.stop_reason``, ``root.uri``),
+    and awaitable, as the SDKs' methods are."""
+
+    @classmethod
+    def of(cls, value):
+        if isinstance(value, dict):
+            return cls((k, cls.of(v)) for k, v in value.items())
+        if isinstance(value, list):
+            return [cls.of(v) for v in value]
+        return value
+
+    @classmethod
+    def elicited(cls, answer: dict, schema) -> "_Fields":
+        """An ElicitResult with the SDKs' ``.data``: the accepted content, made into ``schema``
+        when that is a dataclass or a pydantic model (None unless accepted)."""
+        result = cls.of(answer)
+        content = answer.get("content") or {} if answer.get("action") == "accept" else None
+        if content is not None and isinstance(schema, type) and (_is_dataclass(schema) or _is_pydantic_model(schema)):
+            content = schema(**content)
+        result.data = content                     # an attribute, not a key: the dict stays the answer
+        return result
+
+    def __getattr__(self, name: str):
+        head, *rest = name.split("_")
+        for key in (name, head + "".join(part[:1].upper() + part[1:] for part in rest)):
+            if key in self:
+                return self[key]
+        raise AttributeError(name)
+
+    def __await__(self):
+        return self
+        yield
+
+
+def _as_json(value):
+    """A value a tool built with the SDK's models (SamplingMessage(...), ...) as the JSON it stands for."""
+    if isinstance(value, (list, tuple)):
+        return [_as_json(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _as_json(v) for k, v in value.items()}
+    if callable(getattr(value, "model_dump", None)) and not isinstance(value, type):
+        try:
+            return value.model_dump(by_alias=True, exclude_none=True, mode="json")     # pydantic's
+        except TypeError:
+            return value.model_dump()                                               # minimcp's SDK models
+    return value
+
+
+class _ClientSession:
+    """What ``ctx.session`` is in the SDKs, for what their tools do with it: ask the client
+    (``create_message``, ``list_roots``), tell it what changed, check what it declared."""
+
+    def __init__(self, ctx: Context) -> None:
+        self._ctx = ctx
+
+    def create_message(self, messages, max_tokens: int, system_prompt: str = None, include_context: str = None,
+                       temperature: float = None, stop_sequences: list = None, metadata: dict = None,
+                       model_preferences=None, tools=None, tool_choice=None, related_request_id=None) -> _Fields:
+        """``sampling/createMessage``, as ``ctx.sample``; the result reads as the SDK's CreateMessageResult."""
+        return _Fields.of(self._ctx.sample(
+            _as_json(list(messages)), max_tokens, system_prompt, temperature, stop_sequences,
+            _as_json(model_preferences), include_context, _as_json(tools), _as_json(tool_choice), metadata))
+
+    def list_roots(self) -> _Fields:
+        """``roots/list``, as ``ctx.list_roots``; the result reads as the SDK's ListRootsResult."""
+        return _Fields.of({"roots": self._ctx.list_roots()})
+
+    def check_client_capability(self, capability) -> bool:
+        """Whether the client declared ``capability`` (a ClientCapabilities, or its dict)."""
+        wanted = {k: v for k, v in (_as_json(capability) or {}).items() if v is not None}
+        return _missing_capability(self._ctx.client_capabilities, wanted) is None
+
+    def send_log_message(self, level: str, data, logger: str = None, related_request_id=None) -> "_AwaitableNone":
+        """A log message, as ``ctx.log``."""
+        self._ctx.log(level, data, logger)
+        return _AWAITABLE_NONE
+
+    def send_resource_updated(self, uri) -> "_AwaitableNone":
+        """Tell subscribers the resource changed, as ``server.notify_resource_updated``."""
+        self._ctx.server.notify_resource_updated(str(uri))
+        return _AWAITABLE_NONE
+
+    def _changed(self, kind: str) -> "_AwaitableNone":
+        self._ctx.server._list_changed(kind)      # (registering already told the client: said twice is allowed)
+        return _AWAITABLE_NONE
+
+    def send_tool_list_changed(self) -> "_AwaitableNone":
+        """Tell the client its tool list changed."""
+        return self._changed("tools")
+
+    def send_prompt_list_changed(self) -> "_AwaitableNone":
+        """Tell the client its prompt list changed."""
+        return self._changed("prompts")
+
+    def send_resource_list_changed(self) -> "_AwaitableNone":
+        """Tell the client its resource list changed."""
+        return self._changed("resources")
 
 
 class _AwaitableNone:
@@ -4268,7 +4374,7 @@ class _Session(_SessionTasks):
             if question.method == "ping" and not rev.sessions:
                 raise MCPError(METHOD_NOT_FOUND, "ping does not exist in protocol %s" % rev.version)
             lacking = _missing_capability(call.peer.capabilities, question.needs)
-            if lacking and not getattr(getattr(self.server, "dialect", None), "ask_unannounced", False):
+            if lacking:                         # the spec's rule, in every dialect: never sent
                 raise MCPError(MISSING_CLIENT_CAPABILITY, "the client did not declare the %s capability, so the "
                                "server cannot send %s" % (lacking, question.method),
                                {"requiredCapabilities": question.needs})
@@ -4856,10 +4962,8 @@ class _Protocol:
         tool = self._tools.get(name)
         if tool is not None and self._tool_gates and name not in self._gated_tools(call, {name: tool}):
             tool = None
-        if tool is None:
-            if self.dialect.unknown_tool is not None:
-                return _tool_error(self.dialect.unknown_tool.format(name=name))
-            raise _invalid_params("Unknown tool: %s" % name, {"name": name})
+        if tool is None:                            # an error in every dialect (the SDKs answer isError)
+            raise _invalid_params(self.dialect.unknown_tool.format(name=name), {"name": name})
         arguments = call.params.get("arguments")
         if arguments is None:
             arguments = {}
@@ -4932,9 +5036,8 @@ class _Protocol:
     def _read_resource(self, uri: str, call: _Call) -> dict:
         record, variables = self._find_resource(uri)
         if record is None:
-            code, text, with_data = self.dialect.missing_resource
-            raise MCPError(call.rev.missing_resource if code is None else code, text.format(uri=uri),
-                           {"uri": uri} if with_data else None)
+            text, with_data = self.dialect.missing_resource
+            raise MCPError(call.rev.missing_resource, text.format(uri=uri), {"uri": uri} if with_data else None)
         value = self._invoke(call, record, record.arguments_for(variables))
         result = {"contents": [_trim("contents", c, call.rev.version) for c in record.to_contents(uri, value)]}
         if call.rev.cache_hints:
@@ -4970,8 +5073,8 @@ class _Protocol:
         name = _required(call.params, "name")
         prompt = self._prompts.get(name)
         if prompt is None:
-            code, text, with_data = self.dialect.unknown_prompt
-            raise MCPError(code, text.format(name=name), {"name": name} if with_data else None)
+            text, with_data = self.dialect.unknown_prompt
+            raise _invalid_params(text.format(name=name), {"name": name} if with_data else None)
         arguments = call.params.get("arguments") or {}
         if not isinstance(arguments, dict) or not all(isinstance(v, str) for v in arguments.values()):
             raise _invalid_params("Invalid params: arguments must be an object of strings")
@@ -5355,9 +5458,7 @@ class MCPServer(_Protocol):
     def _offers(self, capability: str) -> bool:
         """Whether the registry holds something behind a capability of the method table."""
         if capability == "tools":                 # first: asked on every tools/call
-            return bool(self._tools) or self.dialect.capabilities is not None
-        if self.dialect.capabilities is not None and capability in self.dialect.capabilities:
-            return True                           # declared whatever is registered: its lists answer, empty
+            return bool(self._tools)
         if capability == "completions":
             return any(r.completions for r in list(self._prompts.values()) + list(self._templates.values()))
         if capability == "tasks":
@@ -5371,20 +5472,10 @@ class MCPServer(_Protocol):
     def _capabilities(self, rev: _Revision) -> dict:
         """Derived from METHODS and the registry: only what this revision and server offer.
 
-        A dialect that declares a fixed set (the SDKs declare tools, resources and prompts
-        whatever is registered) starts from it, and what else is offered is added.
+        The same in every dialect: a capability is a promise about what the server does
+        (answers these methods, sends these notifications), which the spec fixes, so no
+        dialect may declare one the server does not keep, nor leave one out that it does.
         """
-        fixed = self.dialect.capabilities
-        if fixed is not None:
-            capabilities = {kind: dict(flags) for kind, flags in fixed.items()}
-            for kind, flags in self._capabilities_derived(rev).items():
-                capabilities.setdefault(kind, flags)
-            if "logging" not in fixed:
-                capabilities.pop("logging", None)
-            return capabilities
-        return self._capabilities_derived(rev)
-
-    def _capabilities_derived(self, rev: _Revision) -> dict:
         capabilities = {}
         for _, _, versions, kind in METHODS.values():
             if kind and rev.version in versions and kind not in capabilities and self._offers(kind):
@@ -11057,19 +11148,14 @@ _DIALECTS["minimcp"] = _DIALECTS["minimcp"].but("minimcp", elicit_by_type=_sdk_e
 _DIALECTS["mcp1"] = _DIALECTS["mcp2"].but(        # mcp 1.30.0, the last 1.x
     "mcp1", annotation_fields=None, tool_failure="Error executing tool {name}: {error}",
     decode_uri_variables=False,
-    missing_resource=(0, "Unknown resource: {uri}", False), default_version="1.30.0", lifespan_per_session=True,
-    capabilities=dict(_DIALECTS["mcp2"].capabilities, experimental={}))
+    missing_resource=("Unknown resource: {uri}", False), default_version="1.30.0", lifespan_per_session=True)
 _DIALECTS["fastmcp"] = _DIALECTS["mcp2"].but(     # fastmcp 4.2.3
     "fastmcp", docstrings=_fastmcp_docstring, tool_failure="Error calling tool {name!r}: {error}",
     tool_error="{error}",
     unknown_tool="Unknown tool: {name!r}", argument_error="{error}", list_blocks="json", compact_json=True,
     argument_wording=_pydantic_worded("fastmcp"),
     dict_structured=True, class_structured=False,
-    missing_resource=(INVALID_PARAMS, "Resource not found: {uri!r}", True),
-    unknown_prompt=(INVALID_PARAMS, "Unknown prompt: {name!r}", False),
-    missing_prompt_arguments=(INVALID_PARAMS, "Missing required arguments: {missing}", False),
-    capabilities={"logging": {}, "prompts": {"listChanged": True},
-                  "resources": {"subscribe": False, "listChanged": True}, "tools": {"listChanged": True}},
+    missing_resource=("Resource not found: {uri!r}", True), unknown_prompt=("Unknown prompt: {name!r}", False),
     default_version="4.2.3", describe_extra=_fastmcp_listing, result_meta={"fastmcp": {"wrap_result": True}},
     untyped_schema=None, closed_input=True, meta_in_results=True, output_spelling=_pydantic_output(True),
     wrap_by_schema=True, non_finite=_fastmcp_finite)
@@ -11100,6 +11186,14 @@ def _sdk_names() -> dict:
             "Icon": _sdk_model("Icon", "An icon: src, mimeType, sizes, theme."),
             "Annotations": _sdk_model("Annotations", "Content annotations: audience, priority, lastModified."),
             "GetPromptResult": _sdk_model("GetPromptResult", "A prompts/get result."),
+            # what a tool hands ctx.session (create_message, check_client_capability)
+            "SamplingMessage": _sdk_model("SamplingMessage", "A sampling message: role, content."),
+            "ModelPreferences": _sdk_model("ModelPreferences", "Sampling model preferences: hints, priorities."),
+            "ModelHint": _sdk_model("ModelHint", "A model name hint."),
+            "ClientCapabilities": _sdk_model("ClientCapabilities", "What a client declared: sampling, roots, ..."),
+            "SamplingCapability": _sdk_model("SamplingCapability", "The sampling capability."),
+            "RootsCapability": _sdk_model("RootsCapability", "The roots capability."),
+            "ElicitationCapability": _sdk_model("ElicitationCapability", "The elicitation capability."),
             # Servers build it at import for the constructor, which ignores it: minimcp's HTTP
             # transport checks Host and Origin itself (wsgi_app's allowed_hosts, allowed_origins).
             "TransportSecuritySettings": _sdk_model("TransportSecuritySettings", "Accepted and ignored."),

@@ -5,6 +5,10 @@ gives them those names, written with minimcp's public API only, for both pinned 
 versions (0.1.16: the handshake era; 0.2.0-alpha.12: also 2026-07-28 and the tasks and
 skills extensions). `tests/interop/run_conformance.sh` runs the suite against it.
 
+The suite runs against this file in every dialect: CONFORMANCE_DIALECT names one ("minimcp" when
+unset; "mcp2" is mcp 2.3.0's), and CONFORMANCE_DIALECT=none passes no `dialect=` at all, so the
+default a newcomer gets is tested as it is. What the spec fixes must not change with it.
+
 Where minimcp cannot yet do what a scenario asks (for example name its input requests, or
 ask several questions in one round), the fixture still asks in the way minimcp can, so the
 scenario fails visibly and is listed in `tests/interop/conformance_baseline.txt`, instead
@@ -23,8 +27,12 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from minimcp import Audio, Context, EmbeddedResource, Image, MCPError, MCPServer  # noqa: E402
 
-app = MCPServer("minimcp-conformance", version="1.0.0", dialect="minimcp",
-                instructions="Fixture for the official MCP conformance suite.")
+INSTRUCTIONS = "Fixture for the official MCP conformance suite."
+DIALECT = os.environ.get("CONFORMANCE_DIALECT", "minimcp")
+if DIALECT == "none":                   # exactly what a newcomer writes
+    app = MCPServer("minimcp-conformance", version="1.0.0", instructions=INSTRUCTIONS)
+else:
+    app = MCPServer("minimcp-conformance", version="1.0.0", instructions=INSTRUCTIONS, dialect=DIALECT)
 
 
 def _png() -> bytes:

@@ -1,6 +1,8 @@
 """Serve examples/conformance.py over minimcp's own Streamable HTTP transport, for run_conformance.sh.
 
-    python3 tests/interop/conformance_http.py URL_FILE
+    [CONFORMANCE_DIALECT=mcp2|none|...] python3 tests/interop/conformance_http.py URL_FILE
+
+The fixture is served in the dialect CONFORMANCE_DIALECT names (see its docstring).
 
 Binds a free loopback port (port 0, so two runs never race for one), and once the socket
 listens writes ``http://127.0.0.1:PORT/mcp`` to URL_FILE: the script waits for that file

@@ -2,17 +2,19 @@
 
     python3 tests/interop/conformance_results.py BASELINE RESULTS_DIR
 
-RESULTS_DIR holds one directory per run, `<suite version>/<era>/<scenario>/`, each with the
-suite's output (`server-<scenario>-<time>/checks.json`) or nothing if the run produced none.
-A check that FAILED or was SKIPPED is the key `<suite version> <era> <scenario> <check id>`
-(a skip is not a pass: a scenario the suite skipped tested nothing). The baseline holds one
-such key per line, then ` | ` and the reason (the spec text, or why the check cannot apply);
-`#` starts a comment; the check id `*` stands for every failed or skipped check of that
-scenario. Exit status 0 only when the failures and skips are exactly the baseline: one
-missing from it, a baseline entry that passed or no longer runs, or a run without results
-all fail the stage. WARNING and INFO checks count as passes and are listed.
+RESULTS_DIR holds one directory per run, `<fixture>/<suite version>/<era>/<scenario>/`, each
+with the suite's output (`server-<scenario>-<time>/checks.json`) or nothing if the run produced
+none. A check that FAILED or was SKIPPED is the key `<fixture> <suite version> <era> <scenario>
+<check id>` (a skip is not a pass: a scenario the suite skipped tested nothing). The baseline
+holds one such key per line, then ` | ` and the reason (the spec text, or why the check cannot
+apply); `#` starts a comment; each field may be a glob (`*` for every fixture, or for every
+failed or skipped check of a scenario). Exit status 0 only when the failures and skips are
+exactly the baseline: one missing from it, a baseline entry that passed or no longer runs, or
+a run without results all fail the stage. A line about runs that were not made (a run of some
+fixtures only) is not judged. WARNING and INFO checks count as passes and are listed.
 """
 
+import fnmatch
 import glob
 import json
 import os
@@ -28,25 +30,27 @@ def read_baseline(path: str) -> dict:
             if not line or line.startswith("#"):
                 continue
             key, sep, reason = line.partition(" | ")
-            if not sep or not reason.strip() or len(key.split()) != 4:
-                raise SystemExit("%s:%d: want '<version> <era> <scenario> <check id> | <reason>'" % (path, number))
+            if not sep or not reason.strip() or len(key.split()) != 5:
+                raise SystemExit("%s:%d: want '<fixture> <version> <era> <scenario> <check id> | <reason>'"
+                                 % (path, number))
             entries[" ".join(key.split())] = reason.strip()
     return entries
 
 
 def read_results(root: str) -> tuple:
-    """(failed: key -> message, passed: set of keys, runs without results: list of run names)."""
-    failed, passed, missing = {}, set(), []
-    for run in sorted(p for p in glob.glob(os.path.join(root, "*", "*", "*")) if os.path.isdir(p)):
-        version, era, scenario = run.split(os.sep)[-3:]
+    """(failed: key -> message, passed: set of keys, runs without results: list of run names, runs)."""
+    failed, passed, missing, runs = {}, set(), [], []
+    for run in sorted(p for p in glob.glob(os.path.join(root, "*", "*", "*", "*")) if os.path.isdir(p)):
+        run_key = " ".join(run.split(os.sep)[-4:])          # fixture, suite version, era, scenario
+        runs.append(run_key)
         files = glob.glob(os.path.join(run, "*", "checks.json"))
         if not files:
-            missing.append("%s %s %s" % (version, era, scenario))
+            missing.append(run_key)
             continue
         for path in files:
             with open(path, encoding="utf-8") as handle:
                 for check in json.load(handle):
-                    key = "%s %s %s %s" % (version, era, scenario, check.get("id"))
+                    key = "%s %s" % (run_key, check.get("id"))
                     status = check.get("status")
                     if status in ("FAILURE", "SKIPPED"):
                         failed[key] = "%s: %s" % (status, (check.get("errorMessage") or check.get("description")
@@ -55,7 +59,7 @@ def read_results(root: str) -> tuple:
                         passed.add(key)
                         if status == "WARNING":
                             print("warning %s: %s" % (key, (check.get("errorMessage") or "")[:300]))
-    return failed, passed, missing
+    return failed, passed, missing, runs
 
 
 def main(argv: list) -> int:
@@ -63,18 +67,21 @@ def main(argv: list) -> int:
         print(__doc__.strip(), file=sys.stderr)
         return 2
     baseline = read_baseline(argv[1])
-    failed, passed, missing = read_results(argv[2])
-    def scenario(key: str) -> str:
-        return key.rsplit(" ", 1)[0]
-    wild = {scenario(k) for k in baseline if k.endswith(" *")}
-    expected = {k for k in failed if k in baseline or scenario(k) in wild}
+    failed, passed, missing, runs = read_results(argv[2])
+
+    def matches(pattern: str, key: str) -> bool:
+        return len(key.split()) == len(pattern.split()) and all(
+            fnmatch.fnmatchcase(k, p) for p, k in zip(pattern.split(), key.split()))
+    # A line about runs this run did not make (run_conformance.sh --fixture ...) is not judged.
+    baseline = {p: why for p, why in baseline.items() if any(matches(p.rsplit(" ", 1)[0], run) for run in runs)}
+    expected = {k for k in failed if any(matches(p, k) for p in baseline)}
     new = sorted(k for k in failed if k not in expected)
-    fixed = sorted(k for k in baseline if not k.endswith(" *") and k in passed and k not in failed)
-    absent = sorted(k for k in baseline if k not in failed and k not in fixed
-                    and not (k.endswith(" *") and any(scenario(f) == scenario(k) for f in failed)))
+    # A line whose checks all pass now is stale, and so is one that matches nothing the run emitted.
+    fixed = sorted(p for p in baseline if not any(matches(p, k) for k in failed) and any(matches(p, k) for k in passed))
+    absent = sorted(p for p in baseline if not any(matches(p, k) for k in failed) and p not in fixed)
     for key in sorted(failed):
         if key in expected and key not in baseline:
-            continue                  # covered by a `*` line: one line per scenario is enough
+            continue                  # covered by a glob line: one line per scenario is enough
         print("%s %s: %s" % ("expected" if key in expected else "NEW FAILURE", key, failed[key][:300]))
     for key in fixed:
         print("NOW PASSES (remove it from the baseline): %s" % key)

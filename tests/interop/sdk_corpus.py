@@ -27,7 +27,9 @@ in, how it is started, and a script of calls) it:
    from the reference's own listings (every tool with arguments its schema accepts, with none,
    and with a wrong type; every listed resource; every prompt);
 4. compares the two recordings field by field. Schemas are compared in their shortest
-   equivalent form (no generated titles, $refs inlined), which the issue allows. The fields in
+   equivalent form (no generated titles, $refs inlined), which the issue allows, and what the
+   spec fixes as the spec fixes it in every dialect (README D10: capabilities, error codes; D4:
+   -32601 for a kind with nothing to list). The fields in
    which a volatile server's two reference runs differ are values of the run (uptimes, ids,
    clocks) and are ignored, printed as "volatile (ignored)" with -v; a server's "mask" patterns
    (clock readings, random draws that two runs may happen to share) are replaced on both sides.
@@ -54,7 +56,8 @@ import traceback
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from sdk_diff import dump, rule_shortest_schemas, run_case  # noqa: E402  (the shared case and compare code)
+from sdk_diff import (dump, rule_shortest_schemas, rule_spec_fixed, rule_undeclared_lists,  # noqa: E402
+                      run_case)                                   # (the shared case and compare code)
 
 import logging  # noqa: E402
 
@@ -462,6 +465,10 @@ def mask(node, patterns: list, keys: frozenset = frozenset()):
 def normalise(real: dict, mini: dict, server: dict) -> tuple[dict, dict]:
     patterns = [re.compile(p) for p in server.get("mask", [])]
     keys = frozenset(server.get("mask_keys", []))
+    # What the spec fixes is the same in every dialect (README: D10, and D4 for what is listed),
+    # read before masking, which may take an error code for a value of the run.
+    real, mini = rule_spec_fixed(real, mini, server["sdk"])
+    real, mini = rule_undeclared_lists(real, mini, server["sdk"])
     real, mini = mask(real, patterns, keys), mask(mini, patterns, keys)
     real, mini = rule_shortest_schemas(real, mini, server["sdk"])
     return real, mini

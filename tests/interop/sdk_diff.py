@@ -320,6 +320,57 @@ def rule_undeclared_lists(real, mini, dialect):
     return _undeclared(real), _undeclared(mini)
 
 
+_LISTINGS = {"tools": (("tools/list", "tools"),), "prompts": (("prompts/list", "prompts"),),
+             "resources": (("resources/list", "resources"), ("resources/templates/list", "resourceTemplates"))}
+
+
+def _lists_nothing(data: dict, kind: str) -> bool:
+    """Whether every listing of ``kind`` was empty, or -32601 (D4), or not recorded."""
+    for key, field in _LISTINGS[kind]:
+        value = data.get(key)
+        if isinstance(value, dict) and not (value.get(field) == [] or value.get("error", {}).get("code") == -32601):
+            return False
+    return True
+
+
+def _declared(data: dict) -> dict:
+    """initialize's capabilities without what D10 and D4 leave to the spec: the listChanged and
+    subscribe flags, logging and experimental, and the kinds of which nothing is listed."""
+    initialize = data.get("initialize")
+    capabilities = initialize.get("capabilities") if isinstance(initialize, dict) else None
+    if not isinstance(capabilities, dict):
+        return data
+    kept = {}
+    for kind, flags in capabilities.items():
+        if kind in ("logging", "experimental") or (kind in _LISTINGS and _lists_nothing(data, kind)):
+            continue
+        kept[kind] = {k: v for k, v in flags.items() if k not in ("listChanged", "subscribe")} \
+            if isinstance(flags, dict) else flags
+    return dict(data, initialize=dict(initialize, capabilities=kept))
+
+
+def _texts(answer: dict) -> list:
+    return [b.get("text") for b in answer.get("content") or () if isinstance(b, dict)]
+
+
+def rule_spec_fixed(real, mini, dialect):
+    """D10: what the spec fixes is the spec's in every dialect: capabilities, error codes."""
+    real, mini = dict(_declared(real)), dict(_declared(mini))
+    for key, answer in list(real.items()):
+        other = mini.get(key)
+        if not isinstance(answer, dict) or not isinstance(other, dict) or not isinstance(other.get("error"), dict):
+            continue
+        mine = other["error"]
+        if mine.get("code") != -32602:
+            continue
+        error = answer.get("error")
+        if isinstance(error, dict) and error.get("code") == 0:             # an unknown prompt, a missing argument
+            real[key] = dict(answer, error=dict(error, code=-32602))
+        elif answer.get("isError") and _texts(answer) == [mine.get("message")]:   # an unknown tool
+            real[key] = other
+    return real, mini
+
+
 def _strip_fastmcp(node):
     if isinstance(node, list):
         return [_strip_fastmcp(item) for item in node]
@@ -454,7 +505,7 @@ def rule_text_once(real, mini, dialect):
 
 RULES = {"D1": rule_shortest_schemas, "D2": rule_docstrings, "D3": rule_error_text,
          "D4": rule_undeclared_lists, "D5": rule_fastmcp_extras, "D6": rule_mime_types,
-         "D7": rule_resource_lists, "D8": rule_object_text, "D9": rule_text_once}
+         "D7": rule_resource_lists, "D8": rule_object_text, "D9": rule_text_once, "D10": rule_spec_fixed}
 
 
 def readme_rules(readme: Path) -> list[str]:
