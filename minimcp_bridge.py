@@ -1375,7 +1375,7 @@ class OAuth(HeaderProvider):
         try:
             record = store.load()
             stored = record.get("token")
-            if stored and stored.get("access_token") != sent and _covers(stored, scopes):
+            if stored and stored.get("access_token") != sent and _covers(stored, scopes) and not _expired(stored):
                 self._token = stored     # another bridge signed in (or refreshed) meanwhile: no browser
                 _log().info("using the sign-in to %s that another bridge stored", self.server_url)
                 return
@@ -1400,10 +1400,11 @@ class OAuth(HeaderProvider):
                                   "insufficient_scope): the account lacks that permission" % " ".join(scopes))
             self._step_ups[frozenset(scopes)] = times + 1
         discovery = discover(self.http, self.server_url, challenge)
-        same = scopes is None and stored.get("issuer") == discovery.issuer and stored.get("access_token") == sent
-        if same and retried and stored.get("obtained_by") in ("authorization_code", "client_credentials"):
+        same = scopes is None and stored.get("issuer") == discovery.issuer
+        refused = retried and stored.get("access_token") == sent      # just got for this request, and refused
+        if same and refused and stored.get("obtained_by") in ("authorization_code", "client_credentials"):
             raise SignInError(self._refused_fresh(discovery))
-        if same and stored.get("refresh_token") and not (retried and stored.get("obtained_by") == "refresh_token"):
+        if same and stored.get("refresh_token") and not (refused and stored.get("obtained_by") == "refresh_token"):
             try:
                 return self._refresh(record, stored)
             except SignInError as exc:
@@ -1748,6 +1749,11 @@ def logout(server_url: str, folder: str = None, http: _OAuthHttp = None, client_
 def _bearer(sent: dict):
     value = (sent or {}).get("Authorization") or ""
     return value[7:] if value[:7].lower() == "bearer " else None
+
+
+def _expired(token: dict) -> bool:
+    expires_at = token.get("expires_at")
+    return isinstance(expires_at, (int, float)) and time.time() >= expires_at
 
 
 def _covers(token: dict, scopes) -> bool:
