@@ -10,6 +10,7 @@ fails; each failure a JSON-RPC error to the host that names its likely fix.
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -23,7 +24,6 @@ import pytest
 from bridge_harness import BRIDGE, INIT_PARAMS, bridge, upstream  # noqa: F401 - fixtures
 from conftest import ROOT
 from oauth_server import BROWSER_SCRIPT, AuthServer, protect
-import minimcp_bridge
 
 sys.path.insert(0, os.path.join(ROOT, "tests", "interop"))
 import oauth_browser  # noqa: E402
@@ -183,16 +183,40 @@ def test_a_401_refreshes_the_token_and_the_request_goes_through(bridge, protecte
     server = protected()
     host = bridge(server.url, env=signin())
     host.initialize()
+    host.request("ping")                                   # (after notifications/initialized, in the host's order)
     auth.expire_access_tokens()                            # the server's clock says expired, the bridge's not yet
     answer = host.request("tools/call", {"name": "echo", "arguments": {"text": "again"}})
     assert answer["result"]["content"][0]["text"]
     assert auth.grants() == ["authorization_code", "refresh_token"] and len(signin.tabs()) == 1
 
 
+def test_a_stored_token_that_expired_meanwhile_is_not_taken_for_a_fresh_one(bridge, protected, auth, signin):
+    """A bridge that runs for long finds, after a 401, what a bridge since gone stored: a token
+    that has expired, with no refresh token. It signs in again (one tab), rather than retrying
+    with that token and then calling the server's refusal of it a refusal of a fresh token."""
+    server = protected()
+    first = bridge(server.url, env=signin())
+    first.initialize()
+    assert first.close() == 0
+    host = bridge(server.url, env=signin())
+    host.initialize()                                      # holds the first token
+    host.request("ping")                                   # (after notifications/initialized, in the host's order)
+    auth.expire_access_tokens()
+    path = signin.token_file()
+    record = json.loads(path.read_text())
+    record["token"].update(access_token="stored-by-a-bridge-since-gone", expires_at=time.time() - 1,
+                           refresh_token=None)
+    path.write_text(json.dumps(record))
+    answer = host.request("tools/call", {"name": "echo", "arguments": {"text": "later"}}, timeout=30)
+    assert answer["result"]["content"][0]["text"]
+    assert auth.grants() == ["authorization_code", "authorization_code"] and len(signin.tabs()) == 2
+
+
 def test_a_token_that_cannot_be_refreshed_starts_one_new_sign_in(bridge, protected, auth, signin):
     server = protected()
     host = bridge(server.url, env=signin())
     host.initialize()
+    host.request("ping")                                   # (after notifications/initialized, in the host's order)
     auth.revoke_all()                                      # access and refresh tokens both gone
     answer = host.request("tools/call", {"name": "echo", "arguments": {"text": "again"}}, timeout=30)
     assert answer["result"]["content"][0]["text"]
@@ -281,8 +305,10 @@ def test_a_server_that_refuses_every_token_gets_one_sign_in_not_a_loop_of_tabs(b
     host = bridge(server.url, env=signin())
     message = _refused(host)
     assert "refused the token %s just issued" % auth.url in message and "another resource" in message, message
-    assert "or the clocks differ (this machine's is 600 s off" in message
-    assert host.said("this machine's clock is 600 s ahead of the authorization server's")
+    told = re.search(r"or the clocks differ \(this machine's is (\d+) s off the authorization server's\)", message)
+    assert told and abs(int(told.group(1)) - 600) <= 1, message            # Date headers count whole seconds
+    assert host.said("s ahead of the authorization server's: tokens may look expired")
+    assert abs(int(re.search(r"this machine's clock is (\d+) s ahead", host.stderr).group(1)) - 600) <= 1
     assert len(signin.tabs()) == 1 and auth.grants() == ["authorization_code"]
 
 
@@ -316,77 +342,109 @@ def test_a_client_secret_is_never_taken_from_the_command_line(upstream, tmp_path
     assert done.returncode != 0 and b"visible to every user" in done.stderr and not server.requests
 
 
-# -- the token file and its lock, in this process and across processes -----------------------------
+# -- the token file and its lock, in processes of their own ------------------------------------------
+#
+# minimcp_bridge is never imported into pytest's process: it plugs itself into minimcp as a
+# component, which the seam's tests count.
+
+def _python(code: str, *args, stdin=None) -> subprocess.Popen:
+    """A Python process running ``code`` (minimcp_bridge importable), its stdout a pipe of lines."""
+    return subprocess.Popen([sys.executable, "-c", "import sys; sys.path.insert(0, %r)\n" % ROOT + code] + list(args),
+                            stdin=stdin, stdout=subprocess.PIPE, universal_newlines=True)
+
+
+def _output(code: str, *args) -> list:
+    """The JSON lines ``code`` printed, once it exited (with status 0)."""
+    process = _python(code, *args)
+    out, _ = process.communicate(timeout=60)
+    assert process.returncode == 0, out
+    return [json.loads(line) for line in out.splitlines()]
+
+
+_UMASK = """
+import json, os, minimcp_bridge
+store = minimcp_bridge.TokenStore(sys.argv[1], "https://example.com/mcp", "registered")
+os.umask(0)
+store.save({"token": {"access_token": "a"}})
+store.save({"token": {"access_token": "b"}})          # replaced whole, 0600 from its first byte
+print(json.dumps([os.stat(store.path).st_mode & 0o777, os.stat(sys.argv[1]).st_mode & 0o777,
+                  store.load()["token"], sorted(os.listdir(sys.argv[1])), os.path.basename(store.path)]))
+"""
+
 
 def test_the_token_file_is_0600_whatever_the_umask(tmp_path):
-    store = minimcp_bridge.TokenStore(str(tmp_path / "oauth"), "https://example.com/mcp", "registered")
-    previous = os.umask(0)
-    try:
-        store.save({"token": {"access_token": "a"}})
-        store.save({"token": {"access_token": "b"}})         # replaced whole, 0600 from its first byte
-    finally:
-        os.umask(previous)
-    assert os.stat(store.path).st_mode & 0o777 == 0o600 and os.stat(tmp_path / "oauth").st_mode & 0o777 == 0o700
-    assert store.load()["token"] == {"access_token": "b"} and [p.name for p in (tmp_path / "oauth").iterdir()] == \
-        [os.path.basename(store.path)]
+    [(mode, folder, token, files, name)] = _output(_UMASK, str(tmp_path / "oauth"))
+    assert mode == 0o600 and folder == 0o700 and token == {"access_token": "b"} and files == [name]
 
 
 _HOLDER = """
-import sys, time
-sys.path.insert(0, %r)
-import minimcp_bridge
+import time, minimcp_bridge
 lock = minimcp_bridge.FileLock(sys.argv[1])
 assert lock.acquire(5)
 print("locked", flush=True)
 time.sleep(60)
 """
+_CONTENDER = """
+import minimcp_bridge
+lock, waited = minimcp_bridge.FileLock(sys.argv[1]), []
+print(lock.acquire(0.3, on_wait=lambda: waited.append(True)), waited, flush=True)
+sys.stdin.readline()                                   # the holder is dead now
+print(lock.acquire(5), flush=True)
+other = minimcp_bridge.FileLock(sys.argv[1])
+print(other.acquire(0.1), flush=True)
+lock.release()
+print(other.acquire(1), flush=True)
+"""
 
 
 def test_a_killed_holder_leaves_no_stale_lock(tmp_path):
     path = str(tmp_path / "server.lock")
-    holder = subprocess.Popen([sys.executable, "-c", _HOLDER % ROOT, path], stdout=subprocess.PIPE)
+    holder = _python(_HOLDER, path)
+    assert holder.stdout.readline() == "locked\n"
+    contender = _python(_CONTENDER, path, stdin=subprocess.PIPE)
     try:
-        assert holder.stdout.readline() == b"locked\n"
-        waited = []
-        lock = minimcp_bridge.FileLock(path)
-        assert not lock.acquire(0.3, on_wait=lambda: waited.append(True)) and waited == [True]
+        assert contender.stdout.readline() == "False [True]\n"        # held: it waited, and was told so
         holder.send_signal(signal.SIGKILL)
         holder.wait(10)
-        assert lock.acquire(5)                              # the OS dropped the dead holder's lock
-        other = minimcp_bridge.FileLock(path)
-        assert not other.acquire(0.1)
-        lock.release()
-        assert other.acquire(1)
-        other.release()
+        out, _ = contender.communicate("go\n", timeout=30)
+        assert out.split() == ["True", "False", "True"]                 # the OS dropped the dead holder's lock
     finally:
-        holder.kill()
-        holder.wait(10)
-        holder.stdout.close()
+        for process in (holder, contender):
+            process.kill()
+            process.wait(10)
+            process.stdout.close()
 
 
-def test_the_windows_lock_takes_turns_through_msvcrt(tmp_path, monkeypatch):
-    """msvcrt.locking stubbed as Windows behaves: a one-byte lock at the file's offset 0, refused
-    (OSError) while another handle holds it, released by LK_UNLCK."""
-    held = {}
+_WINDOWS = """
+import json, os, minimcp_bridge
+held, calls = {}, []
 
-    class FakeMsvcrt:
-        LK_NBLCK, LK_UNLCK = 2, 0
+class FakeMsvcrt:
+    # msvcrt.locking as Windows behaves: a one-byte lock at the file's offset 0, refused
+    # (OSError) while another handle holds it, released by LK_UNLCK.
+    LK_NBLCK, LK_UNLCK = 2, 0
 
-        @staticmethod
-        def locking(fd, mode, nbytes):
-            assert nbytes == 1 and os.lseek(fd, 0, os.SEEK_CUR) == 0
-            key = os.fstat(fd).st_ino
-            if mode == FakeMsvcrt.LK_NBLCK:
-                if key in held:
-                    raise OSError(36, "Resource deadlock avoided")
-                held[key] = fd
-            else:
-                assert held.pop(key) == fd
-    monkeypatch.setitem(sys.modules, "msvcrt", FakeMsvcrt)
-    path = str(tmp_path / "server.lock")
-    first, second = minimcp_bridge.FileLock(path, windows=True), minimcp_bridge.FileLock(path, windows=True)
-    assert first.acquire(1) and not second.acquire(0.2)
-    first.release()
-    assert second.acquire(1) and held
-    second.release()
-    assert not held
+    @staticmethod
+    def locking(fd, mode, nbytes):
+        calls.append((mode, nbytes, os.lseek(fd, 0, os.SEEK_CUR)))
+        key = os.fstat(fd).st_ino
+        if mode == FakeMsvcrt.LK_NBLCK:
+            if key in held:
+                raise OSError(36, "Resource deadlock avoided")
+            held[key] = fd
+        elif held.pop(key) != fd:
+            raise AssertionError("unlocked by another handle")
+sys.modules["msvcrt"] = FakeMsvcrt
+first, second = minimcp_bridge.FileLock(sys.argv[1], windows=True), minimcp_bridge.FileLock(sys.argv[1], windows=True)
+steps = [first.acquire(1), second.acquire(0.2)]
+first.release()
+steps.append(second.acquire(1))
+second.release()
+print(json.dumps([steps, len(held), sorted(set(calls))]))
+"""
+
+
+def test_the_windows_lock_takes_turns_through_msvcrt(tmp_path):
+    [(steps, still_held, calls)] = _output(_WINDOWS, str(tmp_path / "server.lock"))
+    assert steps == [True, False, True] and still_held == 0
+    assert calls == [[0, 1, 0], [2, 1, 0]]                 # one byte at offset 0, locked and unlocked
