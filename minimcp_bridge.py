@@ -1399,6 +1399,8 @@ class OAuth(HeaderProvider):
                 raise SignInError("the server still refuses this request after a sign-in with the scopes %s (403 "
                                   "insufficient_scope): the account lacks that permission" % " ".join(scopes))
             self._step_ups[frozenset(scopes)] = times + 1
+        if not interactive and not (stored.get("refresh_token") or self.client_credentials):
+            raise SignInError("not signed in to %s: the host's next request signs in" % self.server_url)
         discovery = discover(self.http, self.server_url, challenge)
         same = scopes is None and stored.get("issuer") == discovery.issuer
         refused = retried and stored.get("access_token") == sent      # just got for this request, and refused
