@@ -1482,7 +1482,8 @@ class OAuth(HeaderProvider):
         return flow
 
     def _start_flow(self, record: dict, discovery: Discovery, scopes: list) -> tuple:
-        import secrets
+        """A new sign-in: the client and its listener, the flow recorded (for a bridge that may take it
+        over), the browser opened on its URL. (flow, listener)"""
         metadata = discovery.metadata
         for field in ("authorization_endpoint", "token_endpoint"):
             _require_secure(metadata[field], field.replace("_", " "))
@@ -1490,6 +1491,15 @@ class OAuth(HeaderProvider):
         if scopes and "offline_access" in offered and "offline_access" not in scopes:
             scopes = scopes + ["offline_access"]            # a refresh token, where the server offers one
         client, callback = self._client(record, discovery)
+        try:
+            return self._open_flow(record, discovery, scopes, client, callback)
+        except BaseException:
+            callback.close()
+            raise
+
+    def _open_flow(self, record: dict, discovery: Discovery, scopes: list, client: dict, callback) -> tuple:
+        import secrets
+        metadata = discovery.metadata
         verifier, challenge = _pkce()
         state = secrets.token_urlsafe(24)
         url = _with_query(metadata["authorization_endpoint"], {
@@ -1512,6 +1522,11 @@ class OAuth(HeaderProvider):
         """Open the browser (``BROWSER`` chooses it), then note in the store that the tab is open."""
         opener = self.open_browser
         if opener is None:
+            if sys.platform.startswith("linux") and not any(os.environ.get(name) for name in
+                                                            ("BROWSER", "DISPLAY", "WAYLAND_DISPLAY")):
+                _log().warning("no display here to open a browser on (and no BROWSER): open %s where there is one"
+                               " (the redirect to 127.0.0.1:%d must reach this machine)", flow["url"], flow["port"])
+                return                   # not a console browser on the host's stderr
             import webbrowser
             opener = webbrowser.open
         try:

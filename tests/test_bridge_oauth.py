@@ -133,6 +133,18 @@ def test_a_browser_connection_that_sends_nothing_does_not_hold_up_the_redirect(b
     person.join(30)
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a display is a Linux desktop's question")
+def test_with_no_display_and_no_browser_the_url_is_on_stderr_to_open_elsewhere(bridge, protected, auth, signin):
+    server = protected()
+    env = dict(signin(), BROWSER="", DISPLAY="", WAYLAND_DISPLAY="")   # a headless host: no console browser started
+    host = bridge(server.url, env=env)
+    host.send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": INIT_PARAMS})
+    assert host.said("no display here to open a browser on (and no BROWSER): open ")
+    url = re.search(r"open (http://\S+) where there is one", host.stderr).group(1)
+    oauth_browser.follow(url)                            # opened on another machine, the port forwarded
+    assert "result" in host.answer_to(1, timeout=30) and not signin.tabs()
+
+
 def test_a_sign_in_whose_bridge_was_killed_is_finished_by_the_next_in_the_same_tab(bridge, protected, auth, signin):
     server = protected()
     first = bridge(server.url, env=signin("record"))
