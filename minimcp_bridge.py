@@ -8,13 +8,22 @@ to the server at URL. Standard library only, Python 3.8-3.13, nothing to install
 What owns what, top to bottom:
 
 - **Headers** (``HeaderProvider``): what every upstream request carries besides the
-  protocol's own headers. ``StaticHeaders`` holds ``--header`` / ``--header-file``; an
-  OAuth provider (issue 40) plugs in at the same place: ``headers()`` before each
-  request, ``unauthorized()`` on a 401, which may refresh and ask for one retry.
+  protocol's own headers: ``headers()`` before each request, ``unauthorized()`` on a 401
+  and ``forbidden()`` on a 403, which may get fresh credentials and ask for a retry.
+  ``StaticHeaders`` holds ``--header`` / ``--header-file``.
 - **The upstream** (``Upstream``): HTTP and nothing else. The endpoint, the OS proxy
   settings, TLS with the system's CA store (``--ca-file`` adds one), keep-alive
   connections with TCP keep-alive, the connect and idle timeouts, refused connections
   retried for a bounded time, and a sentence for each failure naming its likely fix.
+- **Sign-in** (``OAuth``, the provider when no ``Authorization`` header is given): OAuth 2.1
+  as MCP's authorization spec says. Discovery (``discover``: RFC 9728, RFC 8414 and OpenID
+  metadata, the issuer checked, the 2025-03-26 defaults), the client (pre-registered, a
+  client ID metadata document, RFC 7591 registration), the authorization code flow with
+  PKCE in the user's browser and its redirect on a loopback port, or client credentials;
+  tokens in a 0600 file per server (``TokenStore``), refreshed before they expire and on a
+  401; a 403 ``insufficient_scope`` steps up. A file lock per server (``FileLock``) makes
+  one bridge sign in while the others wait for what it stores; a sign-in whose bridge was
+  killed is finished by the next, in the tab already open.
 - **The bridge** (``Bridge``): the MCP side. It reads the host's messages, keeps the
   table of requests in flight (each gets exactly one answer), and hands each to the era
   the two ends agreed on:
@@ -59,7 +68,8 @@ _OWN_HEADERS = frozenset(["accept", "content-type", "content-length", "host", "m
 _OWN_ID_PREFIX = "minimcp-bridge:"
 _ROUNDS_LIMIT = 16                       # input_required rounds for one request before giving up
 
-__all__ = ["Bridge", "HeaderProvider", "StaticHeaders", "Upstream", "UpstreamError", "main"]
+__all__ = ["Bridge", "HeaderProvider", "OAuth", "SignInError", "StaticHeaders", "TokenStore", "Upstream",
+           "UpstreamError", "main"]
 
 
 def _log():
@@ -138,18 +148,29 @@ def read_header_file(path: str, environ=None) -> list:
 class HeaderProvider:
     """What every upstream request carries besides the protocol's headers.
 
-    The bridge calls ``headers()`` before each request, and ``unauthorized()`` when the
-    server answers 401: a provider that can get fresh credentials (an OAuth refresh, a
-    new login) does so and returns True, and the request is sent once more with the new
-    ``headers()``. This is the place issue 40's OAuth plugs in.
+    The bridge calls ``headers()`` before each request, ``unauthorized()`` when the server
+    answers 401 and ``forbidden()`` when it answers 403: a provider that can get fresh
+    credentials (an OAuth refresh, a new sign-in, a step-up to more scopes) does so and
+    returns True, and the request is sent again with the new ``headers()``. ``OAuth`` is
+    the provider that signs in.
     """
+
+    def bind(self, upstream: "Upstream") -> None:
+        """The upstream this provider serves (its TLS settings, its timeouts, its closing)."""
 
     def headers(self) -> dict:
         """The headers to send now (name -> value)."""
         return {}
 
-    def unauthorized(self, challenge: str) -> bool:
-        """The server answered 401 with ``challenge`` (its WWW-Authenticate, or ""): try again?"""
+    def unauthorized(self, challenge: str, sent: dict, interactive: bool = True, retried: bool = False) -> bool:
+        """The server answered 401 with ``challenge`` (its WWW-Authenticate, or "") to a request
+        that carried ``sent`` (what ``headers()`` gave): try again? ``interactive``: the host
+        waits for this request (a background one never opens a browser); ``retried``: ``sent``
+        holds the credentials this provider just gave this very request."""
+        return False
+
+    def forbidden(self, challenge: str, sent: dict, interactive: bool = True, retried: bool = False) -> bool:
+        """The server answered 403 with ``challenge``: try again (with more scopes)?"""
         return False
 
     def names(self) -> list:
@@ -185,7 +206,8 @@ class UpstreamError(Exception):
 def _status_hint(status: int, url: str) -> str:
     """What an HTTP error status from an MCP endpoint most likely means."""
     hints = {
-        401: "the server wants credentials: pass --header 'Authorization: Bearer ${TOKEN}' (or --header-file)",
+        401: "the server wants credentials that are not OAuth's (or refused the ones given): pass --header "
+             "'Authorization: Bearer ${TOKEN}' (or --header-file)",
         403: "forbidden: the credentials lack access to this server, or it refuses this client",
         404: "nothing answers at %s: check the URL's path (MCP endpoints are often /mcp)" % url,
         405: "%s does not take this method: is it a Streamable HTTP MCP endpoint? (the old HTTP+SSE "
@@ -356,6 +378,16 @@ class Reply:
             pass
 
 
+def tls_context(ca_file: str = None):
+    """TLS as the bridge speaks it: the system's CA store (Windows' too), verified, and the CAs
+    of ``ca_file`` besides."""
+    import ssl
+    context = ssl.create_default_context()
+    if ca_file:
+        context.load_verify_locations(cafile=ca_file)
+    return context
+
+
 class Upstream:
     """The server's endpoint over HTTP(S): connections, proxies, TLS, timeouts, credentials.
 
@@ -390,19 +422,16 @@ class Upstream:
         self.target = (parts.path or "/") + ("?" + parts.query if parts.query else "")
         self.headers = headers or HeaderProvider()
         self.connect_timeout, self.idle_timeout, self.retry_for = connect_timeout, idle_timeout, retry_for
-        self.context = None
-        if self.secure:
-            import ssl
-            self.context = ssl.create_default_context()      # the system's store (Windows' too), verified
-            if ca_file:
-                self.context.load_verify_locations(cafile=ca_file)     # and the CAs of --ca-file besides
-        elif ca_file:
+        if ca_file and not self.secure:
             raise ValueError("--ca-file is for https URLs")
+        self.ca_file = ca_file
+        self.context = tls_context(ca_file) if self.secure else None
         self.proxy, self.proxy_headers = self._proxy()
         self.closing = threading.Event()
         self._idle = []
         self._lock = threading.Lock()
         self._told_refused = False
+        self.headers.bind(self)
 
     def _proxy(self) -> tuple:
         """The proxy for this URL from the OS settings (environment, Windows registry, macOS), or None."""
@@ -483,18 +512,22 @@ class Upstream:
                 return
         connection.http.close()
 
-    def request(self, method: str, headers: dict, body: bytes = None, should_stop=None, sent=None) -> Reply:
+    def request(self, method: str, headers: dict, body: bytes = None, should_stop=None, sent=None,
+                interactive: bool = True) -> Reply:
         """Send one HTTP request and return its answer once the status line is in.
 
         ``sent()`` is called once the request's bytes are written (the bridge keeps the
-        host's order up to there). A 401 asks the ``HeaderProvider`` whether to try again.
+        host's order up to there). A 401 or 403 asks the ``HeaderProvider`` whether to try
+        again (a few times at most: a sign-in, then a step-up); ``interactive``: the host
+        waits for this request, so the provider may open a browser for it.
         """
-        retried_stale = retried_auth = False
+        retried_stale, auth_retries = False, 0
         target = self.target if self.proxy is None or self.secure else self.url
         while True:
             connection = self._connect(should_stop)
             all_headers = {"User-Agent": "minimcp-bridge/%s" % __version__}
-            all_headers.update(self.headers.headers())
+            credentials = self.headers.headers()
+            all_headers.update(credentials)
             if self.proxy is not None and not self.secure:
                 all_headers.update(self.proxy_headers)
             all_headers.update(headers)
@@ -514,9 +547,15 @@ class Upstream:
                     sent()
                 raise self._failure(exc)
             reply = Reply(self, connection, response, sock)
-            if reply.status == 401 and not retried_auth:
-                if self.headers.unauthorized(reply.header("WWW-Authenticate") or ""):
-                    retried_auth = True                # fresh credentials: once more
+            if reply.status in (401, 403) and auth_retries < 3:
+                ask = self.headers.unauthorized if reply.status == 401 else self.headers.forbidden
+                try:
+                    again = ask(reply.header("WWW-Authenticate") or "", credentials, interactive, auth_retries > 0)
+                except BaseException:
+                    reply.close()
+                    raise
+                if again:                              # fresh credentials: once more
+                    auth_retries += 1
                     reply.close()
                     continue
             return reply
@@ -569,6 +608,1245 @@ def _tune(sock, idle_timeout: float) -> None:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     except OSError:
         pass
+
+
+# Sign-in: OAuth 2.1 as the MCP authorization spec describes it ###############
+#
+# A 401 from the server starts the sign-in: discovery (the challenge's resource_metadata,
+# RFC 9728's well-known URLs, RFC 8414 / OpenID metadata with its issuer checked, or the
+# 2025-03-26 defaults), a client identity (pre-registered, a client ID metadata document, or
+# RFC 7591 registration, bound to the issuer), then the authorization code flow with PKCE in
+# the user's browser, its redirect taken on a loopback port. Tokens are kept per server in a
+# file of the user's (0600); a file lock lets one bridge sign in while the others wait and
+# then use what it stored, and a sign-in whose bridge was killed is taken over, not started
+# again in a second tab.
+
+#: The token files' format: it changes only when their meaning does, never with minimcp's version.
+TOKEN_FORMAT = "minimcp-oauth-1"
+#: Seconds a sign-in waits for the browser's redirect (--login-timeout).
+LOGIN_TIMEOUT = 300.0
+_CALLBACK_PATH = "/callback"
+_CLIENT_NAME = "minimcp bridge"
+_STEP_UPS = 1                            # re-authorizations for one scope set before a 403 is final
+_SKEW_WARNING = 120                      # seconds between our clock and the server's worth a warning
+
+
+class SignInError(UpstreamError):
+    """The sign-in failed; the message says why and names the likely fix."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, status=401)
+
+
+def parse_challenge(header: str) -> dict:
+    """The parameters of a ``WWW-Authenticate: Bearer ...`` challenge (RFC 6750), keys lower-cased.
+
+    Other schemes in the same header are skipped (with their parameters or token68);
+    quoted values are unescaped. No Bearer challenge gives ``{}``.
+    """
+    import re
+    token = r"[!#$%&'*+.^_`|~0-9A-Za-z-]+"
+    pair = re.compile(r'\s*(%s)\s*=\s*("(?:[^"\\]|\\.)*"|[^\s,"]*)\s*(?:,|$)' % token)
+    token68 = re.compile(r"\s*[A-Za-z0-9._~+/-]+=*\s*(?:,|$)")
+    scheme_word = re.compile(r"\s*,?\s*(%s)(?=\s|,|$)" % token)
+    params, scheme, position = {}, None, 0
+    while position < len(header):
+        match = pair.match(header, position) if scheme else None
+        if match is not None:
+            value = match.group(2)
+            if value.startswith('"'):
+                value = re.sub(r"\\(.)", r"\1", value[1:-1])
+            if scheme == "bearer":
+                params.setdefault(match.group(1).lower(), value)
+            position = match.end()
+            continue
+        match = token68.match(header, position) if scheme else None
+        if match is None:
+            match = scheme_word.match(header, position)
+            if match is None:
+                break
+            scheme = match.group(1).lower()
+        position = match.end()
+    return params
+
+
+def _is_loopback(host: str) -> bool:
+    return host in ("localhost", "::1") or host.startswith("127.")
+
+
+def _split_url(url: str) -> tuple:
+    """(scheme, host, port, path) of an http(s) URL, scheme and host lower-cased, the port explicit."""
+    from urllib.parse import urlsplit
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    return scheme, (parts.hostname or "").lower(), parts.port or (443 if scheme == "https" else 80), parts.path
+
+
+def _origin(url: str) -> str:
+    """``scheme://host[:port]`` of a URL, as an issuer identifier spells it (no default port)."""
+    scheme, host, port, _ = _split_url(url)
+    default = 443 if scheme == "https" else 80
+    host = "[%s]" % host if ":" in host else host
+    return "%s://%s%s" % (scheme, host, "" if port == default else ":%d" % port)
+
+
+def _same_origin(url: str, origin: str) -> bool:
+    try:
+        return _origin(url) == origin and url.startswith(("http://", "https://"))
+    except ValueError:
+        return False
+
+
+def canonical_resource(url: str) -> str:
+    """The server's canonical URI (RFC 8707): lower-case scheme and host, no fragment, no trailing slash."""
+    from urllib.parse import urlsplit
+    parts = urlsplit(url)
+    path = parts.path.rstrip("/")
+    return _origin(url) + path + ("?" + parts.query if parts.query else "")
+
+
+def resource_matches(resource: str, server_url: str) -> bool:
+    """Whether protected-resource metadata's ``resource`` names the server at ``server_url``:
+    the same origin, and a path that is the server's or one of its parents."""
+    try:
+        mine, theirs = _split_url(server_url), _split_url(resource)
+    except ValueError:
+        return False
+    if mine[:3] != theirs[:3]:
+        return False
+    prefix = theirs[3].rstrip("/")
+    return mine[3] == prefix or mine[3].startswith(prefix + "/") or not prefix
+
+
+def _resource_metadata_urls(server_url: str, challenge: dict) -> list:
+    """Where RFC 9728 metadata may be: the challenge's, then the path's well-known URL, then the root's."""
+    path = _split_url(server_url)[3].rstrip("/")
+    urls = [challenge["resource_metadata"]] if challenge.get("resource_metadata") else []
+    base = _origin(server_url) + "/.well-known/oauth-protected-resource"
+    return urls + ([base + path] if path else []) + [base]
+
+
+def _issuer_metadata_urls(issuer: str) -> list:
+    """Where an issuer's metadata may be, in the order the spec gives (RFC 8414, then OpenID)."""
+    path = _split_url(issuer)[3].rstrip("/")
+    origin = _origin(issuer)
+    if not path:
+        return [origin + "/.well-known/oauth-authorization-server", origin + "/.well-known/openid-configuration"]
+    return [origin + "/.well-known/oauth-authorization-server" + path,
+            origin + "/.well-known/openid-configuration" + path,
+            origin + path + "/.well-known/openid-configuration"]
+
+
+def default_oauth_dir(environ=None) -> str:
+    """Where sign-ins are kept: ``MINIMCP_OAUTH_DIR``, else the user's config folder
+    (``%LOCALAPPDATA%`` on Windows, ``~/Library/Application Support`` on macOS,
+    ``$XDG_CONFIG_HOME`` or ``~/.config`` elsewhere) + ``minimcp/oauth``."""
+    environ = os.environ if environ is None else environ
+    if environ.get("MINIMCP_OAUTH_DIR"):
+        return environ["MINIMCP_OAUTH_DIR"]
+    home = os.path.expanduser("~")
+    if os.name == "nt":
+        base = environ.get("LOCALAPPDATA") or environ.get("APPDATA") or home
+    elif sys.platform == "darwin":
+        base = os.path.join(home, "Library", "Application Support")
+    else:
+        base = environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+    return os.path.join(base, "minimcp", "oauth")
+
+
+# -- one file lock per server, across processes -----------------------------------------------
+
+def _lock_calls(windows: bool) -> tuple:
+    """(try_lock(fd) -> bool, unlock(fd)): an OS lock the OS drops when its holder dies."""
+    if windows:
+        import msvcrt                    # a one-byte lock at offset 0 (Windows frees it with the process)
+
+        def try_lock(fd) -> bool:
+            os.lseek(fd, 0, os.SEEK_SET)
+            try:
+                msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+            except OSError:
+                return False
+            return True
+
+        def unlock(fd) -> None:
+            os.lseek(fd, 0, os.SEEK_SET)
+            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+        return try_lock, unlock
+    import fcntl
+
+    def try_lock(fd) -> bool:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:                  # BlockingIOError: another process holds it
+            return False
+        return True
+
+    def unlock(fd) -> None:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+    return try_lock, unlock
+
+
+class FileLock:
+    """An exclusive lock on ``path`` between processes (``fcntl.flock``; ``msvcrt.locking`` on Windows).
+
+    The OS drops it when its holder dies, however it died: a killed holder never leaves a
+    stale lock behind (what it left half done is the caller's to judge). The lock file is
+    never deleted, which would let two processes lock two different files.
+    """
+
+    POLL = 0.1
+
+    def __init__(self, path: str, windows: bool = None) -> None:
+        self.path = path
+        self.windows = os.name == "nt" if windows is None else windows
+        self.fd = None
+
+    def acquire(self, timeout: float, should_stop=None, on_wait=None) -> bool:
+        """Take the lock within ``timeout`` seconds; False if not (or ``should_stop()``).
+        ``on_wait()`` is called once if another process holds it."""
+        try_lock, _ = _lock_calls(self.windows)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        deadline, told = time.monotonic() + timeout, False
+        while not try_lock(fd):
+            if time.monotonic() > deadline or (should_stop is not None and should_stop()):
+                os.close(fd)
+                return False
+            if not told and on_wait is not None:
+                told = True
+                on_wait()
+            time.sleep(self.POLL)
+        self.fd = fd
+        return True
+
+    def release(self) -> None:
+        fd, self.fd = self.fd, None
+        if fd is not None:
+            try:
+                _lock_calls(self.windows)[1](fd)
+            finally:
+                os.close(fd)
+
+
+# -- the token file: one per server and client, 0600, replaced whole -----------------------------
+
+class TokenStore:
+    """The sign-in of one server and client choice: a JSON file of the user's, mode 0600.
+
+    Its content (``TOKEN_FORMAT``): ``server``, ``client`` (how the client identifies
+    itself), ``clients`` (client registrations, by issuer), ``token`` (the tokens, with the
+    issuer and token endpoint that issued them), ``pending`` (a sign-in under way, which
+    another bridge may take over) and ``failure`` (the last sign-in that failed). It is
+    written to a new file and renamed over the old, so a reader never sees half of it.
+    """
+
+    def __init__(self, folder: str, server_url: str, client_key: str) -> None:
+        import hashlib
+        self.folder, self.server, self.client_key = folder, server_url, client_key
+        _, host, port, _ = _split_url(server_url)
+        digest = hashlib.sha256(("%s\n%s" % (canonical_resource(server_url), client_key)).encode("utf-8"))
+        name = "%s-%d-%s" % ("".join(c if c.isalnum() or c in ".-" else "_" for c in host), port,
+                             digest.hexdigest()[:16])
+        self.path = os.path.join(folder, name + ".json")
+        self.lock = FileLock(os.path.join(folder, name + ".lock"))
+
+    def ensure_folder(self) -> None:
+        """Create the folder (0700); warn when others may read it."""
+        os.makedirs(self.folder, mode=0o700, exist_ok=True)
+        if os.name == "posix" and os.stat(self.folder).st_mode & 0o077:
+            _log().warning("%s can be read by other users, and holds tokens: chmod 700 %s", self.folder, self.folder)
+
+    def load(self) -> dict:
+        """The stored record ({} when there is none, or one this version cannot read)."""
+        import json
+        try:
+            with open(self.path, encoding="utf-8") as handle:
+                record = json.load(handle)
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError) as exc:
+            _log().warning("cannot read %s (%s): signing in anew", self.path, exc)
+            return {}
+        if not isinstance(record, dict) or record.get("format") != TOKEN_FORMAT:
+            raise SignInError("%s is not a minimcp token file of format %s (a newer minimcp's?): sign in with "
+                              "that version, or pass another --oauth-dir" % (self.path, TOKEN_FORMAT))
+        return record
+
+    def save(self, record: dict) -> None:
+        """Write ``record`` whole, 0600 from its first byte."""
+        import json
+        self.ensure_folder()
+        record = dict(record, format=TOKEN_FORMAT, server=self.server, client=self.client_key)
+        data = json.dumps(record, indent=1, sort_keys=True).encode("utf-8")
+        temporary = "%s.%d.%d.tmp" % (self.path, os.getpid(), threading.get_ident())
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0), 0o600)
+        try:
+            os.write(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        for attempt in range(20):        # Windows refuses the rename while a reader has the file open
+            try:
+                os.replace(temporary, self.path)
+                return
+            except PermissionError:
+                if os.name != "nt" or attempt == 19:
+                    os.unlink(temporary)
+                    raise
+                time.sleep(0.05)
+
+    def remove(self) -> bool:
+        try:
+            os.unlink(self.path)
+        except FileNotFoundError:
+            return False
+        return True
+
+
+# -- HTTP for the sign-in: the bridge's TLS and proxies, JSON in, forms and JSON out -------------
+
+class _OAuthHttp:
+    """HTTP to the resource's metadata and the authorization server, with the upstream's
+    TLS context, the OS proxy settings (none for loopback) and its timeout."""
+
+    LIMIT = 1 << 20
+
+    def __init__(self, context=None, timeout: float = 30.0) -> None:
+        self.context, self.timeout = context, timeout
+
+    def _opener(self, url: str):
+        import urllib.request
+
+        class GetOnlyRedirects(urllib.request.HTTPRedirectHandler):
+            def redirect_request(self, req, fp, code, msg, headers, newurl):
+                if req.get_method() != "GET" or not newurl.lower().startswith(("https://", "http://")):
+                    return None                 # a token request is never sent on elsewhere, nor to ftp:
+                return super().redirect_request(req, fp, code, msg, headers, newurl)
+        handlers = [GetOnlyRedirects(), urllib.request.HTTPSHandler(context=self.context or tls_context())]
+        if _is_loopback(_split_url(url)[1]):
+            handlers.append(urllib.request.ProxyHandler({}))
+        return urllib.request.build_opener(*handlers)
+
+    def call(self, url: str, data: bytes = None, headers: dict = None) -> tuple:
+        """(status, parsed JSON or None, response headers); HTTP error statuses are answers too.
+
+        Raises:
+            SignInError: no answer (the message names the likely fix: proxy, CA, DNS...).
+        """
+        import http.client
+        import json
+        import urllib.error
+        import urllib.request
+        try:
+            scheme, host, port, _ = _split_url(url)
+        except ValueError:
+            scheme = None
+        if scheme not in ("http", "https") or not host:
+            raise SignInError("%r is not an http(s) URL: the server's metadata points where the bridge does not go"
+                              % url)
+        where = "%s:%d" % (host, port)
+        request = urllib.request.Request(url, data=data, headers=dict({"Accept": "application/json",
+                                         "User-Agent": "minimcp-bridge/%s" % __version__}, **(headers or {})))
+        try:
+            response = self._opener(url).open(request, timeout=self.timeout)
+        except urllib.error.HTTPError as exc:
+            response = exc
+        except urllib.error.URLError as exc:
+            reason = exc.reason if isinstance(exc.reason, BaseException) else OSError(str(exc.reason))
+            raise SignInError(_connect_hint(reason, where, None))
+        except (OSError, ValueError, http.client.HTTPException) as exc:
+            raise SignInError(_connect_hint(exc, where, None))
+        try:
+            body = response.read(self.LIMIT)
+        except (OSError, http.client.HTTPException) as exc:
+            raise SignInError("the connection to %s broke: %s" % (url, exc))
+        finally:
+            response.close()
+        try:
+            parsed = json.loads(body) if body.strip() else None
+        except ValueError:
+            parsed = None
+        return response.getcode(), parsed, response.headers
+
+    def get_json(self, url: str) -> dict:
+        """A metadata document, or None when there is none at ``url`` (any status but 200, or not JSON)."""
+        status, document, _ = self.call(url)
+        return document if status == 200 and isinstance(document, dict) else None
+
+    def post_form(self, url: str, fields: dict, headers: dict = None) -> tuple:
+        from urllib.parse import urlencode
+        fields = {key: value for key, value in fields.items() if value is not None}
+        return self.call(url, urlencode(fields).encode("ascii"),
+                         dict({"Content-Type": "application/x-www-form-urlencoded"}, **(headers or {})))
+
+    def post_json(self, url: str, document: dict) -> tuple:
+        import json
+        return self.call(url, json.dumps(document).encode("utf-8"), {"Content-Type": "application/json"})
+
+
+def _oauth_error(document, status: int) -> str:
+    """An OAuth error answer as text: ``error: description`` (or the bare status)."""
+    if isinstance(document, dict) and isinstance(document.get("error"), str):
+        description = document.get("error_description")
+        return document["error"] + (": %s" % description if isinstance(description, str) else "")
+    return "HTTP %d" % status
+
+
+def _require_secure(url: str, what: str) -> None:
+    """Authorization servers are https, but on loopback (OAuth 2.1 section 1.5)."""
+    scheme, host = _split_url(url)[:2]
+    if scheme != "https" and not (scheme == "http" and _is_loopback(host)):
+        raise SignInError("the %s %s is not https: refusing to send credentials to it (a misconfigured "
+                          "server, or a proxy that rewrites its metadata)" % (what, url))
+
+
+# -- discovery: which authorization server, and what it offers -----------------------------------
+
+class Discovery:
+    """What discovery found for one server.
+
+    Attributes:
+        resource: the ``resource`` to ask tokens for (RFC 8707), or None (a 2025-03-26 server).
+        issuer: the authorization server's issuer identifier (None: no metadata, the defaults).
+        metadata: its RFC 8414 metadata (the 2025-03-26 default endpoints when it has none).
+        scopes: the scopes the resource names (``scopes_supported``), or None.
+    """
+
+    def __init__(self, resource, issuer, metadata: dict, scopes) -> None:
+        self.resource, self.issuer, self.metadata, self.scopes = resource, issuer, metadata, scopes
+
+
+def discover(http: _OAuthHttp, server_url: str, challenge: dict) -> Discovery:
+    """Find the server's authorization server as the spec says (and 2025-03-26 did).
+
+    Raises:
+        SignInError: metadata that names another resource or issuer, no usable server,
+            an authorization server that cannot do PKCE with S256.
+    """
+    for url in _resource_metadata_urls(server_url, challenge):
+        document = http.get_json(url)
+        if document is None or not isinstance(document.get("authorization_servers"), list):
+            continue
+        resource = document.get("resource")
+        if isinstance(resource, str) and not resource_matches(resource, server_url):
+            raise SignInError("the server's metadata (%s) is for the resource %s, not for %s: refusing to sign in "
+                              "(a misconfigured server, or one that asks for another server's tokens)"
+                              % (url, resource, server_url))
+        scopes = _strings(document.get("scopes_supported")) if "scopes_supported" in document else None
+        resource = resource if isinstance(resource, str) else canonical_resource(server_url)
+        problems = []
+        for issuer in document["authorization_servers"]:
+            if not isinstance(issuer, str):
+                continue
+            try:
+                return Discovery(resource, issuer, _issuer_metadata(http, issuer), scopes)
+            except SignInError as exc:
+                problems.append(str(exc))
+        raise SignInError("no authorization server named by %s answers: %s" % (url, "; ".join(problems) or "none"))
+    return _legacy_discovery(http, server_url)
+
+
+def _issuer_metadata(http: _OAuthHttp, issuer: str, legacy: bool = False) -> dict:
+    """The metadata of ``issuer``, its ``issuer`` checked (RFC 8414 section 3.3), PKCE S256 required.
+
+    ``legacy``: a 2025-03-26 server's own origin, an identifier no one named but the bridge,
+    which derived it from the server's URL: metadata there may name any issuer of that same
+    origin (``https://host/`` or ``https://host/oauth``), as such servers do; another origin is
+    still refused."""
+    _require_secure(issuer, "authorization server")
+    for url in _issuer_metadata_urls(issuer):
+        metadata = http.get_json(url)
+        if metadata is None:
+            continue
+        named = metadata.get("issuer")
+        if named != issuer and not (legacy and isinstance(named, str) and _same_origin(named, issuer)):
+            raise SignInError("the authorization server metadata at %s names the issuer %r, not %s: refusing to use "
+                              "it (RFC 8414 3.3: a misconfigured or impersonated authorization server)"
+                              % (url, named, issuer))
+        for field in ("authorization_endpoint", "token_endpoint"):
+            if not isinstance(metadata.get(field), str):
+                raise SignInError("the authorization server metadata at %s has no %s" % (url, field))
+        if "S256" not in _strings(metadata.get("code_challenge_methods_supported")):
+            raise SignInError("the authorization server %s does not offer PKCE with S256 (its metadata's "
+                              "code_challenge_methods_supported), which MCP requires: refusing to sign in" % issuer)
+        return metadata
+    raise SignInError("the authorization server %s publishes no metadata (tried %s)"
+                      % (issuer, ", ".join(_issuer_metadata_urls(issuer))))
+
+
+def _legacy_discovery(http: _OAuthHttp, server_url: str) -> Discovery:
+    """No protected-resource metadata: a 2025-03-26 server, its own authorization server at its
+    origin, with RFC 8414 metadata or else the default endpoints."""
+    origin = _origin(server_url)
+    _log().info("%s publishes no protected-resource metadata: signing in as 2025-03-26 servers expect", server_url)
+    try:
+        metadata = _issuer_metadata(http, origin, legacy=True)
+    except SignInError as exc:
+        if "publishes no metadata" not in str(exc):
+            raise
+        _require_secure(origin, "authorization server")
+        return Discovery(None, None, {"authorization_endpoint": origin + "/authorize", "token_endpoint":
+                                      origin + "/token", "registration_endpoint": origin + "/register"}, None)
+    return Discovery(None, metadata["issuer"], metadata, None)
+
+
+# -- the browser's redirect, on a loopback port ---------------------------------------------------
+
+class _Callback:
+    """A one-page HTTP server on 127.0.0.1 that takes the authorization response.
+
+    ``judge(params)`` says whether a redirect is the one awaited: None (it is), a text to
+    show and go on waiting (another attempt's), or a SignInError (the answer, refused).
+    """
+
+    def __init__(self, port: int) -> None:
+        import http.server
+        import socketserver
+
+        class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+            allow_reuse_address = os.name != "nt"     # Windows' SO_REUSEADDR would let another take the port
+            daemon_threads = True                      # a browser's idle preconnection holds no one up
+        self.answer = None
+        self.judge = None
+        self.lock = threading.Lock()
+        callback = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            timeout = 10.0
+
+            def log_message(self, *args) -> None:
+                pass
+
+            def do_GET(self) -> None:
+                callback._on_request(self)
+        self.server = Server(("127.0.0.1", port), Handler)
+        self.server.timeout = 0.25
+        self.port = self.server.server_address[1]
+        self.redirect_uri = "http://127.0.0.1:%d%s" % (self.port, _CALLBACK_PATH)
+
+    def _on_request(self, handler) -> None:
+        from urllib.parse import parse_qsl, urlsplit
+        parts = urlsplit(handler.path)
+        if parts.path != _CALLBACK_PATH:
+            return self._page(handler, 404, "Not found", "This is minimcp's sign-in callback.")
+        params = dict(parse_qsl(parts.query, keep_blank_values=True))
+        verdict = self.judge(params)
+        if isinstance(verdict, str):
+            return self._page(handler, 400, "Not this sign-in", verdict)
+        with self.lock:
+            if self.answer is None:
+                self.answer = verdict if verdict is not None else params
+        if verdict is not None:
+            return self._page(handler, 400, "Sign-in refused", str(verdict))
+        self._page(handler, 200, "Signed in", "minimcp's bridge is signed in. You can close this tab.")
+
+    @staticmethod
+    def _page(handler, status: int, title: str, text: str) -> None:
+        import html
+        body = ("<!doctype html><meta charset=utf-8><title>%s</title><h1>%s</h1><p>%s</p>"
+                % (html.escape(title), html.escape(title), html.escape(text))).encode("utf-8")
+        handler.send_response(status)
+        handler.send_header("Content-Type", "text/html; charset=utf-8")
+        handler.send_header("Content-Length", str(len(body)))
+        handler.send_header("Cache-Control", "no-store")
+        handler.end_headers()
+        handler.wfile.write(body)
+
+    def wait(self, judge, deadline: float, should_stop) -> object:
+        """The judged answer (the redirect's parameters, or a SignInError); None at the deadline."""
+        self.judge = judge
+        while self.answer is None and time.time() < deadline and not should_stop():
+            self.server.handle_request()
+        return self.answer
+
+    def close(self) -> None:
+        self.server.server_close()
+
+
+def _pkce() -> tuple:
+    """(verifier, S256 challenge) per RFC 7636."""
+    import base64
+    import hashlib
+    import secrets
+    verifier = secrets.token_urlsafe(48)
+    digest = hashlib.sha256(verifier.encode("ascii")).digest()
+    return verifier, base64.urlsafe_b64encode(digest).decode("ascii").rstrip("=")
+
+
+def _with_query(url: str, params: dict) -> str:
+    from urllib.parse import urlencode
+    query = urlencode([(key, value) for key, value in params.items() if value is not None])
+    return url + ("&" if "?" in url else "?") + query
+
+
+def _strings(value) -> list:
+    """The strings of a metadata list (anything else in it, or a value that is no list, is no string)."""
+    return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
+
+
+def _auth_methods(metadata: dict) -> list:
+    """The token endpoint's authentication methods; RFC 8414's default is client_secret_basic."""
+    return _strings(metadata.get("token_endpoint_auth_methods_supported")) or ["client_secret_basic"]
+
+
+def _number(value):
+    """A JSON number, or a numeric string (some servers send ``"expires_in": "3600"``); else None."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _scope_list(text) -> list:
+    return [s for s in text.split() if s] if isinstance(text, str) else []
+
+
+def _union(*scope_lists) -> list:
+    seen = []
+    for scopes in scope_lists:
+        for scope in scopes or ():
+            if scope not in seen:
+                seen.append(scope)
+    return seen
+
+
+# -- the provider: tokens on every request, a sign-in on a 401, a step-up on a 403 ---------------
+
+class OAuth(HeaderProvider):
+    """Signs the bridge in to the server at ``server_url`` with OAuth 2.1, as MCP's authorization spec says.
+
+    Every request carries the stored access token (refreshed shortly before it expires). A
+    401 refreshes it, or signs in anew: the browser opens once, whatever the number of
+    bridges waiting for the same server (the others wait for the file lock, then use what
+    was stored). A 403 ``insufficient_scope`` signs in again for the scopes it names plus
+    those asked before, once per scope set.
+
+    Args:
+        server_url: the MCP endpoint (its canonical URI is the token's ``resource``).
+        base: the other headers (``--header``); an ``Authorization`` there turns OAuth off
+            (``build()`` does not make an OAuth then).
+        folder: where sign-ins are kept (``default_oauth_dir()``).
+        client_id, client_secret: a pre-registered client (the secret: None for a public one).
+        client_metadata_url: an https URL whose document describes this client (used as its
+            ``client_id`` where the authorization server supports client ID metadata documents).
+        client_credentials: sign in as the client itself (machine to machine), no browser.
+        callback_port: the loopback port for the redirect (0: any free one, remembered).
+        login_timeout: seconds a sign-in waits for the browser.
+        open_browser: ``fn(url) -> bool`` (``webbrowser.open``, which honours ``BROWSER``).
+    """
+
+    def __init__(self, server_url: str, base: HeaderProvider = None, folder: str = None, client_id: str = None,
+                 client_secret: str = None, client_metadata_url: str = None, client_credentials: bool = False,
+                 callback_port: int = 0, login_timeout: float = LOGIN_TIMEOUT, open_browser=None) -> None:
+        self.server_url = server_url
+        self.base = base or HeaderProvider()
+        self.client_id, self.client_secret = client_id, client_secret
+        self.client_metadata_url, self.client_credentials = client_metadata_url, client_credentials
+        self.callback_port, self.login_timeout = callback_port, login_timeout
+        self.open_browser = open_browser
+        self.store = TokenStore(folder or default_oauth_dir(), server_url, self.client_key())
+        self.http = _OAuthHttp()
+        self.closing = threading.Event()
+        self._lock = threading.Lock()            # one renewal at a time in this process
+        self._token = None
+        self._loaded = False
+        self._renewals = 0                       # renewals done in this process (a waiter's yardstick)
+        self._failure = None                     # (renewal number, SignInError) of the last that failed
+        self._step_ups = {}                      # frozenset of scopes -> re-authorizations asked for them
+        self._skew = None
+        self._pending_lock = threading.Lock()    # the browser's thread and the flow's, on the pending record
+
+    def client_key(self) -> str:
+        """How this client identifies itself: the part of the token file's key that is not the server."""
+        if self.client_id:
+            key = "client-id:" + self.client_id
+        elif self.client_metadata_url:
+            key = "client-metadata-url:" + self.client_metadata_url
+        else:
+            key = "registered"
+        return key + (" client-credentials" if self.client_credentials else "")
+
+    def bind(self, upstream: "Upstream") -> None:
+        self.http = _OAuthHttp(tls_context(upstream.ca_file), max(upstream.connect_timeout or 30.0, 30.0))
+        self.closing = upstream.closing
+
+    # -- the hook ---------------------------------------------------------------------------------
+    def headers(self) -> dict:
+        headers = dict(self.base.headers())
+        token = self._current()
+        if token is not None and self._expiring(token):
+            token = self._renew_early(token)
+        if token is not None:
+            headers["Authorization"] = "Bearer " + token["access_token"]
+        return headers
+
+    def unauthorized(self, challenge: str, sent: dict, interactive: bool = True, retried: bool = False) -> bool:
+        params = parse_challenge(challenge)
+        if challenge.strip() and not params and "bearer" not in challenge.lower():
+            return False                 # another scheme (Basic, a key of its own): not OAuth's to answer
+        return self._renew(_bearer(sent), params, interactive, retried)
+
+    def forbidden(self, challenge: str, sent: dict, interactive: bool = True, retried: bool = False) -> bool:
+        params = parse_challenge(challenge)
+        if params.get("error") != "insufficient_scope":
+            return False
+        token = self._current() or {}
+        wanted = _union(token.get("scope_requested"), _scope_list(params.get("scope")))
+        return self._renew(_bearer(sent), params, interactive, retried, wanted)
+
+    # -- tokens in memory and on disk ---------------------------------------------------------------
+    def _current(self):
+        if not self._loaded:
+            with self._lock:
+                if not self._loaded:
+                    self._token = self.store.load().get("token")
+                    self._loaded = True
+        return self._token
+
+    def _expiring(self, token: dict) -> bool:
+        """Whether to renew before sending: expiry near, and a way to renew without the user."""
+        expires_at = token.get("expires_at")
+        if not isinstance(expires_at, (int, float)) or not (token.get("refresh_token") or self.client_credentials):
+            return False
+        lifetime = expires_at - token.get("obtained_at", expires_at - 3600)
+        return time.time() >= expires_at - min(60.0, max(1.0, lifetime / 4.0))
+
+    def _renew_early(self, token: dict):
+        """Refresh a token about to expire, before sending it; on failure send it as it is (a 401 follows)."""
+        expired = time.time() >= token["expires_at"]
+        with self._lock:
+            if self._token is not token:
+                return self._token
+            if not self.store.lock.acquire(self.login_timeout + 30.0 if expired else 0.0, self.closing.is_set):
+                return token             # another bridge renews it now; this one is still good
+            try:
+                record = self.store.load()
+                stored = record.get("token")
+                if stored and stored.get("access_token") != token["access_token"] and not self._expiring(stored):
+                    self._token = stored         # another bridge renewed it meanwhile
+                    return stored
+                _log().info("the access token for %s expires %s: renewing it", self.server_url,
+                            "now" if expired else "in %.0f s" % (token["expires_at"] - time.time()))
+                self._token = (self._client_credentials_grant(record, None, token.get("scope_requested"), token)
+                               if self.client_credentials else self._refresh(record, token))
+                return self._token
+            except SignInError as exc:
+                _log().warning("could not renew the access token for %s: %s", self.server_url, exc)
+                return token
+            finally:
+                self.store.lock.release()
+
+    def _renew(self, sent, challenge: dict, interactive: bool, retried: bool, scopes: list = None) -> bool:
+        """New credentials after a 401 (``scopes`` None) or a 403 asking for ``scopes``: True to retry."""
+        seen, since = self._renewals, time.time()
+        with self._lock:
+            token = self._token
+            if token is not None and token.get("access_token") != sent and _covers(token, scopes):
+                return True              # renewed by another request of this process meanwhile
+            if self._failure is not None and self._failure[0] > seen:
+                raise self._failure[1]   # the renewal this request waited for failed: one attempt per wave
+            try:
+                self._renew_locked(sent, challenge, interactive, retried, scopes, since)
+            except SignInError as exc:
+                failure = SignInError("sign-in failed: %s" % exc)
+                if interactive:          # a background request's "not now" is no answer to the host's
+                    self._renewals += 1
+                    self._failure = (self._renewals, failure)
+                raise failure
+            self._renewals += 1
+            self._failure = None
+            return True
+
+    def _renew_locked(self, sent, challenge: dict, interactive: bool, retried: bool, scopes, since: float) -> None:
+        store = self.store
+        store.ensure_folder()
+
+        def waiting() -> None:
+            pending = _pending_of(store)
+            _log().info("another bridge%s is signing in to %s: waiting for it", " (process %s)"
+                        % pending["pid"] if pending.get("pid") else "", self.server_url)
+        if not store.lock.acquire(self.login_timeout + 30.0, self.closing.is_set, waiting):
+            if self.closing.is_set():
+                raise SignInError("the host left during the sign-in")
+            raise SignInError("another bridge has been signing in to %s for over %.0f s: finish its sign-in in "
+                              "the browser, or stop it" % (self.server_url, self.login_timeout + 30.0))
+        try:
+            record = store.load()
+            stored = record.get("token")
+            if stored and stored.get("access_token") != sent and _covers(stored, scopes) and not _expired(stored):
+                self._token = stored     # another bridge signed in (or refreshed) meanwhile: no browser
+                _log().info("using the sign-in to %s that another bridge stored", self.server_url)
+                return
+            failure = record.get("failure") or {}
+            if failure.get("at", 0) > since and failure.get("message"):
+                raise SignInError("%s (in the sign-in another bridge ran meanwhile)" % failure["message"])
+            self._token = self._obtain(record, sent, challenge, interactive, retried, scopes)
+        finally:
+            store.lock.release()
+
+    def _obtain(self, record: dict, sent, challenge: dict, interactive: bool, retried: bool, scopes) -> dict:
+        """Under the lock, nothing newer stored: refresh, or sign in (browser or client credentials).
+
+        A token refused right after this request got it (``retried``) is not renewed the same
+        way again: a refreshed one gives way to a sign-in, a signed-in one to an error, never
+        to a loop of browser tabs."""
+        stored = record.get("token") or {}
+        if scopes is not None:
+            times = self._step_ups.get(frozenset(scopes), 0)
+            if times >= _STEP_UPS:
+                raise SignInError("the server still refuses this request after a sign-in with the scopes %s (403 "
+                                  "insufficient_scope): the account lacks that permission" % " ".join(scopes))
+            self._step_ups[frozenset(scopes)] = times + 1
+        if not interactive and not (stored.get("refresh_token") or self.client_credentials):
+            raise SignInError("not signed in to %s: the host's next request signs in" % self.server_url)
+        discovery = discover(self.http, self.server_url, challenge)
+        same = scopes is None and stored.get("issuer") == discovery.issuer
+        refused = retried and stored.get("access_token") == sent      # just got for this request, and refused
+        if same and refused and stored.get("obtained_by") in ("authorization_code", "client_credentials"):
+            raise SignInError(self._refused_fresh(discovery))
+        if same and stored.get("refresh_token") and not (refused and stored.get("obtained_by") == "refresh_token"):
+            try:
+                return self._refresh(record, stored)
+            except SignInError as exc:
+                _log().info("%s: signing in again", exc)
+        if scopes is None:
+            scopes = _scope_list(challenge.get("scope")) or list(discovery.scopes or ())
+        if self.client_credentials:
+            return self._client_credentials_grant(record, discovery, scopes)
+        if not interactive:
+            raise SignInError("not signed in to %s: the host's next request signs in" % self.server_url)
+        return self._authorize(record, discovery, scopes)
+
+    def _refused_fresh(self, discovery: Discovery) -> str:
+        text = ("the server refused the token %s just issued: it may be for another resource (the bridge asked "
+                "for %s)" % (discovery.issuer or "the authorization server", discovery.resource or "none"))
+        if self._skew is not None and abs(self._skew) > _SKEW_WARNING:
+            text += ", or the clocks differ (this machine's is %.0f s off the authorization server's)" % self._skew
+        return text + "; `--logout` forgets this sign-in"
+
+    # -- the authorization code flow, in the user's browser --------------------------------------------
+    def _authorize(self, record: dict, discovery: Discovery, scopes: list) -> dict:
+        """Sign in through the browser (or finish the sign-in a killed bridge left open)."""
+        flow, callback = self._adopt(record, scopes), None
+        if flow is not None:
+            callback = self._bind(flow["port"], fixed=True, quiet=True)
+            if callback is None:
+                flow = None
+            else:
+                _log().warning("a sign-in to %s that process %s started is still open in the browser: finish it "
+                               "there (or open %s again)", self.server_url, flow.get("pid"), flow["url"])
+        if flow is None:
+            flow, callback = self._start_flow(record, discovery, scopes)
+        try:
+            answer = callback.wait(lambda params: _judge(flow, params), flow["started_at"] + self.login_timeout,
+                                   self.closing.is_set)
+        finally:
+            callback.close()
+        if answer is None and self.closing.is_set():
+            raise SignInError("the host left during the sign-in (the next bridge takes it over)")
+        with self._pending_lock:                   # the flow is over: nobody may take it over now
+            flow["done"] = True
+            record = self.store.load()
+            record.pop("pending", None)
+            self.store.save(record)
+        try:
+            if answer is None:
+                raise SignInError("no answer from the browser within %.0f s (--login-timeout): finish the sign-in "
+                                  "there; if the authorization server showed an error about the redirect URI, it does "
+                                  "not accept %s (register it, or pass --callback-port with the port it knows)"
+                                  % (self.login_timeout, flow["redirect_uri"]))
+            if isinstance(answer, SignInError):
+                raise answer
+            token = self._token_request(record, flow, {
+                "grant_type": "authorization_code", "code": answer["code"], "redirect_uri": flow["redirect_uri"],
+                "code_verifier": flow["verifier"], "resource": flow["resource"]})
+        except SignInError as exc:
+            record["failure"] = {"at": time.time(), "message": str(exc), "pid": os.getpid()}
+            self.store.save(record)
+            raise
+        record["token"] = token
+        record.pop("failure", None)
+        self.store.save(record)
+        _log().info("signed in to %s (the tokens are kept in %s)", self.server_url, self.store.path)
+        return token
+
+    def _adopt(self, record: dict, scopes: list):
+        """The sign-in a bridge left when it died, if its browser tab may still finish it."""
+        flow = record.get("pending")
+        if not isinstance(flow, dict) or not flow.get("opened") or flow.get("client_key") != self.client_key():
+            return None
+        if time.time() - flow.get("started_at", 0) >= self.login_timeout or not set(scopes) <= set(flow["scopes"]):
+            return None
+        return flow
+
+    def _start_flow(self, record: dict, discovery: Discovery, scopes: list) -> tuple:
+        """A new sign-in: the client and its listener, the flow recorded (for a bridge that may take it
+        over), the browser opened on its URL. (flow, listener)"""
+        metadata = discovery.metadata
+        for field in ("authorization_endpoint", "token_endpoint"):
+            _require_secure(metadata[field], field.replace("_", " "))
+        offered = _strings(metadata.get("scopes_supported"))
+        if scopes and "offline_access" in offered and "offline_access" not in scopes:
+            scopes = scopes + ["offline_access"]            # a refresh token, where the server offers one
+        client, callback = self._client(record, discovery)
+        try:
+            return self._open_flow(record, discovery, scopes, client, callback)
+        except BaseException:
+            callback.close()
+            raise
+
+    def _open_flow(self, record: dict, discovery: Discovery, scopes: list, client: dict, callback) -> tuple:
+        import secrets
+        metadata = discovery.metadata
+        verifier, challenge = _pkce()
+        state = secrets.token_urlsafe(24)
+        url = _with_query(metadata["authorization_endpoint"], {
+            "response_type": "code", "client_id": client["client_id"], "redirect_uri": callback.redirect_uri,
+            "scope": " ".join(scopes) or None, "state": state, "code_challenge": challenge,
+            "code_challenge_method": "S256", "resource": discovery.resource})
+        flow = {"pid": os.getpid(), "started_at": time.time(), "opened": False, "url": url, "state": state,
+                "verifier": verifier, "redirect_uri": callback.redirect_uri, "port": callback.port,
+                "issuer": discovery.issuer, "iss_supported": metadata.get("authorization_response_iss_parameter_supported")
+                is True, "token_endpoint": metadata["token_endpoint"], "revocation_endpoint":
+                metadata.get("revocation_endpoint"), "resource": discovery.resource, "scopes": scopes,
+                "client": client, "client_key": self.client_key()}
+        record["pending"] = flow
+        self.store.save(record)
+        _log().warning("signing in to %s: opening the browser (if none opens, open %s)", self.server_url, url)
+        threading.Thread(target=self._open, args=(flow,), name="minimcp-bridge-browser", daemon=True).start()
+        return flow, callback
+
+    def _open(self, flow: dict) -> None:
+        """Open the browser (``BROWSER`` chooses it), then note in the store that the tab is open."""
+        opener = self.open_browser
+        if opener is None:
+            if sys.platform.startswith("linux") and not any(os.environ.get(name) for name in
+                                                            ("BROWSER", "DISPLAY", "WAYLAND_DISPLAY")):
+                _log().warning("no display here to open a browser on (and no BROWSER): open %s where there is one"
+                               " (the redirect to 127.0.0.1:%d must reach this machine)", flow["url"], flow["port"])
+                return                   # not a console browser on the host's stderr
+            import webbrowser
+            opener = webbrowser.open
+        try:
+            opened = opener(flow["url"])
+        except Exception as exc:         # noqa: BLE001 - a browser that cannot start is told, not fatal
+            _log().warning("the browser did not start (%s): open %s yourself", exc, flow["url"])
+            return
+        if not opened:
+            _log().warning("no browser could be opened (set BROWSER to one): open %s to sign in", flow["url"])
+            return
+        with self._pending_lock:
+            try:
+                record = self.store.load()
+                pending = record.get("pending")
+                if not flow.get("done") and isinstance(pending, dict) and pending.get("state") == flow["state"]:
+                    pending["opened"] = True
+                    self.store.save(record)
+            except (OSError, SignInError) as exc:
+                _log().warning("cannot note the open sign-in in %s: %s", self.store.path, exc)
+
+    def _bind(self, port: int, fixed: bool, quiet: bool = False):
+        """The redirect's listener on ``port`` (0: any); None if the port is taken and another may do."""
+        try:
+            return _Callback(port)
+        except OSError as exc:
+            if fixed and not quiet:
+                raise SignInError("cannot take the loopback port %d for the sign-in's redirect (%s): pass another "
+                                  "--callback-port (one the authorization server accepts)" % (port, exc))
+            return None
+
+    # -- who the client is ---------------------------------------------------------------------------
+    def _client(self, record: dict, discovery: Discovery) -> tuple:
+        """(client, callback): the client identity for this authorization server, and the listener whose
+        redirect URI it was registered with (pre-registered, metadata document, or RFC 7591)."""
+        metadata = discovery.metadata
+        supported = _auth_methods(metadata)
+        if self.client_id:
+            return self._secretless(self.client_id, "pre-registered", supported), self._listener(None)
+        if self.client_metadata_url and metadata.get("client_id_metadata_document_supported") is True:
+            return {"client_id": self.client_metadata_url, "method": "none", "kind": "metadata document"}, \
+                self._listener(None)
+        key = discovery.issuer or metadata["token_endpoint"]
+        registered = (record.get("clients") or {}).get(key)
+        if isinstance(registered, dict) and _still_valid(registered):
+            callback = self._listener(registered.get("redirect_uri"))
+            if callback.redirect_uri == registered.get("redirect_uri"):
+                return _client_of(registered), callback
+        else:
+            callback = self._listener(None)
+        try:
+            return self._register(record, discovery, key, supported, callback), callback
+        except BaseException:
+            callback.close()
+            raise
+
+    def _secretless(self, client_id: str, kind: str, supported) -> dict:
+        if not self.client_secret:
+            method = "none"
+        elif "client_secret_basic" in supported or "client_secret_post" not in supported:
+            method = "client_secret_basic"
+        else:
+            method = "client_secret_post"
+        return {"client_id": client_id, "method": method, "kind": kind}
+
+    def _listener(self, registered_uri):
+        """The loopback listener: --callback-port, else the port a registration names, else any."""
+        if self.callback_port:
+            return self._bind(self.callback_port, fixed=True)
+        if registered_uri:
+            port = _split_url(registered_uri)[2]
+            callback = self._bind(port, fixed=False)
+            if callback is not None:
+                return callback
+            _log().info("the port %d of this client's redirect URI is taken: registering anew", port)
+        return self._bind(0, fixed=True)
+
+    def _register(self, record: dict, discovery: Discovery, key: str, supported, callback) -> dict:
+        """RFC 7591 registration with this authorization server, kept under its issuer."""
+        endpoint = discovery.metadata.get("registration_endpoint")
+        if not isinstance(endpoint, str):
+            raise SignInError("the authorization server %s offers neither client registration (RFC 7591) nor client "
+                              "ID metadata documents%s: register a client there with the redirect URI "
+                              "http://127.0.0.1:PORT%s and pass --client-id ID (--client-secret-file FILE if it has "
+                              "a secret) and --callback-port PORT" % (key, "" if self.client_metadata_url else
+                                                                       " (--client-metadata-url)", _CALLBACK_PATH))
+        _require_secure(endpoint, "registration endpoint")
+        method = next((m for m in ("none", "client_secret_basic", "client_secret_post") if m in supported), "none")
+        status, answer, _ = self.http.post_json(endpoint, {
+            "client_name": _CLIENT_NAME, "redirect_uris": [callback.redirect_uri], "application_type": "native",
+            "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"],
+            "token_endpoint_auth_method": method, "software_id": "minimcp-bridge", "software_version": __version__})
+        if status not in (200, 201) or not isinstance(answer, dict) or not isinstance(answer.get("client_id"), str):
+            raise SignInError("the authorization server refused to register this client (%s): if it wants "
+                              "clients registered beforehand, register one with the redirect URI %s and pass "
+                              "--client-id ID and --callback-port %d" % (_oauth_error(answer, status),
+                                                                         callback.redirect_uri, callback.port))
+        registered = {"client_id": answer["client_id"], "client_secret": answer.get("client_secret"),
+                      "method": answer.get("token_endpoint_auth_method") or method, "kind": "registered",
+                      "redirect_uri": callback.redirect_uri, "registered_at": time.time(),
+                      "secret_expires_at": answer.get("client_secret_expires_at") or 0}
+        record.setdefault("clients", {})[key] = registered
+        self.store.save(record)
+        _log().info("registered as client %s with %s", registered["client_id"], key)
+        return _client_of(registered)
+
+    def _secret_of(self, record: dict, client: dict, issuer_key: str):
+        if client.get("kind") == "pre-registered":
+            return self.client_secret
+        registered = (record.get("clients") or {}).get(issuer_key) or {}
+        return registered.get("client_secret") if registered.get("client_id") == client["client_id"] else None
+
+    # -- the token endpoint ---------------------------------------------------------------------------
+    def _token_request(self, record: dict, flow: dict, fields: dict) -> dict:
+        """POST to the token endpoint with the client's authentication; the new token record."""
+        client = flow["client"]
+        secret = self._secret_of(record, client, flow["issuer"] or flow["token_endpoint"])
+        fields, headers = _client_authentication(client, secret, fields)
+        status, answer, response_headers = self.http.post_form(flow["token_endpoint"], fields, headers)
+        self._note_clock(response_headers)
+        if status != 200 or not isinstance(answer, dict) or not isinstance(answer.get("access_token"), str):
+            raise SignInError(_token_hint(fields["grant_type"], _oauth_error(answer, status), flow))
+        token_type = answer.get("token_type") or "Bearer"
+        if str(token_type).lower() != "bearer":
+            raise SignInError("the authorization server issued a %s token; the bridge sends Bearer tokens only "
+                              "(DPoP needs signing keys the standard library lacks)" % token_type)
+        now = time.time()
+        expires_in = _number(answer.get("expires_in"))
+        return {"access_token": answer["access_token"], "token_type": "Bearer",
+                "refresh_token": answer.get("refresh_token") or fields.get("refresh_token"),
+                "expires_at": now + expires_in if expires_in is not None else None,
+                "obtained_at": now, "obtained_by": fields["grant_type"],
+                "scope": answer.get("scope") if isinstance(answer.get("scope"), str) else " ".join(flow["scopes"]),
+                "scope_requested": flow["scopes"], "issuer": flow["issuer"], "token_endpoint": flow["token_endpoint"],
+                "revocation_endpoint": flow.get("revocation_endpoint"), "resource": flow["resource"],
+                "client": client}
+
+    def _refresh(self, record: dict, token: dict) -> dict:
+        """Trade the refresh token for new tokens (under the lock); stored."""
+        fresh = self._token_request(record, _flow_of(token), {
+            "grant_type": "refresh_token", "refresh_token": token["refresh_token"], "resource": token.get("resource")})
+        record["token"] = fresh
+        record.pop("failure", None)
+        self.store.save(record)
+        _log().info("refreshed the access token for %s", self.server_url)
+        return fresh
+
+    def _client_credentials_grant(self, record: dict, discovery, scopes, token: dict = None) -> dict:
+        """The client's own token (machine to machine): no browser, no refresh token needed."""
+        if token is not None:
+            flow = _flow_of(token)
+        else:
+            _require_secure(discovery.metadata["token_endpoint"], "token endpoint")
+            supported = _auth_methods(discovery.metadata)
+            flow = {"client": self._secretless(self.client_id, "pre-registered", supported), "issuer":
+                    discovery.issuer, "token_endpoint": discovery.metadata["token_endpoint"], "revocation_endpoint":
+                    discovery.metadata.get("revocation_endpoint"), "resource": discovery.resource,
+                    "scopes": list(scopes or ())}
+        fresh = self._token_request(record, flow, {"grant_type": "client_credentials",
+                                                   "scope": " ".join(flow["scopes"]) or None,
+                                                   "resource": flow["resource"]})
+        record["token"] = fresh
+        self.store.save(record)
+        _log().info("obtained a client-credentials token for %s", self.server_url)
+        return fresh
+
+    def _note_clock(self, headers) -> None:
+        """Compare our clock with the authorization server's Date header; warn once when far apart."""
+        from email.utils import parsedate_to_datetime
+        try:
+            theirs = parsedate_to_datetime(headers.get("Date")).timestamp()
+        except (AttributeError, TypeError, ValueError, IndexError):
+            return
+        skew = time.time() - theirs
+        if abs(skew) > _SKEW_WARNING and (self._skew is None or abs(self._skew) <= _SKEW_WARNING):
+            _log().warning("this machine's clock is %.0f s %s the authorization server's: tokens may look expired "
+                           "too early or too late; set the clock (NTP)", abs(skew), "ahead of" if skew > 0 else "behind")
+        self._skew = skew
+
+
+def _client_authentication(client: dict, secret, fields: dict) -> tuple:
+    """(fields, headers) of a request to the token endpoint, as the client authenticates there:
+    ``client_id`` always in the form (public clients need it, and some servers want it besides
+    Basic), the secret in Basic (RFC 6749 2.3.1: each part form-encoded) or in the form."""
+    import base64
+    from urllib.parse import quote_plus
+    fields, headers = dict(fields, client_id=client["client_id"]), {}
+    if secret and client.get("method") == "client_secret_basic":
+        pair = "%s:%s" % (quote_plus(client["client_id"]), quote_plus(secret))
+        headers["Authorization"] = "Basic " + base64.b64encode(pair.encode("utf-8")).decode("ascii")
+    elif secret and client.get("method") == "client_secret_post":
+        fields["client_secret"] = secret
+    return fields, headers
+
+
+def logout(server_url: str, folder: str = None, http: _OAuthHttp = None, client_secret: str = None) -> list:
+    """Forget every sign-in to ``server_url`` kept in ``folder``: each token is revoked where the
+    authorization server offers revocation (RFC 7009), then its file is removed. The files removed."""
+    import json
+    folder = folder or default_oauth_dir()
+    http = http or _OAuthHttp(timeout=10.0)
+    removed = []
+    try:
+        names = sorted(os.listdir(folder))
+    except FileNotFoundError:
+        return removed
+    for name in names:
+        path = os.path.join(folder, name)
+        try:
+            with open(path, encoding="utf-8") as handle:
+                record = json.load(handle)
+        except (OSError, ValueError):
+            continue
+        if not (name.endswith(".json") and isinstance(record, dict) and record.get("format") == TOKEN_FORMAT
+                and isinstance(record.get("server"), str)
+                and canonical_resource(record["server"]) == canonical_resource(server_url)):
+            continue
+        token = record.get("token") if isinstance(record.get("token"), dict) else {}
+        endpoint = token.get("revocation_endpoint")
+        if isinstance(endpoint, str) and (token.get("refresh_token") or token.get("access_token")):
+            client = token.get("client") or {}
+            registered = [c for c in (record.get("clients") or {}).values()
+                          if isinstance(c, dict) and c.get("client_id") == client.get("client_id")]
+            secret = registered[0].get("client_secret") if registered else client_secret
+            kind = "refresh_token" if token.get("refresh_token") else "access_token"
+            fields, headers = _client_authentication(client, secret, {"token": token[kind], "token_type_hint": kind})
+            try:
+                status, answer, _ = http.post_form(endpoint, fields, headers)
+                if status != 200:
+                    _log().warning("%s did not revoke the token (%s)", endpoint, _oauth_error(answer, status))
+            except SignInError as exc:
+                _log().warning("could not revoke the token at %s: %s", endpoint, exc)
+        os.unlink(path)
+        removed.append(path)
+    return removed
+
+
+def _bearer(sent: dict):
+    value = (sent or {}).get("Authorization") or ""
+    return value[7:] if value[:7].lower() == "bearer " else None
+
+
+def _expired(token: dict) -> bool:
+    expires_at = token.get("expires_at")
+    return isinstance(expires_at, (int, float)) and time.time() >= expires_at
+
+
+def _covers(token: dict, scopes) -> bool:
+    """Whether ``token`` was asked with every scope of ``scopes`` (None: any token will do)."""
+    return scopes is None or set(scopes) <= set(token.get("scope_requested") or ())
+
+
+def _pending_of(store: TokenStore) -> dict:
+    try:
+        pending = store.load().get("pending")
+    except SignInError:
+        return {}
+    return pending if isinstance(pending, dict) else {}
+
+
+def _still_valid(registered: dict) -> bool:
+    expires = registered.get("secret_expires_at") or 0
+    return isinstance(registered.get("client_id"), str) and not (expires and expires < time.time() + 60)
+
+
+def _client_of(registered: dict) -> dict:
+    return {"client_id": registered["client_id"], "method": registered.get("method") or "none", "kind": "registered"}
+
+
+def _flow_of(token: dict) -> dict:
+    """What a token's renewal needs: the endpoint, client and resource it was issued with."""
+    return {"client": token.get("client") or {}, "issuer": token.get("issuer"), "token_endpoint":
+            token["token_endpoint"], "revocation_endpoint": token.get("revocation_endpoint"),
+            "resource": token.get("resource"), "scopes": list(token.get("scope_requested") or ())}
+
+
+def _judge(flow: dict, params: dict):
+    """The authorization response, checked (RFC 9207's iss before anything else in it is used)."""
+    if params.get("state") != flow["state"]:
+        return "This page belongs to another sign-in attempt: close it (the bridge waits for the one it opened)."
+    iss = params.get("iss")
+    if flow["issuer"] is not None and (iss is not None or flow["iss_supported"]):
+        if iss is None:
+            return SignInError("the authorization server says it names itself in its answers (RFC 9207 iss), but "
+                               "this answer does not: refused (a mix-up attack, or a misconfigured server)")
+        if iss != flow["issuer"]:
+            return SignInError("the authorization answer comes from the issuer %r, not from %s, where the sign-in "
+                               "was sent: refused (a mix-up attack, or a misconfigured server)" % (iss, flow["issuer"]))
+    if "error" in params:
+        return SignInError(_authorization_hint(params, flow))
+    if not params.get("code"):
+        return SignInError("the authorization server redirected back without a code")
+    return None
+
+
+def _authorization_hint(params: dict, flow: dict) -> str:
+    error, description = params.get("error"), params.get("error_description")
+    text = "the authorization server answered %s%s" % (error, ": %s" % description if description else "")
+    hints = {"access_denied": "the sign-in was denied or cancelled in the browser; the next request signs in again",
+             "invalid_scope": "it does not grant the scopes %s" % " ".join(flow["scopes"]),
+             "unauthorized_client": "this client may not sign in there (--client-id)",
+             "invalid_request": "it may not accept the redirect URI %s (--callback-port)" % flow["redirect_uri"],
+             "invalid_target": "it does not serve the resource %s" % flow["resource"]}
+    return text + ("; " + hints[error] if error in hints else "")
+
+
+def _token_hint(grant: str, error: str, flow: dict) -> str:
+    """A token endpoint's refusal, and its likely fix."""
+    what = {"authorization_code": "the sign-in's code", "refresh_token": "the refresh token",
+            "client_credentials": "the client's credentials"}.get(grant, grant)
+    text = "the token endpoint %s refused %s (%s)" % (flow["token_endpoint"], what, error)
+    if error.startswith("invalid_client"):
+        return text + ": it does not accept this client's id or secret (--client-id, --client-secret-file); " \
+                      "`--logout` forgets a registration it no longer knows"
+    if error.startswith("invalid_grant") and grant == "refresh_token":
+        return text + ": the refresh token expired or was revoked"
+    if error.startswith("invalid_grant"):
+        return text + ": the code expired or was used already, or the redirect URI differs"
+    if error.startswith("invalid_target"):
+        return text + ": it does not issue tokens for the resource %s" % flow["resource"]
+    return text
 
 
 # 2026-07-28 request headers: Mcp-Method, Mcp-Name, Mcp-Param-* ###############
@@ -1357,7 +2635,7 @@ class _Mirror:
             if last_id is not None:
                 headers["Last-Event-ID"] = last_id
             try:
-                reply = bridge.upstream.request("GET", headers)
+                reply = bridge.upstream.request("GET", headers, interactive=False)
             except UpstreamError as exc:
                 opened.set()
                 _log().debug("the GET stream cannot reconnect yet: %s", exc)
@@ -1374,6 +2652,12 @@ class _Mirror:
                     bridge.closing.wait(delay)
                     delay = min(delay * 2, 30.0)
                 last_id = None
+                continue
+            if reply.status in (401, 403):       # not signed in (yet): the host's next request signs in
+                reply.close()
+                _log().debug("the GET stream waits for credentials (HTTP %d)", reply.status)
+                bridge.closing.wait(delay)
+                delay = min(delay * 2, 30.0)
                 continue
             if reply.status != 200 or not reply.is_stream:
                 _log().debug("the server offers no GET stream (HTTP %d)", reply.status)
@@ -1405,7 +2689,7 @@ class _Mirror:
 
         def delete() -> None:            # the spec's goodbye; a server that is gone is not waited for
             try:
-                self.bridge.upstream.request("DELETE", self.headers()).close()
+                self.bridge.upstream.request("DELETE", self.headers(), interactive=False).close()
             except UpstreamError:
                 pass
             done.set()
@@ -1496,6 +2780,8 @@ class _Translated:
         self.client_info = params.get("clientInfo") if isinstance(params.get("clientInfo"), dict) else None
         try:
             answer = self._discover(pending)
+        except SignInError:
+            raise                        # credentials, not the era: the host is told why as it is
         except (_Refused, UpstreamError) as exc:
             if refusal is not None:
                 raise refusal            # neither era: the server's answer to initialize is the one to show
@@ -1875,12 +3161,31 @@ options:
   -v, --verbose            log each exchange on stderr (header names, never values)
   -q, --quiet              log only failures
 
+Signing in (OAuth 2.1, when the server answers 401 and no Authorization header is given):
+  --client-id ID           a client registered with the authorization server beforehand
+  --client-secret '${NAME}'  its secret, from that environment variable (never in argv)
+  --client-secret-file FILE  its secret, from the file's first line
+  --client-metadata-url URL  an https URL of this client's metadata document, used as its
+                           client_id where the authorization server accepts them
+  --client-credentials     sign in as the client itself (machine to machine, no browser;
+                           needs --client-id and a secret)
+  --callback-port N        the loopback port the browser is sent back to (default: any
+                           free port, remembered with the client's registration)
+  --login-timeout S        seconds to wait for the sign-in in the browser (default 300)
+  --oauth-dir DIR          where sign-ins are kept (default: MINIMCP_OAUTH_DIR, else
+                           minimcp/oauth in the user's config folder: ~/.config, or
+                           ~/Library/Application Support, or %LOCALAPPDATA%)
+  --logout                 forget (and revoke) the sign-ins to URL, then exit
+
 The proxy comes from the OS (HTTPS_PROXY, HTTP_PROXY, NO_PROXY; the Windows and macOS
-settings). TLS certificates are always verified.
+settings). TLS certificates are always verified. The browser is the system's; BROWSER
+chooses another.
 """
 
 _VALUED = ("--header", "--header-file", "--protocol", "--ca-file", "--connect-timeout", "--idle-timeout",
-           "--retry-for")
+           "--retry-for", "--client-id", "--client-secret", "--client-secret-file", "--client-metadata-url",
+           "--callback-port", "--login-timeout", "--oauth-dir")
+_FLAGS = ("--client-credentials", "--logout")
 
 
 def _parse_arguments(argv: list) -> tuple:
@@ -1904,6 +3209,8 @@ def _parse_arguments(argv: list) -> tuple:
                 options[name] = value
         elif word in ("-v", "--verbose", "-q", "--quiet"):
             options["level"] = "debug" if word in ("-v", "--verbose") else "warning"
+        elif word in _FLAGS:
+            options[word] = True
         elif word.startswith("-") and word != "-":
             raise SystemExit("minimcp bridge: unknown option %s\n\n%s" % (word, USAGE))
         elif url is None:
@@ -1947,6 +3254,11 @@ def build(argv: list) -> tuple:
         if "--header-file" in options:
             pairs += read_header_file(options["--header-file"])
         provider = StaticHeaders(pairs)
+        if any(name.lower() == "authorization" for name, _ in pairs):
+            if any(name in options for name in _OAUTH_OPTIONS):
+                raise ValueError("an Authorization header and OAuth's options exclude each other")
+        else:
+            provider = _oauth_from(url, options, provider)
         upstream = Upstream(url, provider, ca_file=options.get("--ca-file"),
                             connect_timeout=_seconds(options, "--connect-timeout", 10.0),
                             idle_timeout=_seconds(options, "--idle-timeout", 300.0),
@@ -1961,12 +3273,80 @@ def build(argv: list) -> tuple:
     return upstream, protocol
 
 
+_OAUTH_OPTIONS = ("--client-id", "--client-secret", "--client-secret-file", "--client-metadata-url",
+                  "--client-credentials", "--callback-port", "--login-timeout")
+
+
+def _client_secret(options: dict, environ=None):
+    """The client secret from --client-secret '${NAME}' or --client-secret-file, never argv itself."""
+    if "--client-secret" in options and "--client-secret-file" in options:
+        raise ValueError("--client-secret and --client-secret-file exclude each other")
+    if "--client-secret" in options:
+        text = options["--client-secret"]
+        if "${" not in text:
+            raise ValueError("--client-secret takes '${NAME}', the environment variable that holds the secret: a "
+                             "secret in the command line is visible to every user of the machine")
+        return expand_environment(text, environ)
+    if "--client-secret-file" in options:
+        path = options["--client-secret-file"]
+        with open(path, encoding="utf-8") as handle:
+            secret = handle.readline().strip()
+        if not secret:
+            raise ValueError("%s is empty: it should hold the client secret" % path)
+        if os.name == "posix" and os.stat(path).st_mode & 0o077:
+            _log().warning("%s can be read by other users; it holds a secret: chmod 600 %s", path, path)
+        return secret
+    return None
+
+
+def _oauth_from(url: str, options: dict, base: HeaderProvider) -> "OAuth":
+    """The OAuth provider the command line asks for (checked before anything is sent)."""
+    from urllib.parse import urlsplit
+    client_id, secret = options.get("--client-id"), _client_secret(options)
+    if secret is not None and not client_id:
+        raise ValueError("a client secret needs its --client-id")
+    if options.get("--client-credentials") and not (client_id and secret):
+        raise ValueError("--client-credentials needs --client-id and a secret (--client-secret-file)")
+    metadata_url = options.get("--client-metadata-url")
+    if metadata_url is not None:
+        parts = urlsplit(metadata_url)
+        if parts.scheme != "https" or parts.path in ("", "/") or parts.fragment:
+            raise ValueError("--client-metadata-url must be an https URL with a path (where the client's metadata "
+                             "document is), not %r" % metadata_url)
+    port = options.get("--callback-port", "0")
+    if not port.isdigit() or int(port) > 65535:
+        raise ValueError("--callback-port takes a port number, not %r" % port)
+    return OAuth(url, base, folder=options.get("--oauth-dir"), client_id=client_id, client_secret=secret,
+                 client_metadata_url=metadata_url, client_credentials=bool(options.get("--client-credentials")),
+                 callback_port=int(port), login_timeout=_seconds(options, "--login-timeout", LOGIN_TIMEOUT))
+
+
+def _sign_out(argv: list) -> int:
+    """``URL --logout``: forget the sign-ins to URL (revoked where the server allows)."""
+    url, options = _parse_arguments(argv)
+    _setup_logging(options.get("level", "info"))
+    try:
+        secret = _client_secret(options)
+        context = tls_context(options.get("--ca-file"))
+    except (ValueError, OSError) as exc:
+        raise SystemExit("minimcp bridge: %s" % exc)
+    folder = options.get("--oauth-dir") or default_oauth_dir()
+    removed = logout(url, folder, _OAuthHttp(context, 10.0), secret)
+    for path in removed:
+        _log().warning("signed out of %s: removed %s", url, path)
+    if not removed:
+        _log().warning("no sign-in to %s is kept in %s", url, folder)
+    return 0
+
+
 def main(argv: list = None) -> int:
     """``python3 minimcp_bridge.py URL [options]``: bridge this process's stdio to URL until the host leaves."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if any(word in ("-h", "--help") for word in argv):
         sys.stdout.write(USAGE)
         return 0
+    if "--logout" in argv:
+        return _sign_out(argv)
     upstream, protocol = build(argv)
     with minimcp._OwnedStdio() as (instream, outstream):
         bridge = Bridge(upstream, _HostWriter(outstream), protocol)

@@ -136,16 +136,20 @@ def test_a_header_naming_a_missing_variable_stops_the_bridge_at_once(bridge, scr
     assert not server.requests
 
 
-def test_a_401_names_the_fix(bridge, scripted):
+def test_a_401_that_is_not_oauths_names_the_fix(bridge, scripted):
+    """A server that wants credentials of its own (a Basic challenge; a token given by --header
+    that it refuses) gets no sign-in: the host is told which option gives credentials."""
     def handle(request):
-        request.json({"error": "unauthorized"}, status=401,
-                     headers={"WWW-Authenticate": 'Bearer resource_metadata="http://x/.well-known/oauth"'})
-    host = bridge(scripted(handle).url)
-    answer = host.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
-                                         "clientInfo": {"name": "t", "version": "1"}})
-    message = answer["error"]["message"]
-    assert "HTTP 401" in message and "--header 'Authorization: Bearer" in message, message
-    assert answer["error"]["data"] == {"httpStatus": 401}
+        request.json({"error": "unauthorized"}, status=401, headers={"WWW-Authenticate": 'Basic realm="team"'})
+    server = scripted(handle)
+    for options in ((), ("--header", "Authorization: Bearer ${MINIMCP_TEST_TOKEN}")):
+        host = bridge(server.url, *options, env={"MINIMCP_TEST_TOKEN": "stale"})
+        answer = host.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                                             "clientInfo": {"name": "t", "version": "1"}})
+        message = answer["error"]["message"]
+        assert "HTTP 401" in message and "--header 'Authorization: Bearer" in message, message
+        assert answer["error"]["data"] == {"httpStatus": 401}
+    assert {request.path for request in server.requests} == {"/mcp"}      # no metadata was looked for
 
 
 def modern_server(on_call=None, listen=None):

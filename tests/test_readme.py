@@ -29,7 +29,7 @@ def test_the_readme_has_the_blocks_this_file_checks():
     # console and nginx blocks are deployment recipes (gunicorn, nginx): the scale-out stage
     # (tests/interop/run_scaleout.sh) runs them, and the test below keeps the two in step.
     assert {lang for lang, _ in BLOCKS} == {"sh", "python", "json", "console", "nginx"}
-    assert len(blocks("python")) == 10 and len(blocks("json")) == 2
+    assert len(blocks("python")) == 10 and len(blocks("json")) == 3
     assert COMPILE_COMMAND in blocks("sh")[-1]
 
 
@@ -497,6 +497,23 @@ def test_troubleshooting_explains_what_the_cli_says_and_the_cli_points_there():
         assert message in source, message
     assert source.count("self.TROUBLESHOOTING") + source.count("_ProcessClient.TROUBLESHOOTING") >= 6
     assert 'TROUBLESHOOTING = "README.md, \\"Troubleshooting\\""' in source
+
+
+def test_the_oauth_entry_is_the_url_alone_and_the_readme_says_where_tokens_live_and_how_to_sign_out():
+    entry = json.loads(blocks("json")[2])["mcpServers"]["remote"]
+    assert entry["args"][0].endswith("/minimcp_bridge.py") and len(entry["args"]) == 2 and "env" not in entry
+    text = section("## Bridge")
+    # Asked of a process of its own: imported here, the bridge would plug itself into this one's minimcp.
+    folder, token_format, usage = json.loads(subprocess.run(
+        [sys.executable, "-c", "import json, minimcp_bridge as b; "
+         "print(json.dumps([b.default_oauth_dir({}), b.TOKEN_FORMAT, b.USAGE]))"],
+        cwd=ROOT, capture_output=True, check=True, timeout=60).stdout)
+    assert folder.replace(os.path.expanduser("~"), "~") + "/" in text
+    assert "python3 minimcp_bridge.py %s --logout" % entry["args"][1] in text
+    assert '"format": "%s"' % token_format in text
+    for option in ("--logout", "--oauth-dir", "--client-id", "--client-secret", "--client-secret-file",
+                   "--client-metadata-url", "--client-credentials", "--callback-port", "--login-timeout"):
+        assert option in text and option in usage, option
 
 
 def test_the_bridge_entry_names_the_bridge_and_keeps_its_secret_out_of_argv():

@@ -14,6 +14,14 @@ what the bridge sends over HTTP.
   (``server/discover``, the ``_meta`` envelope, its own input_required rounds).
 - ``--bridge-option``: passed to the bridge (``--bridge-option=--protocol=2026-07-28``).
 
+The auth scenarios: the bridge signs in by itself (issue 40), with ``BROWSER`` set to
+oauth_browser.py (the person at the browser), its sign-ins kept in a folder of this run's
+(``MINIMCP_OAUTH_DIR``), a client ID metadata document URL offered (``--client-metadata-url``),
+and the scenario's pre-registered client, when it names one, given as ``--client-id`` with
+``--client-secret '${...}'`` (the secret in the environment, never in argv). Where the
+scenario expects the bridge to refuse (a mismatched resource or issuer, endless step-ups),
+the play checks that the host gets a JSON-RPC error that says why.
+
 Standard library only. Exits 0 when every exchange the scenario needs went through, else 1
 (with what went wrong on stderr); the suite's own checks are the verdict.
 """
@@ -21,8 +29,10 @@ Standard library only. Exits 0 when every exchange the scenario needs went throu
 import json
 import os
 import queue
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -33,6 +43,10 @@ MODERN = "2026-07-28"
 CLIENT_INFO = {"name": "minimcp-bridge-conformance-host", "version": "1.0.0"}
 CAPABILITIES = {"sampling": {}, "elicitation": {"form": {}}, "roots": {}}
 TIMEOUT = 20.0
+BROWSER = os.path.join(HERE, "oauth_browser.py")
+#: The client ID metadata document URL the suite's scenarios accept (it need not resolve).
+CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json"
+SECRET_VARIABLE = "MINIMCP_CONFORMANCE_CLIENT_SECRET"
 
 
 class Failed(Exception):
@@ -42,13 +56,13 @@ class Failed(Exception):
 class Host:
     """A host on the bridge's stdio: requests and their answers, and answers to the server's questions."""
 
-    def __init__(self, url: str, era: str, bridge_options: list) -> None:
+    def __init__(self, url: str, era: str, bridge_options: list, env: dict = None) -> None:
         self.era = era
         self.version = os.environ.get("MCP_CONFORMANCE_PROTOCOL_VERSION") or "2025-11-25"
         if era == MODERN:
             self.version = MODERN
         self.process = subprocess.Popen(BRIDGE + bridge_options + [url], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE)
+                                        stdout=subprocess.PIPE, env=env)
         self.answers = {}
         self.cond = threading.Condition()
         self.next_id = 0
@@ -259,6 +273,11 @@ def play_mrtr(host: Host, context: dict) -> None:
     tools(host)
 
 
+def play_signed_in(host: Host, context: dict) -> None:
+    """An auth scenario the bridge passes: it signs in, then the host lists and calls the tools."""
+    play_every_tool(host, context)
+
+
 PLAYS = {
     "initialize": play_listing,
     "tools_call": play_tools_call,
@@ -272,6 +291,57 @@ PLAYS = {
     "json-schema-ref-no-deref": play_listing,
     "json-schema-2020-12-preservation": play_schema_echo,
 }
+for _name in ("metadata-default", "metadata-var1", "metadata-var2", "metadata-var3", "basic-cimd",
+              "scope-from-www-authenticate", "scope-from-scopes-supported", "scope-omitted-when-undefined",
+              "scope-step-up", "token-endpoint-auth-basic", "token-endpoint-auth-post", "token-endpoint-auth-none",
+              "pre-registration", "2025-03-26-oauth-metadata-backcompat", "2025-03-26-oauth-endpoint-fallback",
+              "offline-access-scope", "offline-access-not-supported", "authorization-server-migration",
+              "iss-supported", "iss-not-advertised", "client-credentials-basic"):
+    PLAYS["auth/" + _name] = play_signed_in
+#: The auth scenarios where the bridge must refuse to go on, and a word its error must say.
+REFUSALS = {
+    "auth/resource-mismatch": "resource",
+    "auth/iss-supported-missing": "iss",
+    "auth/iss-wrong-issuer": "issuer",
+    "auth/iss-unexpected": "issuer",
+    "auth/iss-normalized": "issuer",
+    "auth/metadata-issuer-mismatch": "issuer",
+    "auth/scope-retry-limit": "scope",
+}
+
+
+def play_refused(host: Host, word: str) -> None:
+    """The host connects and lists the tools: one of the two must get a JSON-RPC error that names
+    ``word`` (within the driver's timeout: refusing is no reason to hang)."""
+    if host.era != MODERN:
+        answer = host.send("initialize", {"protocolVersion": host.version, "clientInfo": CLIENT_INFO,
+                                          "capabilities": CAPABILITIES})
+        if "result" in answer:
+            host.notify("notifications/initialized")
+            answer = host.send("tools/list", {})
+    else:
+        answer = host.send("server/discover", host.envelope())
+        if "result" in answer:
+            answer = host.send("tools/list", host.envelope())
+    message = (answer.get("error") or {}).get("message") or ""
+    if "error" not in answer or word not in message:
+        raise Failed("the bridge should refuse with an error naming %r: %r" % (word, answer))
+
+
+def sign_in_options(scenario: str, context: dict) -> tuple:
+    """(bridge options, environment) for an auth scenario: the stand-in browser, a sign-in folder
+    of this run's, the client the scenario names."""
+    folder = tempfile.mkdtemp(prefix="minimcp-conformance-oauth-")
+    env = dict(os.environ, BROWSER=BROWSER, MINIMCP_OAUTH_DIR=folder)
+    options = ["--client-metadata-url", CLIENT_METADATA_URL]
+    if context.get("client_id"):
+        options = ["--client-id", context["client_id"]]
+        if context.get("client_secret"):
+            env[SECRET_VARIABLE] = context["client_secret"]
+            options += ["--client-secret", "${%s}" % SECRET_VARIABLE]
+    if scenario == "auth/client-credentials-basic":
+        options.append("--client-credentials")
+    return options, env, folder
 
 
 def main(argv: list) -> int:
@@ -293,17 +363,31 @@ def main(argv: list) -> int:
         return 2
     scenario = os.environ.get("MCP_CONFORMANCE_SCENARIO", "")
     context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
-    if scenario not in PLAYS:
+    if scenario not in PLAYS and scenario not in REFUSALS:
         sys.stderr.write("bridge_conformance_client: no play for scenario %r\n" % scenario)
         return 2
-    host = Host(rest[0], era, bridge_options)
+    env, folder = None, None
+    if scenario.startswith("auth/"):
+        options, env, folder = sign_in_options(scenario, context)
+        bridge_options = bridge_options + options
     try:
-        opened = host.connect()
-        play = PLAYS[scenario]
-        if play is None:
-            play_everything(host, context, opened.get("capabilities") or {})
+        return play_scenario(Host(rest[0], era, bridge_options, env), scenario, context)
+    finally:
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def play_scenario(host: Host, scenario: str, context: dict) -> int:
+    try:
+        if scenario in REFUSALS:
+            play_refused(host, REFUSALS[scenario])
         else:
-            play(host, context)
+            opened = host.connect()
+            play = PLAYS[scenario]
+            if play is None:
+                play_everything(host, context, opened.get("capabilities") or {})
+            else:
+                play(host, context)
     except Failed as exc:
         sys.stderr.write("bridge_conformance_client: %s: %s\n" % (scenario, exc))
         host.close()
