@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from conftest import CLI, EVERYTHING, ROOT, SERVE, background_result, command_job
+from conftest import CLI, EVERYTHING, ROOT, SERVE, run_command
 
 MINIMCP = os.path.join(ROOT, "minimcp.py")
 SERVER = [sys.executable, EVERYTHING]
@@ -42,19 +42,10 @@ def cli(*args):
     return subprocess.CompletedProcess(args, status, out.getvalue().encode(), err.getvalue().encode())
 
 
-# The README's own selftest line, word for word: test_readme runs it too, and it runs once.
+# The README's own selftest line, word for word (test_readme runs it as the README has it).
 SELFTEST = [sys.executable, "minimcp.py", "selftest", "--", sys.executable, "examples/everything.py"]
 # A process of its own: minimcp.py (from cached bytecode) waits out its --timeout.
 TIMEOUT = CLI + ["call", "slow", "seconds=30", "steps=1", "--timeout", "1.5", "--"] + SERVER
-
-
-def background(item):
-    """conftest's background jobs: these tests' processes, started with the run."""
-    if item.originalname == "test_the_client_s_timer_restarts_on_each_progress_of_its_request":
-        return {"timer restarts": timer_restarts}
-    words = {"test_selftest_passes_on_the_fixture_and_fails_on_a_broken_server": SELFTEST,
-             "test_a_timeout_names_the_cli_s_own_option": TIMEOUT}.get(item.originalname)
-    return dict([command_job(words)]) if words else {}
 
 
 def test_version_and_help():
@@ -169,7 +160,7 @@ def test_config_snippets_use_absolute_paths(client, key):
 
 
 def test_selftest_passes_on_the_fixture_and_fails_on_a_broken_server(tmp_path):
-    done = background_result(*command_job(SELFTEST))
+    done = run_command(SELFTEST)
     out, err = done.stdout.decode(), done.stderr.decode()
     assert done.returncode == 0, out
     # Issue 30, point 1: the cancellation check raised in a thread of its own, after the PASS
@@ -245,14 +236,14 @@ def test_the_client_s_timer_restarts_on_each_progress_of_its_request():
     """Issue 30, point 3: a long call that keeps reporting progress is not given up on (the
     TypeScript SDK's resetTimeoutOnProgress). In-process: the timer is the clients' own; it
     waits 1.6 s in all, so it runs in the background (an app and a client of its own)."""
-    text, error = background_result("timer restarts", timer_restarts)
+    text, error = timer_restarts()
     assert text == "finished"
     assert error is not None and "no answer to tools/call within 0.6 seconds (the server may still be working" \
         in error, error
 
 
 def test_a_timeout_names_the_cli_s_own_option():
-    done = background_result(*command_job(TIMEOUT))
+    done = run_command(TIMEOUT)
     err = done.stderr.decode()
     assert done.returncode == 1 and done.stdout.decode() == "", err
     assert "no answer to tools/call within 1.5 seconds (minimcp's own --timeout, not the server's: it may " \

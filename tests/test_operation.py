@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from conftest import ROOT, background_result
+from conftest import ROOT
 
 import sigterm_storm
 
@@ -109,23 +109,12 @@ def test_sigterm_delivered_to_a_worker_thread_still_ends_the_server(tmp_path):
         process.stderr.close()
 
 
-def background(item):
-    """conftest's background jobs: the 40 rounds of the storm below (no timing is checked), and
-    the switched-off watchdog's wait."""
-    if os.name == "posix" and item.originalname == "test_sigterm_the_moment_an_answer_arrives_never_leaves_a_survivor":
-        return {"storm": lambda: sigterm_storm.forked_storm(40)}
-    if sys.platform.startswith("linux") and item.originalname == "test_the_watchdog_can_be_switched_off":
-        how = item.callspec.params["how"]
-        return {("switched off", how): lambda: switched_off(how)}
-    return {}
-
-
 @posix
 def test_sigterm_the_moment_an_answer_arrives_never_leaves_a_survivor():
     """The shape the AI SDK's close() has; 300 rounds, each a new interpreter, live in
     tests/longrun.py (sigterm). Here each round's server is forked from one helper that has
     imported minimcp already: a fresh process for a tenth of the cost."""
-    rounds = background_result("storm", lambda: sigterm_storm.forked_storm(40))     # a process: in the background
+    rounds = sigterm_storm.forked_storm(40)
     failures = ["round %d: %s" % (number, result if isinstance(result, str) else "exit status %r" % result[0])
                 for number, result in enumerate(rounds) if isinstance(result, str) or result[0] != 0]
     assert not failures, failures
@@ -245,25 +234,9 @@ def test_an_orphan_exits_even_while_a_tool_holds_the_reading_thread(tmp_path):
         orphaned_then_gone(pid, from_server, middle)     # within 10 s: far less than the tool's 60
 
 
-def switched_off(how):
-    """The case below, in a folder of its own: its 0.5 s of orphanhood runs in the background."""
-    import pathlib
-    import shutil
-    import tempfile
-    folder = tempfile.mkdtemp(prefix="minimcp-orphan-")
-    try:
-        watchdog_switched_off(pathlib.Path(folder), how)
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to see an orphan's state")
 @pytest.mark.parametrize("how", ["run(watch_parent=False)", "MINIMCP_WATCH_PARENT=0"])
-def test_the_watchdog_can_be_switched_off(how):
-    background_result(("switched off", how), lambda: switched_off(how))   # its assertion errors, raised here
-
-
-def watchdog_switched_off(tmp_path, how):
+def test_the_watchdog_can_be_switched_off(tmp_path, how):
     options = {"watch_parent": False} if how.startswith("run") else {"env": {"MINIMCP_WATCH_PARENT": "0"}}
     with orphan(tmp_path, **options) as (pid, to_server, from_server, middle):
         # Serving first: a server whose parent died while it was still starting has pid 1 as
