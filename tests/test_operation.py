@@ -123,12 +123,12 @@ def test_sigterm_the_moment_an_answer_arrives_never_leaves_a_survivor():
 @posix
 def test_sigterm_right_after_an_answer_ends_the_server_at_once_every_time():
     """The handler used to raise wherever the main thread was, even inside the writer just
-    after it wrote the answer: the writer stayed 'flushing' and the exit waited 1 s for it."""
+    after it wrote the answer: the writer stayed 'flushing' and the exit waited out the server's
+    shutdown_grace for it. With a grace of 30 s that wait outlasts the 5 s each exit is given
+    here, however busy the machine (an exit takes 0.05 s idle, 0.55 s measured at load 11)."""
     rounds = sigterm_storm.forked_storm(20, encode(INIT, INITIALIZED, {"jsonrpc": "2.0", "id": 1, "method": "ping"}),
-                                        grace=5.0)               # (each server forked: see the test above)
+                                        grace=5.0, shutdown_grace=30.0)   # (each server forked: see the test above)
     assert all(isinstance(result, list) and result[0] == 0 for result in rounds), rounds
-    slow = [round(seconds, 2) for _, seconds in rounds if seconds > 0.5]
-    assert not slow, "exits that took more than 0.5 s after SIGTERM: %r" % slow
 
 
 # -- parent-death watchdog ----------------------------------------------------------------
