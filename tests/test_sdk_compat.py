@@ -30,10 +30,10 @@ from minimcp import Image, MCPServer
 try:
     import pydantic
     from pydantic import BaseModel, Field, RootModel
-except ImportError:          # the rules below that need it are skipped, with this reason
-    pydantic = None
+except ImportError:          # the rules below that need it are skipped, with this reason (pydantic 1,
+    pydantic = None          # Debian bookworm's python3-pydantic, has no RootModel)
 needs_pydantic = pytest.mark.skipif(
-    pydantic is None, reason="pydantic is not installed here: its rules are checked where it is "
+    pydantic is None, reason="pydantic 2 is not installed here: its rules are checked where it is "
                              "(pip install -r tests/requirements.txt); the rest of this file runs without it")
 
 
