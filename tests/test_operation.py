@@ -22,6 +22,9 @@ from conftest import ROOT
 import sigterm_storm
 
 posix = pytest.mark.skipif(os.name != "posix", reason="POSIX signals and re-parenting")
+# Storms of forked servers and orphaned ones, with tests/test_process.py: one at a time on one
+# pytest-xdist worker (pyproject.toml's --dist loadgroup), so they never compete for the cores.
+processes = pytest.mark.xdist_group("processes")
 
 INIT = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
         "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
@@ -70,6 +73,7 @@ def read_answer(stream, request_id, deadline):
 # -- item 10: SIGTERM while the main thread sits in read() ---------------------------------
 
 @posix
+@processes
 def test_sigterm_delivered_to_a_worker_thread_still_ends_the_server(tmp_path):
     """The deterministic form of the lost SIGTERM: the signal lands on a worker thread.
 
@@ -110,6 +114,7 @@ def test_sigterm_delivered_to_a_worker_thread_still_ends_the_server(tmp_path):
 
 
 @posix
+@processes
 def test_sigterm_the_moment_an_answer_arrives_never_leaves_a_survivor():
     """The shape the AI SDK's close() has; 300 rounds, each a new interpreter, live in
     tests/longrun.py (sigterm). Here each round's server is forked from one helper that has
@@ -121,6 +126,7 @@ def test_sigterm_the_moment_an_answer_arrives_never_leaves_a_survivor():
 
 
 @posix
+@processes
 def test_sigterm_right_after_an_answer_ends_the_server_at_once_every_time():
     """The handler used to raise wherever the main thread was, even inside the writer just
     after it wrote the answer: the writer stayed 'flushing' and the exit waited out the server's
@@ -212,6 +218,7 @@ def orphaned_then_gone(pid, from_server, middle):
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to see an orphan's state")
+@processes
 def test_the_server_exits_as_on_eof_once_its_parent_is_gone(tmp_path):
     with orphan(tmp_path) as (pid, to_server, from_server, middle):
         to_server.write(encode(INIT))
@@ -220,6 +227,7 @@ def test_the_server_exits_as_on_eof_once_its_parent_is_gone(tmp_path):
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to see an orphan's state")
+@processes
 def test_an_orphan_exits_even_while_a_tool_holds_the_reading_thread(tmp_path):
     with orphan(tmp_path) as (pid, to_server, from_server, middle):
         to_server.write(encode(INIT))
@@ -236,6 +244,7 @@ def test_an_orphan_exits_even_while_a_tool_holds_the_reading_thread(tmp_path):
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to see an orphan's state")
 @pytest.mark.parametrize("how", ["run(watch_parent=False)", "MINIMCP_WATCH_PARENT=0"])
+@processes
 def test_the_watchdog_can_be_switched_off(tmp_path, how):
     options = {"watch_parent": False} if how.startswith("run") else {"env": {"MINIMCP_WATCH_PARENT": "0"}}
     with orphan(tmp_path, **options) as (pid, to_server, from_server, middle):
