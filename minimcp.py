@@ -4386,7 +4386,7 @@ _LEFT_OUT = {}          # a vendored build's left-out names -> (component, what 
 _SEAM = {
     "names": frozenset([
         "_plug", "_part", "_COMPONENTS", "_DIALECTS",
-        "_Session", "_Admission", "_Peer", "_Call", "_Task", "_Terminated", "_Signature",
+        "_Session", "_Admission", "_Peer", "_Call", "_Task", "_Terminated", "_Signature", "_OwnedStdio",
         "_error", "_request", "_response", "_notification", "_id_key", "_decode_line", "_json_default",
         "_b64", "_b64url", "_unb64url", "_logger", "_available", "_trim", "_shaped", "_shape_resource",
         "_page", "_required", "_invalid_params", "_guess_mime", "_is_coroutine_function", "_quote_path",
@@ -4396,7 +4396,7 @@ _SEAM = {
         "_field_default", "_is_dataclass", "_is_enum", "_is_field_info", "_is_pydantic_model", "_is_typeddict",
         "_clean_doc", "_schema_for",
     ]),
-    "attributes": frozenset(["_lock", "_resources", "_sessions", "_live_sessions", "_signing_key",
+    "attributes": frozenset(["_lock", "_resources", "_sessions", "_live_sessions", "_signing_key", "_shared_key",
                              "_announce_task"]),     # (a transport's session may announce tasks its way)
 }
 
@@ -5530,6 +5530,7 @@ class MCPServer(_Protocol):
                                    "one stdin (use serve(instream, outstream) or HTTP for more connections)")
             outermost, self._stdio_thread = self._stdio_thread is None, threading.get_ident()
         try:
+            _terminal_hint(self.name)
             with _OwnedStdio(watch_parent) as (instream, outstream):
                 self.serve(instream, outstream)
         except (KeyboardInterrupt, _Terminated):
@@ -5994,40 +5995,83 @@ def _wakeable_stdin(fd: int, watch_parent: bool):
     return stream, undo
 
 
+def _terminal_hint(name: str) -> None:
+    """A server started by hand in a terminal waits in silence and looks hung: say on stderr
+    what it waits for, and how to try it instead."""
+    try:
+        if not os.isatty(0) or not sys.argv or not sys.argv[0] or sys.stderr is None:
+            return
+        import shlex
+        here = os.path.abspath(__file__)
+        try:
+            here = min(here, os.path.relpath(here), key=len)
+        except ValueError:                               # (another drive, on Windows)
+            pass
+        sys.stderr.write("minimcp: %s is an MCP server: it waits for a client's JSON-RPC on stdin (a host starts "
+                         "it), so it shows nothing here (Ctrl-D stops it). To try it: python3 %s inspect -- %s\n"
+                         % (name, shlex.quote(here), " ".join(shlex.quote(w) for w in ["python3"] + sys.argv)))
+        sys.stderr.flush()
+    except (OSError, ValueError):                        # a closed stdin or stderr: nothing to say
+        pass
+
+
 class _OwnedStdio:
     """Take file descriptors 0 and 1 for the protocol while serving.
 
     The protocol gets private duplicates of the real stdin/stdout. File descriptor 1
     and ``sys.stdout`` are pointed at stderr, and descriptor 0 and ``sys.stdin`` at
     the null device, so user code, logging and child processes can neither corrupt
-    the output stream nor steal input lines. Everything is restored on exit.
+    the output stream nor steal input lines. Everything is restored on exit. Where
+    stdout was held before (hold_stdout), the protocol is served on the held one.
     """
+
+    held_stdout = None   # the real stdout's descriptor, set aside by hold_stdout() until run() serves on it
 
     def __init__(self, watch_parent: bool = True) -> None:
         self.watch_parent = watch_parent
 
-    def __enter__(self):
+    @classmethod
+    def hold_stdout(cls) -> None:
+        """Point descriptor 1 and ``sys.stdout`` at stderr now, before a server's module is
+        imported (``serve FILE``): its import-time prints and banners never reach the pipe,
+        and run() later serves the protocol on the real stdout, set aside here."""
+        if cls.held_stdout is None:
+            cls._flush_stdout()
+            cls.held_stdout = os.dup(1)
+            cls._stdout_to_stderr()
+
+    @staticmethod
+    def _flush_stdout() -> None:
         for stream in (sys.stdout, sys.__stdout__):
             try:
                 stream.flush()
             except (AttributeError, OSError, ValueError):
                 pass
-        self.saved = (sys.stdin, sys.stdout)
-        self.in_fd, self.out_fd = os.dup(0), os.dup(1)
-        if os.name == "nt":                             # no CRLF translation, ever
-            import msvcrt
-            for fd in (self.in_fd, self.out_fd):
-                msvcrt.setmode(fd, os.O_BINARY)
+
+    @staticmethod
+    def _stdout_to_stderr() -> None:
+        """Descriptor 1 and ``sys.stdout`` on stderr (on the null device where there is none)."""
         try:
             os.dup2(2, 1)
         except OSError:                                  # no stderr: discard stray output
             null = os.open(os.devnull, os.O_WRONLY)
             os.dup2(null, 1)
             os.close(null)
+        sys.stdout = sys.stderr if sys.stderr is not None else open(os.devnull, "w")
+
+    def __enter__(self):
+        self._flush_stdout()
+        self.saved = (sys.stdin, sys.stdout)
+        self.in_fd, self.out_fd = os.dup(0), os.dup(1)
+        protocol_fd = self.out_fd if self.held_stdout is None else self.held_stdout
+        if os.name == "nt":                             # no CRLF translation, ever
+            import msvcrt
+            for fd in (self.in_fd, protocol_fd):
+                msvcrt.setmode(fd, os.O_BINARY)
+        self._stdout_to_stderr()
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
         os.close(null)
-        sys.stdout = sys.stderr if sys.stderr is not None else open(os.devnull, "w")
         sys.stdin = open(os.devnull, "r")
         self.handlers = {}
         self.instream, self.undo_wakeable = _wakeable_stdin(os.dup(self.in_fd), self.watch_parent)
@@ -6035,7 +6079,7 @@ class _OwnedStdio:
             import signal
             handler = getattr(self.instream, "on_sigterm", _raise_terminated)
             self.handlers[signal.SIGTERM] = signal.signal(signal.SIGTERM, handler)
-        self.outstream = os.fdopen(os.dup(self.out_fd), "wb", buffering=1 << 16)
+        self.outstream = os.fdopen(os.dup(protocol_fd), "wb", buffering=1 << 16)
         return self.instream, self.outstream
 
     def __exit__(self, *exc_info):
@@ -7004,9 +7048,11 @@ class _Exchange:
 
     Items are (data, final): ``final`` is the answer itself (as the session wrote it)
     for the last one, else None; ``(None, None)`` says the stream is shut (its session
-    ended, or a newer GET replaced it) and must end now.
+    ended, or a newer GET replaced it) and must end now; ``(None, CANCELLED)``, that the
+    client cancelled the request, which is never answered, so its stream ends unanswered.
     """
     __slots__ = ("queue",)
+    CANCELLED = "cancelled"
 
     def __init__(self) -> None:
         import queue
@@ -7059,6 +7105,14 @@ class _HTTPOut:
         with self.lock:
             if self.exchanges.get(key) is exchange:
                 del self.exchanges[key]
+
+    def cancel(self, key, exchange: _Exchange) -> None:
+        """``key``'s request was cancelled: its stream, if it is still ``exchange``, ends unanswered."""
+        with self.lock:
+            if self.exchanges.get(key) is not exchange:
+                return                   # answered already (its answer closed it), or another request's now
+            del self.exchanges[key]
+        exchange.queue.put((None, _Exchange.CANCELLED))
 
     def shut_stream(self, key) -> None:
         with self.lock:
@@ -7150,10 +7204,11 @@ def _host_name(host: str) -> str:
 
 class _HTTPSession:
     """A handshake-era HTTP session: one _Session of the app, its streams, and when it was last used."""
-    __slots__ = ("id", "session", "used", "streams", "owner")
+    __slots__ = ("id", "session", "used", "streams", "owner", "expiry")
 
-    def __init__(self, session_id: str, session: _Session, owner: bytes) -> None:
+    def __init__(self, session_id: str, session: _Session, owner: bytes, expiry: int) -> None:
         self.id, self.session, self.owner = session_id, session, owner     # owner: the identity's digest
+        self.expiry = expiry             # Unix seconds, as its id says: every replica ends it then
         self.used = time.monotonic()
         self.streams = 0                 # responses still streaming (a busy session never expires)
 
@@ -7163,8 +7218,10 @@ class SQLiteSessionStore:
 
     A session id is signed, so any replica with the state key can serve it; only a
     store they share can tell them it was deleted. This is the default when
-    ``$MINIMCP_SESSION_DIR`` names a directory. For replicas on several hosts, pass
-    any object with the same two methods (Redis, a database) as ``session_store=``.
+    ``$MINIMCP_SESSION_DIR`` names a directory, and, under a private directory of the
+    temporary directory named after the key, whenever the state key is shared
+    (``_default_session_store``). For replicas on several hosts, pass any object with
+    the same two methods (Redis, a database) as ``session_store=``.
 
     Args:
         directory: where ``minimcp-sessions.sqlite3`` lives (made if missing).
@@ -7172,29 +7229,65 @@ class SQLiteSessionStore:
     """
 
     def __init__(self, directory: str, keep: float = 86400.0) -> None:
+        import sqlite3
         os.makedirs(directory, exist_ok=True)
         self.path, self.keep = os.path.join(directory, "minimcp-sessions.sqlite3"), keep
-        self.local = threading.local()   # sqlite3 connections belong to the thread that made them
-        with self._connection() as db:
-            db.execute("CREATE TABLE IF NOT EXISTS revoked (id TEXT PRIMARY KEY, at REAL NOT NULL)")
-
-    def _connection(self):
-        db = getattr(self.local, "db", None)
-        if db is None:
-            import sqlite3
-            db = self.local.db = sqlite3.connect(self.path, timeout=10.0)
-        return db
+        # One connection for the process, used under a lock (each query takes microseconds):
+        # one per thread cost a file descriptor per connection thread of the stdlib server.
+        self.lock = threading.Lock()
+        self.db = sqlite3.connect(self.path, timeout=10.0, check_same_thread=False)
+        with self.lock, self.db:
+            self.db.execute("CREATE TABLE IF NOT EXISTS revoked (id TEXT PRIMARY KEY, at REAL NOT NULL)")
 
     def revoke(self, session_id: str) -> None:
         """Remember that ``session_id`` was deleted (and forget deletions older than ``keep``)."""
         now = time.time()
-        with self._connection() as db:
-            db.execute("INSERT OR REPLACE INTO revoked VALUES (?, ?)", (session_id, now))
-            db.execute("DELETE FROM revoked WHERE at < ?", (now - self.keep,))
+        with self.lock, self.db:
+            self.db.execute("INSERT OR REPLACE INTO revoked VALUES (?, ?)", (session_id, now))
+            self.db.execute("DELETE FROM revoked WHERE at < ?", (now - self.keep,))
 
     def is_revoked(self, session_id: str) -> bool:
         """Whether any worker sharing the directory deleted ``session_id``."""
-        return self._connection().execute("SELECT 1 FROM revoked WHERE id = ?", (session_id,)).fetchone() is not None
+        with self.lock:
+            return self.db.execute("SELECT 1 FROM revoked WHERE id = ?", (session_id,)).fetchone() is not None
+
+
+def _default_session_store(server: "MCPServer", keep: float):
+    """Where deleted session ids go when the app is given no ``session_store``.
+
+    ``$MINIMCP_SESSION_DIR``, if set. Else, if the state key is shared (``state_key=`` or
+    ``$MINIMCP_STATE_KEY``), other processes may serve this app's sessions (gunicorn's
+    workers, replicas on this host, this server after a restart), and each would serve a
+    session another had deleted: the processes holding the key share a store in a directory
+    of the temporary directory named after a digest of the key, which only this user may
+    use. A process with a key of its own is the only one that can serve its sessions, so
+    its memory is enough.
+    """
+    directory = os.environ.get("MINIMCP_SESSION_DIR")
+    if directory:
+        return SQLiteSessionStore(directory, keep)
+    if server._shared_key is None:
+        return _MemorySessionStore(keep)
+    import hashlib
+    import stat
+    import tempfile
+    name = "minimcp-sessions-" + hashlib.sha256(b"minimcp-session-store:" + server._signing_key()).hexdigest()[:20]
+    directory = os.path.join(tempfile.gettempdir(), name)
+    try:
+        os.mkdir(directory, 0o700)
+    except FileExistsError:
+        pass
+    except OSError as problem:
+        raise RuntimeError("minimcp: cannot make %s for deleted HTTP session ids (%s): set MINIMCP_SESSION_DIR "
+                           "to a directory every worker shares" % (directory, problem.strerror or problem)) from None
+    found = os.lstat(directory)
+    private = stat.S_ISDIR(found.st_mode)
+    if hasattr(os, "getuid"):            # POSIX, where every user may write to /tmp (Windows': the user's own)
+        private = private and found.st_uid == os.getuid() and not found.st_mode & 0o077
+    if not private:
+        raise RuntimeError("minimcp: %s, where deleted HTTP session ids go, is not a directory only this user may "
+                           "use: set MINIMCP_SESSION_DIR to a directory every worker shares" % directory)
+    return SQLiteSessionStore(directory, keep)
 
 
 class _MemorySessionStore:
@@ -7224,6 +7317,25 @@ _CAPABILITY_BITS = (("roots",), ("roots", "listChanged"), ("sampling",), ("sampl
                     ("tasks",), ("tasks", "list"), ("tasks", "cancel"),
                     ("tasks", "requests", "sampling", "createMessage"),
                     ("tasks", "requests", "elicitation", "create"), ("experimental",))
+
+
+_SESSION_ID_LENGTH = 64                  # the token and its MAC, 48 bytes: base64url needs no padding
+_BASE64URL = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+def _session_key(session_id: str):
+    """The one spelling of the session id ``session_id`` decodes to, or None if it is spelled otherwise.
+
+    base64 decoders are lenient: they skip characters outside the alphabet (``<id>.``,
+    ``~<id>``), take padding (``<id>==``) and the standard alphabet's ``+/`` for ``-_``, and each
+    such spelling decoded to a session that DELETE had revoked under the other. 64 characters of
+    the base64url alphabet encode 48 bytes one way only, so anything else is no session id;
+    the tables and the store are keyed by the decoded bytes re-encoded.
+    """
+    if len(session_id) != _SESSION_ID_LENGTH or not _BASE64URL.issuperset(session_id):
+        return None
+    key = _b64url(_unb64url(session_id))
+    return key if key == session_id else None
 
 
 def _capability_bits(capabilities: dict) -> int:
@@ -7329,11 +7441,9 @@ class _HTTPApp:
         self.keepalive, self.disconnect_probe = keepalive, disconnect_probe      # a quiet stream's two intervals
         self.revocation_probe = revocation_probe     # a GET stream asks a shared store this often
         self.sessions = {}               # session id -> _HTTPSession (this process's)
-        if session_store is None:        # deleted ids: shared by the workers of a host, else this process's
-            shared = os.environ.get("MINIMCP_SESSION_DIR")
-            session_store = SQLiteSessionStore(shared, session_lifetime) if shared else \
-                _MemorySessionStore(session_lifetime)
-        self.store = session_store
+        self.store = session_store if session_store is not None else \
+            _default_session_store(server, session_lifetime)       # where deleted session ids go
+        self.unshared = server._shared_key is None       # a key of this process's own: said once, if it matters
         if resource_metadata is None:    # RFC 9728, served at /.well-known/oauth-protected-resource
             resource_metadata = getattr(server, "resource_metadata", None)
         self.resource_metadata = resource_metadata
@@ -7343,6 +7453,11 @@ class _HTTPApp:
 
     # -- the WSGI callable ----------------------------------------------------------
     def __call__(self, environ: dict, start_response):
+        if self.unshared and environ.get("wsgi.multiprocess"):
+            self.unshared = False
+            _logger().warning("minimcp: several processes serve this app, each with a state key of its own: a "
+                              "session id or requestState one issues is refused by the others. Set "
+                              "MINIMCP_STATE_KEY to one secret for all of them")
         try:
             path = environ.get("PATH_INFO", "")
             if self.resource_metadata is not None and path in (_METADATA_PATH, _METADATA_PATH + self.path):
@@ -7373,12 +7488,19 @@ class _HTTPApp:
 
     # -- security -------------------------------------------------------------------
     def _check_access(self, environ: dict, authenticate: bool = True):
-        """DNS rebinding (Host 421, Origin 403) and authentication (401), before anything is read.
+        """One Host (400), DNS rebinding (Host 421, Origin 403) and authentication (401), before anything is read.
 
         Returns who the client is: what the ``auth`` hook returned, or None if it
         returned True (or there is no hook); sessions are bound to it.
         """
-        host = environ.get("HTTP_HOST") or environ.get("SERVER_NAME", "")
+        host = environ.get("HTTP_HOST")
+        if host is None and environ.get("SERVER_PROTOCOL") != "HTTP/1.0":      # RFC 9112 section 3.2
+            raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: an HTTP/1.1 request has one Host "
+                             "header; this one has none")
+        if host is not None and "," in host:     # servers join repeated headers with commas (gunicorn, ours)
+            raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: a request has one Host header; "
+                             "this one has several")
+        host = host or environ.get("SERVER_NAME", "")
         hosts = _LOOPBACK_HOSTS if self.allowed_hosts is None else self.allowed_hosts
         if "*" not in hosts and _host_name(host) not in hosts:
             raise _HTTPError("421 Misdirected Request", INVALID_REQUEST, "Misdirected Request: host %r is not "
@@ -7533,6 +7655,8 @@ class _HTTPApp:
 
     def _answer(self, session: _Session, held, admission: _Admission, environ: dict, start_response):
         exchange, gone = admission.stream, _client_gone(environ)
+        if held is not None:
+            self._end_when_cancelled(session, admission)
         takes_json, streams = _accepts(environ)
         interval, gone = self._quiet_interval(admission, gone), self._post_watch(session, held, gone)
         item = self._wait(exchange, interval, gone)
@@ -7545,6 +7669,12 @@ class _HTTPApp:
             self._done(session, held, admission, exchange)
             start_response("200 OK", self._cors(environ) + _SSE_HEADERS)
             return []
+        if item is not None and final == _Exchange.CANCELLED:     # cancelled by the client: never answered
+            self._done(session, held, admission, exchange)
+            if streams:                            # a request is answered with a stream: this one, empty
+                start_response("200 OK", self._cors(environ) + _SSE_HEADERS)
+                return []
+            return self._reply(start_response, "204 No Content", b"", self._cors(environ))
         if item is not None and data is None:      # the session ended, or the server stops
             self._done(session, held, admission, exchange)
             status, text = ("503 Service Unavailable", "Service Unavailable: the server is shutting down") \
@@ -7561,6 +7691,26 @@ class _HTTPApp:
             return self._reply(start_response, self._status(admission, final), data, headers)
         start_response("200 OK", headers + _SSE_HEADERS)
         return self._stream(session, held, admission, data, final, gone, interval)
+
+    def _end_when_cancelled(self, session: _Session, admission: _Admission) -> None:
+        """Handshake era: a ``notifications/cancelled`` for this request ends its stream at once.
+
+        The session claims a call the client cancels and never answers it, so the stream
+        waiting for that answer sent keep-alives for as long as the client stayed. A call
+        cancelled otherwise (a timeout answers first; the server stopping still answers)
+        is not claimed when its cancellation runs, and its stream waits for that answer.
+        """
+        call = session.inflight.get(admission.route)
+        if call is None:                 # answered already
+            return
+        route, exchange, out = admission.route, admission.stream, session.out
+
+        def cancelled() -> None:
+            if call.done:
+                out.cancel(route, exchange)
+        call.on_cancel.append(cancelled)
+        if call.cancelled:               # the client's cancellation came before the line above
+            cancelled()
 
     def _post_watch(self, session: _Session, held, gone):
         """What a POST stream watches while it waits, besides its client leaving (``gone``).
@@ -7614,8 +7764,8 @@ class _HTTPApp:
                 if item is None:
                     yield b": keep-alive\n\n"          # without a socket to watch, a closed one shows up here
                     continue
-                if item is False or item[0] is None:  # the client left, or the session ended
-                    if item is not False and self.stopping:     # the server stops: still an answer
+                if item is False or item[0] is None:  # the client left or cancelled, or the session ended
+                    if item is not False and item[1] is None and self.stopping:   # the server stops: an answer
                         yield b"event: message\ndata: " + encode_message(_error(
                             admission.request_id, INTERNAL_ERROR, "the server is shutting down")).rstrip(b"\n") + \
                             b"\n\n"
@@ -7694,11 +7844,12 @@ class _HTTPApp:
         import hashlib
         import struct
         owner = _digest(session.auth)
+        expiry = int(time.time() + self.session_lifetime)
         token = struct.pack(_SESSION_TOKEN, 1, PROTOCOL_VERSIONS.index(session.peer.rev.version),
-                            _capability_bits(session.peer.capabilities), int(time.time() + self.session_lifetime),
+                            _capability_bits(session.peer.capabilities), expiry,
                             os.urandom(8), _digest(session.peer.info), owner)
         mac = hmac.new(self.server._signing_key(), b"session:" + token, hashlib.sha256).digest()[:16]
-        held = _HTTPSession(_b64url(token + mac), session, owner)
+        held = _HTTPSession(_b64url(token + mac), session, owner, expiry)
         self._sweep(room_for=1)
         with self.lock:
             self.sessions[held.id] = held
@@ -7708,26 +7859,37 @@ class _HTTPApp:
     def _find_session(self, session_id: str, identity) -> _HTTPSession:
         """This process's session, or one another replica opened (its signed id says who the client is).
 
-        Deleted (by any worker sharing the store), expired, forged, or opened by
-        another identity: 404, as for a session that never was.
+        Spelled otherwise than it was issued, deleted (by any worker sharing the store),
+        expired (here too, where it was opened), forged, or opened by another identity:
+        404, as for a session that never was.
         """
         not_found = _HTTPError("404 Not Found", INVALID_REQUEST, "Session not found: initialize again")
-        if self.store.is_revoked(session_id):
-            with self.lock:
-                held = self.sessions.pop(session_id, None)
-            if held is not None:
-                self._end(held.session)
+        key = _session_key(session_id)
+        if key is None:
+            raise not_found
+        if self.store.is_revoked(key):
+            self._forget(key)
             raise not_found
         with self.lock:
-            held = self.sessions.get(session_id)
+            held = self.sessions.get(key)
             if held is not None:
                 held.used = time.monotonic()
         if held is None:
-            held = self._revive(session_id, identity, not_found)
+            held = self._revive(key, identity, not_found)
+        if time.time() >= held.expiry:
+            self._forget(key)
+            raise not_found
         import hmac
         if not hmac.compare_digest(held.owner, _digest(identity)):
             raise not_found
         return held
+
+    def _forget(self, key: str) -> None:
+        """A session deleted elsewhere, or expired: it ends here too, if it lives here."""
+        with self.lock:
+            held = self.sessions.pop(key, None)
+        if held is not None:
+            self._end(held.session)
 
     def _check_session_headers(self, held: _HTTPSession, environ: dict) -> None:
         """GET and DELETE: the session decides whether their headers fit it (MCP-Protocol-Version)."""
@@ -7737,21 +7899,19 @@ class _HTTPApp:
         if refusal is not None:
             raise _HTTPError("400 Bad Request", *refusal[:2], data=refusal[2])
 
-    def _revive(self, session_id: str, identity, not_found: _HTTPError) -> _HTTPSession:
+    def _revive(self, key: str, identity, not_found: _HTTPError) -> _HTTPSession:
+        """A session another replica opened, from its id (``key``, spelled as issued), if it is valid."""
         import hmac
         import hashlib
         import struct
         size = struct.calcsize(_SESSION_TOKEN)
-        try:
-            raw = _unb64url(session_id) if len(session_id) < 100 else b""
-        except ValueError:
-            raise not_found from None
+        raw = _unb64url(key)
         token, mac = raw[:size], raw[size:]
         expected = hmac.new(self.server._signing_key(), b"session:" + token, hashlib.sha256).digest()[:16]
         if len(raw) != size + 16 or not hmac.compare_digest(mac, expected):
             raise not_found
         form, revision, bits, expiry, _, _, owner = struct.unpack(_SESSION_TOKEN, token)
-        if form != 1 or revision >= len(PROTOCOL_VERSIONS) or time.time() > expiry or \
+        if form != 1 or revision >= len(PROTOCOL_VERSIONS) or time.time() >= expiry or \
                 not hmac.compare_digest(owner, _digest(identity)):
             raise not_found
         session = _Session(self.server, _HTTPOut(), identity, one_of_many=True)
@@ -7762,7 +7922,10 @@ class _HTTPApp:
             raise not_found from None
         self._sweep(room_for=1)
         with self.lock:
-            held = self.sessions.setdefault(session_id, _HTTPSession(session_id, session, owner))
+            held = self.sessions.setdefault(key, _HTTPSession(key, session, owner, expiry))
+        if held.session is not session:  # another request revived it first: this one never served
+            session.stop()
+            return held
         with self.server._lock:
             self.server._sessions.add(held.session)
         return held
@@ -7836,8 +7999,9 @@ class _HTTPApp:
     def _standalone(self, held: _HTTPSession, exchange: _Exchange, ends, interval: float):
         try:
             yield b": stream open\n\n"
-            while held.id in self.sessions:
-                item = self._wait(exchange, self.keepalive, ends, interval)
+            while held.id in self.sessions and time.time() < held.expiry:    # it ends with its session
+                quiet = max(0.0, min(self.keepalive, held.expiry - time.time()))
+                item = self._wait(exchange, quiet, ends, interval)
                 if item is None:
                     yield b": keep-alive\n\n"
                     continue
@@ -7856,9 +8020,9 @@ class _HTTPApp:
             raise _HTTPError("405 Method Not Allowed", INVALID_REQUEST, "Method Not Allowed: DELETE ends a session "
                              "(send Mcp-Session-Id)", [("Allow", "POST")])
         held = self._find_session(session_id, environ.get("minimcp.auth"))
-        self.store.revoke(session_id)                # every worker sharing the store refuses it from now on
+        self.store.revoke(held.id)                   # every worker sharing the store refuses it from now on
         with self.lock:
-            self.sessions.pop(session_id, None)
+            self.sessions.pop(held.id, None)
         self._end(held.session)
         return self._reply(start_response, "204 No Content", b"", self._cors(environ))
 
@@ -7917,7 +8081,9 @@ def _run_http(app: "MCPServer", host: str, port: int, options: dict) -> None:
 class _ChunkedBody:
     """A chunked request body (RFC 9112 section 7.1) read as the plain bytes it carries.
 
-    Reads are bounded by the caller's size; malformed framing raises ValueError.
+    Reads are bounded by the caller's size; malformed framing raises ValueError. The framing
+    is read strictly, as a proxy in front may read it: every line ends in CRLF, a chunk size
+    is hex digits only (``int(size, 16)`` also takes ``0x10``, ``+10`` and ``1_0``).
     """
 
     def __init__(self, raw) -> None:
@@ -7937,26 +8103,36 @@ class _ChunkedBody:
             pieces.append(piece)
             self.left -= len(piece)
             size = size - len(piece) if size > 0 else size
-            if self.left == 0 and self.raw.readline(3) not in (b"\r\n", b"\n"):
+            if self.left == 0 and self.raw.read(2) != b"\r\n":
                 raise ValueError("a chunk is longer than its size says")
         return b"".join(pieces)
 
+    def _line(self, limit: int) -> bytes:
+        line = self.raw.readline(limit)
+        if not line.endswith(b"\r\n") or b"\r" in line[:-2]:
+            raise ValueError("a line of the chunked framing does not end in CRLF" if line else
+                             "the body ended inside the chunked framing")
+        return line[:-2]
+
     def _start_chunk(self) -> None:
-        line = self.raw.readline(1026)
-        digits = line.split(b";", 1)[0].strip()            # chunk extensions are allowed and ignored
-        if not line.endswith(b"\n") or not digits or len(digits) > 16 or \
-                digits.strip(b"0123456789abcdefABCDEF"):
+        size, extension, _ = self._line(1026).partition(b";")    # chunk extensions are allowed and ignored
+        if extension:
+            size = size.rstrip(b" \t")                           # whitespace before ";" (BWS)
+        if not size or len(size) > 16 or not _HEX_DIGITS.issuperset(size):
             raise ValueError("a chunk size line is malformed")
-        self.left = int(digits, 16)
-        if self.left == 0:                                  # the last chunk: skip the trailer fields
+        self.left = int(size, 16)
+        if self.left == 0:                                      # the last chunk: skip the trailer fields
             for _ in range(64):
-                if self.raw.readline(8194) in (b"\r\n", b"\n", b""):
+                if not self._line(8194):
                     self.done = True
                     return
             raise ValueError("too many trailer fields")
 
     def close(self) -> None:
         self.raw.close()
+
+
+_HEX_DIGITS = frozenset(b"0123456789abcdefABCDEF")
 
 
 class _BodyInput:
@@ -7984,6 +8160,57 @@ class _BodyInput:
         return self.left == 0
 
 
+class _HeadTooLarge(Exception):
+    """A request head ran past ``_ConnectionInput.HEAD_LIMIT``."""
+
+
+class _ConnectionInput(io.RawIOBase):
+    """A connection's bytes, as the request handler's ``rfile`` reads them: within the request's deadline.
+
+    A socket timeout bounds one read, so a client that sends a byte every few seconds
+    (slow loris) held its thread forever. Every read here waits at most ``per_read``
+    (``read_timeout``), and never past ``deadline``, the time by which the whole request,
+    head and body, must have arrived; ``late`` says it passed. While a head is read,
+    ``budget`` bounds the bytes it may take (``HEAD_LIMIT``, then ``_HeadTooLarge``).
+    """
+    HEAD_LIMIT = 128 * 1024              # a request line (64 KiB at most) and its headers
+
+    def __init__(self, sock, per_read: float) -> None:
+        import socket
+        super().__init__()
+        self.sock, self.per_read, self.timeout = sock, per_read, socket.timeout
+        self.deadline = None             # monotonic seconds; None: no whole-request bound
+        self.budget = None
+        self.late = False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        wait = self.per_read
+        if self.deadline is not None:
+            wait = min(wait, self.deadline - time.monotonic())
+            if wait <= 0:
+                self.late = True
+                raise self.timeout("the request did not arrive in time")
+        view = memoryview(buffer)
+        if self.budget is not None:
+            if self.budget <= 0:
+                raise _HeadTooLarge()
+            view = view[:self.budget]
+        self.sock.settimeout(wait)
+        try:
+            count = self.sock.recv_into(view)
+        except self.timeout:
+            self.late = self.deadline is not None and time.monotonic() >= self.deadline
+            raise
+        finally:
+            self.sock.settimeout(self.per_read)          # what writes wait
+        if self.budget is not None:
+            self.budget -= count
+        return count
+
+
 class _StdlibHTTPServer:
     """What ``_serve_http`` adds to ``http.server``: HTTP/1.1 keep-alive, bounded threads, a drain.
 
@@ -7991,23 +8218,31 @@ class _StdlibHTTPServer:
     client paid a TCP handshake (and, with Python's listen backlog of 5, SYN retries
     under load). Here each connection runs a loop of requests on its own thread, at
     most ``max_connections`` at once, with that many waiting in the listen backlog.
-    A connection waits ``idle_timeout`` for its next request, ``read_timeout`` within
-    one. ``drain`` is the end: stop accepting, let started requests finish, then
-    cancel the rest and answer them. A mixin: ``_bind_http`` puts it before
+    Past that, a connection is answered 503 with Retry-After by a thread of its own that
+    ends within seconds (at most ``max_connections // 4`` of them), never closed without a
+    status. GET requests (the streams that never end on their own) hold at most
+    ``max_streams`` of the connections, so streams never starve other requests. A
+    request's head and body must arrive within ``request_timeout`` of its first byte
+    (of the connection, for the first), and a connection waits ``idle_timeout`` for
+    its next request. ``drain`` is the end: stop accepting, let started requests finish,
+    then cancel the rest and answer them. A mixin: ``_bind_http`` puts it before
     ``ThreadingMixIn`` and ``HTTPServer``, which are imported only when serving.
     """
     daemon_threads = True
     allow_reuse_address = True
     application = None                   # the WSGI app served (wsgiref's name for it)
 
-    def __init__(self, address, handler, max_connections: int) -> None:
+    def __init__(self, address, handler, max_connections: int, max_streams: int) -> None:
         self.draining = False
         self.stop_asked = False          # SIGTERM's: serve_forever ends at its next service_actions
         self.busy = 0                    # requests between their first line and their last byte
         self.idle = set()                # sockets waiting for a next request
         self.changed = threading.Condition()
         self.request_queue_size = max(5, max_connections)   # the listen backlog: a burst waits, not SYN retries
+        self.max_connections, self.max_streams = max_connections, max_streams
         self.limit = threading.BoundedSemaphore(max_connections)
+        self.streams = threading.BoundedSemaphore(max_streams)
+        self.turning_away = threading.BoundedSemaphore(max(8, max_connections // 4))
         super().__init__(address, handler)
 
     def get_app(self):
@@ -8019,16 +8254,60 @@ class _StdlibHTTPServer:
             raise _Terminated()
 
     def process_request(self, request, client_address) -> None:
-        if self.draining or not self.limit.acquire(blocking=False):   # bounded threads
+        if self.draining:
             self.shutdown_request(request)
             return
-        super().process_request(request, client_address)
+        if not self.limit.acquire(blocking=False):          # bounded threads
+            self.turn_away(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:            # no thread to serve it: the slot is free again
+            self.limit.release()
+            raise
 
     def process_request_thread(self, request, client_address) -> None:
         try:
             super().process_request_thread(request, client_address)
         finally:
             self.limit.release()
+
+    def turn_away(self, request) -> None:
+        """A connection past ``max_connections``: answered 503 on a short-lived thread of its own."""
+        if not self.turning_away.acquire(blocking=False):   # as many as that at once: answered here, unread
+            self.send_busy(request, linger=0.0)
+            return
+        try:
+            threading.Thread(target=self.send_busy, args=(request, 2.0, True), daemon=True).start()
+        except BaseException:
+            self.turning_away.release()
+            self.shutdown_request(request)
+            raise
+
+    def send_busy(self, request, linger: float, counted: bool = False) -> None:
+        """503, Retry-After and a JSON-RPC error; then what the client sends is read for up to
+        ``linger`` seconds, until it closes: a socket closed with bytes unread is reset, and a
+        reset can cost the client the answer it has not read yet."""
+        import socket
+        message = "Service Unavailable: this server has its %d connections open; retry later" % self.max_connections
+        body = encode_message(_error(None, INTERNAL_ERROR, message))
+        head = ("HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Type: application/json\r\n"
+                "Content-Length: %d\r\nConnection: close\r\n\r\n" % len(body))
+        try:
+            request.settimeout(1.0)
+            request.sendall(head.encode("latin-1") + body)
+            request.shutdown(socket.SHUT_WR)
+            deadline = time.monotonic() + linger
+            while time.monotonic() < deadline:
+                request.settimeout(max(0.01, deadline - time.monotonic()))
+                if not request.recv(65536):
+                    break
+        except OSError:
+            pass
+        finally:
+            self.shutdown_request(request)
+            if counted:
+                self.turning_away.release()
 
     def waiting(self, sock, idle: bool, started: bool = False) -> bool:
         """A connection waits for a request's head (idle), or stops waiting: True if it may go on.
@@ -8112,16 +8391,22 @@ class _WSGIResponse:
             self.handler.wfile.write(data)
 
 
+_TOKEN_CHARACTERS = frozenset("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
 class _RequestLoop:
     """The request handler's own part (``_request_handler`` adds ``BaseHTTPRequestHandler``): requests
     one after another on a kept-alive connection, each run through the WSGI app.
 
-    ``timeout`` (the read timeout within a request) and ``idle_timeout`` (between
-    requests) are set by ``_request_handler``.
+    ``timeout`` (one read or write), ``request_timeout`` (a request's head and body) and
+    ``idle_timeout`` (between requests) are set by ``_request_handler``. Whatever the
+    server refuses itself (bad framing, a head too large or too slow, no room for a
+    stream) is answered with a JSON-RPC error, and the connection closed.
     """
     protocol_version = "HTTP/1.1"
     server_version = "minimcp/" + __version__
     idle_timeout = 5.0
+    request_timeout = 5.0
     # TCP_NODELAY: the head and the body go out in two writes, and on a kept-alive connection
     # Nagle held the body until the client's delayed ACK of the head, 40 ms per request.
     disable_nagle_algorithm = True
@@ -8129,19 +8414,20 @@ class _RequestLoop:
     def log_message(self, *args) -> None:    # no access log on stderr (tokens in URLs)
         return None
 
+    def setup(self) -> None:
+        super().setup()
+        self.rfile.close()                   # socketserver's reader: this one keeps the request's deadline
+        self.input = _ConnectionInput(self.connection, self.timeout)
+        self.rfile = io.BufferedReader(self.input)
+
     def handle(self) -> None:
         """Requests, one after another, until the client or the server closes the connection."""
         first = True
         while True:
             # Until its head is read, a request has not started: a drain closes the connection.
-            if not first:
-                self.connection.settimeout(self.idle_timeout)
             if not self.server.waiting(self.connection, True):
                 return                               # draining
-            try:
-                head = self.read_head()
-            except OSError:              # idle too long, slow, or closed by the drain
-                head = False
+            head = self.read_head(first)
             if not self.server.waiting(self.connection, False, started=head):
                 return
             first = False
@@ -8152,27 +8438,86 @@ class _RequestLoop:
             if self.close_connection:
                 return
 
-    def read_head(self) -> bool:
-        """Read a request line and headers; False if there is none to serve (answered 400/414 if bad)."""
-        self.raw_requestline = self.rfile.readline(65537)
-        if not self.raw_requestline:
-            return False
-        self.connection.settimeout(self.timeout)
-        if len(self.raw_requestline) > 65536:
-            self.requestline, self.request_version, self.command = "", "", ""
-            self.send_error(414)
-            return False
-        return self.parse_request()              # it has answered 400/505 itself if not
+    def read_head(self, first: bool) -> bool:
+        """Read a request line and headers; False if there is none to serve (answered if it was bad).
+
+        The request's deadline starts at its first byte (for a connection's first request,
+        when the connection was accepted: connecting is asking).
+        """
+        self.close_connection = True
+        raw, arrived = self.input, False
+        raw.late = False
+        raw.deadline = time.monotonic() + (self.request_timeout if first else self.idle_timeout)
+        try:
+            if not self.rfile.peek(1):
+                return False                         # closed: by the client, or by the drain
+            arrived = True
+            if not first:
+                raw.deadline = time.monotonic() + self.request_timeout
+            raw.budget = raw.HEAD_LIMIT
+            self.raw_requestline = self.rfile.readline(65537)
+            if len(self.raw_requestline) > 65536:
+                self.requestline, self.request_version, self.command = "", "", ""
+                self.send_error(414)
+                return False
+            return self.parse_request()              # it has answered 400/431/505 itself if not
+        except _HeadTooLarge:
+            self.send_error(431, "Request Header Fields Too Large: a request head has %d bytes at most"
+                            % raw.HEAD_LIMIT)
+        except OSError:                  # too slow, idle too long, or closed by the drain
+            if arrived and raw.late:
+                self.send_error(408, "Request Timeout: a request must arrive whole within %g s"
+                                % self.request_timeout)
+        finally:
+            raw.budget = None
+        return False
+
+    def send_error(self, code: int, message: str = None, explain: str = None) -> None:
+        """``http.server``'s refusals (and ours) as JSON-RPC errors; the connection closes after them."""
+        reason = self.responses.get(code, ("Error",))[0]
+        self.refuse("%d %s" % (code, reason), message or reason)
+
+    def refuse(self, status: str, message: str, headers=()) -> None:
+        self.close_connection = True
+        body = encode_message(_error(None, INTERNAL_ERROR if status.startswith("5") else INVALID_REQUEST, message))
+        lines = ["HTTP/1.1 %s\r\n" % status, "Server: %s\r\n" % self.version_string(),
+                 "Date: %s\r\n" % self.date_time_string(), "Content-Type: application/json\r\n",
+                 "Content-Length: %d\r\n" % len(body), "Connection: close\r\n"]
+        lines += ["%s: %s\r\n" % pair for pair in headers]
+        try:
+            self.wfile.write(("".join(lines) + "\r\n").encode("latin-1") + body)
+        except OSError:
+            pass
 
     def body_input(self):
-        """``wsgi.input``, and whether the body's end is known (so the connection may go on)."""
-        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
-            if self.headers.get("Content-Length") is not None:
-                self.close_connection = True                 # both framings: trust neither for what follows
+        """``wsgi.input``, framed as RFC 9112 section 6 says; _HTTPError for framing that is refused.
+
+        Nothing of a body may ever be read as the next request: a Transfer-Encoding other
+        than chunked (which a proxy in front may apply and this server would not undo) is
+        501, an invalid one or one with Content-Length is 400, and either closes the
+        connection, as any malformed framing does.
+        """
+        codings = self.headers.get_all("Transfer-Encoding")
+        lengths = self.headers.get_all("Content-Length") or []
+        if codings is not None:
+            if self.request_version == "HTTP/1.0" or lengths:
+                raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: Transfer-Encoding is refused "
+                                 "with Content-Length, and in HTTP/1.0")
+            names = [name.strip().lower() for name in ",".join(codings).split(",") if name.strip()]
+            if not names or not all(_TOKEN_CHARACTERS.issuperset(name) for name in names) or \
+                    "chunked" in names[:-1]:
+                raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: Transfer-Encoding %r is "
+                                 "invalid" % ",".join(codings)[:60])
+            if names != ["chunked"]:
+                raise _HTTPError("501 Not Implemented", INVALID_REQUEST, "Not Implemented: the only "
+                                 "Transfer-Encoding served is chunked, not %r" % ",".join(codings)[:60])
             return _ChunkedBody(self.rfile)
-        length = self.headers.get("Content-Length") or "0"
-        if not (length.isascii() and length.isdigit()) or len(length) > 18:
-            self.close_connection = True                     # the app refuses it; the framing is lost
+        length = lengths[0] if lengths else "0"
+        if len(lengths) > 1 or not (length.isascii() and length.isdigit()):
+            raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: Content-Length must be one "
+                             "number of bytes, not %r" % ",".join(lengths)[:40])
+        if len(length) > 18:
+            self.close_connection = True                     # the app refuses it (413); the framing is lost
             return _BodyInput(self.rfile, 0)
         return _BodyInput(self.rfile, int(length))
 
@@ -8197,7 +8542,25 @@ class _RequestLoop:
         return environ
 
     def run_app(self) -> None:
-        body = self.body_input()
+        try:
+            body = self.body_input()
+        except _HTTPError as refusal:
+            self.refuse(refusal.status, refusal.message)
+            return
+        stream = self.command == "GET"           # a stream may never end: held to max_streams
+        if stream and not self.server.streams.acquire(blocking=False):
+            self.refuse("503 Service Unavailable", "Service Unavailable: %d streams are open, the most this "
+                        "server holds; retry later" % self.server.max_streams, [("Retry-After", "1")])
+            return
+        try:
+            self.respond(body)
+        finally:
+            if stream:
+                self.server.streams.release()
+        if not body.done:                # unread body bytes would be taken for the next request
+            self.close_connection = True
+
+    def respond(self, body) -> None:
         response, result = _WSGIResponse(self), None
         try:
             result = self.server.application(self.environ(body), response.start_response)
@@ -8206,32 +8569,29 @@ class _RequestLoop:
                     response.write(data)
             if not response.sent:
                 response.send_head()
-        except OSError:                  # the client went away (or timed out) mid-request
+        except OSError:                  # the client went away, or was too slow, mid-request
             self.close_connection = True
+            if self.input.late and not response.sent:
+                self.send_error(408, "Request Timeout: a request must arrive whole within %g s"
+                                % self.request_timeout)
         except Exception:                # the app's own error boundary failed: answer, never hang
             _logger().exception("minimcp: the HTTP request failed")
             self.close_connection = True
             if not response.sent:
-                try:
-                    self.send_error(500)
-                except OSError:
-                    pass
+                self.send_error(500)
         finally:
             if hasattr(result, "close"):
                 result.close()
-        if not body.done:                # unread body bytes would be taken for the next request
-            self.close_connection = True
 
 
-def _request_handler(read_timeout: float, idle_timeout: float):
+def _request_handler(read_timeout: float, request_timeout: float, idle_timeout: float):
     """The request handler class: ``_RequestLoop`` on ``http.server``'s, imported only now."""
     from http.server import BaseHTTPRequestHandler
-    # timeout: a slow client cannot hold a thread forever within a request
     return type("Handler", (_RequestLoop, BaseHTTPRequestHandler),
-                {"timeout": read_timeout, "idle_timeout": idle_timeout})
+                {"timeout": read_timeout, "request_timeout": request_timeout, "idle_timeout": idle_timeout})
 
 
-def _bind_http(host: str, port: int, handler, max_connections: int) -> _StdlibHTTPServer:
+def _bind_http(host: str, port: int, handler, max_connections: int, max_streams: int) -> _StdlibHTTPServer:
     """The listening server; a port that is taken (or any bind error) is a message, not a traceback."""
     import socket
     from http.server import HTTPServer
@@ -8240,7 +8600,7 @@ def _bind_http(host: str, port: int, handler, max_connections: int) -> _StdlibHT
     class Server(_StdlibHTTPServer, ThreadingMixIn, HTTPServer):
         address_family = socket.AF_INET6 if ":" in host else socket.AF_INET     # "::1" and "[::1]" alike
     try:
-        return Server((host.strip("[]"), port), handler, max_connections)
+        return Server((host.strip("[]"), port), handler, max_connections, max_streams)
     except OSError as problem:
         import errno
         if problem.errno == errno.EADDRINUSE:
@@ -8249,19 +8609,36 @@ def _bind_http(host: str, port: int, handler, max_connections: int) -> _StdlibHT
         raise SystemExit("minimcp: cannot serve on %s:%d: %s" % (host, port, problem.strerror or problem)) from None
 
 
+def _default_max_connections() -> int:
+    """1024 connections, or fewer where the process may open fewer files (each is a file descriptor)."""
+    try:
+        import resource
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except (ImportError, OSError, ValueError):
+        return 1024
+    if soft == resource.RLIM_INFINITY:
+        return 1024
+    return max(16, min(1024, soft - 64))
+
+
 def _serve_http(app: "MCPServer", host: str, port: int, ready=None, **options) -> None:
     """Run the WSGI app on the standard library's HTTP server until interrupted; then drain.
 
-    Options of the server (the rest go to ``wsgi_app``): ``max_connections`` (256),
-    ``read_timeout`` (30 s), ``idle_timeout`` (5 s between requests on a kept-alive
-    connection), ``drain_seconds`` (10 s for started requests to finish on SIGTERM).
+    Options of the server (the rest go to ``wsgi_app``): ``max_connections`` (1024, fewer if
+    the open-files limit is lower), ``max_streams`` (a quarter of those: GET streams at once),
+    ``request_timeout`` (5 s for a request's head and body to arrive), ``idle_timeout`` (5 s
+    between requests on a kept-alive connection), ``read_timeout`` (30 s for one read or
+    write), ``drain_seconds`` (10 s for started requests to finish on SIGTERM).
     """
     read_timeout = options.pop("read_timeout", 30.0)
+    request_timeout = options.pop("request_timeout", 5.0)
     idle_timeout = options.pop("idle_timeout", 5.0)
-    max_connections = options.pop("max_connections", 256)
+    max_connections = options.pop("max_connections", None) or _default_max_connections()
+    max_streams = options.pop("max_streams", None) or max(1, max_connections // 4)
     drain_seconds = options.pop("drain_seconds", 10.0)
     wsgi = app.wsgi_app(**options)
-    httpd = _bind_http(host, port, _request_handler(read_timeout, idle_timeout), max_connections)
+    handler = _request_handler(read_timeout, request_timeout, idle_timeout)
+    httpd = _bind_http(host, port, handler, max_connections, max_streams)
     httpd.application = wsgi
     if ready is not None:                # tests and embedders: the bound server
         ready(httpd)
@@ -8275,7 +8652,6 @@ def _serve_http(app: "MCPServer", host: str, port: int, ready=None, **options) -
             httpd.drain(wsgi, drain_seconds, app.shutdown_grace)
         finally:
             httpd.server_close()
-
 
 # The MCPServer attributes of HTTP ------------------------------------------------
 
@@ -11083,8 +11459,10 @@ commands:
   read URI -- CMD...                                   read a resource
   prompt NAME [key=value ...] -- CMD...                get a prompt
   complete REF ARGUMENT [VALUE] -- CMD...              complete a prompt argument or template variable
-  selftest [--slow-tool NAME] -- CMD...                the checks to run before shipping a server
-                                                       (NAME: a tool taking a duration, e.g. seconds=)
+  selftest [--slow-tool NAME] [--slow-args JSON] -- CMD...
+                                                       the checks to run before shipping a server
+                                                       (NAME: a tool taking a duration, e.g. seconds=;
+                                                       JSON: its arguments, else filled from its schema)
   config --client HOST [--name N] [--env KEY=VALUE] SCRIPT [ARGS...]
                                                        the host's configuration (or its command to add
                                                        the server), absolute paths; HOST: claude,
@@ -11357,56 +11735,61 @@ def _call_with_interrupt(client: _ClientBase, name: str, arguments: dict) -> dic
 # The hosts ``config`` writes for: one row each. ``format`` is how the entry is written
 # (a JSON key, YAML, or the host's own command for adding a server), ``where`` the file
 # it goes in per OS (None: the host has no build for that OS), ``docs`` the page the
-# row was read from, ``logs`` where the host shows the server's stderr and state.
+# row was read from, ``logs`` a clause on where the host shows the server's stderr and state.
 # tests/test_cli_config.py checks each row's format; the README's table is this one.
 _HOSTS = {
     "claude": {"title": "Claude Desktop", "format": "mcpServers",
                "where": {"macOS": "~/Library/Application Support/Claude/claude_desktop_config.json",
                          "Windows": "%APPDATA%\\Claude\\claude_desktop_config.json", "Linux": None},
                "docs": "https://modelcontextprotocol.io/quickstart/user",
-               "logs": "~/Library/Logs/Claude/mcp-server-NAME.log (macOS), "
-                       "%APPDATA%\\Claude\\logs\\mcp-server-NAME.log (Windows)"},
+               "logs": "Claude Desktop writes the server's stderr to ~/Library/Logs/Claude/mcp-server-NAME.log "
+                       "(macOS) or %APPDATA%\\Claude\\logs\\mcp-server-NAME.log (Windows)"},
     "claude-code": {"title": "Claude Code", "format": "claude mcp add",
-                    "where": {os_name: "~/.claude.json (this project; --scope user: every project), or .mcp.json "
-                              "in the project (--scope project)" for os_name in ("macOS", "Windows", "Linux")},
+                    "where": {os_name: "~/.claude.json for this project (for every project: --scope user right "
+                              "after 'claude mcp add')" for os_name in ("macOS", "Windows", "Linux")},
                     "docs": "https://docs.anthropic.com/en/docs/claude-code/mcp",
-                    "logs": "/mcp in a session shows each server's state; claude --debug prints its errors"},
+                    "logs": "claude mcp list says whether Claude Code connects to the server, and Claude Code "
+                            "writes the server's stderr to ~/.cache/claude-cli-nodejs/PROJECT/mcp-logs-NAME/ (Linux)"},
     "codex": {"title": "Codex CLI", "format": "codex mcp add",
               "where": {"macOS": "~/.codex/config.toml", "Linux": "~/.codex/config.toml",
                         "Windows": "%USERPROFILE%\\.codex\\config.toml"},
               "docs": "https://developers.openai.com/codex/mcp",
-              "logs": "~/.codex/log/codex-tui.log"},
+              "logs": "Codex CLI writes the server's stderr to ~/.codex/log/codex-tui.log"},
     "gemini": {"title": "Gemini CLI", "format": "mcpServers",
                "where": {"macOS": "~/.gemini/settings.json", "Linux": "~/.gemini/settings.json",
                          "Windows": "%USERPROFILE%\\.gemini\\settings.json"},
                "docs": "https://geminicli.com/docs/tools/mcp-server/",
-               "logs": "/mcp in a session shows each server's state; gemini --debug prints its errors"},
+               "pythonpath": False,              # dropped from a server's env as "dangerous" (0.61.0)
+               "logs": "gemini mcp list says whether Gemini CLI connects to the server, and gemini --debug "
+                       "prints the server's errors"},
     "cursor": {"title": "Cursor", "format": "mcpServers",
                "where": {os_name: "~/.cursor/mcp.json (every project), or .cursor/mcp.json in the project"
                          for os_name in ("macOS", "Windows", "Linux")},
                "docs": "https://cursor.com/docs/mcp",
-               "logs": "the Output panel, channel MCP Logs"},
+               "logs": "Cursor shows the server's stderr in its Output panel, channel MCP Logs"},
     "vscode": {"title": "VS Code", "format": "servers",
                "where": {os_name: ".vscode/mcp.json in the workspace, or the profile's mcp.json (command "
                          "'MCP: Open User Configuration')" for os_name in ("macOS", "Windows", "Linux")},
                "docs": "https://code.visualstudio.com/docs/agents/reference/mcp-configuration",
-               "logs": "command MCP: List Servers, the server, Show Output"},
+               "logs": "VS Code shows the server's stderr when you run the command MCP: List Servers, pick the "
+                       "server, then Show Output"},
     "windsurf": {"title": "Windsurf", "format": "mcpServers",
                  "where": {"macOS": "~/.codeium/windsurf/mcp_config.json",
                            "Linux": "~/.codeium/windsurf/mcp_config.json",
                            "Windows": "%USERPROFILE%\\.codeium\\windsurf\\mcp_config.json"},
                  "docs": "https://docs.windsurf.com/windsurf/cascade/mcp",
-                 "logs": "the MCP servers panel of Cascade's settings shows each server's state"},
+                 "logs": "Windsurf shows whether the server runs in the MCP servers panel of Cascade's settings"},
     "zed": {"title": "Zed", "format": "context_servers",
             "where": {"macOS": "~/.config/zed/settings.json", "Linux": "~/.config/zed/settings.json",
                       "Windows": "%APPDATA%\\Zed\\settings.json"},
             "docs": "https://zed.dev/docs/ai/mcp",
-            "logs": "command zed: open log (Zed.log)"},
+            "logs": "Zed writes the server's stderr to its log (command zed: open log)"},
     "goose": {"title": "Goose", "format": "goose extensions",
               "where": {"macOS": "~/.config/goose/config.yaml", "Linux": "~/.config/goose/config.yaml",
                         "Windows": "%APPDATA%\\Block\\goose\\config\\config.yaml"},
               "docs": "https://block.github.io/goose/docs/guides/config-files",
-              "logs": "~/.local/state/goose/logs/ (macOS, Linux), %APPDATA%\\Block\\goose\\data\\logs\\ (Windows)"},
+              "logs": "Goose writes the server's stderr to ~/.local/state/goose/logs/ (macOS, Linux) or "
+                      "%APPDATA%\\Block\\goose\\data\\logs\\ (Windows)"},
 }
 
 
@@ -11420,8 +11803,10 @@ def _config_entry(host: str, name: str, command: str, args: list, env: dict) -> 
     """The text ``config`` prints for one host: its snippet, or its command for adding a server."""
     form = _HOSTS[host]["format"]
     if form == "claude mcp add":
+        # The name before the --env options: Claude Code's -e/--env takes every word after
+        # it up to the next option, and would read the name as a malformed KEY=VALUE.
         flags = [w for k, v in env.items() for w in ("--env", "%s=%s" % (k, v))]
-        return _shell_words(["claude", "mcp", "add", "--transport", "stdio"] + flags + [name, "--", command] + args)
+        return _shell_words(["claude", "mcp", "add", "--transport", "stdio", name] + flags + ["--", command] + args)
     if form == "codex mcp add":
         flags = [w for k, v in env.items() for w in ("--env", "%s=%s" % (k, v))]
         return _shell_words(["codex", "mcp", "add", name] + flags + ["--", command] + args)
@@ -11442,28 +11827,63 @@ def _config_entry(host: str, name: str, command: str, args: list, env: dict) -> 
 
 
 def _sdk_imports(path: str) -> tuple:
-    """(the SDK modules a file imports, whether it starts itself) read from its source.
+    """(the SDK modules a file imports, how it starts, whether it makes a server) read from its source.
 
-    The SDK modules are those of ``mcp`` and ``fastmcp``; a file "starts itself" when it
-    has an ``if __name__ == "__main__":`` block (else running it would only define things).
+    The SDK modules are those of ``mcp`` and ``fastmcp``. How it starts: False when it has no
+    ``if __name__ == "__main__":`` block (running it would only define things); the name of
+    a command-line library (``argparse``) when that block runs a command line of its own and
+    never starts a server; else True. It makes a server when it calls ``MCPServer`` or
+    ``FastMCP``, or decorates a ``.tool()``.
     """
     import ast
     try:
         with open(path, "rb") as handle:
             tree = ast.parse(handle.read(), path)
     except (OSError, SyntaxError, ValueError):
-        return [], True                          # run as written: Python will say what is wrong
-    modules, starts = [], False
+        return [], True, True                    # run as written: Python will say what is wrong
+    modules, makes_server = [], False
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             modules += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             modules.append(node.module)
-        elif isinstance(node, ast.If) and isinstance(node.test, ast.Compare) \
-                and isinstance(node.test.left, ast.Name) and node.test.left.id == "__name__":
-            starts = True
+        elif isinstance(node, ast.Call) and _called_name(node) in ("MCPServer", "FastMCP", "tool"):
+            makes_server = True
     sdk = [m for m in modules if m.split(".")[0] in ("mcp", "fastmcp")]
-    return sorted(set(sdk)), starts
+    return sorted(set(sdk)), _how_it_starts(tree), makes_server
+
+
+_COMMAND_LINES = {"ArgumentParser": "argparse", "parse_args": "argparse", "OptionParser": "optparse",
+                  "getopt": "getopt", "click": "click", "typer": "typer", "Fire": "fire", "docopt": "docopt"}
+
+
+def _called_name(call) -> str:
+    """``f`` of ``f(...)`` or of ``x.f(...)``."""
+    return getattr(call.func, "attr", None) or getattr(call.func, "id", None) or ""
+
+
+def _how_it_starts(tree):
+    """False, a command-line library's name or True: see _sdk_imports. The code the
+    ``__main__`` block runs is the block and the module's functions it names, transitively."""
+    import ast
+    functions = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    todo = [n for n in tree.body if isinstance(n, ast.If) and isinstance(n.test, ast.Compare)
+            and isinstance(n.test.left, ast.Name) and n.test.left.id == "__name__"]
+    if not todo:
+        return False
+    named, command_line = set(), None
+    while todo:
+        for node in ast.walk(todo.pop()):
+            name = getattr(node, "id", None) or getattr(node, "attr", None)
+            if isinstance(node, ast.Name) and name in functions and name not in named:
+                named.add(name)
+                todo.append(functions[name])
+            command_line = command_line or _COMMAND_LINES.get(name)
+            if isinstance(node, ast.Call) and (_called_name(node) in ("run_stdio_async", "stdio_server") or (
+                    _called_name(node) == "run" and getattr(node.func, "value", None) is not None and
+                    getattr(node.func.value, "id", None) not in ("asyncio", "anyio", "trio", "subprocess"))):
+                return True                      # it starts a server (app.run(), mcp.run(), ...)
+    return command_line or True
 
 
 def _importable(module: str) -> bool:
@@ -11477,13 +11897,15 @@ def _importable(module: str) -> bool:
     return spec is not None and not isinstance(spec.loader, _SDKFinder)
 
 
-def _serve_form(serve_arguments: list, env: dict, folder: str = None) -> tuple:
+def _serve_form(serve_arguments: list, env: dict, folder: str = None, pythonpath: bool = True) -> tuple:
     """``python -m minimcp serve ...``: the module form, whose bytecode is cached.
 
     ``python minimcp.py serve`` compiles all of minimcp.py at every start (a script is
     never cached): 4x a native script's time to the first answer. ``-m`` loads the
     cached bytecode, so PYTHONPATH names minimcp.py's folder (``folder``, default this
-    file's), unless it is installed.
+    file's), unless it is installed. A host that drops PYTHONPATH from a server's
+    environment (``pythonpath`` False: Gemini CLI deems it dangerous) gets a ``-c`` line
+    that puts the folder on ``sys.path`` and imports the same cached module.
     """
     import site
     folder = folder or os.path.dirname(os.path.abspath(__file__))
@@ -11493,31 +11915,45 @@ def _serve_form(serve_arguments: list, env: dict, folder: str = None) -> tuple:
     except AttributeError:                       # virtualenv's old site.py
         pass
     env = dict(env)
+    if folder not in installed and not pythonpath:
+        return ["-c", "import sys; sys.path.insert(0, %r); import minimcp; sys.exit(minimcp.main())" % folder,
+                "serve"] + serve_arguments, env
     if folder not in installed:
         env["PYTHONPATH"] = folder + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     return ["-m", "minimcp", "serve"] + serve_arguments, env
 
 
-def _config_plan(script: str, arguments: list, env: dict) -> tuple:
-    """(args after the interpreter, env, notes for stderr) of the command a host runs."""
+def _config_plan(script: str, arguments: list, env: dict, pythonpath: bool = True) -> tuple:
+    """(args after the interpreter, env, notes for stderr) of the command a host runs;
+    ``pythonpath``: whether the host passes PYTHONPATH on to the server."""
     notes = []
     if os.path.basename(script) in ("minimcp.py", "minimcp") and arguments[:1] == ["serve"]:
-        args, env = _serve_form(arguments[1:], env, os.path.dirname(os.path.abspath(script)))
+        args, env = _serve_form(arguments[1:], env, os.path.dirname(os.path.abspath(script)), pythonpath)
         return args, env, notes
-    modules, starts = _sdk_imports(script)
+    modules, starts, makes_server = _sdk_imports(script)
     missing = [m for m in modules if not _importable(m)]
-    if not missing and starts:
+    if not missing and starts is True:
         return [os.path.abspath(script)] + arguments, env, notes
+    served = [os.path.abspath(script)]
     if missing:
         notes.append("%s imports %s, which %s cannot import: the host runs it through minimcp serve, "
                      "which stands in for the SDK" % (script, ", ".join(missing), sys.executable))
+    elif starts and makes_server:
+        notes.append("%s's `if __name__ == \"__main__\":` block runs its own command line (%s) and never starts "
+                     "the server, so the host would get its usage and an exit: the host runs its server object "
+                     "through minimcp serve instead (or make that block call app.run())" % (script, starts))
+    elif starts:
+        served = ["--functions"] + served
+        notes.append("%s runs its own command line (%s) and defines no server: the host serves its public "
+                     "functions as tools, through minimcp serve --functions (to choose them: config --client HOST "
+                     "minimcp.py serve --functions %s NAME...)" % (script, starts, script))
     else:
         notes.append("%s has no `if __name__ == \"__main__\":` block that starts it: the host runs its "
                      "server object through minimcp serve" % script)
     if arguments:
         notes.append("its arguments (%s) are left out: serve runs the file's server object and passes none"
                      % " ".join(arguments))
-    args, env = _serve_form([os.path.abspath(script)], env)
+    args, env = _serve_form(served, env, pythonpath=pythonpath)
     return args, env, notes
 
 
@@ -11665,6 +12101,10 @@ def _serve_command(words: list) -> int:
         if len(words) < 2:
             raise SystemExit("minimcp: serve --http [HOST:]PORT SCRIPT[:OBJECT]")
         http, words = _http_address(words[1]), words[2:]
+    if http is None:
+        # The protocol owns stdout from here: a banner printed at import time, or by a
+        # main() before it starts its server, goes to stderr, not into the host's pipe.
+        _OwnedStdio.hold_stdout()
     if words and words[0] == "--functions":
         return _serve_functions(words[1:], http)
     if words[:1] == ["--entry"]:
@@ -11727,10 +12167,11 @@ class _RecordingClient(_ProcessClient):
 
     PIPE_STDERR = True                       # read for tracebacks, reported as warnings
 
-    def _on_progress(self, params):          # quiet: the checks' own lines are the output
-        pass
+    def _on_progress(self, params):          # quiet (the checks' own lines are the output); when each came
+        self.progress_times.setdefault(_id_key(params.get("progressToken")), []).append(time.monotonic())
 
-    _on_log = _on_progress
+    def _on_log(self, params):
+        pass
 
     def _read_stderr(self) -> None:
         self.stderr_lines = []               # appended by this thread only; read after it ends
@@ -11750,6 +12191,7 @@ class _RecordingClient(_ProcessClient):
 
     def _start(self, reader, writer):
         self.raw = []
+        self.progress_times = {}             # progress token -> when each notification of it came
 
         def tap():
             for line in reader:
@@ -11779,10 +12221,12 @@ class _SelfTest:
     traceback in it is a WARN line naming the check that was running.
     """
 
-    def __init__(self, command: list, protocol: str, slow_tool: str, timeout: float, out) -> None:
+    def __init__(self, command: list, protocol: str, slow_tool: str, timeout: float, out,
+                 slow_args: dict = None) -> None:
         self.command, self.protocol, self.timeout, self.out = command, protocol, timeout, out
         # --slow-tool NAME or NAME:ARGUMENT (the argument that takes the duration)
         self.slow_tool, _, self.slow_argument = (slow_tool or "").partition(":")
+        self.slow_args = dict(slow_args or {})   # --slow-args: the slow tool's arguments, as the user gives them
         self.counts = {"PASS": 0, "FAIL": 0, "SKIP": 0, "WARN": 0}
         self.impure = []
         self.current = "start"               # the check running now, for the server's tracebacks
@@ -11885,21 +12329,21 @@ class _SelfTest:
                             "duration argument)" if slow is None else "the server has no tool %r" % slow)
                 self.report(None, "cancellation", "no slow tool")
                 return
-            arguments = _duration_arguments(tools[slow], 1, self.slow_argument or None)
-            if arguments is None:
-                if self.slow_argument:
-                    detail = "%s has no numeric argument %r" % (slow, self.slow_argument)
-                else:
-                    detail = ("%s has no argument that looks like a duration in seconds or ms (name it: "
-                              "--slow-tool %s:ARGUMENT)" % (slow, slow))
-                self.report(None, "concurrency", detail)
-                self.report(None, "cancellation", "no duration argument")
-                return
             self.current = "concurrency"
-            self.concurrency(client, slow, arguments)
+            measured = self.measure(client, slow, tools[slow])
+            if measured is None:
+                return
+            arguments, single = measured
+            if single < self.SHORTEST:
+                detail = ("one call of %s %s took %.2fs: too quick to tell calls that overlap from calls in turn "
+                          "(give slower arguments: --slow-args JSON)" % (slow, json.dumps(arguments), single))
+                self.report(None, "concurrency", detail)
+                self.report(None, "cancellation", "the slow tool is too quick to cancel")
+                return
+            self.concurrency(client, slow, arguments, single)
             self.server_tracebacks(client)
             self.current = "cancellation"
-            self.cancellation(client, slow, _duration_arguments(tools[slow], 3, self.slow_argument or None))
+            self.cancellation(client, slow, arguments, single)
         except MCPError as exc:
             hint = ""
             if client.modern and exc.code == METHOD_NOT_FOUND and not modern:
@@ -11908,7 +12352,57 @@ class _SelfTest:
         finally:
             self.done(client)
 
-    def concurrency(self, client: _RecordingClient, slow: str, arguments: dict) -> None:
+    SHORTEST = 0.25                          # a call shorter than this (s) cannot tell overlap from turns
+    TARGET = (0.5, 1.5)                      # how long (s) one call of the slow tool is made to take
+
+    def measure(self, client: _RecordingClient, slow: str, tool: dict):
+        """(the slow tool's arguments, how long one call of it takes alone), or None once reported.
+
+        The required arguments get a valid value from the tool's schema, ``--slow-args`` give
+        their own. A duration argument the user left to us starts at 0.1 s and is scaled (up
+        to twice) until one call takes about a second: ``build(steps=20, step_seconds=...)``
+        takes 20 times its duration, ``slow(seconds=...)`` once.
+        """
+        arguments = dict(_example_arguments(tool.get("inputSchema") or {}), **self.slow_args)
+        found = _duration_arguments(tool, 1, self.slow_argument or None)
+        duration = next(iter(found)) if found and not set(found) & set(self.slow_args) else None
+        if found is None and not self.slow_args:
+            detail = ("%s has no numeric argument %r" % (slow, self.slow_argument) if self.slow_argument else
+                      "%s has no argument that looks like a duration in seconds or ms (name it: --slow-tool "
+                      "%s:ARGUMENT, or give its arguments: --slow-args JSON)" % (slow, slow))
+            self.report(None, "concurrency", detail)
+            self.report(None, "cancellation", "no duration argument")
+            return None
+        seconds = 0.1
+        if duration is not None:
+            arguments.update(_duration_arguments(tool, seconds, duration))
+        for _ in range(3):
+            single = self.one_call(client, slow, arguments)
+            if single is None or duration is None or self.TARGET[0] <= single <= self.TARGET[1]:
+                break
+            seconds = float("%.2g" % (seconds * min(10.0, max(0.1, 1.0 / max(single, 0.01)))))   # for ~1 s
+            scaled = _duration_arguments(tool, seconds, duration)
+            if scaled == {duration: arguments[duration]}:
+                break                            # (whole seconds: 1 is the least)
+            arguments.update(scaled)
+        return None if single is None else (arguments, single)
+
+    def one_call(self, client: _RecordingClient, slow: str, arguments: dict):
+        """How long one call takes alone (s); None once its failure is reported."""
+        started = time.monotonic()
+        try:
+            result = client.call_tool(slow, arguments)
+        except MCPError as exc:
+            result = {"isError": True, "content": [{"type": "text", "text": "%s (%s)" % (exc.message, exc.code)}]}
+        if not result.get("isError"):
+            return time.monotonic() - started
+        self.report(False, "concurrency", "one call of %s %s failed: %s (give its arguments: --slow-args JSON)"
+                    % (slow, json.dumps(arguments), _result_text(result)))
+        self.report(None, "cancellation", "the slow tool's call failed")
+        return None
+
+    def concurrency(self, client: _RecordingClient, slow: str, arguments: dict, single: float) -> None:
+        """Three calls at once take about one call's time: under 1.5 times it (in turn: 3 times)."""
         results, errors, threads = [], [], []
 
         def call():
@@ -11925,12 +12419,17 @@ class _SelfTest:
             thread.join(self.timeout)
         elapsed = time.monotonic() - started
         failed = [r for r in results if r.get("isError")]
-        detail = "3 calls of %s %s took %.2fs" % (slow, json.dumps(arguments), elapsed)
+        detail = "3 calls of %s %s at once took %.2fs, one alone %.2fs" % (slow, json.dumps(arguments), elapsed,
+                                                                           single)
         if errors or failed:
             detail += "; %s" % (errors[0] if errors else "isError: %s" % _result_text(failed[0]))
-        self.report(len(results) == 3 and not errors and not failed and elapsed < 2.5, "concurrency", detail)
+        overlapped = elapsed < 1.5 * single + self.SHORTEST
+        if not overlapped and not errors and not failed:
+            detail += ": they ran in turn, not at once"
+        self.report(len(results) == 3 and not errors and not failed and overlapped, "concurrency", detail)
 
-    def cancellation(self, client: _RecordingClient, slow: str, arguments: dict) -> None:
+    def cancellation(self, client: _RecordingClient, slow: str, arguments: dict, single: float) -> None:
+        """A call cancelled once it has started is never answered; progress that goes on is a warning."""
         ids, sent, answered = [], threading.Event(), threading.Event()
 
         def call():
@@ -11940,18 +12439,31 @@ class _SelfTest:
                 pass
             answered.set()                   # any response, result or error (the call's timeout is far off)
         token = getattr(client, "_next_token", 0) + 1
+        started = time.monotonic()
         threading.Thread(target=call, daemon=True).start()
         if not sent.wait(self.timeout):
             self.report(False, "cancellation", "the call could not be sent")
             return
         # Give the tool a moment to start (its first progress says it has; a cancel that
         # arrives first is fine too: the call must then never run, nor be answered).
-        client.wait_for_progress(token, 0.3)
+        client.wait_for_progress(token, single / 4)
+        cancelled_at = time.monotonic()
         client.notify("notifications/cancelled", {"requestId": ids[0], "reason": "selftest"})
-        got_answer = answered.wait(0.5)
+        # Until well after the call would have ended, had it run on: then nothing may have come.
+        got_answer = answered.wait(max(0.5, started + 1.25 * single + 0.5 - time.monotonic()))
+        grace = min(0.5, single / 2)         # progress already on its way when the cancel arrived
+        late = [at - cancelled_at for at in client.progress_times.get(_id_key(token), []) if at > cancelled_at + grace]
         alive = client.request("tools/list") is not None
-        self.report(not got_answer and alive, "cancellation",
-                    "no response after the cancel, server still answers" if not got_answer else "it answered anyway")
+        if got_answer:
+            self.report(False, "cancellation", "it answered anyway")
+            return
+        stopped = "it ran on" if late else "its progress stopped" if client.progress_times.get(_id_key(token)) \
+            else "it reports no progress"
+        self.report(alive, "cancellation", "no response in the %.2fs the call takes, %s; server still answers"
+                    % (single, stopped))
+        if late:                             # the spec: a cancelled request SHOULD stop (the reference servers don't)
+            self.report("warn", "cancellation", "the cancelled call ran on: its progress came %.2fs after the "
+                        "cancel (a server should stop working on a cancelled request)" % late[-1])
 
     def exit_on(self, how: str) -> None:
         """On a fresh, idle server (the one above may still be finishing a cancelled call)."""
@@ -12013,12 +12525,62 @@ def _duration_arguments(tool: dict, seconds: float, argument: str = None):
         description = (schema.get("description") or "").lower()
         millis = {"ms", "millis", "milliseconds"} & set(words) or "millisecond" in description
         value = seconds * 1000 if millis else seconds
-        return {name: int(value) if "integer" in kinds else value}
+        return {name: max(1, int(round(value))) if "integer" in kinds else round(value, 3)}
     return None
 
 
+_EXAMPLE_STRINGS = {"date-time": "2025-01-01T00:00:00Z", "date": "2025-01-01", "time": "00:00:00",
+                    "email": "selftest@example.com", "uri": "https://example.com/", "url": "https://example.com/",
+                    "uuid": "00000000-0000-4000-8000-000000000000", "hostname": "example.com"}
+
+
+def _example_arguments(schema: dict) -> dict:
+    """A valid value for each required argument of a tool's input schema (selftest's slow tool)."""
+    return _example_value(dict(schema, type="object"), schema)
+
+
+def _example_value(schema, root: dict):
+    """A value ``schema`` accepts: its const, default or first enum value, else one of its type
+    within its bounds. ``root`` holds the definitions its ``$ref`` names."""
+    if not isinstance(schema, dict):
+        return "selftest"
+    if isinstance(schema.get("$ref"), str) and schema["$ref"].startswith("#/"):
+        target = root
+        for part in schema["$ref"][2:].split("/"):
+            target = target.get(part) if isinstance(target, dict) else None
+        return _example_value(target, root)
+    for word in ("const", "default"):
+        if word in schema:
+            return schema[word]
+    if schema.get("enum"):
+        return schema["enum"][0]
+    branches = [b for b in (schema.get("anyOf") or schema.get("oneOf") or schema.get("allOf") or [])
+                if not (isinstance(b, dict) and b.get("type") == "null")]
+    if branches:
+        return _example_value(branches[0], root)
+    kinds = schema.get("type") if isinstance(schema.get("type"), list) else [schema.get("type")]
+    kind = next((k for k in kinds if k != "null"), kinds[0] if kinds else None)
+    if kind in ("integer", "number"):
+        value = max(1, schema.get("minimum", 1), schema.get("exclusiveMinimum", 0) + 1)
+        value = min(value, schema.get("maximum", value), schema.get("exclusiveMaximum", value + 1) - 1)
+        return int(value) if kind == "integer" else value
+    if kind == "boolean":
+        return False
+    if kind == "null":
+        return None
+    if kind == "array":
+        return [_example_value(schema.get("items"), root) for _ in range(schema.get("minItems", 0))]
+    if kind == "object" or "properties" in schema:
+        return {name: _example_value((schema.get("properties") or {}).get(name), root)
+                for name in schema.get("required") or ()}
+    text = _EXAMPLE_STRINGS.get(schema.get("format"), "selftest")
+    text = (text * (schema.get("minLength", 0) // len(text) + 1))[:max(len(text), schema.get("minLength", 0))]
+    return text[:schema["maxLength"]] if "maxLength" in schema else text
+
+
 _COMMANDS = ("inspect", "call", "read", "prompt", "complete", "selftest", "config", "serve")
-_VALUED_OPTIONS = ("--protocol", "--timeout", "--client", "--name", "--slow-tool", "--root", "--env", "--save")
+_VALUED_OPTIONS = ("--protocol", "--timeout", "--client", "--name", "--slow-tool", "--slow-args", "--root", "--env",
+                   "--save")
 
 
 def _command_first(argv: list) -> list:
@@ -12091,24 +12653,28 @@ def _config_command(words: list, server: list, extra: dict, envs: list) -> int:
     if not os.path.isfile(script):
         raise SystemExit("minimcp: no such script: %s (the host would fail to start it)" % script)
     name = extra.get("--name") or _config_name(script, arguments)
-    args, env, notes = _config_plan(script, arguments, env)
-    sys.stdout.write(_config_entry(host, name, os.path.abspath(sys.executable), args, env) + "\n")
     row = _HOSTS[host]
+    args, env, notes = _config_plan(script, arguments, env, row.get("pythonpath", True))
+    if "PYTHONPATH" in env and not row.get("pythonpath", True):
+        notes.append("%s drops PYTHONPATH from a server's environment: put those folders on sys.path in "
+                     "the script instead" % row["title"])
+    sys.stdout.write(_config_entry(host, name, os.path.abspath(sys.executable), args, env) + "\n")
     for note in notes:
         sys.stderr.write("minimcp: %s\n" % note)
-    sys.stderr.write("minimcp: %s shows the server's stderr in %s; if it does not start, see %s\n"
-                     % (row["title"], row["logs"], _ProcessClient.TROUBLESHOOTING))
     if row["format"].endswith(" mcp add"):
-        sys.stderr.write("minimcp: run that command to add %r to %s (it writes %s); see %s\n"
+        sys.stderr.write("minimcp: run that command to add %r to %s, which writes it to %s; see %s\n"
                          % (name, row["title"], row["where"]["Linux"], row["docs"]))
     else:
-        grouped = {}                             # one location, the OSes that have it
+        grouped = {}                             # one location, the OSes that have it (macOS's first)
         for os_name, where in row["where"].items():
             if where:
                 grouped.setdefault(where, []).append(os_name)
-        places = "; ".join("%s: %s" % (", ".join(names), where) for where, names in grouped.items())
-        sys.stderr.write("minimcp: merge that into %s's configuration (%s), then restart it; see %s\n"
-                         % (row["title"], places, row["docs"]))
+        (first, _), *others = grouped.items()
+        others = "; ".join("%s: %s" % (", ".join(names), where) for where, names in others)
+        sys.stderr.write("minimcp: merge that into %s%s, then restart %s; see %s\n"
+                         % (first, " (%s)" % others if others else "", row["title"], row["docs"]))
+    sys.stderr.write("minimcp: %s; if the server does not start, see %s\n"
+                     % (row["logs"], _ProcessClient.TROUBLESHOOTING))
     return 0
 
 
@@ -12272,7 +12838,8 @@ def main(argv: list = None) -> int:
         sys.stderr.write("minimcp: give the server command after --\n\n%s" % usage)
         return 2
     if command == "selftest":
-        return _SelfTest(server, protocol, extra.get("--slow-tool"), timeout, sys.stdout).run()
+        slow_args = _parse_arguments([extra["--slow-args"]]) if "--slow-args" in extra else None
+        return _SelfTest(server, protocol, extra.get("--slow-tool"), timeout, sys.stdout, slow_args).run()
     return _run_client_command(command, words, server, protocol, timeout, as_json, extra, roots)
 
 
@@ -12299,9 +12866,8 @@ def _run_client_command(command: str, words: list, server: list, protocol: str, 
         status = 1
     finally:
         code = client.close()
-    if command == "inspect" and not as_json:
-        sys.stdout.write(client.exit_report(code) + "\n")
-    elif client.ended_by is not None or client.late_requests:
+    # A clean exit goes unsaid; a failure at exit is said, unless the error above already told why.
+    if (code != 0 and status == 0) or client.ended_by is not None or client.late_requests:
         sys.stderr.write("minimcp: %s\n" % client.exit_report(code))
     return status
 

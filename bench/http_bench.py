@@ -129,7 +129,8 @@ class Conn:
 
 # -- measurements ----------------------------------------------------------------------------
 
-def latency(port: int, era: str, count: int) -> dict:
+def latency_times(port: int, era: str, count: int) -> list:
+    """The seconds each of ``count`` sequential echo calls took, sorted (after 20 to warm up)."""
     conn = Conn(port, era)
     try:
         for i in range(20):                  # warm-up: caches, JIT-free but lazy imports
@@ -141,7 +142,11 @@ def latency(port: int, era: str, count: int) -> dict:
             times.append(time.perf_counter() - started)
     finally:
         conn.close()
-    times.sort()
+    return sorted(times)
+
+
+def latency(port: int, era: str, count: int) -> dict:
+    times = latency_times(port, era, count)
     return {"p50_ms": 1000 * times[len(times) // 2], "p90_ms": 1000 * times[int(len(times) * 0.9)]}
 
 

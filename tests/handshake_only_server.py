@@ -10,6 +10,10 @@ like the official everything server and most servers in the wild, and has their 
   the specification says a server should not do.
 * ``--traceback-on-cancel``: a cancelled ``long-op`` writes a Python traceback on stderr,
   as a server whose handler lets an exception escape does.
+* ``--in-turn``: ``long-op`` calls run one after another, on the thread that reads stdin,
+  as in a server without threads.
+* ``--runs-on-cancel``: a cancelled ``long-op`` runs on to its end, reporting progress, and
+  only leaves out its answer.
 
 Tools: ``long-op(duration, steps)`` sleeps ``duration`` seconds (on a thread, so calls
 overlap, and cancellable), with progress; ``greet(name: string, formal?: boolean|null)``
@@ -25,6 +29,8 @@ LATE_ROOTS = "--late-roots" in sys.argv
 ASK_AT_EOF = "--ask-at-eof" in sys.argv
 ANSWER_CANCELLED = "--answer-cancelled" in sys.argv
 TRACEBACK_ON_CANCEL = "--traceback-on-cancel" in sys.argv
+IN_TURN = "--in-turn" in sys.argv
+RUNS_ON_CANCEL = "--runs-on-cancel" in sys.argv
 
 TOOLS = [
     {"name": "long-op", "description": "A long operation",
@@ -69,7 +75,7 @@ def long_op(request_id, arguments, token):
     for step in range(steps):
         deadline = time.monotonic() + duration / steps
         while time.monotonic() < deadline:
-            if request_id in cancelled:
+            if request_id in cancelled and not RUNS_ON_CANCEL:
                 if TRACEBACK_ON_CANCEL:
                     import traceback
                     try:
@@ -84,6 +90,8 @@ def long_op(request_id, arguments, token):
         if token is not None:
             write({"jsonrpc": "2.0", "method": "notifications/progress",
                    "params": {"progressToken": token, "progress": step + 1, "total": steps}})
+    if request_id in cancelled:
+        return
     write({"jsonrpc": "2.0", "id": request_id,
            "result": {"content": [{"type": "text", "text": "finished %s s" % duration}]}})
 
@@ -91,6 +99,9 @@ def long_op(request_id, arguments, token):
 def call(request_id, params):
     name, arguments = params.get("name"), params.get("arguments") or {}
     token = (params.get("_meta") or {}).get("progressToken")
+    if name == "long-op" and IN_TURN:
+        long_op(request_id, arguments, token)
+        return
     if name == "long-op":
         threading.Thread(target=long_op, args=(request_id, arguments, token), daemon=True).start()
         return

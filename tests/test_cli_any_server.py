@@ -57,7 +57,7 @@ def test_inspect_is_quick_and_clean_against_a_server_that_asks_for_roots_late():
     """The everything server asks roots/list 0.3 s after initialized and won't exit unanswered."""
     done = cli("inspect", "--", *OTHER, "--late-roots")
     assert done.returncode == 0, done.err
-    assert "server exited with status 0 after its stdin closed" in done.out
+    assert "exited" not in done.out + done.err and "stopped it" not in done.err     # it exited cleanly
     assert "Exception in thread" not in done.err and "Traceback" not in done.err
     assert done.seconds < 2.5, "inspect took %.1fs" % done.seconds
 
@@ -80,9 +80,9 @@ def timed(words):
 def test_a_server_that_waits_for_an_answer_after_stdin_closed_is_stopped_and_the_report_says_why():
     done = timed(ASK_AT_EOF)                   # the command line waits out its 2 s EXIT_GRACE
     assert "Traceback" not in done.err and "Exception in thread" not in done.err, done.err
-    assert "-9" not in done.out
-    assert ("server was still running 2 s after its stdin closed; minimcp stopped it with SIGTERM "
-            "(it asked ping after minimcp had closed its stdin" in done.out), done.out
+    assert "-9" not in done.err
+    assert ("minimcp: server was still running 2 s after its stdin closed; minimcp stopped it with SIGTERM "
+            "(it asked ping after minimcp had closed its stdin" in done.err), done.err     # (inspect too: stderr)
     assert done.seconds < 4.5
 
 
@@ -106,7 +106,9 @@ def test_selftest_passes_on_a_handshake_only_server_with_its_own_duration_argume
     assert "Traceback" not in done.err and "Traceback" not in done.out, done.err
     assert "PASS  tools/list: 3 tools" in done.out
     assert "SKIP  server/discover: Method not found (-32601): a handshake-only server" in done.out
-    assert 'PASS  concurrency: 3 calls of long-op {"duration": 1} took 1.' in done.out, done.out
+    # its duration scaled until one call takes about a second, then judged by that call's time
+    assert re.search(r'^PASS  concurrency: 3 calls of long-op \{"duration": [\d.]+\} at once took [\d.]+s, one '
+                     r'alone [\d.]+s$', done.out, flags=re.M), done.out
     for check in ("cancellation", "exit on stdin EOF", "stdout holds only JSON-RPC"):
         assert "PASS  " + check in done.out, done.out
     if os.name == "posix":
@@ -135,7 +137,7 @@ def test_selftest_fails_a_server_that_answers_a_cancelled_call():
     client = check.client("2025-11-25")
     try:
         client.connect()
-        check.cancellation(client, "long-op", {"duration": 3})
+        check.cancellation(client, "long-op", {"duration": 3}, 3.0)
     finally:
         check.done(client)
     assert check.finish() != 0
@@ -145,7 +147,7 @@ def test_selftest_fails_a_server_that_answers_a_cancelled_call():
 def test_selftest_says_why_a_slow_tool_cannot_be_used(tmp_path):
     status, out = selftest_tools(*OTHER, slow_tool="greet")
     assert ("SKIP  concurrency: greet has no argument that looks like a duration in seconds or ms (name it: "
-            "--slow-tool greet:ARGUMENT)") in out, out
+            "--slow-tool greet:ARGUMENT, or give its arguments: --slow-args JSON)") in out, out
 
 
 def test_duration_arguments_are_read_from_the_schema():

@@ -8,7 +8,6 @@ import os
 import shlex
 import subprocess
 import sys
-import tempfile
 
 import pytest
 
@@ -38,14 +37,16 @@ def entry_of(host, out):
     """(command, args, env) from what ``config --client host`` printed, read as that host reads it."""
     form = minimcp._HOSTS[host]["format"]
     if form in ("claude mcp add", "codex mcp add"):
+        assert out.endswith("\n") and out.count("\n") == 1, out      # one line, for a POSIX shell
         words = shlex.split(out)
         assert words[:3] == form.split()
         head, tail = words[3:words.index("--")], words[words.index("--") + 1:]
         env = dict(head[i + 1].split("=", 1) for i, w in enumerate(head) if w == "--env")
         names = [w for i, w in enumerate(head) if w != "--env" and (i == 0 or head[i - 1] != "--env")]
-        if form == "claude mcp add":                 # options come before the name, as its docs show
-            assert names[:2] == ["--transport", "stdio"] and len(names) == 3, names
-            assert head.index("--transport") < head.index(names[2])
+        if form == "claude mcp add":
+            # the name right after --transport stdio, before any --env: Claude Code's -e/--env is
+            # variadic and takes the words after it, a name among them (issue 35, point 3)
+            assert head[:3] == ["--transport", "stdio", names[2]] and len(names) == 3, head
         else:
             assert len(names) == 1 and head[0] == names[0], head
         return names[-1], tail[0], tail[1:], env
@@ -139,21 +140,25 @@ def test_a_file_that_does_not_start_itself_and_minimcp_serve_get_the_module_form
 
 
 @pytest.mark.skipif(minimcp._importable("mcp"), reason="the official SDK is installed here")
-def test_the_command_config_writes_starts_and_answers(tmp_path, capsys):
-    """The entry, run as a host runs it: its command, args and env, from a directory of its own."""
+@pytest.mark.parametrize("host", ["claude", "gemini"])
+def test_the_command_config_writes_starts_and_answers(tmp_path, capsys, host):
+    """The entry, run as a host runs it: its command, args and env, from / with nothing else in
+    the environment. Gemini CLI drops PYTHONPATH from a server's env (issue 35: found by
+    tests/interop/run_hosts_cli.sh), so its entry puts minimcp's folder on sys.path itself."""
     server = tmp_path / "weather.py"
     server.write_text(SDK_SERVER)
-    status, out, err = config(capsys, "--client", "claude", str(server))
-    name, command, args, env = entry_of("claude", out)
+    status, out, err = config(capsys, "--client", host, str(server))
+    name, command, args, env = entry_of(host, out)
+    if host == "gemini":
+        assert "PYTHONPATH" not in env and args[0] == "-c" and args[2:] == ["serve", str(server)], args
     requests = b"".join(json.dumps(m).encode() + b"\n" for m in (
         {"jsonrpc": "2.0", "id": 1, "method": "initialize",
          "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
          "params": {"name": "forecast", "arguments": {"city": "Oslo"}}}))
-    host_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     done = subprocess.run([command] + args, input=requests, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          env=dict(host_env, **env), cwd=tempfile.gettempdir(), timeout=60)
+                          env=dict(env), cwd="/", timeout=60)
     answers = [json.loads(line) for line in done.stdout.splitlines()]
     assert [a["id"] for a in answers] == [1, 2], done.stderr
     assert answers[1]["result"]["content"][0]["text"] == "sunny in Oslo"
@@ -174,3 +179,82 @@ def test_minimcp_s_own_sdk_stand_ins_do_not_count_as_the_sdk_installed():
         sys.meta_path[:] = finders
         for name in set(sys.modules) - set(modules):
             del sys.modules[name]
+
+
+def start_and_call(command, args, env, tool, arguments):
+    """Start an entry as a host does (from /, its env only), initialize, call ``tool``: its text."""
+    requests = b"".join(json.dumps(m).encode() + b"\n" for m in (
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": tool, "arguments": arguments}}))
+    done = subprocess.run([command] + args, input=requests, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          env=dict(env), cwd="/", timeout=60)
+    answers = {}
+    for line in done.stdout.splitlines():
+        message = json.loads(line)
+        answers[message.get("id")] = message
+    assert 2 in answers, done.stderr.decode()
+    return answers[2]["result"]["content"][0]["text"]
+
+
+OLD_COMMAND_LINE = '''import argparse
+import sys
+sys.path.insert(0, %r)
+from minimcp import MCPServer
+
+app = MCPServer("wc")
+
+
+@app.tool()
+def word_count(text: str) -> int:
+    """Count the words of a text."""
+    return len(text.split())
+
+
+def main():
+    parser = argparse.ArgumentParser(description="count the words of a file")
+    parser.add_argument("file")
+    print(word_count(open(parser.parse_args().file).read()))
+
+
+if __name__ == "__main__":
+    main()
+''' % ROOT
+
+
+def test_a_script_whose_main_still_runs_its_old_command_line_is_served_and_config_says_why(tmp_path, capsys):
+    """Issue 35: its `python3 wc.py` entry exited with argparse's usage in the host."""
+    script = tmp_path / "wc.py"
+    script.write_text(OLD_COMMAND_LINE)
+    status, out, err = config(capsys, "--client", "claude", str(script))
+    name, command, args, env = entry_of("claude", out)
+    _module_form(args, env, str(script))
+    assert ("%s's `if __name__ == \"__main__\":` block runs its own command line (argparse) and never starts the "
+            "server, so the host would get its usage and an exit: the host runs its server object through minimcp "
+            "serve instead (or make that block call app.run())" % script) in err, err
+    assert start_and_call(command, args, env, "word_count", {"text": "one two three"}) == "3"
+
+
+def test_a_plain_command_line_script_gets_its_functions_served(tmp_path, capsys):
+    script = tmp_path / "plain.py"
+    script.write_text('import argparse\n\n\ndef word_count(text: str) -> int:\n    """Count words."""\n'
+                      '    return len(text.split())\n\n\nif __name__ == "__main__":\n'
+                      '    parser = argparse.ArgumentParser()\n    parser.add_argument("file")\n'
+                      '    print(word_count(open(parser.parse_args().file).read()))\n')
+    status, out, err = config(capsys, "--client", "cursor", str(script))
+    name, command, args, env = entry_of("cursor", out)
+    assert args == ["-m", "minimcp", "serve", "--functions", str(script)], args
+    assert "runs its own command line (argparse) and defines no server" in err, err
+    assert start_and_call(command, args, env, "word_count", {"text": "a b"}) == "2"
+
+
+def test_a_command_line_that_starts_the_server_runs_as_it_is(tmp_path, capsys):
+    script = tmp_path / "wc.py"
+    script.write_text(OLD_COMMAND_LINE.replace("    print(word_count(open(parser.parse_args().file).read()))",
+                                               "    parser.parse_args()\n    app.run()").replace(
+        'parser.add_argument("file")', 'parser.add_argument("--verbose", action="store_true")'))
+    status, out, err = config(capsys, "--client", "claude", str(script), "--verbose")
+    name, command, args, env = entry_of("claude", out)
+    assert args == [str(script), "--verbose"] and "command line" not in err, (args, err)
+    assert start_and_call(command, args, env, "word_count", {"text": "x"}) == "1"

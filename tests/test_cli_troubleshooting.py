@@ -69,5 +69,40 @@ def test_config_says_where_the_host_shows_the_server_s_stderr(capsys):
     for host, row in minimcp._HOSTS.items():
         assert minimcp.main(["config", "--client", host, EVERYTHING]) == 0
         err = capsys.readouterr().err
-        assert "%s shows the server's stderr in %s; if it does not start, see README.md, \"Troubleshooting\"" \
-            % (row["title"], row["logs"]) in err, err
+        assert row["logs"].startswith(row["title"]) or " %s " % row["title"] in row["logs"], row["logs"]
+        assert "minimcp: %s; if the server does not start, see README.md, \"Troubleshooting\"\n" % row["logs"] in err, err
+
+
+def test_config_s_hints_read_as_one_clear_sentence_each(capsys):
+    """Issue 35: they read "Claude Code shows the server's stderr in /mcp in a session shows each
+    server's state; ...": the host's own words pasted into a sentence that had one already."""
+    from conftest import EVERYTHING
+    expected = {
+        "claude-code": [
+            "minimcp: run that command to add 'everything' to Claude Code, which writes it to ~/.claude.json for this "
+            "project (for every project: --scope user right after 'claude mcp add'); see "
+            "https://docs.anthropic.com/en/docs/claude-code/mcp",
+            "minimcp: claude mcp list says whether Claude Code connects to the server, and Claude Code writes the "
+            "server's stderr to ~/.cache/claude-cli-nodejs/PROJECT/mcp-logs-NAME/ (Linux); if the server does not "
+            "start, see README.md, \"Troubleshooting\""],
+        "gemini": [
+            "minimcp: merge that into ~/.gemini/settings.json (Windows: %USERPROFILE%\\.gemini\\settings.json), then "
+            "restart Gemini CLI; see https://geminicli.com/docs/tools/mcp-server/",
+            "minimcp: gemini mcp list says whether Gemini CLI connects to the server, and gemini --debug prints the "
+            "server's errors; if the server does not start, see README.md, \"Troubleshooting\""],
+        "windsurf": [
+            "minimcp: merge that into ~/.codeium/windsurf/mcp_config.json (Windows: "
+            "%USERPROFILE%\\.codeium\\windsurf\\mcp_config.json), then restart Windsurf; see "
+            "https://docs.windsurf.com/windsurf/cascade/mcp",
+            "minimcp: Windsurf shows whether the server runs in the MCP servers panel of Cascade's settings; if the "
+            "server does not start, see README.md, \"Troubleshooting\""],
+        "vscode": [
+            "minimcp: merge that into .vscode/mcp.json in the workspace, or the profile's mcp.json (command 'MCP: Open "
+            "User Configuration'), then restart VS Code; see "
+            "https://code.visualstudio.com/docs/agents/reference/mcp-configuration",
+            "minimcp: VS Code shows the server's stderr when you run the command MCP: List Servers, pick the server, "
+            "then Show Output; if the server does not start, see README.md, \"Troubleshooting\""],
+    }
+    for host, lines in expected.items():
+        assert minimcp.main(["config", "--client", host, EVERYTHING]) == 0
+        assert capsys.readouterr().err.splitlines() == lines, host

@@ -218,7 +218,8 @@ def test_get_stream_carries_list_changed(endpoint):
     connection.close()
 
 
-def test_a_replica_with_the_same_key_serves_another_replicas_session(endpoint, monkeypatch):
+def test_a_replica_with_the_same_key_serves_another_replicas_session(endpoint, monkeypatch, tmp_path):
+    monkeypatch.setenv("MINIMCP_SESSION_DIR", str(tmp_path))   # a shared key's deleted ids: kept here
     monkeypatch.setenv("MINIMCP_STATE_KEY", "shared secret")      # as every replica's environment says
     first = endpoint(load_example("everything").app)
     second = endpoint(load_example("everything").app)
@@ -299,7 +300,8 @@ def test_mirrored_parameter_headers_are_checked(endpoint):
     assert status == 400 and body["error"]["code"] == -32020
 
 
-def test_mrtr_rounds_on_two_replicas_sharing_a_key(endpoint, monkeypatch):
+def test_mrtr_rounds_on_two_replicas_sharing_a_key(endpoint, monkeypatch, tmp_path):
+    monkeypatch.setenv("MINIMCP_SESSION_DIR", str(tmp_path))   # a shared key's deleted ids: kept here
     monkeypatch.setenv("MINIMCP_STATE_KEY", "one secret for every replica")
     replicas = [endpoint(load_example("everything").app) for _ in range(2)]
     monkeypatch.delenv("MINIMCP_STATE_KEY")

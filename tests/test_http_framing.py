@@ -1,7 +1,8 @@
 """HTTP request framing on the stdlib server (issue 26): raw bytes on a real socket, responses out.
 
 ``serve --http`` runs in a process of its own, so that its peak memory (``VmHWM``) says
-whether a request made it read what it should not have.
+whether a request made it read what it should not have. Issue 41: no framing makes a body's
+bytes a request (each case hides one there), and chunk sizes are hex digits only.
 """
 
 import json
@@ -51,16 +52,7 @@ class Served:
         """
         connection = socket.create_connection(("127.0.0.1", self.port), timeout=timeout)
         connection.sendall(head)
-
-        def send_body():
-            try:
-                for piece in body_pieces:
-                    connection.sendall(piece)
-                connection.shutdown(socket.SHUT_WR)
-            except OSError:                              # the server answered and closed: expected
-                pass
-        sender = threading.Thread(target=send_body, daemon=True)
-        sender.start()
+        sender = send_in_background(connection, body_pieces, end=True)
         received = b""
         try:
             while True:
@@ -191,3 +183,132 @@ def test_a_wsgi_server_that_passes_chunked_bodies_undecoded_gets_411_not_a_hang(
                "wsgi.input": io.BytesIO(b"5\r\nhello\r\n0\r\n\r\n")}    # no wsgi.input_terminated
     body = b"".join(app(environ, lambda status, headers: started.append(status)))
     assert started == ["411 Length Required"] and b"Content-Length" in body
+
+
+# -- issue 41: nothing in a body is ever read as a request ----------------------------------------
+
+def hidden_request() -> bytes:
+    """A whole request, to hide in a body: if a server reads it as the next one, it answers "HIDDEN"."""
+    body = echo_call("HIDDEN")
+    return request_head("Content-Length: %d\r\n" % len(body)) + body
+
+
+def send_in_background(connection, pieces, end=False) -> threading.Thread:
+    """Send ``pieces`` from another thread, so a server that answers before reading them all is heard;
+    ``end``: then say there is no more (shut the connection's sending side)."""
+    def send():
+        try:
+            for piece in pieces:
+                connection.sendall(piece)
+            if end:
+                connection.shutdown(socket.SHUT_WR)
+        except OSError:                              # the server answered and closed: expected
+            pass
+    sender = threading.Thread(target=send, daemon=True)
+    sender.start()
+    return sender
+
+
+def read_until_closed(sock, timeout) -> bytes:
+    """What the server sends until it closes the connection; AssertionError if it does not in ``timeout``."""
+    sock.settimeout(timeout)
+    received = b""
+    try:
+        while True:
+            data = sock.recv(65536)
+            if not data:
+                return received
+            received += data
+    except socket.timeout:
+        raise AssertionError("the connection was still open after %g s: %r" % (timeout, received[:200])) from None
+    except ConnectionResetError:                     # closed with what it was sent unread: never read
+        return received
+
+
+def until_closed(served, data: bytes, timeout=10) -> bytes:
+    """Send ``data`` on a connection of its own; everything the server answers, up to its closing it."""
+    connection = socket.create_connection(("127.0.0.1", served.port), timeout=timeout)
+    sender = send_in_background(connection, [data])
+    try:
+        return read_until_closed(connection, timeout)
+    finally:
+        connection.close()
+        sender.join(timeout)
+
+
+CHUNKED = b"".join(chunked(echo_call(), 64))        # a chunked body a server would serve, if it took it
+
+
+@pytest.mark.parametrize("framing, status, before", [
+    ("Transfer-Encoding: gzip\r\n", 501, b""),
+    ("Transfer-Encoding: identity\r\n", 501, b""),
+    ("Transfer-Encoding: gzip, chunked\r\n", 501, CHUNKED),
+    ("Transfer-Encoding: chunked, gzip\r\n", 400, CHUNKED),
+    ("Transfer-Encoding: chunked, chunked\r\n", 400, CHUNKED),
+    ("Transfer-Encoding: chunked\r\nTransfer-Encoding: gzip\r\n", 400, CHUNKED),
+    ("Transfer-Encoding: chu nked\r\n", 400, b""),
+    ("Transfer-Encoding: \r\n", 400, b""),
+    ("Transfer-Encoding: chunked\r\nContent-Length: 5\r\n", 400, CHUNKED),
+    ("Content-Length: 0\r\nContent-Length: 0\r\n", 400, b""),
+], ids=["gzip", "identity", "gzip-chunked", "chunked-gzip", "chunked-twice", "two-headers", "invalid", "empty",
+        "with-content-length", "two-lengths"])
+def test_a_body_is_never_read_as_a_request(served, framing, status, before):
+    # The body is a whole request (after a chunked body where a chunked reader would read one): a
+    # server that takes the wrong framing, or goes on after refusing one, answers it too.
+    received = until_closed(served, request_head(framing) + before + hidden_request())
+    assert received.startswith(b"HTTP/1.1 %d " % status), received[:300]
+    assert received.count(b"HTTP/1.1 ") == 1 and b"HIDDEN" not in received, received
+    assert b"Connection: close" in received and b'"code":-32' in received      # a JSON-RPC error, then closed
+
+
+def test_transfer_encoding_in_http_1_0_is_refused():
+    server = Served()
+    try:
+        head = request_head("Transfer-Encoding: chunked\r\n").replace(b"HTTP/1.1", b"HTTP/1.0", 1)
+        received = until_closed(server, head + CHUNKED + hidden_request())
+        assert received.startswith(b"HTTP/1.1 400 ") and b"HIDDEN" not in received, received
+    finally:
+        server.process.terminate()
+        server.process.wait(10)
+        server.process.stderr.close()
+
+
+@pytest.mark.parametrize("spelling", ["0x%x", "0X%x", "+%x", " %x", "%x ", "-0"], ids=[
+    "0x", "0X", "plus", "leading-space", "trailing-space", "minus"])
+def test_a_chunk_size_is_hex_digits_only(served, spelling):
+    body = echo_call("sized")
+    size = (spelling % len(body)) if "%" in spelling else spelling
+    framed = b"%s\r\n%s\r\n0\r\n\r\n" % (size.encode(), body)
+    received = until_closed(served, request_head("Transfer-Encoding: chunked\r\n") + framed)
+    assert received.startswith(b"HTTP/1.1 400 ") and b"chunked body" in received, (size, received[:300])
+
+
+def test_an_underscore_in_a_chunk_size_and_bare_line_feeds_are_refused(served):
+    body = echo_call("sized")
+    digits = b"%x" % len(body)
+    for framed in (b"%s_%s\r\n" % (digits[:1], digits[1:]) + body + b"\r\n0\r\n\r\n",   # int() reads 1_0
+                   digits + b"\n" + body + b"\r\n0\r\n\r\n",                  # a size line ended by LF
+                   digits + b"\r\n" + body + b"\r\n0\r\n\n",                  # the trailers ended by LF
+                   digits + b"\r\n" + body + b"\r\n0\rx\r\n\r\n"):              # a bare CR inside a line
+        received = until_closed(served, request_head("Transfer-Encoding: chunked\r\n") + framed)
+        assert received.startswith(b"HTTP/1.1 400 "), (framed[:20], received[:300])
+    framed = digits + b" ; name=value\r\n" + body + b"\r\n0\r\nTrailer: x\r\n\r\n"   # what RFC 9112 allows
+    status, answer = served.exchange(request_head("Transfer-Encoding: chunked\r\n"), [framed])
+    assert status == 200 and answer["result"]["content"][0]["text"] == "sized", answer
+
+
+@pytest.mark.parametrize("hosts", [b"", b"Host: 127.0.0.1\r\nHost: 127.0.0.1\r\n"], ids=["none", "two"])
+def test_a_request_without_one_host_is_400(served, hosts):
+    body = echo_call()
+    head = request_head("Content-Length: %d\r\n" % len(body)).replace(b"Host: 127.0.0.1\r\n", hosts)
+    status, answer = served.exchange(head, [body])
+    assert status == 400 and "Host" in answer["error"]["message"], (status, answer)
+
+
+def test_a_request_head_over_its_limit_is_431_and_read_no_further(served):
+    # http.server alone takes up to 100 header lines of 64 KiB each: 6.4 MiB held per connection.
+    before = served.peak_memory()
+    fields = "".join("X-Filler-%d: %s\r\n" % (index, "f" * 8000) for index in range(60))   # 480 KB in 60 lines
+    received = until_closed(served, request_head(fields) + b"x" * (32 << 20))
+    assert received.startswith(b"HTTP/1.1 431 ") and b'"code":-32600' in received, received[:300]
+    assert served.peak_memory() - before < 16 * MiB

@@ -1,5 +1,7 @@
 """Sessions and who owns them (issue 28): short signed ids, identities from the auth hook, DELETE
 honoured by every worker sharing a store, and the OAuth protected-resource metadata (RFC 9728).
+Issue 41: one spelling per session id, a shared store whenever the state key is shared, and the
+session lifetime kept by every replica.
 
 Two ``Endpoint``s on one app's state key stand for two workers or replicas; each is a real
 stdlib server on 127.0.0.1.
@@ -29,6 +31,13 @@ TOKENS = {"Bearer token-a": {"sub": "alice"}, "Bearer token-b": {"sub": "bob"}}
 
 def by_token(headers):
     return TOKENS.get(headers.get("authorization"), False)
+
+
+@pytest.fixture(autouse=True)
+def private_temporary_directory(tmp_path, monkeypatch):
+    """A shared state key keeps deleted session ids in a directory of the temporary directory: this test's."""
+    import tempfile
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
 
 
 @pytest.fixture
@@ -210,3 +219,139 @@ def test_the_readmes_introspection_hook_binds_sessions_to_the_token_subject(star
     finally:
         authority.shutdown()
         authority.server_close()
+
+
+# -- issue 41: a deleted session never comes back ---------------------------------------------
+
+def respellings(session):
+    """What lenient base64 decoders took for ``session``: the same bytes, spelled otherwise."""
+    spellings = [session + ".", session + "=", session + "==", "~" + session, session[:30] + "." + session[30:],
+                 session + " x", session + "," + session]
+    if "-" in session or "_" in session:
+        spellings.append(session.replace("-", "+").replace("_", "/"))   # the standard alphabet
+    return spellings
+
+
+def delete(ep, session):
+    connection = ep.connect()
+    connection.request("DELETE", "/mcp", headers={"Mcp-Session-Id": session})
+    status = connection.getresponse().status
+    connection.close()
+    return status
+
+
+def session_with_dash_or_underscore(ep):
+    for _ in range(40):                          # 87% of ids have one: the standard alphabet's +/ then differ
+        session = initialize(ep)
+        if "-" in session or "_" in session:
+            return session
+    raise AssertionError("40 session ids without - or _")
+
+
+@pytest.mark.parametrize("session_dir", [True, False], ids=["MINIMCP_SESSION_DIR", "derived-from-the-key"])
+def test_a_session_id_has_one_spelling_and_a_deleted_one_stays_deleted(started, tmp_path, monkeypatch, session_dir):
+    if session_dir:
+        monkeypatch.setenv("MINIMCP_SESSION_DIR", str(tmp_path / "sessions"))
+    else:
+        monkeypatch.delenv("MINIMCP_SESSION_DIR", raising=False)
+    one, two = started(identity_app()), started(identity_app())     # two workers sharing the key
+    session = session_with_dash_or_underscore(one)
+    assert call(one, session, "whoami")[0] == call(two, session, "whoami")[0] == 200
+    for spelling in respellings(session):        # not the session, even while it lives
+        assert [call(ep, spelling, "whoami")[0] for ep in (one, two)] == [404, 404], spelling
+    assert delete(two, session) == 204
+    for spelling in [session] + respellings(session):
+        assert [call(ep, spelling, "whoami")[0] for ep in (one, two, started(identity_app()))] == [404] * 3, spelling
+    if not session_dir:                          # the store the key named, in this test's temporary directory
+        (store,) = [path for path in tmp_path.iterdir() if path.name.startswith("minimcp-sessions-")]
+        assert (store / "minimcp-sessions.sqlite3").exists() and store.stat().st_mode & 0o777 == 0o700
+
+
+def test_a_key_of_the_processs_own_keeps_deletions_in_memory(started, tmp_path, monkeypatch):
+    monkeypatch.delenv("MINIMCP_SESSION_DIR", raising=False)
+    monkeypatch.delenv("MINIMCP_STATE_KEY", raising=False)
+    ep = started(identity_app(state_key=None))
+    session = initialize(ep)
+    assert delete(ep, session) == 204 and call(ep, session, "whoami")[0] == 404
+    assert not any(path.name.startswith("minimcp-sessions-") for path in tmp_path.iterdir())
+
+
+def test_a_directory_for_deleted_ids_that_others_may_use_is_refused(tmp_path, monkeypatch):
+    monkeypatch.delenv("MINIMCP_SESSION_DIR", raising=False)
+    app = identity_app()
+    app.wsgi_app(session_store=None)             # makes the key's directory
+    (store,) = [path for path in tmp_path.iterdir() if path.name.startswith("minimcp-sessions-")]
+    store.chmod(0o777)                           # as another user could have made it, writable by all
+    with pytest.raises(RuntimeError, match="MINIMCP_SESSION_DIR"):
+        app.wsgi_app()
+
+
+class Clock:
+    """``minimcp.time`` with a wall clock that a test moves on (the monotonic one untouched)."""
+
+    def __init__(self):
+        import time
+        self.real, self.offset = time, 0.0
+
+    def time(self):
+        return self.real.time() + self.offset
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+
+def test_a_session_past_its_lifetime_is_gone_on_every_replica_its_own_first(started, monkeypatch):
+    import minimcp
+    clock = Clock()
+    monkeypatch.setattr(minimcp, "time", clock)
+    holder = started(identity_app(), session_lifetime=60, keepalive=0.1)
+    other, fresh = started(identity_app()), started(identity_app())
+    session = initialize(holder)
+    assert call(holder, session, "whoami")[0] == call(other, session, "whoami")[0] == 200
+    stream = holder.connect()
+    stream.request("GET", "/mcp", headers={"Mcp-Session-Id": session, "Accept": "text/event-stream"})
+    response = stream.getresponse()
+    assert response.status == 200 and response.fp.readline() == b": stream open\n"
+    clock.offset = 61.0                          # a minute later: past the id's expiry
+    assert response.read().count(b"event:") == 0           # the GET stream ended with its session
+    stream.close()
+    for ep in (holder, other, fresh):            # the replica that opened it, one that served it, a new one
+        status, _, body = call(ep, session, "whoami")
+        assert status == 404 and "Session not found" in body["error"]["message"], (ep.port, body)
+
+
+def test_an_expired_session_is_refused_before_anything_is_made_for_it(started, monkeypatch):
+    # mcp 1.x's servers enter their lifespan for each session: a replica must not enter one for an
+    # id that has expired (nor serve it).
+    import contextlib
+    import minimcp
+    entered = []
+
+    def per_session_app():
+        @contextlib.contextmanager
+        def lifespan(server):
+            entered.append(server)
+            yield {}
+        app = minimcp.FastMCP("who", lifespan=lifespan)
+        app.tool()(lambda: "ok", name="whoami")
+        return app
+    monkeypatch.setenv("MINIMCP_STATE_KEY", "shared-secret")
+    ep = started(per_session_app(), session_lifetime=0)     # expired the second it is issued
+    session = initialize(ep)
+    assert call(ep, session, "whoami")[0] == 404 and len(entered) == 1
+    assert call(started(per_session_app()), session, "whoami")[0] == 404
+    assert len(entered) == 1, "a lifespan was entered for an expired session"
+
+
+def test_several_processes_with_keys_of_their_own_are_told_to_share_one(monkeypatch, caplog):
+    import io
+    monkeypatch.delenv("MINIMCP_STATE_KEY", raising=False)
+    wsgi = identity_app(state_key=None).wsgi_app()
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"}).encode()
+    environ = {"REQUEST_METHOD": "POST", "PATH_INFO": "/mcp", "HTTP_HOST": "127.0.0.1", "SERVER_PROTOCOL": "HTTP/1.1",
+               "CONTENT_TYPE": "application/json", "HTTP_ACCEPT": ACCEPT, "CONTENT_LENGTH": str(len(body)),
+               "wsgi.multiprocess": True}                 # as gunicorn --workers 3 says
+    for _ in range(2):
+        b"".join(wsgi(dict(environ, **{"wsgi.input": io.BytesIO(body)}), lambda status, headers: None))
+    warnings = [record.getMessage() for record in caplog.records if "MINIMCP_STATE_KEY" in record.getMessage()]
+    assert len(warnings) == 1, warnings                   # said once, not per request

@@ -325,3 +325,126 @@ def test_sigterm_ends_get_and_listen_streams_at_once_and_answers_the_listen(tmp_
     finally:
         code, stderr = served.stop()
     assert code == 0 and "Traceback" not in stderr, stderr
+
+
+# -- the lifespan around HTTP serving (issue 41: each of these survived a mutation) ------------------
+
+LIFESPAN_SCRIPT = '''
+import contextlib, sys
+sys.path.insert(0, %(root)r)
+from minimcp import MCPServer
+
+@contextlib.contextmanager
+def lifespan(server):
+    sys.stderr.write("entering\\n")
+    sys.stderr.flush()
+    raise RuntimeError("no database")
+    yield
+
+app = MCPServer("life", lifespan=lifespan)
+app.run(transport="http", port=0)
+'''
+
+
+def test_a_failing_lifespan_stops_http_serving_before_it_starts(tmp_path):
+    # The lifespan is entered before the socket is bound: a server whose lifespan fails exits 1 with
+    # the cause, instead of listening and answering every request 500.
+    script = tmp_path / "failing.py"
+    script.write_text(LIFESPAN_SCRIPT % {"root": ROOT})
+    process = subprocess.Popen([sys.executable, str(script)], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    try:
+        stderr = b""
+        for line in process.stderr:          # until it exits, or says it serves (then it is a failure)
+            stderr += line
+            assert b"serving" not in line, "it serves with a failed lifespan: %s" % stderr.decode()
+        assert process.wait(20) == 1, stderr.decode()
+    finally:
+        process.kill()
+        process.wait()
+        process.stdout.close()
+        process.stderr.close()
+    text = stderr.decode()
+    assert "lifespan raised RuntimeError, so the server cannot start" in text and "no database" in text, text
+
+
+def test_the_lifespan_is_exited_when_http_serving_ends():
+    # In-process, where no atexit hook can stand in for run()'s own exit.
+    import contextlib
+    import time
+    events = []
+
+    @contextlib.contextmanager
+    def lifespan(server):
+        events.append("entered")
+        yield {"db": "open"}
+        events.append("exited")
+    app = minimcp.MCPServer("life", lifespan=lifespan)
+
+    @app.tool()
+    def db(ctx: minimcp.Context) -> str:
+        return ctx.request_context.lifespan_context["db"]
+    box, ready = {}, threading.Event()
+
+    def keep(httpd):
+        box["httpd"] = httpd
+        ready.set()
+    runner = threading.Thread(target=app.run, kwargs={"transport": "http", "port": 0, "ready": keep}, daemon=True)
+    runner.start()
+    assert ready.wait(10) and events == ["entered"]      # entered before the server was bound
+    connection = http.client.HTTPConnection("127.0.0.1", box["httpd"].server_address[1], timeout=10)
+    connection.request("POST", "/mcp", body=json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "db", "arguments": {}, "_meta": ENVELOPE}}), headers={
+        "Content-Type": "application/json", "Accept": ACCEPT, "MCP-Protocol-Version": MODERN,
+        "Mcp-Method": "tools/call", "Mcp-Name": "db"})
+    assert json.loads(connection.getresponse().read())["result"]["content"][0]["text"] == "open"
+    connection.close()
+    box["httpd"].shutdown()
+    runner.join(20)
+    assert not runner.is_alive() and events == ["entered", "exited"], events
+
+
+def test_a_sessions_own_lifespan_outlives_the_call_a_delete_cancels():
+    # mcp 1.x's servers enter the lifespan for each handshake-era session. DELETE cancels the
+    # session's call and ends the session; its lifespan is exited once the call has finished,
+    # not under a call still cleaning up with what the lifespan opened.
+    import contextlib
+    from test_http import Endpoint, handshake
+    closed, started, seen = threading.Event(), threading.Event(), []
+
+    @contextlib.contextmanager
+    def lifespan(server):
+        try:
+            yield {"db": "open"}
+        finally:
+            closed.set()
+    app = minimcp.FastMCP("per-session", lifespan=lifespan)       # mcp 1.x's class: a lifespan per session
+    app.shutdown_grace = 10.0                                      # the call's cleanup is well within it
+
+    @app.tool()
+    def hold(ctx: minimcp.Context) -> str:
+        started.set()
+        try:
+            ctx.sleep(30)
+        except minimcp.Cancelled:
+            pass
+        seen.append(closed.wait(0.5))       # cleaning up: the lifespan must still be open
+        return "done"
+    ep = Endpoint(app)
+    try:
+        session = handshake(ep)
+        with_session = {"Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25"}
+        caller = threading.Thread(target=ep.post, args=({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                                                          "params": {"name": "hold", "arguments": {}}}, with_session),
+                                  daemon=True)
+        caller.start()
+        assert started.wait(10)
+        connection = ep.connect()
+        connection.request("DELETE", "/mcp", headers=with_session)
+        assert connection.getresponse().status == 204
+        connection.close()
+        assert seen == [False], "the session's lifespan was exited while its cancelled call still ran"
+        assert closed.is_set()                                     # and exited once it had finished
+        caller.join(10)
+    finally:
+        ep.close()

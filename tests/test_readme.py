@@ -29,7 +29,7 @@ def test_the_readme_has_the_blocks_this_file_checks():
     # console and nginx blocks are deployment recipes (gunicorn, nginx): the scale-out stage
     # (tests/interop/run_scaleout.sh) runs them, and the test below keeps the two in step.
     assert {lang for lang, _ in BLOCKS} == {"sh", "python", "json", "console", "nginx"}
-    assert len(blocks("python")) == 10 and len(blocks("json")) == 1
+    assert len(blocks("python")) == 10 and len(blocks("json")) == 2
     assert COMPILE_COMMAND in blocks("sh")[-1]
 
 
@@ -324,7 +324,7 @@ def test_the_read_only_directory_advice_works_as_written():
 
 GUIDE_ORDER = ["What this is", "Try it: two commands on a fresh clone", "Your first server",
                "Connect it to a host", "Tools, resources, prompts and the Context", "Testing your server",
-               "The command line", "HTTP and replicas", "Protocol revisions", "Reference and limits"]
+               "The command line", "HTTP and replicas", "Bridge", "Protocol revisions", "Reference and limits"]
 
 
 def headings():
@@ -345,7 +345,7 @@ def slug(title):
     return re.sub(r"[^\w\- ]", "", title.lower()).replace(" ", "-")
 
 
-def test_the_sections_are_the_guide_s_ten_in_order():
+def test_the_sections_are_the_guide_s_eleven_in_order():
     # Text that later work adds goes into these sections, as ### subsections: a new ## is a
     # change of the guide's structure, and this test is where it is decided.
     assert [title for level, title in headings() if level == 2] == GUIDE_ORDER
@@ -359,7 +359,7 @@ def test_the_table_of_contents_lists_every_section_and_subsection_in_order():
         assert match, line
         listed.append((2 if match.group(1)[0].isdigit() else 3, match.group(3)))
     assert listed == [(level, slug(title)) for level, title in headings() if level in (2, 3)]
-    assert [line.split(".")[0] for line in contents if line[0].isdigit()] == [str(n) for n in range(1, 11)]
+    assert [line.split(".")[0] for line in contents if line[0].isdigit()] == [str(n) for n in range(1, 12)]
 
 
 def test_every_link_inside_the_readme_has_its_heading():
@@ -482,3 +482,11 @@ def test_troubleshooting_explains_what_the_cli_says_and_the_cli_points_there():
         assert message in source, message
     assert source.count("self.TROUBLESHOOTING") + source.count("_ProcessClient.TROUBLESHOOTING") >= 6
     assert 'TROUBLESHOOTING = "README.md, \\"Troubleshooting\\""' in source
+
+
+def test_the_bridge_entry_names_the_bridge_and_keeps_its_secret_out_of_argv():
+    entry = json.loads(blocks("json")[1])["mcpServers"]["remote"]
+    assert os.path.isabs(entry["command"]) and entry["args"][0].endswith("/minimcp_bridge.py")
+    assert os.path.isfile(os.path.join(ROOT, os.path.basename(entry["args"][0])))
+    header = entry["args"][entry["args"].index("--header") + 1]
+    assert "${MCP_TOKEN}" in header and "MCP_TOKEN" in entry["env"]

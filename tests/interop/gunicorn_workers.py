@@ -20,7 +20,13 @@ tokens. The checks, each on fresh connections so the kernel spreads them over th
    its thread that long, and new requests waited);
 6. SIGTERM with a GET stream and a 2026-07-28 subscriptions/listen stream open: the GET stream
    ends, the listen gets its final answer, and gunicorn exits well before its --graceful-timeout
-   (15 s here), which it used to wait out on such streams.
+   (15 s here), which it used to wait out on such streams;
+7. (issue 41) a session id spelled otherwise (``<id>.``, ``<id>==``, ``~<id>``, ``+/`` for ``-_``)
+   is no session on any worker, before and after DELETE: with MINIMCP_SESSION_DIR (check 3), and
+   without it, where the workers share the store the state key names (in TMPDIR);
+8. a request with two Host headers, or none, gets 400;
+9. a session past its session_lifetime (5 s here) gets 404 from every worker, the ones that
+   served it included.
 
 Bounded: every request has a timeout, every loop a count; the processes are stopped by PID.
 """
@@ -53,6 +59,7 @@ def worker(ctx: Context) -> str:
 
 TOKENS = {"Bearer token-a": "alice", "Bearer token-b": "bob"}
 wsgi = app.wsgi_app(auth=lambda headers: TOKENS.get(headers.get("authorization"), False))
+brief = app.wsgi_app(auth=lambda headers: TOKENS.get(headers.get("authorization"), False), session_lifetime=5)
 '''
 
 
@@ -264,15 +271,83 @@ def check_sigterm_with_open_streams(server):
         listening.close()
 
 
+def respellings(session):
+    """The same bytes as ``session``, spelled as lenient base64 decoders took them."""
+    spellings = [session + ".", session + "==", "~" + session, session[:30] + "." + session[30:]]
+    if "-" in session or "_" in session:
+        spellings.append(session.replace("-", "+").replace("_", "/"))
+    return spellings
+
+
+def session_with_dash(port):
+    """A session whose id has a - or _ (87% of them), so that the standard alphabet spells it otherwise."""
+    for _ in range(40):
+        session = open_session(port)
+        if "-" in session or "_" in session:
+            return session
+    raise Check("40 session ids without - or _")
+
+
+def serve_on_all_workers(port, session, first_id):
+    """Call the session until all three workers have served it (200 from each)."""
+    pids, request_id = set(), first_id
+    deadline = time.monotonic() + 60             # a worker still importing takes no connections yet
+    while len(pids) < 3 and time.monotonic() < deadline:
+        request_id += 1
+        status, answer = call_worker(port, session, "Bearer token-a", request_id)
+        expect(status == 200 and answer["auth"] == "alice", "a worker refused alice: %s %s" % (status, answer))
+        pids.add(answer["pid"])
+    expect(len(pids) == 3, "only %d workers answered in 60 s (%d requests)" % (len(pids), request_id - first_id))
+    return pids
+
+
+def statuses(port, spellings, each, first_id):
+    """Each spelling sent ``each`` times, on fresh connections (so to every worker): the statuses seen."""
+    seen = set()
+    for index, spelling in enumerate(spellings):
+        for attempt in range(each):
+            seen.add(call_worker(port, spelling, "Bearer token-a", first_id + index * each + attempt)[0])
+    return seen
+
+
+def check_spellings_and_delete(port):
+    """Re-spelled ids before and after a DELETE: the statuses seen (all must be 404)."""
+    session = session_with_dash(port)
+    serve_on_all_workers(port, session, 1000)
+    before = statuses(port, respellings(session), 10, 1100)
+    expect(delete(port, session, "Bearer token-a") == 204, "DELETE was not 204")
+    after = statuses(port, [session] + respellings(session), 10, 1200)
+    return before, after
+
+
+def raw_request(port, head):
+    """One request of raw bytes; the status line's code."""
+    with socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT) as sock:
+        sock.sendall(head)
+        answer = sock.recv(65536)
+    return int(answer.split(b" ", 2)[1]) if answer.startswith(b"HTTP/1.") else answer[:80]
+
+
+def check_hosts(port):
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "hosts", "version": "1"}}}).encode()
+    rest = (b"Content-Type: application/json\r\nAccept: application/json\r\nAuthorization: Bearer token-a\r\n"
+            b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(body), body))
+    two = raw_request(port, b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: 127.0.0.1\r\n" + rest)
+    none = raw_request(port, b"POST /mcp HTTP/1.1\r\n" + rest)
+    one = raw_request(port, b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n" + rest)
+    return two, none, one
+
+
 class Gunicorn:
-    def __init__(self, gunicorn, workdir, pidfile, name, env, workers=3, graceful=5):
+    def __init__(self, gunicorn, workdir, pidfile, name, env, workers=3, graceful=5, target="server:wsgi"):
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
         self.logfile = os.path.join(workdir, name + ".log")
         with open(self.logfile, "wb") as out:
             self.proc = subprocess.Popen(
-                [gunicorn, "server:wsgi", "--chdir", workdir, "--bind", "127.0.0.1:%d" % self.port,
+                [gunicorn, target, "--chdir", workdir, "--bind", "127.0.0.1:%d" % self.port,
                  "--workers", str(workers), "--threads", "4", "--keep-alive", "5", "--graceful-timeout", str(graceful),
                  "--log-level", "warning"], stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
                 env=env, start_new_session=True)
@@ -303,6 +378,42 @@ class Gunicorn:
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait(5)
+
+
+def check_without_session_dir(a, env):
+    """Check 7 again with no MINIMCP_SESSION_DIR: the workers share the store their key names, in TMPDIR."""
+    scratch = os.path.join(a.workdir, "tmp")
+    os.mkdir(scratch)
+    bare = dict(env, TMPDIR=scratch)
+    del bare["MINIMCP_SESSION_DIR"]
+    plain = Gunicorn(a.gunicorn, a.workdir, a.pidfile, "gunicorn-no-session-dir", bare)
+    try:
+        before, after = check_spellings_and_delete(plain.port)
+        two, none, one = check_hosts(plain.port)
+    finally:
+        plain.stop()
+    expect(before == {404} and after == {404}, "re-spelled ids (no MINIMCP_SESSION_DIR): %s before DELETE, %s "
+           "after" % (sorted(before), sorted(after)))
+    stores = [name for name in os.listdir(scratch) if name.startswith("minimcp-sessions-")]
+    expect(len(stores) == 1, "the workers made %s in TMPDIR" % stores)
+    log("7. and without MINIMCP_SESSION_DIR: 404 from every worker before and after DELETE (their store: "
+        "TMPDIR/%s)" % stores[0])
+    expect((two, none, one) == (400, 400, 200), "two Host headers: %s, none: %s, one: %s" % (two, none, one))
+    log("8. two Host headers: 400; none: 400 (one: 200)")
+
+
+def check_lifetime(a, env):
+    brief = Gunicorn(a.gunicorn, a.workdir, a.pidfile, "gunicorn-lifetime", env, target="server:brief")
+    try:
+        opened = time.monotonic()
+        session = open_session(brief.port)       # it expires 4 to 5 s from now (a whole second of the clock)
+        serve_on_all_workers(brief.port, session, 2000)
+        time.sleep(max(0.0, opened + 5.1 - time.monotonic()))      # the time passing is what is tested
+        after = statuses(brief.port, [session], 30, 2100)
+    finally:
+        brief.stop()
+    expect(after == {404}, "past session_lifetime, the workers answered %s" % sorted(after))
+    log("9. past its session_lifetime of 5 s, the session got 404 from every worker, 30 times out of 30")
 
 
 def main() -> int:
@@ -345,6 +456,10 @@ def main() -> int:
         after = [call_worker(server.port, session, "Bearer token-a", 500 + i)[0] for i in range(30)]
         expect(after == [404] * 30, "after DELETE, the workers answered %s" % after)
         log("3. after DELETE on one worker, 404 from all, 30 times out of 30")
+        before, after = check_spellings_and_delete(server.port)
+        expect(before == {404} and after == {404}, "re-spelled ids (MINIMCP_SESSION_DIR): %s before DELETE, "
+               "%s after" % (sorted(before), sorted(after)))
+        log("7. re-spelled ids: 404 from every worker before and after DELETE (MINIMCP_SESSION_DIR)")
         server.stop()
         restarted = Gunicorn(a.gunicorn, a.workdir, a.pidfile, "gunicorn-again", env)
         status, _ = call_worker(restarted.port, session, "Bearer token-a", 600)
@@ -368,6 +483,8 @@ def main() -> int:
         expect(exited < 5.0, "gunicorn took %.1f s to exit on SIGTERM with streams open" % exited)
         log("6. SIGTERM with a GET and a listen stream open: the GET ended after %.2f s, the listen was answered "
             "after %.2f s, gunicorn exited after %.2f s (--graceful-timeout 15)" % (ended, answered, exited))
+        check_without_session_dir(a, env)
+        check_lifetime(a, env)
     except Check as failed:
         log("FAILED: %s" % failed)
         log("gunicorn log: %s" % server.tail())

