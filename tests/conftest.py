@@ -1,6 +1,5 @@
 """Test harness: drive a server in-process through real OS pipes, bytes in, JSON lines out."""
 
-import faulthandler
 import gc
 import importlib.util
 import itertools
@@ -14,7 +13,6 @@ import sys
 import tempfile
 import threading
 import time
-import traceback
 
 import pytest
 
@@ -22,97 +20,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 import minimcp  # noqa: E402
-import split_run  # noqa: E402
 from wirecheck import check_line  # noqa: E402,F401 - re-exported for the tests
-from fuzz import environ_snapshot  # noqa: E402 - a copy of os.environ safe on the background threads
 
 EVERYTHING = os.path.join(ROOT, "examples", "everything.py")
 HANDSHAKE_VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]
 MODERN = "2026-07-28"
 _module_ids = itertools.count()
-
-
-# -- a time limit on every test ------------------------------------------------------------
-#
-# No test may hang CI or eat the machine's memory (a pagination cursor that never ends, a
-# server that never answers). Each test gets TEST_TIMEOUT seconds for its setup and call,
-# and as long again for its teardown. On overrun the watchdog thread signals the main
-# thread (pthread_kill: the signal wakes the main thread's own blocking wait, which a
-# process-wide alarm caught by another thread would not), and the handler fails the test
-# with every thread's stack. If Python code cannot run at all (the main thread stuck in C,
-# or no signals: Windows), faulthandler's own C thread dumps all stacks and ends pytest.
-# The slowest tests take about 5 s on a busy 2-core machine (load 10), a twelfth of the limit;
-# on a slower one set MINIMCP_TEST_TIMEOUT (in seconds, 0 for no limit).
-
-TEST_TIMEOUT = float(os.environ.get("MINIMCP_TEST_TIMEOUT", "60"))
-_HARD_MARGIN = 30.0             # faulthandler's hard stop comes this much after all phases' limits
-
-
-_HARNESS = (os.sep + "_pytest" + os.sep, os.sep + "pluggy" + os.sep, "<frozen runpy>")
-
-
-def _stacks() -> str:
-    """Every thread's stack, most recent call last, as a traceback prints it."""
-    names = {thread.ident: thread.name for thread in threading.enumerate()}
-    parts = []
-    for ident, frame in sys._current_frames().items():
-        frames = [entry for entry in traceback.extract_stack(frame)          # pytest's own frames
-                  if not any(part in entry.filename for part in _HARNESS)]   # say nothing here
-        parts.append("--- thread %s (%#x) ---\n%s" % (names.get(ident, "?"), ident,
-                                                    "".join(traceback.format_list(frames))))
-    return "\n".join(parts)
-
-
-class _Watchdog:
-    """One thread that fails the running test phase once its deadline passes."""
-
-    def __init__(self) -> None:
-        self.usable = hasattr(signal, "pthread_kill") and hasattr(signal, "SIGALRM")
-        self.cond = threading.Condition()
-        self.deadline = None         # monotonic time the armed phase must end by
-        self.armed = None            # what is armed: (test id, limit), or None
-        self.fired = None            # what the watchdog fired for (read by the handler)
-        if self.usable:
-            signal.signal(signal.SIGALRM, self._on_alarm)
-            threading.Thread(target=self._watch, name="test-watchdog", daemon=True).start()
-
-    def arm(self, what, deadline: float) -> None:
-        with self.cond:
-            self.armed, self.deadline, self.fired = what, deadline, None
-            self.cond.notify()
-
-    def disarm(self) -> None:
-        with self.cond:
-            self.armed = self.deadline = self.fired = None
-            self.cond.notify()
-
-    def _watch(self) -> None:
-        main = threading.main_thread().ident
-        with self.cond:
-            while True:
-                if self.deadline is None:
-                    self.cond.wait()
-                    continue
-                left = self.deadline - time.monotonic()
-                if left > 0:
-                    self.cond.wait(left)
-                    continue
-                self.fired, self.deadline = self.armed, None
-                signal.pthread_kill(main, signal.SIGALRM)
-
-    def _on_alarm(self, signum, frame) -> None:
-        # Runs on the main thread. Only the phase that is still armed is failed: a signal that
-        # arrives after its phase was disarmed (or from anywhere else) is ignored.
-        with self.cond:
-            fired = self.fired if self.fired is not None and self.fired == self.armed else None
-            self.fired = None
-        if fired is not None:
-            pytest.fail("%s ran over its time limit of %.0f s (MINIMCP_TEST_TIMEOUT); every thread's stack:\n%s"
-                        % (fired[0], fired[1], _stacks()), pytrace=True)
-
-
-_watchdog = None
-_hard_stop_fd = None
 
 
 # -- compiled once for every server the tests start -------------------------------------------
@@ -151,77 +64,35 @@ def _interruptible_children() -> None:
 
 
 def pytest_configure(config):
-    global _watchdog, _hard_stop_fd
     _interruptible_children()
-    if TEST_TIMEOUT > 0:
-        _watchdog = _Watchdog()
-        # Capture is suspended while plugins are configured: descriptor 2 is the real stderr
-        # here, and stays so for faulthandler even while a test's output is captured.
-        _hard_stop_fd = os.dup(2)
     _cache_for_children()
-    # A long run is shared with peer pytest processes (split_run.py); the tests that take a
-    # background job's result stay in this one, which runs the jobs.
-    config.pluginmanager.register(split_run.SplitRun(pinned=lambda item: bool(_background_jobs(item))),
-                                  "minimcp-split-run")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto`` (pyproject.toml): twice as many workers as cores, and one more. A test
+    mostly waits on the server it started: two workers kept two idle cores half busy (load
+    average 1.0), and the whole run took 57-61 s with 2 workers, 42-43 s with 3, 35-41 s
+    with 4, 32-33 s with 5 and no less with 6 or 8 (measured in turn, 2026-12-05). xdist's own
+    PYTEST_XDIST_AUTO_NUM_WORKERS still decides where it is set."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return 2 * cores + 1
 
 
 def pytest_unconfigure(config):
-    _background.stop()
     if _pycache_prefix is not None:
         os.environ.pop("PYTHONPYCACHEPREFIX", None)
         os.environ["PYTHONDONTWRITEBYTECODE"] = _dont_write_bytecode
         shutil.rmtree(_pycache_prefix, ignore_errors=True)
 
 
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_protocol(item, nextitem):
-    if _watchdog is None:
-        yield
-        return
-    item._time_limit = time.monotonic() + TEST_TIMEOUT
-    faulthandler.dump_traceback_later(3 * TEST_TIMEOUT + _HARD_MARGIN, exit=True, file=_hard_stop_fd)
-    try:
-        yield
-    finally:
-        faulthandler.cancel_dump_traceback_later()
-
-
-def _limited(item, teardown=False):
-    if _watchdog is not None and _watchdog.usable:
-        deadline = time.monotonic() + TEST_TIMEOUT if teardown else item._time_limit
-        _watchdog.arm((item.nodeid + (" (teardown)" if teardown else ""), TEST_TIMEOUT), deadline)
-
-
-def _unlimited():
-    if _watchdog is not None and _watchdog.usable:
-        _watchdog.disarm()
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_setup(item):
-    _limited(item)
-    try:
-        yield
-    finally:
-        _unlimited()
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_call(item):
-    _limited(item)
-    try:
-        yield
-    finally:
-        _unlimited()
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_teardown(item, nextitem):
-    _limited(item, teardown=True)
-    try:
-        yield
-    finally:
-        _unlimited()
+def pytest_collection_finish(session):
+    # What collection built (modules, items, their parameters) lives until the end: the
+    # collector need not walk it again at every collection of the run's own garbage
+    # (about 2 CPU-s of a whole run).
+    gc.freeze()
 
 
 def load_example(name="everything"):
@@ -427,7 +298,7 @@ def legacy(wire):
 
 def spawn(script=EVERYTHING, env=None, args=()):
     """Start a real server process with pipes on stdin/stdout/stderr."""
-    environment = environ_snapshot()
+    environment = dict(os.environ)
     environment.update(env or {})
     return subprocess.Popen([sys.executable, script] + list(args), stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment)
@@ -450,138 +321,9 @@ CLI = [sys.executable, "-c", "import runpy, sys; sys.path[0] = %r; "
 #: ``python3 minimcp.py serve``, from cached bytecode.
 SERVE = CLI + ["serve"]
 
+
+
 def run_command(words, cwd=ROOT, timeout=120, **popen):
-    """``subprocess.run(words)`` from ``cwd`` with stdin closed and the output captured; a
-    process still running when the run ends (a background job's) is killed then."""
-    with subprocess.Popen(list(words), cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, **popen) as process:
-        _running.add(process)
-        try:
-            out, err = process.communicate(timeout=timeout)
-        except BaseException:
-            process.kill()
-            process.communicate()
-            raise
-        finally:
-            _running.discard(process)
-    return subprocess.CompletedProcess(list(words), process.returncode, out, err)
-
-
-# -- background jobs ------------------------------------------------------------------------
-#
-# The tests run one at a time and mostly keep one core busy; the machines this runs on have
-# two or more. Some cases are a process of their own whose output the test then checks (the
-# README's commands, selftest runs, the fuzzer's servers): they read nothing another test
-# changes. A test module lists them in a function ``background(item)`` that returns
-# ``{key: job}`` (a job: a function without arguments) for one of its tests. Those tests
-# run last; once the run's tests are collected, two worker threads run the jobs of the
-# selected tests, in the tests' order, while the other tests run; a test takes its job's result with
-# ``background_result(key, job)``: at once when it is done, else when it is (within the
-# test's time limit). The same key in two tests is one job (the README's selftest line and
-# test_cli's selftest case). A job's exception is raised in the test that takes its
-# result, and a job nothing started runs in its test. MINIMCP_TEST_BACKGROUND=0 runs every
-# job in its test, one at a time, as a debugger wants.
-
-_running = set()                # Popen objects of run_command() still running
-
-
-class _Job:
-    def __init__(self, job) -> None:
-        self.job, self.done = job, threading.Event()
-        self.result = self.error = None
-
-    def run(self) -> None:
-        try:
-            self.result = self.job()
-        except BaseException as exc:            # raised again in the test that takes the result
-            self.error = exc
-        finally:
-            self.done.set()
-
-
-class _Background:
-    # Two workers: most jobs wait (on a server's timers, a selftest's checks), and the first
-    # tests' jobs have little else to overlap with; two keep them from queueing behind one another.
-    WORKERS = 2
-
-    def __init__(self) -> None:
-        self.jobs = {}                           # key -> _Job, started or queued
-        self.queue = queue.Queue()
-        self.stopped = False
-        self.workers = []
-
-    def submit(self, key, job) -> None:
-        if key in self.jobs or self.stopped:
-            return
-        self.jobs[key] = _Job(job)
-        self.queue.put(key)
-        while len(self.workers) < self.WORKERS:
-            self.workers.append(threading.Thread(target=self._work, name="test-background", daemon=True))
-            self.workers[-1].start()
-
-    def _work(self) -> None:
-        while not self.stopped:
-            self.jobs[self.queue.get()].run()
-
-    def result(self, key, job):
-        entry = self.jobs.get(key)
-        if entry is None:                        # not declared, or not selected: here and now
-            entry = self.jobs[key] = _Job(job)
-            entry.run()
-        while not entry.done.wait(1.0):          # in slices: the time limit's signal gets through
-            pass
-        if entry.error is not None:
-            raise entry.error
-        return entry.result
-
-    def stop(self) -> None:
-        self.stopped = True
-        for process in list(_running):           # only what run_command() started and still runs
-            try:
-                process.kill()
-            except OSError:
-                pass
-
-
-_background = _Background()
-
-
-def background_result(key, job):
-    """The result of ``job()``, run in the background if its test declared it (see above)."""
-    return _background.result(key, job)
-
-
-def _background_jobs(item) -> dict:
-    declare = getattr(getattr(item, "module", None), "background", None)
-    return declare(item) if callable(declare) else {}
-
-
-def _background_on(config) -> bool:
-    return not config.option.collectonly and os.environ.get("MINIMCP_TEST_BACKGROUND", "1") != "0"
-
-
-def pytest_collection_modifyitems(session, config, items):
-    # The tests that take a job's result run last, in their order: their jobs then have the
-    # whole run to finish in, and none of them waits for one.
-    if _background_on(config):
-        waiting = set(id(item) for item in items if _background_jobs(item))
-        items[:] = [item for item in items if id(item) not in waiting] + \
-                   [item for item in items if id(item) in waiting]
-
-
-def pytest_collection_finish(session):
-    # What collection built (modules, items, their parameters) lives until the end: the
-    # collector need not walk it again at every collection of the run's own garbage
-    # (about 2 CPU-s of a whole run).
-    gc.freeze()
-    if _background_on(session.config):
-        for item in session.items:
-            for key, job in _background_jobs(item).items():
-                _background.submit(key, job)
-
-
-def command_job(words, **options):
-    """``(key, job)`` for ``run_command(words, **options)``: the same words and options in
-    two tests are one job."""
-    words = tuple(words)
-    return ("command", words, tuple(sorted(options.items()))), lambda: run_command(words, **options)
+    """``subprocess.run(words)`` from ``cwd`` with stdin closed and the output captured."""
+    return subprocess.run(list(words), cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, timeout=timeout, **popen)

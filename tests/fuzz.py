@@ -25,17 +25,6 @@ import threading
 import time
 
 
-def environ_snapshot() -> dict:
-    """A copy of os.environ that is safe on any thread. pytest sets and removes
-    PYTEST_CURRENT_TEST on its main thread around every test, and copying the mapping while
-    it changes raises KeyError (a key listed, then gone) or RuntimeError: a background job
-    that copied it then failed for nothing. A copy taken between two changes is a whole one."""
-    while True:
-        try:
-            return dict(os.environ)
-        except (KeyError, RuntimeError):
-            continue
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 EVERYTHING = os.path.join(ROOT, "examples", "everything.py")
@@ -94,7 +83,7 @@ class Server:
 
     def __init__(self, script=EVERYTHING, args=(), env=None, python=None, answer_requests=None,
                  read=True):
-        environment = environ_snapshot()
+        environment = dict(os.environ)
         environment.update(env or {})
         kwargs = {}
         if POSIX:

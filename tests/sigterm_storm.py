@@ -153,6 +153,7 @@ def one_round(opening, answer_id, grace):
         os.close(out_read)
 
 settings = json.loads(sys.argv[1])
+app.shutdown_grace = settings["shutdown_grace"]
 for number in range(settings["rounds"]):
     result = one_round(settings["opening"].encode("utf-8"), settings["answer_id"], settings["grace"])
     sys.stdout.write(json.dumps(result) + "\n")
@@ -160,10 +161,12 @@ for number in range(settings["rounds"]):
 
 
 def forked_storm(rounds: int, opening: bytes = OPENING, answer_id=1, grace: float = 3.0,
-                 python: str = sys.executable, timeout: float = 120.0) -> list:
+                 python: str = sys.executable, timeout: float = 120.0, shutdown_grace: float = 1.0) -> list:
     """``rounds`` rounds, each server forked from one helper (POSIX); returns, per round,
-    ``[exit status, seconds from SIGTERM to exit]`` or a string saying what went wrong."""
-    settings = {"rounds": rounds, "opening": opening.decode("utf-8"), "answer_id": answer_id, "grace": grace}
+    ``[exit status, seconds from SIGTERM to exit]`` or a string saying what went wrong.
+    ``grace``: how long each exit may take; ``shutdown_grace``: the server's own setting."""
+    settings = {"rounds": rounds, "opening": opening.decode("utf-8"), "answer_id": answer_id, "grace": grace,
+                "shutdown_grace": shutdown_grace}
     done = subprocess.run([python, "-c", FORKED, json.dumps(settings)], stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, timeout=timeout)
     results = [json.loads(line) for line in done.stdout.splitlines()]

@@ -1,13 +1,16 @@
 """The command line, driven as a user would: real processes, real output."""
 
+import contextlib
 import json
 import os
+import select
 import subprocess
 import sys
+import threading
 
 import pytest
 
-from conftest import CLI, EVERYTHING, ROOT, SERVE, background_result, command_job
+from conftest import CLI, EVERYTHING, ROOT, SERVE, run_command
 
 MINIMCP = os.path.join(ROOT, "minimcp.py")
 SERVER = [sys.executable, EVERYTHING]
@@ -42,19 +45,8 @@ def cli(*args):
     return subprocess.CompletedProcess(args, status, out.getvalue().encode(), err.getvalue().encode())
 
 
-# The README's own selftest line, word for word: test_readme runs it too, and it runs once.
+# The README's own selftest line, word for word (test_readme runs it as the README has it).
 SELFTEST = [sys.executable, "minimcp.py", "selftest", "--", sys.executable, "examples/everything.py"]
-# A process of its own: minimcp.py (from cached bytecode) waits out its --timeout.
-TIMEOUT = CLI + ["call", "slow", "seconds=30", "steps=1", "--timeout", "1.5", "--"] + SERVER
-
-
-def background(item):
-    """conftest's background jobs: these tests' processes, started with the run."""
-    if item.originalname == "test_the_client_s_timer_restarts_on_each_progress_of_its_request":
-        return {"timer restarts": timer_restarts}
-    words = {"test_selftest_passes_on_the_fixture_and_fails_on_a_broken_server": SELFTEST,
-             "test_a_timeout_names_the_cli_s_own_option": TIMEOUT}.get(item.originalname)
-    return dict([command_job(words)]) if words else {}
 
 
 def test_version_and_help():
@@ -170,7 +162,7 @@ def test_config_snippets_use_absolute_paths(client, key):
 
 
 def test_selftest_passes_on_the_fixture_and_fails_on_a_broken_server(tmp_path):
-    done = background_result(*command_job(SELFTEST))
+    done = run_command(SELFTEST)
     out, err = done.stdout.decode(), done.stderr.decode()
     assert done.returncode == 0, out
     # Issue 30, point 1: the cancellation check raised in a thread of its own, after the PASS
@@ -244,16 +236,58 @@ def timer_restarts():
 
 def test_the_client_s_timer_restarts_on_each_progress_of_its_request():
     """Issue 30, point 3: a long call that keeps reporting progress is not given up on (the
-    TypeScript SDK's resetTimeoutOnProgress). In-process: the timer is the clients' own; it
-    waits 1.6 s in all, so it runs in the background (an app and a client of its own)."""
-    text, error = background_result("timer restarts", timer_restarts)
+    TypeScript SDK's resetTimeoutOnProgress). In-process: the timer is the clients' own."""
+    text, error = timer_restarts()
     assert text == "finished"
     assert error is not None and "no answer to tools/call within 0.6 seconds (the server may still be working" \
         in error, error
 
 
-def test_a_timeout_names_the_cli_s_own_option():
-    done = background_result(*command_job(TIMEOUT))
+@contextlib.contextmanager
+def started_first(tmp_path):
+    """examples/everything.py, started and answering a ping before the command line starts;
+    yields the server command to give the command line: ``cat`` joined to it by two FIFOs
+    (a relay here carries the bytes, and stdin's EOF, both ways).
+
+    An interpreter that imports minimcp takes a second or more to start on a busy machine,
+    and the command line's timer runs from its first request; ``cat`` starts at once."""
+    to_server, from_server = str(tmp_path / "to_server"), str(tmp_path / "from_server")
+    os.mkfifo(to_server)
+    os.mkfifo(from_server)
+    server = subprocess.Popen(SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        server.stdin.write(b'{"jsonrpc": "2.0", "id": "started", "method": "ping"}\n')
+        server.stdin.flush()
+        assert select.select([server.stdout], [], [], 60)[0], "the server did not answer a ping within 60 s"
+        assert json.loads(server.stdout.readline())["id"] == "started"
+
+        def forward():                   # the command line's bytes, then its EOF
+            with open(to_server, "rb", buffering=0) as source:
+                for chunk in iter(lambda: source.read(65536), b""):
+                    server.stdin.write(chunk)
+                    server.stdin.flush()
+            server.stdin.close()
+
+        def back():                      # the server's lines, then its EOF
+            with open(from_server, "wb", buffering=0) as sink:
+                for chunk in iter(lambda: server.stdout.read1(65536), b""):
+                    sink.write(chunk)
+        relays = [threading.Thread(target=forward, daemon=True), threading.Thread(target=back, daemon=True)]
+        for relay in relays:
+            relay.start()
+        yield ["sh", "-c", 'cat "$1" & exec cat > "$2"', "sh", from_server, to_server]
+        for relay in relays:
+            relay.join(10)
+    finally:
+        server.kill()
+        server.wait(10)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="the server is joined to the command line by FIFOs")
+def test_a_timeout_names_the_cli_s_own_option(tmp_path):
+    # The 1.5 s to wait out are tools/call's alone: the server started before the command line did.
+    with started_first(tmp_path) as server:
+        done = run_command(CLI + ["call", "slow", "seconds=30", "steps=1", "--timeout", "1.5", "--"] + server)
     err = done.stderr.decode()
     assert done.returncode == 1 and done.stdout.decode() == "", err
     assert "no answer to tools/call within 1.5 seconds (minimcp's own --timeout, not the server's: it may " \

@@ -14,7 +14,7 @@ import textwrap
 
 import pytest
 
-from conftest import CLI, ROOT, SERVE, background_result, command_job, environ_snapshot
+from conftest import CLI, ROOT, SERVE, run_command
 
 INITIALIZE = [{"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
     "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
@@ -33,7 +33,7 @@ def serve_and_call(words, tool, arguments):
     lines = INITIALIZE + [{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
                            "params": {"name": tool, "arguments": arguments}}]
     done = subprocess.run(SERVE + list(words), input=b"".join(json.dumps(m).encode() + b"\n" for m in lines),
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environ_snapshot(), timeout=60)
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ), timeout=60)
     raw = done.stdout.splitlines()
     answers = {}
     for line in raw:
@@ -126,7 +126,7 @@ def test_serve_functions_sends_what_a_script_prints_at_import_to_stderr(tmp_path
 def test_selftest_finds_stdout_clean_under_serve_of_a_file_that_prints_at_import(tmp_path):
     server = write(tmp_path, "banner.py", BANNER_SERVER)
     done = subprocess.run(CLI + ["selftest", "--"] + SERVE + [server], stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=environ_snapshot(), timeout=120,
+                          stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=dict(os.environ), timeout=120,
                           cwd=ROOT)
     out = done.stdout.decode()
     assert "PASS  stdout holds only JSON-RPC: every line was one JSON-RPC message" in out, out
@@ -140,17 +140,10 @@ OTHER = [sys.executable, os.path.join(ROOT, "tests", "handshake_only_server.py")
 SELFTEST_JOBS = CLI + ["selftest", "--slow-tool", "build", "--"] + JOBS
 
 
-def background(item):
-    """conftest's background jobs: the selftest of examples/jobs.py is a process of its own."""
-    if item.originalname == "test_selftest_passes_on_the_jobs_example_s_build":
-        return dict([command_job(SELFTEST_JOBS)])
-    return {}
-
-
 def test_selftest_passes_on_the_jobs_example_s_build():
     """build(target, steps=20, step_seconds=0.1): target is filled from the schema, and
     step_seconds is scaled until one call takes about a second (20 steps each)."""
-    done = background_result(*command_job(SELFTEST_JOBS))
+    done = run_command(SELFTEST_JOBS)
     out = done.stdout.decode()
     assert done.returncode == 0 and "FAIL" not in out, out + done.stderr.decode()
     assert re.search(r'^PASS  concurrency: 3 calls of build \{"target": "selftest", "step_seconds": [\d.]+\} at once '
@@ -250,7 +243,7 @@ def test_inspect_still_says_when_a_server_exits_badly_after_its_stdin_closed(tmp
         sys.exit(3)
     ''' % ROOT)
     done = subprocess.run(CLI + ["inspect", "--", sys.executable, server], stdin=subprocess.DEVNULL,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60, env=environ_snapshot())
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60, env=dict(os.environ))
     assert done.returncode == 0, done.stderr.decode()
     assert done.stderr.decode() == "minimcp: server exited with status 3 after its stdin closed\n"
 
@@ -261,7 +254,7 @@ def test_a_server_started_in_a_terminal_says_what_it_waits_for_and_how_to_try_it
     import select
     master, slave = pty.openpty()
     server = subprocess.Popen([sys.executable, "examples/everything.py"], stdin=slave, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, cwd=ROOT, env=environ_snapshot())
+                              stderr=subprocess.PIPE, cwd=ROOT, env=dict(os.environ))
     os.close(slave)
     try:
         said = b""
@@ -304,7 +297,7 @@ def test_the_troubleshooting_fix_for_isolated_mode_finds_minimcp_next_to_the_scr
     if sys.version_info >= (3, 11):
         modes.append(([sys.executable], {"PYTHONSAFEPATH": "1"}))
     for interpreter, extra in modes:
-        environment = dict({k: v for k, v in environ_snapshot().items() if k != "PYTHONPATH"}, **extra)
+        environment = dict({k: v for k, v in dict(os.environ).items() if k != "PYTHONPATH"}, **extra)
         for words in ([plain], [fixed], [str(tmp_path / "minimcp.py"), "serve", plain]):
             done = subprocess.run(interpreter + words, input=request, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                   cwd="/", env=environment, timeout=60)

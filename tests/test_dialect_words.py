@@ -25,12 +25,14 @@ try:
     from pydantic import BaseModel, ConfigDict, Field, FiniteFloat
 except ImportError:        # the pydantic rows run where tests/requirements.txt is installed
     pydantic = None
+if pydantic is not None and int(pydantic.VERSION.split(".")[0]) < 2:
+    pydantic = None        # pydantic 1 (Debian bookworm's python3-pydantic): these models are pydantic 2's
 try:
     from typing import Annotated, TypedDict
 except ImportError:        # 3.8 (pydantic brings typing_extensions)
     from typing_extensions import Annotated, TypedDict
 
-needs_pydantic = pytest.mark.skipif(pydantic is None, reason="pydantic is not installed (tests/requirements.txt)")
+needs_pydantic = pytest.mark.skipif(pydantic is None, reason="pydantic 2 is not installed (tests/requirements.txt)")
 
 
 def docs_version():

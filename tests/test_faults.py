@@ -27,7 +27,7 @@ import time
 import pytest
 
 import fuzz
-from conftest import ROOT, background_result, check_line
+from conftest import ROOT, check_line
 from fuzz import Failure, Server, envelope, handshake
 
 sys.path.insert(0, ROOT)
@@ -1091,6 +1091,7 @@ def test_eof_right_after_start(servers):
 
 @POSIX
 @pytest.mark.parametrize("busy", [False, True], ids=["idle", "busy"])
+@pytest.mark.xdist_group("processes")     # signals: with tests/test_process.py
 def test_sigterm_exits_promptly(servers, busy):
     server = servers()
     handshake(server)
@@ -1512,13 +1513,8 @@ def short_fuzz():
     return lines, failed, failures
 
 
-def background(item):
-    """conftest's background jobs: the fuzzer's servers run while other tests do."""
-    return {"short fuzz": short_fuzz} if item.originalname == "test_fuzzer_short_run" else {}
-
-
 def test_fuzzer_short_run():
-    lines, failed, failures = background_result("short fuzz", short_fuzz)
+    lines, failed, failures = short_fuzz()
     assert failed == 0, "".join(lines) + "\n" + "\n\n".join(
         "seed %d: %s\nlines: %s" % (f["seed"], f["error"][:800], [l[:200] for l in f["lines"]][:50])
         for f in failures[:2])

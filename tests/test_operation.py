@@ -17,11 +17,14 @@ import time
 
 import pytest
 
-from conftest import ROOT, background_result
+from conftest import ROOT
 
 import sigterm_storm
 
 posix = pytest.mark.skipif(os.name != "posix", reason="POSIX signals and re-parenting")
+# Storms of forked servers and orphaned ones, with tests/test_process.py: one at a time on one
+# pytest-xdist worker (pyproject.toml's --dist loadgroup), so they never compete for the cores.
+processes = pytest.mark.xdist_group("processes")
 
 INIT = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
         "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
@@ -70,6 +73,7 @@ def read_answer(stream, request_id, deadline):
 # -- item 10: SIGTERM while the main thread sits in read() ---------------------------------
 
 @posix
+@processes
 def test_sigterm_delivered_to_a_worker_thread_still_ends_the_server(tmp_path):
     """The deterministic form of the lost SIGTERM: the signal lands on a worker thread.
 
@@ -109,37 +113,28 @@ def test_sigterm_delivered_to_a_worker_thread_still_ends_the_server(tmp_path):
         process.stderr.close()
 
 
-def background(item):
-    """conftest's background jobs: the 40 rounds of the storm below (no timing is checked), and
-    the switched-off watchdog's wait."""
-    if os.name == "posix" and item.originalname == "test_sigterm_the_moment_an_answer_arrives_never_leaves_a_survivor":
-        return {"storm": lambda: sigterm_storm.forked_storm(40)}
-    if sys.platform.startswith("linux") and item.originalname == "test_the_watchdog_can_be_switched_off":
-        how = item.callspec.params["how"]
-        return {("switched off", how): lambda: switched_off(how)}
-    return {}
-
-
 @posix
+@processes
 def test_sigterm_the_moment_an_answer_arrives_never_leaves_a_survivor():
     """The shape the AI SDK's close() has; 300 rounds, each a new interpreter, live in
     tests/longrun.py (sigterm). Here each round's server is forked from one helper that has
     imported minimcp already: a fresh process for a tenth of the cost."""
-    rounds = background_result("storm", lambda: sigterm_storm.forked_storm(40))     # a process: in the background
+    rounds = sigterm_storm.forked_storm(40)
     failures = ["round %d: %s" % (number, result if isinstance(result, str) else "exit status %r" % result[0])
                 for number, result in enumerate(rounds) if isinstance(result, str) or result[0] != 0]
     assert not failures, failures
 
 
 @posix
+@processes
 def test_sigterm_right_after_an_answer_ends_the_server_at_once_every_time():
     """The handler used to raise wherever the main thread was, even inside the writer just
-    after it wrote the answer: the writer stayed 'flushing' and the exit waited 1 s for it."""
+    after it wrote the answer: the writer stayed 'flushing' and the exit waited out the server's
+    shutdown_grace for it. With a grace of 30 s that wait outlasts the 5 s each exit is given
+    here, however busy the machine (an exit takes 0.05 s idle, 0.55 s measured at load 11)."""
     rounds = sigterm_storm.forked_storm(20, encode(INIT, INITIALIZED, {"jsonrpc": "2.0", "id": 1, "method": "ping"}),
-                                        grace=5.0)               # (each server forked: see the test above)
+                                        grace=5.0, shutdown_grace=30.0)   # (each server forked: see the test above)
     assert all(isinstance(result, list) and result[0] == 0 for result in rounds), rounds
-    slow = [round(seconds, 2) for _, seconds in rounds if seconds > 0.5]
-    assert not slow, "exits that took more than 0.5 s after SIGTERM: %r" % slow
 
 
 # -- parent-death watchdog ----------------------------------------------------------------
@@ -223,6 +218,7 @@ def orphaned_then_gone(pid, from_server, middle):
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to see an orphan's state")
+@processes
 def test_the_server_exits_as_on_eof_once_its_parent_is_gone(tmp_path):
     with orphan(tmp_path) as (pid, to_server, from_server, middle):
         to_server.write(encode(INIT))
@@ -231,6 +227,7 @@ def test_the_server_exits_as_on_eof_once_its_parent_is_gone(tmp_path):
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to see an orphan's state")
+@processes
 def test_an_orphan_exits_even_while_a_tool_holds_the_reading_thread(tmp_path):
     with orphan(tmp_path) as (pid, to_server, from_server, middle):
         to_server.write(encode(INIT))
@@ -245,25 +242,10 @@ def test_an_orphan_exits_even_while_a_tool_holds_the_reading_thread(tmp_path):
         orphaned_then_gone(pid, from_server, middle)     # within 10 s: far less than the tool's 60
 
 
-def switched_off(how):
-    """The case below, in a folder of its own: its 0.5 s of orphanhood runs in the background."""
-    import pathlib
-    import shutil
-    import tempfile
-    folder = tempfile.mkdtemp(prefix="minimcp-orphan-")
-    try:
-        watchdog_switched_off(pathlib.Path(folder), how)
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to see an orphan's state")
 @pytest.mark.parametrize("how", ["run(watch_parent=False)", "MINIMCP_WATCH_PARENT=0"])
-def test_the_watchdog_can_be_switched_off(how):
-    background_result(("switched off", how), lambda: switched_off(how))   # its assertion errors, raised here
-
-
-def watchdog_switched_off(tmp_path, how):
+@processes
+def test_the_watchdog_can_be_switched_off(tmp_path, how):
     options = {"watch_parent": False} if how.startswith("run") else {"env": {"MINIMCP_WATCH_PARENT": "0"}}
     with orphan(tmp_path, **options) as (pid, to_server, from_server, middle):
         # Serving first: a server whose parent died while it was still starting has pid 1 as

@@ -14,7 +14,8 @@ import pytest
 
 from conftest import ROOT, check_line, spawn
 
-pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX pipes and signals")
+pytestmark = [pytest.mark.skipif(os.name != "posix", reason="POSIX pipes and signals"),
+              pytest.mark.xdist_group("processes")]     # with test_operation's storms and orphans
 
 INIT = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
         "params": {"protocolVersion": "2025-11-25", "capabilities": {},

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT, background_result, command_job
+from conftest import ROOT, run_command
 from minimcp import MCPServer, TestClient
 
 README = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
@@ -65,23 +65,10 @@ def shell_words(line):
     return [sys.executable if w == "python3" else w for w in shlex.split(line)]
 
 
-def background(item):
-    """conftest's background jobs: every command these tests run, started with the run."""
-    if item.originalname == "test_shell_commands_run":
-        return dict([command_job(shell_words(item.callspec.params["line"]))])
-    if item.originalname == "test_each_try_it_command_works_as_written":
-        index = item.callspec.params["index"]
-        return {("try it", index): lambda: try_it(index)}
-    if item.originalname == "test_the_read_only_directory_advice_works_as_written" and AS_NOBODY:
-        return {"read-only advice": read_only_advice}
-    return {}
-
-
 @pytest.mark.parametrize("line", list(shell_lines()))
 def test_shell_commands_run(line):
     assert shlex.split(line)[0] == "python3"
-    # run in the background (a line the README has twice, or test_cli runs too, runs once)
-    done = background_result(*command_job(shell_words(line)))
+    done = run_command(shell_words(line))
     assert done.returncode == 0, (line, done.stdout.decode()[-2000:], done.stderr.decode()[-2000:])
     out = done.stdout.decode()
     if "--call echo" in line:
@@ -255,7 +242,6 @@ def try_it(index):
     """Save the block as the README says, in a clone of its own, and run its command."""
     import shutil
     import tempfile
-    from conftest import run_command
     body, name, command = tries()[index]
     folder = tempfile.mkdtemp(prefix="minimcp-try-it-")
     try:
@@ -271,7 +257,7 @@ def try_it(index):
 @pytest.mark.parametrize("index", range(4))
 def test_each_try_it_command_works_as_written(index):
     command = tries()[index][2]
-    done = background_result(("try it", index), lambda: try_it(index))
+    done = try_it(index)
     assert done.returncode == 0, (command, done.stdout.decode()[-2000:], done.stderr.decode()[-2000:])
     assert done.stdout.strip(), command
 
@@ -298,7 +284,6 @@ def read_only_advice():
     import pathlib
     import shutil
     import tempfile
-    from conftest import run_command
     tmp_path = pathlib.Path(tempfile.mkdtemp(prefix="minimcp-ro-"))     # pytest's own is private to root
     try:
         folder = tmp_path / "ro"
@@ -327,7 +312,7 @@ def read_only_advice():
 def test_the_read_only_directory_advice_works_as_written():
     """Item 3: 'python3 -m compileall minimcp.py' fails in a read-only directory; the README's
     command, with PYTHONPYCACHEPREFIX, works, and the server then starts from that cache."""
-    plain, advice, check, home, wrote_pycache = background_result("read-only advice", read_only_advice)
+    plain, advice, check, home, wrote_pycache = read_only_advice()
     assert plain.returncode != 0 or b"PermissionError" in plain.stdout + plain.stderr
     assert advice.returncode == 0, advice.stdout + advice.stderr
     cached, exists = check.stdout.decode().split()

@@ -13,9 +13,11 @@ import enum
 import json
 import os
 import pathlib
+import select
 import subprocess
 import sys
 import textwrap
+import time
 import uuid
 from typing import Any, Dict, List, Optional, TypedDict
 
@@ -28,10 +30,10 @@ from minimcp import Image, MCPServer
 try:
     import pydantic
     from pydantic import BaseModel, Field, RootModel
-except ImportError:          # the rules below that need it are skipped, with this reason
-    pydantic = None
+except ImportError:          # the rules below that need it are skipped, with this reason (pydantic 1,
+    pydantic = None          # Debian bookworm's python3-pydantic, has no RootModel)
 needs_pydantic = pytest.mark.skipif(
-    pydantic is None, reason="pydantic is not installed here: its rules are checked where it is "
+    pydantic is None, reason="pydantic 2 is not installed here: its rules are checked where it is "
                              "(pip install -r tests/requirements.txt); the rest of this file runs without it")
 
 
@@ -236,14 +238,25 @@ def run_server(source, requests, env=None, tmp_path=None, args=("serve",)):
         {"jsonrpc": "2.0", "method": "notifications/initialized"}]
     lines += [dict(request, jsonrpc="2.0", id=index) for index, request in enumerate(requests, 1)]
     environment = dict(os.environ, **(env or {}))
-    done = subprocess.run(CLI + list(args) + [str(script)],           # minimcp.py, from cached bytecode
-                          input=b"".join(json.dumps(m).encode() + b"\n" for m in lines),
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment, timeout=60)
-    answers = {}
-    for raw in done.stdout.splitlines():
+    process = subprocess.Popen(CLI + list(args) + [str(script)],      # minimcp.py, from cached bytecode
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               env=environment, bufsize=0)           # unbuffered: select() sees every line
+    process.stdin.write(b"".join(json.dumps(m).encode() + b"\n" for m in lines))
+    # stdin closes once every request is answered (or the server is gone): at EOF the server
+    # cancels what still runs, and a cancelled call is never answered (README, "Threads,
+    # progress and cancellation"). On a busy machine an async tool was still running then.
+    expected, answers, deadline = {m["id"] for m in lines if "id" in m}, {}, time.monotonic() + 60
+    while not expected <= set(answers) and select.select([process.stdout], [], [], max(0, deadline - time.monotonic()))[0]:
+        raw = process.stdout.readline()
+        if not raw:
+            break
         message = json.loads(raw)
         answers[message.get("id")] = message
-    return answers, done
+    out, err = process.communicate(timeout=60)
+    for raw in out.splitlines():
+        message = json.loads(raw)
+        answers[message.get("id")] = message
+    return answers, subprocess.CompletedProcess(process.args, process.returncode, out, err)
 
 
 SDK_SERVER = '''
