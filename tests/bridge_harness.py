@@ -23,6 +23,7 @@ import pytest
 
 from conftest import ROOT, check_line, load_example
 import minimcp
+import minimcp_http
 
 #: How the bridge is started. (Once the command line has it: CLI + ["bridge"].)
 BRIDGE = [sys.executable, os.path.join(ROOT, "minimcp_bridge.py")]
@@ -190,7 +191,7 @@ class Upstream:
             httpd.application = recording
             box["httpd"] = httpd
             ready.set()
-        self.thread = threading.Thread(target=minimcp._serve_http, args=(self.app, "127.0.0.1", port),
+        self.thread = threading.Thread(target=minimcp_http._serve_http, args=(self.app, "127.0.0.1", port),
                                        kwargs=dict(options, ready=keep), daemon=True)
         self.thread.start()
         assert ready.wait(10), "the HTTP server did not start"

@@ -446,10 +446,11 @@ def section(title):
 
 def test_the_host_table_is_the_cli_s_table():
     import minimcp
+    import minimcp_cli
     text = section("## Connect it to a host")
     rows = [line for line in text.splitlines() if line.startswith("| ") and "`--client`" not in line]
-    assert len(rows) == len(minimcp._HOSTS)
-    for row, (key, host) in zip(rows, minimcp._HOSTS.items()):
+    assert len(rows) == len(minimcp_cli._HOSTS)
+    for row, (key, host) in zip(rows, minimcp_cli._HOSTS.items()):
         assert row.startswith("| %s | `%s` |" % (host["title"], key)), row
         assert "(%s)" % host["docs"] in row and host["logs"] in row, row
         assert all(where in row for where in host["where"].values() if where), row
@@ -457,6 +458,7 @@ def test_the_host_table_is_the_cli_s_table():
 
 def test_the_claude_code_example_is_what_config_prints(tmp_path):
     import minimcp
+    import minimcp_cli
     block = [b for b in blocks("console") if "config --client claude-code" in b][0]
     command, shown = [line for line in block.strip().splitlines()]
     words = [sys.executable if w == "python3" else w for w in shlex.split(command[2:])]
@@ -465,7 +467,7 @@ def test_the_claude_code_example_is_what_config_prints(tmp_path):
     expected = shlex.split(shown)
     assert printed[:-2] == expected[:-2]                    # all but the two absolute paths
     assert printed[-1] == os.path.join(ROOT, "examples", "everything.py")
-    assert minimcp._HOSTS["claude-code"]["format"] == "claude mcp add"
+    assert minimcp_cli._HOSTS["claude-code"]["format"] == "claude mcp add"
 
 
 # Each message the Troubleshooting section explains, as the command line prints it.

@@ -13,6 +13,7 @@ import os
 import re
 
 import minimcp
+import minimcp_cli
 from conftest import ROOT
 
 SOURCE = open(os.path.join(ROOT, "minimcp.py"), encoding="utf-8").read()
@@ -134,7 +135,7 @@ def test_a_component_uses_another_only_if_it_needs_it():
         if section in CORE or name not in where or where[name] in CORE or where[name] == section:
             continue
         user, owner = OWNER[section], OWNER[where[name]]
-        if owner not in minimcp._NEEDS.get(user, ()):
+        if owner not in minimcp_cli._NEEDS.get(user, ()):
             reaches.add((user, owner, name, line))
     assert sorted(reaches) == []
 

@@ -395,6 +395,6 @@ def test_sqlite_explorer_page_is_self_contained_and_linked():
 
 
 def test_every_example_page_file_is_referenced():
-    here = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples")
+    here = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "examples")
     html = open(os.path.join(here, "sqlite_explorer.html"), encoding="utf-8").read()
     assert 'href="sqlite_explorer.css"' in html and 'src="sqlite_explorer.js"' in html

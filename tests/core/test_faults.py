@@ -1091,7 +1091,7 @@ def test_eof_right_after_start(servers):
 
 @POSIX
 @pytest.mark.parametrize("busy", [False, True], ids=["idle", "busy"])
-@pytest.mark.xdist_group("processes")     # signals: with tests/test_process.py
+@pytest.mark.xdist_group("processes")     # signals: with tests/core/test_process.py
 def test_sigterm_exits_promptly(servers, busy):
     server = servers()
     handshake(server)

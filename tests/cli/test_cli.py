@@ -175,6 +175,7 @@ def test_selftest_passes_on_the_fixture_and_fails_on_a_broken_server(tmp_path):
         assert "PASS  " + check in out
     import io
     import minimcp
+    import minimcp_cli
     noisy = tmp_path / "noisy.py"
     noisy.write_text("import sys, json\nprint('banner')\nsys.stdout.flush()\n"
                      "for line in sys.stdin:\n    m = json.loads(line)\n"
@@ -182,7 +183,7 @@ def test_selftest_passes_on_the_fixture_and_fails_on_a_broken_server(tmp_path):
                      "'result': {'protocolVersion': m.get('params', {}).get('protocolVersion'), "
                      "'capabilities': {}, 'serverInfo': {'name': 'n', 'version': '1'}, 'tools': []}}), flush=True)\n")
     out = io.StringIO()                          # one handshake's server is enough to see the banner
-    check = minimcp._SelfTest([sys.executable, str(noisy)], "2025-11-25", None, 5.0, out)
+    check = minimcp_cli._SelfTest([sys.executable, str(noisy)], "2025-11-25", None, 5.0, out)
     check.check("server/discover", check.discover)
     assert check.finish() == 1
     assert "FAIL  stdout holds only JSON-RPC: 1 bad lines, first: b'banner\\n' (a print() before app.run()?" \

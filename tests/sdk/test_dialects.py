@@ -198,7 +198,7 @@ def test_minimcp_sends_a_text_result_once_and_the_sdks_twice():
 def test_every_dialect_declares_only_what_it_offers(dialect):
     # the SDKs declare tools, resources and prompts whatever is registered (listChanged: false
     # in mcp 1.x and 2.3.0, while their servers send list_changed all the same); capabilities
-    # are the spec's, so every dialect declares what it does (tests/test_spec_in_every_dialect.py)
+    # are the spec's, so every dialect declares what it does (tests/sdk/test_spec_in_every_dialect.py)
     wire = Wire(build(dialect))
     answer = wire.result("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
                                         "clientInfo": {"name": "t", "version": "1"}})

@@ -120,8 +120,9 @@ def selftest_tools(*server, slow_tool=None, protocol="2025-11-25"):
     """selftest's tools step alone (concurrency and cancellation), in-process: one server, not eight."""
     import io
     import minimcp
+    import minimcp_cli
     out = io.StringIO()
-    check = minimcp._SelfTest(list(server), protocol, slow_tool, 10.0, out)
+    check = minimcp_cli._SelfTest(list(server), protocol, slow_tool, 10.0, out)
     check.check("tools", check.tools, False)
     status = check.finish()
     return status, out.getvalue()
@@ -132,8 +133,9 @@ def test_selftest_fails_a_server_that_answers_a_cancelled_call():
     # the one above, and tells nothing about cancelling.
     import io
     import minimcp
+    import minimcp_cli
     out = io.StringIO()
-    check = minimcp._SelfTest(OTHER + ["--answer-cancelled"], "2025-11-25", "long-op", 10.0, out)
+    check = minimcp_cli._SelfTest(OTHER + ["--answer-cancelled"], "2025-11-25", "long-op", 10.0, out)
     client = check.client("2025-11-25")
     try:
         client.connect()
@@ -152,17 +154,18 @@ def test_selftest_says_why_a_slow_tool_cannot_be_used(tmp_path):
 
 def test_duration_arguments_are_read_from_the_schema():
     import minimcp
+    import minimcp_cli
 
     def tool(**properties):
         return {"inputSchema": {"type": "object", "properties": properties}}
-    assert minimcp._duration_arguments(tool(seconds={"type": "number"}), 1) == {"seconds": 1}
-    assert minimcp._duration_arguments(tool(durationMs={"type": "integer"}), 1) == {"durationMs": 1000}
-    assert minimcp._duration_arguments(tool(delay={"type": "number", "description": "in milliseconds"}), 3) == \
+    assert minimcp_cli._duration_arguments(tool(seconds={"type": "number"}), 1) == {"seconds": 1}
+    assert minimcp_cli._duration_arguments(tool(durationMs={"type": "integer"}), 1) == {"durationMs": 1000}
+    assert minimcp_cli._duration_arguments(tool(delay={"type": "number", "description": "in milliseconds"}), 3) == \
         {"delay": 3000}
-    assert minimcp._duration_arguments(tool(text={"type": "string"}), 1) is None
+    assert minimcp_cli._duration_arguments(tool(text={"type": "string"}), 1) is None
     # --slow-tool NAME:ARGUMENT names it: a number that its name would not give away
-    assert minimcp._duration_arguments(tool(n={"type": "integer"}, seconds={"type": "number"}), 2, "n") == {"n": 2}
-    assert minimcp._duration_arguments(tool(n={"type": "string"}), 2, "n") is None
+    assert minimcp_cli._duration_arguments(tool(n={"type": "integer"}, seconds={"type": "number"}), 2, "n") == {"n": 2}
+    assert minimcp_cli._duration_arguments(tool(n={"type": "string"}), 2, "n") is None
 
 
 def test_the_modern_protocol_against_a_handshake_only_server_gives_a_hint():

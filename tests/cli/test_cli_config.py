@@ -13,6 +13,8 @@ import pytest
 
 from conftest import EVERYTHING, ROOT
 import minimcp
+import minimcp_cli
+import minimcp_skills
 
 SDK_SERVER = '''from mcp.server.fastmcp import FastMCP
 mcp = FastMCP("weather")
@@ -35,7 +37,7 @@ def config(capsys, *words):
 
 def entry_of(host, out):
     """(command, args, env) from what ``config --client host`` printed, read as that host reads it."""
-    form = minimcp._HOSTS[host]["format"]
+    form = minimcp_cli._HOSTS[host]["format"]
     if form in ("claude mcp add", "codex mcp add"):
         assert out.endswith("\n") and out.count("\n") == 1, out      # one line, for a POSIX shell
         words = shlex.split(out)
@@ -51,7 +53,7 @@ def entry_of(host, out):
             assert len(names) == 1 and head[0] == names[0], head
         return names[-1], tail[0], tail[1:], env
     if form == "goose extensions":
-        config_yaml = minimcp._parse_frontmatter("---\n" + out + "---\n", "config.yaml")
+        config_yaml = minimcp_skills._parse_frontmatter("---\n" + out + "---\n", "config.yaml")
         (name, extension), = config_yaml["extensions"].items()
         assert extension["type"] == "stdio" and extension["enabled"] is True and extension["name"] == name
         assert isinstance(extension["timeout"], int)
@@ -66,16 +68,16 @@ def entry_of(host, out):
 
 
 def test_every_host_row_has_its_documentation_and_a_place_per_os():
-    assert set(minimcp._HOSTS) == {"claude", "claude-code", "codex", "gemini", "cursor", "vscode", "windsurf", "zed",
+    assert set(minimcp_cli._HOSTS) == {"claude", "claude-code", "codex", "gemini", "cursor", "vscode", "windsurf", "zed",
                                    "goose"}
-    for host, row in minimcp._HOSTS.items():
+    for host, row in minimcp_cli._HOSTS.items():
         assert row["docs"].startswith("https://"), host
         assert set(row["where"]) == {"macOS", "Windows", "Linux"}, host
         assert row["format"] in ("mcpServers", "servers", "context_servers", "goose extensions", "claude mcp add",
                                  "codex mcp add"), host
 
 
-@pytest.mark.parametrize("host", sorted(minimcp._HOSTS))
+@pytest.mark.parametrize("host", sorted(minimcp_cli._HOSTS))
 def test_each_host_gets_its_own_format_with_absolute_paths_and_env(host, capsys):
     status, out, err = config(capsys, "--client", host, "--name", "fx", "--env", "API_KEY=x y", "--env", "MODE=1",
                               EVERYTHING, "--verbose")
@@ -85,7 +87,7 @@ def test_each_host_gets_its_own_format_with_absolute_paths_and_env(host, capsys)
     assert command == os.path.abspath(sys.executable) and os.path.isabs(command)
     assert args == [EVERYTHING, "--verbose"]                     # a native script: run as it is
     assert env == {"API_KEY": "x y", "MODE": "1"}
-    row = minimcp._HOSTS[host]
+    row = minimcp_cli._HOSTS[host]
     assert row["docs"] in err and row["title"] in err           # where it goes, and the host's own page
     if not row["format"].endswith(" mcp add"):
         assert all(where in err for where in row["where"].values() if where)
@@ -105,7 +107,7 @@ def _module_form(args, env, script):
     assert env["PYTHONPATH"].split(os.pathsep)[0] == ROOT          # minimcp.py's folder, so -m finds it
 
 
-@pytest.mark.skipif(minimcp._importable("mcp"), reason="the official SDK is installed here")
+@pytest.mark.skipif(minimcp_cli._importable("mcp"), reason="the official SDK is installed here")
 def test_a_file_written_for_the_sdk_gets_the_serve_form_when_the_sdk_is_missing(tmp_path, capsys):
     server = tmp_path / "weather.py"
     server.write_text(SDK_SERVER)
@@ -139,7 +141,7 @@ def test_a_file_that_does_not_start_itself_and_minimcp_serve_get_the_module_form
     _module_form(args, env, str(library))
 
 
-@pytest.mark.skipif(minimcp._importable("mcp"), reason="the official SDK is installed here")
+@pytest.mark.skipif(minimcp_cli._importable("mcp"), reason="the official SDK is installed here")
 @pytest.mark.parametrize("host", ["claude", "gemini"])
 def test_the_command_config_writes_starts_and_answers(tmp_path, capsys, host):
     """The entry, run as a host runs it: its command, args and env, from / with nothing else in
@@ -167,14 +169,14 @@ def test_the_command_config_writes_starts_and_answers(tmp_path, capsys, host):
 def test_minimcp_s_own_sdk_stand_ins_do_not_count_as_the_sdk_installed():
     """A process that ran ``serve`` (or install_sdk_aliases) finds mcp.server.fastmcp, but the
     interpreter a host starts afresh does not: config must still write the serve form."""
-    if minimcp._importable("mcp"):
+    if minimcp_cli._importable("mcp"):
         pytest.skip("the official SDK is installed here")
     finders = list(sys.meta_path)
     modules = dict(sys.modules)
     try:
         minimcp.install_sdk_aliases()
         __import__("mcp.server.fastmcp")
-        assert not minimcp._importable("mcp.server.fastmcp")
+        assert not minimcp_cli._importable("mcp.server.fastmcp")
     finally:
         sys.meta_path[:] = finders
         for name in set(sys.modules) - set(modules):

@@ -412,7 +412,7 @@ YAML_CASES = [
 
 @pytest.mark.parametrize("yaml, expected", YAML_CASES)
 def test_the_frontmatter_reader_reads_what_yaml_1_2_reads(tmp_path, yaml, expected):
-    from minimcp import _parse_frontmatter
+    from minimcp_skills import _parse_frontmatter
     assert _parse_frontmatter("---\n%s\n---\nbody\n" % yaml) == expected
 
 

@@ -336,7 +336,7 @@ def test_the_other_dialects_are_served_too(tmp_path, module):
 
 
 def test_a_name_the_sdk_does_not_have_is_refused(tmp_path):
-    # Public SDK names all import (tests/test_sdk_names.py); one the SDK never had does not.
+    # Public SDK names all import (tests/sdk/test_sdk_names.py); one the SDK never had does not.
     source = '''
         from mcp.server.fastmcp import FastMCP
         from mcp.server.fastmcp.resources import NoSuchResource

@@ -18,9 +18,10 @@ import pytest
 
 from conftest import ROOT, Wire, envelope
 import minimcp
+import minimcp_sdk
 from minimcp import Context
 
-SDK = minimcp._sdk_names()          # what `from mcp.types import ...` gives a file under serve
+SDK = minimcp_sdk._sdk_names()          # what `from mcp.types import ...` gives a file under serve
 ANSWER = {"role": "assistant", "content": {"type": "text", "text": "hello"}, "model": "m1", "stopReason": "endTurn"}
 
 

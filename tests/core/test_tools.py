@@ -26,7 +26,7 @@ try:
 except ImportError:  # pragma: no cover
     TypedDict = None
 
-SPEC = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+SPEC = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))),
                     "shared", "spec")
 if not os.path.isdir(SPEC):
     SPEC = "/work/shared/spec"

@@ -238,7 +238,7 @@ def test_tool_parameters_are_mirrored_into_headers_and_invalid_tools_left_out(br
     assert second["Mcp-Param-Region"] == "us-west1" and "Mcp-Param-Dry" not in second
 
 
-@pytest.mark.xdist_group("processes")     # signals: with tests/test_process.py
+@pytest.mark.xdist_group("processes")     # signals: with tests/core/test_process.py
 def test_the_bridge_deletes_its_session_when_the_host_leaves_or_sigterm_comes(bridge, scripted):
     server = scripted(handshake_server(lambda request: None))
     for leave in ("eof", "sigterm"):
@@ -267,7 +267,7 @@ os._exit(0)
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="an orphan is seen through getppid() on POSIX")
-@pytest.mark.xdist_group("processes")     # signals: with tests/test_process.py
+@pytest.mark.xdist_group("processes")     # signals: with tests/core/test_process.py
 def test_the_bridge_exits_when_its_parent_dies(scripted):
     import select
     server = scripted(handshake_server(lambda request: None))

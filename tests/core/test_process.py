@@ -263,7 +263,7 @@ def test_sigterm_ends_the_server_promptly(servers, busy):
     assert_quiet(server.stderr())
 
 
-STUBBORN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "stubborn_server.py")
+STUBBORN = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "stubborn_server.py")
 
 
 @pytest.mark.parametrize("how", ["sigterm", "eof"])

@@ -22,7 +22,7 @@ from conftest import ROOT
 import sigterm_storm
 
 posix = pytest.mark.skipif(os.name != "posix", reason="POSIX signals and re-parenting")
-# Storms of forked servers and orphaned ones, with tests/test_process.py: one at a time on one
+# Storms of forked servers and orphaned ones, with tests/core/test_process.py: one at a time on one
 # pytest-xdist worker (pyproject.toml's --dist loadgroup), so they never compete for the cores.
 processes = pytest.mark.xdist_group("processes")
 

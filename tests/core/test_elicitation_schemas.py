@@ -24,7 +24,7 @@ except ImportError:       # the pydantic test runs where tests/requirements.txt 
 if pydantic is not None and int(pydantic.VERSION.split(".")[0]) < 2:
     pydantic = None       # pydantic 1 (Debian bookworm's python3-pydantic): these models are pydantic 2's
 
-SPEC = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+SPEC = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))),
                     "shared", "spec")
 if not os.path.isdir(SPEC):
     SPEC = "/work/shared/spec"
@@ -421,12 +421,13 @@ class _Terminal:
 
 def test_the_terminal_client_answers_a_multi_select_and_skips_empty_optional_fields(monkeypatch):
     import minimcp
+    import minimcp_cli
 
     class Fake:
         capabilities, modern = {}, False
     client = Fake()
     monkeypatch.setattr(sys, "stdin", _Terminal(["M", "", "", "x, z", ""]))
-    minimcp._terminal_answers(client)
+    minimcp_cli._terminal_answers(client)
     answer = client.elicitation({"message": "Fill in", "requestedSchema": ENUMS})
     assert answer == {"action": "accept", "content": {"single": "M", "multi": ["x", "z"]}}
     minimcp._check_elicited(answer, minimcp._elicitation_form(ENUMS))     # and the server takes it

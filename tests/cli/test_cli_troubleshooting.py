@@ -5,6 +5,7 @@ import os
 import sys
 
 import minimcp
+import minimcp_cli
 from conftest import ROOT
 
 
@@ -66,7 +67,7 @@ def test_a_print_before_run_is_named_once_with_its_usual_cause(tmp_path, capsys,
 
 def test_config_says_where_the_host_shows_the_server_s_stderr(capsys):
     from conftest import EVERYTHING
-    for host, row in minimcp._HOSTS.items():
+    for host, row in minimcp_cli._HOSTS.items():
         assert minimcp.main(["config", "--client", host, EVERYTHING]) == 0
         err = capsys.readouterr().err
         assert row["logs"].startswith(row["title"]) or " %s " % row["title"] in row["logs"], row["logs"]

@@ -1,6 +1,6 @@
 """Streamable HTTP (issue 16): HTTP requests in, HTTP responses out, on a real loopback socket.
 
-Each test starts the standard library's threading server (``minimcp._serve_http``,
+Each test starts the standard library's threading server (``minimcp_http._serve_http``,
 the code behind ``app.run(transport="http")``) on a free port of 127.0.0.1 and
 talks to it with ``http.client``.
 """
@@ -15,6 +15,7 @@ import pytest
 
 from conftest import SERVE, load_example
 import minimcp
+import minimcp_http
 from minimcp import Context, MCPServer
 
 MODERN = "2026-07-28"
@@ -35,7 +36,7 @@ class Endpoint:
         def keep(httpd):
             box["httpd"] = httpd
             ready.set()
-        self.thread = threading.Thread(target=minimcp._serve_http, args=(app, "127.0.0.1", 0),
+        self.thread = threading.Thread(target=minimcp_http._serve_http, args=(app, "127.0.0.1", 0),
                                        kwargs=dict(options, ready=keep), daemon=True)
         self.thread.start()
         assert ready.wait(10), "the HTTP server did not start"

@@ -155,8 +155,9 @@ def selftest_tools(server, slow_tool, slow_args=None):
     """selftest's tools step alone (concurrency and cancellation), in-process: one server, not eight."""
     import io
     import minimcp
+    import minimcp_cli
     out = io.StringIO()
-    check = minimcp._SelfTest(list(server), "2025-11-25", slow_tool, 30.0, out, slow_args)
+    check = minimcp_cli._SelfTest(list(server), "2025-11-25", slow_tool, 30.0, out, slow_args)
     check.check("tools", check.tools, False)
     return check.finish(), out.getvalue()
 
@@ -183,8 +184,9 @@ def test_selftest_warns_of_a_cancelled_call_that_runs_on_without_answering():
     operation runs on, reporting progress (tests/interop/run_selftest_thirdparty.sh): a warning."""
     import io
     import minimcp
+    import minimcp_cli
     out = io.StringIO()
-    check = minimcp._SelfTest(OTHER + ["--runs-on-cancel"], "2025-11-25", "long-op", 10.0, out)
+    check = minimcp_cli._SelfTest(OTHER + ["--runs-on-cancel"], "2025-11-25", "long-op", 10.0, out)
     client = check.client("2025-11-25")
     try:
         client.connect()
@@ -201,6 +203,7 @@ def test_selftest_warns_of_a_cancelled_call_that_runs_on_without_answering():
 
 def test_selftest_fills_each_required_argument_with_a_valid_value():
     import minimcp
+    import minimcp_cli
     schema = {"type": "object", "required": ["target", "level", "mode", "when", "tags", "size", "ratio", "spec",
                                              "flag", "code"],
               "properties": {
@@ -216,7 +219,7 @@ def test_selftest_fills_each_required_argument_with_a_valid_value():
                   "code": {"type": "string", "maxLength": 3},
                   "optional": {"type": "string"}},
               "$defs": {"Spec": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}}}}
-    arguments = minimcp._example_arguments(schema)
+    arguments = minimcp_cli._example_arguments(schema)
     assert set(arguments) == set(schema["required"]), arguments
     minimcp.validate(arguments, schema)                       # raises on any invalid value
     assert arguments["mode"] == "fast" and arguments["spec"] == {"name": "selftest"}

@@ -13,6 +13,7 @@ import threading
 import pytest
 
 import minimcp
+import minimcp_http
 from minimcp import Context, MCPServer
 from test_http import ACCEPT, Endpoint, handshake
 
@@ -51,12 +52,12 @@ def read_to_end(response) -> bytes:
 def watch_closes(monkeypatch):
     """{route key: Event} set when the server closes that stream (None: the GET stream)."""
     closed = {}
-    original = minimcp._HTTPOut.close
+    original = minimcp_http._HTTPOut.close
 
     def close(self, key, exchange):
         original(self, key, exchange)
         closed.setdefault(key, threading.Event()).set()
-    monkeypatch.setattr(minimcp._HTTPOut, "close", close)
+    monkeypatch.setattr(minimcp_http._HTTPOut, "close", close)
     return lambda key: closed.setdefault(key, threading.Event())
 
 
@@ -175,8 +176,8 @@ def test_a_delete_on_another_worker_ends_the_get_stream_within_a_second(started,
     import time
     from conftest import load_example
     app = load_example("everything").app
-    a = started(app, session_store=minimcp.SQLiteSessionStore(str(tmp_path)))
-    b = started(app, session_store=minimcp.SQLiteSessionStore(str(tmp_path)), revocation_probe=0.05)   # how often B asks
+    a = started(app, session_store=minimcp_http.SQLiteSessionStore(str(tmp_path)))
+    b = started(app, session_store=minimcp_http.SQLiteSessionStore(str(tmp_path)), revocation_probe=0.05)   # how often B asks
     session = handshake(a)
     connection, response = open_get(b, session)            # B serves it from the signed id alone
     deleting = a.connect()
@@ -229,8 +230,8 @@ def test_a_delete_on_another_worker_ends_a_post_stream_waiting_there(started, tm
     # one on worker A ends the call's stream on worker B without its answer, within a second of the 204.
     import time
     app, go, said = talking_app()
-    a = started(app, session_store=minimcp.SQLiteSessionStore(str(tmp_path)))
-    b = started(app, session_store=minimcp.SQLiteSessionStore(str(tmp_path)), disconnect_probe=0.05)
+    a = started(app, session_store=minimcp_http.SQLiteSessionStore(str(tmp_path)))
+    b = started(app, session_store=minimcp_http.SQLiteSessionStore(str(tmp_path)), disconnect_probe=0.05)
     session = handshake(a)
     post = b.connect(timeout=QUICK)
     post.request("POST", "/mcp", body=json.dumps({"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {

@@ -7,6 +7,7 @@ import json
 import sys
 
 import minimcp
+import minimcp_cli
 from conftest import SERVE
 
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(40))
@@ -59,7 +60,7 @@ def test_an_image_is_shown_by_type_and_size_and_saved_with_save(tmp_path, capsys
 
 
 def test_results_without_save_say_type_and_size(capsys):
-    minimcp._print_result({"content": [{"type": "image", "mimeType": "image/png",
+    minimcp_cli._print_result({"content": [{"type": "image", "mimeType": "image/png",
                                         "data": base64.b64encode(b"x" * 1500).decode()}],
                            "contents": [{"uri": "blob://d", "mimeType": "application/pdf",
                                          "blob": base64.b64encode(b"%PDF").decode()}]}, sys.stdout)
@@ -75,6 +76,6 @@ def test_inspect_json_writes_only_the_json(tmp_path, capsys):
 
 
 def test_counts_are_plural_only_when_they_should_be():
-    assert minimcp._plural(1, "tool") == "1 tool" and minimcp._plural(2, "tool") == "2 tools"
-    assert minimcp._plural(0, "warning") == "0 warnings" and minimcp._plural(3, "passed") == "3 passed"
+    assert minimcp_cli._plural(1, "tool") == "1 tool" and minimcp_cli._plural(2, "tool") == "2 tools"
+    assert minimcp_cli._plural(0, "warning") == "0 warnings" and minimcp_cli._plural(3, "passed") == "3 passed"
     assert "is an object (convert it first" in minimcp._unsendable({"x": object()}, "result")

@@ -77,7 +77,7 @@ def test_the_lifespan_is_entered_once_its_value_reaches_tools_and_it_is_exited_o
     assert stderr.index("entered") < stderr.index("exited") and done.returncode == 0
 
 
-@pytest.mark.xdist_group("processes")     # signals: with tests/test_process.py
+@pytest.mark.xdist_group("processes")     # signals: with tests/core/test_process.py
 def test_the_lifespan_is_exited_on_sigterm(tmp_path):
     process = subprocess.Popen(SERVE + [str(lifespan_script(tmp_path))],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)

@@ -124,7 +124,7 @@ def test_pipelined_calls_cancellation_and_eof_on_the_plain_path(plain):
 
 
 @pytest.mark.parametrize("how", ["SIGTERM", "SIGINT"])
-@pytest.mark.xdist_group("processes")     # signals: with tests/test_process.py
+@pytest.mark.xdist_group("processes")     # signals: with tests/core/test_process.py
 def test_sigterm_and_ctrl_c_end_it_promptly_while_a_call_runs(plain, how):
     server = plain()
     server.send(INIT, {"jsonrpc": "2.0", "method": "notifications/initialized"},

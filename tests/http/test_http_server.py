@@ -18,6 +18,7 @@ import pytest
 
 from conftest import ROOT, SERVE, load_example
 import minimcp
+import minimcp_http
 from test_http import ACCEPT, ENVELOPE, MODERN, Endpoint
 
 
@@ -32,7 +33,7 @@ def test_the_listen_backlog_holds_max_connections(tmp_path):
         box["httpd"] = httpd
         bound.set()
         release.wait(30)
-    thread = threading.Thread(target=minimcp._serve_http, args=(load_example("everything").app, "127.0.0.1", 0),
+    thread = threading.Thread(target=minimcp_http._serve_http, args=(load_example("everything").app, "127.0.0.1", 0),
                               kwargs={"ready": ready, "max_connections": 64}, daemon=True)
     thread.start()
     assert bound.wait(10)
@@ -94,7 +95,7 @@ def test_an_answer_is_not_held_for_the_clients_ack():
         httpd.application = recording
         box["httpd"] = httpd
         bound.set()
-    thread = threading.Thread(target=minimcp._serve_http, args=(load_example("everything").app, "127.0.0.1", 0),
+    thread = threading.Thread(target=minimcp_http._serve_http, args=(load_example("everything").app, "127.0.0.1", 0),
                               kwargs={"ready": ready}, daemon=True)
     thread.start()
     assert bound.wait(10)
@@ -190,7 +191,7 @@ def last_event(data: bytes) -> dict:
     return events[-1]
 
 
-@pytest.mark.xdist_group("processes")     # signals: with tests/test_process.py
+@pytest.mark.xdist_group("processes")     # signals: with tests/core/test_process.py
 def test_sigterm_lets_a_started_request_finish(tmp_path):
     # The call finishes only once the drain has begun (the two idle connections are closed,
     # which the drain does first): a drain that cancelled it would answer "cancelled".
@@ -219,7 +220,7 @@ def test_sigterm_lets_a_started_request_finish(tmp_path):
     assert code == 0 and "Traceback" not in stderr, stderr
 
 
-@pytest.mark.xdist_group("processes")     # signals: with tests/test_process.py
+@pytest.mark.xdist_group("processes")     # signals: with tests/core/test_process.py
 def test_sigterm_past_the_drain_cancels_and_still_answers(tmp_path):
     served = Served(tmp_path, drain=0.2, grace=0.5)     # the grace is what the stubborn call waits out
     try:
@@ -289,7 +290,7 @@ def test_serve_http_takes_an_ipv6_host_in_brackets():
         process.stderr.close()
 
 
-@pytest.mark.xdist_group("processes")     # signals: with tests/test_process.py
+@pytest.mark.xdist_group("processes")     # signals: with tests/core/test_process.py
 def test_sigterm_ends_get_and_listen_streams_at_once_and_answers_the_listen(tmp_path):
     # Neither stream ever finishes on its own: a drain that waited for them took all of
     # drain_seconds (20 s here). The listen gets its final answer, as at a stop.

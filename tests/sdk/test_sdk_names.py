@@ -17,6 +17,7 @@ import textwrap
 import pytest
 
 import minimcp
+import minimcp_sdk
 from conftest import ROOT, SERVE
 
 
@@ -193,9 +194,9 @@ def test_placeholders_are_classes_a_server_may_subclass_and_fail_when_instantiat
 
 
 def test_nothing_is_built_at_import_and_the_table_is_read_on_the_first_sdk_import():
-    code = ("import minimcp; before = sorted(minimcp._SDK_CACHE); minimcp.install_sdk_aliases(); "
-            "after_install = sorted(minimcp._SDK_CACHE); import mcp.server.fastmcp; "
-            "print(before, after_install, 'table' in minimcp._SDK_CACHE)")
+    code = ("import minimcp; before = sorted(minimcp_sdk._SDK_CACHE); minimcp.install_sdk_aliases(); "
+            "after_install = sorted(minimcp_sdk._SDK_CACHE); import mcp.server.fastmcp; "
+            "print(before, after_install, 'table' in minimcp_sdk._SDK_CACHE)")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           timeout=60, env=dict(os.environ, PYTHONPATH=ROOT))
     assert done.stdout.decode().split() == ["[]", "[]", "True"], done.stderr.decode()
@@ -217,23 +218,23 @@ BACKED = [
 
 @pytest.mark.parametrize("module, name", BACKED)
 def test_the_names_real_servers_use_are_in_the_table_and_backed_by_minimcp(module, name):
-    assert name in minimcp._sdk_exports(module)
-    value = minimcp._sdk_value(module, name)
-    assert not isinstance(value, minimcp._SDKPlaceholderType), value
+    assert name in minimcp_sdk._sdk_exports(module)
+    value = minimcp_sdk._sdk_value(module, name)
+    assert not isinstance(value, minimcp_sdk._SDKPlaceholderType), value
     assert getattr(value, "__module__", None) == "minimcp"
 
 
 def test_the_servers_are_bound_by_dialect():
-    assert minimcp._sdk_value("mcp.server", "MCPServer") is minimcp._sdk_value("mcp.server.mcpserver", "MCPServer")
-    assert issubclass(minimcp._sdk_value("fastmcp", "FastMCP"), minimcp._sdk_server_class("fastmcp"))
-    assert issubclass(minimcp._sdk_value("mcp.server.fastmcp", "FastMCP"), minimcp._sdk_server_class("mcp1"))
-    assert minimcp.FastMCP is minimcp._sdk_value("mcp.server.fastmcp", "FastMCP")
+    assert minimcp_sdk._sdk_value("mcp.server", "MCPServer") is minimcp_sdk._sdk_value("mcp.server.mcpserver", "MCPServer")
+    assert issubclass(minimcp_sdk._sdk_value("fastmcp", "FastMCP"), minimcp_sdk._sdk_server_class("fastmcp"))
+    assert issubclass(minimcp_sdk._sdk_value("mcp.server.fastmcp", "FastMCP"), minimcp_sdk._sdk_server_class("mcp1"))
+    assert minimcp.FastMCP is minimcp_sdk._sdk_value("mcp.server.fastmcp", "FastMCP")
 
 
 def test_the_table_is_whole_every_module_s_parent_is_in_it():
-    modules = minimcp._sdk_modules()
+    modules = minimcp_sdk._sdk_modules()
     assert {"mcp", "fastmcp", "mcp.shared.memory", "mcp.server.mcpserver.prompts.base"} <= set(modules)
     orphans = [m for m in modules if "." in m and m.rpartition(".")[0] not in modules]
     assert orphans == []
     assert not any(part.startswith("_") for m in modules for part in m.split("."))
-    assert minimcp._sdk_table()[2]["mcp"].split()[-1] == "2.3.0"
+    assert minimcp_sdk._sdk_table()[2]["mcp"].split()[-1] == "2.3.0"
