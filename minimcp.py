@@ -4467,14 +4467,14 @@ class _Session(_SessionTasks):
 # The seam: what components plug into the core #################################
 #
 # The sections above, this one, the server and the stdio transport are the core: all a
-# stdio server of every revision needs. Each section after them is a component (MCP Apps,
-# Agent Skills, Streamable HTTP, the clients, the SDK's names, the command line) that
-# plugs itself in with one _plug() call at the end of its section, and reaches the core
-# only through the names listed in _SEAM. The core never names a component: it looks up
-# what was plugged into the tables below, and a server keeps each component's state for
-# it in its part (_part). `python3 minimcp.py vendor --without NAME,...` writes this file
-# without some components; _LEFT_OUT then names what they had, so that using one of
-# their names says which component the build left out instead of failing obscurely.
+# stdio server of every revision needs. Each component (MCP Apps, Agent Skills, Streamable
+# HTTP, the clients, the SDK's names, the command line) is a file beside this one,
+# minimcp_<name>.py, that imports this module, plugs itself in with one _plug() call and
+# reaches the core only through the names listed in _SEAM. The core never names a
+# component but in _COMPONENT_FILES: it looks up what was plugged into the tables below,
+# and a server keeps each component's state for it in its part (_part). A name of that
+# table that nothing has plugged yet imports its component's file on first use, or says
+# which file to copy; a bundle (python3 minimcp.py bundle) holds its components already.
 
 _PLUGGED = {}           # MCPServer attribute -> a function (a method) or property a component adds
 _TOOL_OPTIONS = {}      # tool()/add_tool() keyword a component takes -> that component
@@ -4483,8 +4483,20 @@ _OFFERS = {}            # a METHODS capability kind a component adds -> fn(serve
 _CAPABILITY_HOOKS = []  # fn(server, rev, capabilities): after the core derived its own
 _TRANSPORTS = {}        # run(transport=NAME) -> fn(server, host, port, options)
 _MODULE_ATTRIBUTES = [] # fn(name) -> a module attribute built on first use (minimcp.FastMCP), or None
-_COMPONENTS = {}        # component -> (what it is, the names it plugged), in the file's order
-_LEFT_OUT = {}          # a vendored build's left-out names -> (component, what it is)
+_COMPONENTS = {}        # component -> (what it is, the names it plugged, the module it is in), as plugged
+
+# The components, each the file minimcp_<component>.py, and the names each provides: MCPServer
+# attributes, tool() keywords, run() transports, dialects, module attributes (as bottle's
+# server_names names its servers). The one place the core names them.
+_COMPONENT_FILES = {
+    "apps": "ui_resource add_ui_resource ui visibility inline_page apps_supported APP_MIME_TYPE APPS_EXTENSION",
+    "skills": "add_skills",
+    "http": "wsgi_app wsgi http streamable-http",
+    "testclient": "TestClient",
+    "sdk": "mcp2 mcp1 fastmcp FastMCP install_sdk_aliases",
+    "cli": "main",
+}
+_PROVIDED_BY = {name: component for component, names in _COMPONENT_FILES.items() for name in names.split()}
 
 # What a component may use of the core beyond its public API (test_seam.py holds every
 # section to it). Names: the core's private functions and classes; attributes: what
@@ -4527,8 +4539,12 @@ def _plug(component: str, about: str, *, methods: dict = None, rows: dict = None
         attributes: ``fn(name)``: a module attribute it builds on first use, or None.
         names: the other names it answers for (the ones ``attributes`` builds, ...).
     """
+    if component in _COMPONENTS:               # e.g. minimcp_http.py imported beside a bundle that holds it
+        raise ImportError("minimcp's %s component is plugged in already (from %s): import it once"
+                          % (component, _COMPONENTS[component][2]))
     answered = list(methods or ()) + list(tool_options) + list(transports or ()) + list(public) + list(names)
-    _COMPONENTS[component] = (about, tuple(name for name in answered if not name.startswith("_")))
+    module = sys._getframe(1).f_globals["__name__"]      # the component's module (this one, in a bundle)
+    _COMPONENTS[component] = (about, tuple(name for name in answered if not name.startswith("_")), module)
     _PLUGGED.update(methods or {})
     METHODS.update(rows or {})
     _FIELD_SINCE.update(fields or {})
@@ -4562,25 +4578,58 @@ def _part(server: "MCPServer", component: str, make=None):
     return part
 
 
-class _LeftOut(ImportError):
-    """A name of a component that this build of minimcp.py leaves out."""
+class _NoComponent(ImportError):
+    """A name of a component whose file is not beside minimcp.py."""
 
 
-def _left_out(name: str, owner: str) -> str:
-    return ("%s%s belongs to minimcp's %s component (%s), which this build of minimcp.py leaves out (it "
-            "was written by 'python3 minimcp.py vendor --without ...'): use a minimcp.py that has it"
-            % ((owner, name) + tuple(_LEFT_OUT[name])))
+def _component(component: str, what: str = None):
+    """The module that holds ``component``: on first use, its file minimcp_<component>.py,
+    imported from beside this one (it plugs itself in), unless this file holds it (a bundle).
+
+    Raises _NoComponent when the file is not there, saying that ``what`` (by default "minimcp's
+    <component> component") is in that file, and how to get it.
+    """
+    if component not in _COMPONENTS:
+        import importlib
+        sys.modules.setdefault("minimcp", sys.modules[__name__])     # (python3 minimcp.py: __main__)
+        module = "minimcp_" + component
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as missing:
+            if missing.name != module:
+                raise
+            raise _NoComponent("%s is in %s.py, which is not beside minimcp.py (in %s): copy it there from the "
+                               "same minimcp release, or use one file that holds both (python3 minimcp.py bundle)"
+                               % (what or "minimcp's %s component" % component, module,
+                                  os.path.dirname(os.path.abspath(__file__))), name=module) from None
+        if component not in _COMPONENTS:
+            raise ImportError("%s.py plugged itself into %s, not into this minimcp (%s)"
+                              % (module, sys.modules["minimcp"].__file__, __file__))
+    return sys.modules[_COMPONENTS[component][2]]
+
+
+def _provided(name: str, what: str) -> bool:
+    """Whether ``name`` belongs to a component not yet plugged in, whose file this imports;
+    raises _NoComponent if the file is missing, saying that ``what % name`` is in it."""
+    component = _PROVIDED_BY.get(name)
+    if component is None or component in _COMPONENTS:
+        return False
+    _component(component, what % name)
+    return True
 
 
 def __getattr__(name: str):
-    """Module attributes that components build on first use (PEP 562), so ``import minimcp``
-    stays cheap; ``from minimcp import TestClient`` in a build without the clients says so."""
+    """Module attributes that components provide (PEP 562): ``from minimcp import TestClient``
+    imports minimcp_testclient.py on first use, and so ``import minimcp`` stays cheap."""
     for build in _MODULE_ATTRIBUTES:
         value = build(name)
         if value is not None:
             return value
-    if name in _LEFT_OUT:
-        raise _LeftOut(_left_out(name, "minimcp."))
+    if _PROVIDED_BY.get(name) is not None:
+        _provided(name, "minimcp.%s")
+        module = _component(_PROVIDED_BY[name])
+        if module is not sys.modules[__name__]:
+            return getattr(module, name)
     raise AttributeError("module 'minimcp' has no attribute %r" % name)
 
 
@@ -5244,6 +5293,10 @@ class MCPServer(_Protocol):
                  dependencies: list = None, resource_metadata: dict = None) -> None:
         if cache_scope not in ("public", "private"):
             raise ValueError("cache_scope must be 'public' or 'private'")
+        try:
+            _provided(dialect, "dialect %r")      # the SDK's dialects are minimcp_sdk.py's rows
+        except _NoComponent as missing:
+            raise ValueError(str(missing)) from None
         self.dialect = _dialect(dialect)
         version = self.dialect.default_version if version is None else version
         self.name, self.version, self.instructions = name, version, instructions
@@ -5302,10 +5355,12 @@ class MCPServer(_Protocol):
 
     def add_tool(self, fn, **options):
         """Register ``fn`` as a tool; takes the same options as ``tool()``. Returns ``fn``."""
-        plugged = {key: options.pop(key) for key in list(options) if key in _TOOL_OPTIONS}
         for key in options:
-            if key in _LEFT_OUT:
-                raise TypeError(_left_out(key, "tool() keyword "))
+            try:
+                _provided(key, "tool() keyword %s")
+            except _NoComponent as missing:
+                raise TypeError(str(missing)) from None
+        plugged = {key: options.pop(key) for key in list(options) if key in _TOOL_OPTIONS}
         tool = Tool(fn, dialect=self.dialect, **options)
         for hook in _TOOL_HOOKS:                 # each component sees the tool, with its keywords
             hook(self, tool, plugged)
@@ -5563,10 +5618,14 @@ class MCPServer(_Protocol):
     def __getattr__(self, name: str):
         """The methods and properties components plug in (``add_skills``, ``wsgi``, ...)."""
         plugged = _PLUGGED.get(name)
+        if plugged is None:
+            try:
+                _provided(name, "MCPServer.%s")
+            except _NoComponent as missing:      # (AttributeError: hasattr(app, "wsgi") is then False)
+                raise AttributeError(str(missing)) from None
+            plugged = _PLUGGED.get(name)
         if plugged is not None:
             return plugged.__get__(self, type(self))
-        if name in _LEFT_OUT:
-            raise AttributeError(_left_out(name, "MCPServer."))
         raise AttributeError("%r object has no attribute %r" % (type(self).__name__, name))
 
     def __call__(self, environ: dict, start_response):
@@ -5588,8 +5647,11 @@ class MCPServer(_Protocol):
         any, is entered before serving, and exited when serving ends.
         """
         if transport != "stdio" and transport not in _TRANSPORTS:
-            if transport in _LEFT_OUT:
-                raise ValueError(_left_out(transport, "transport "))
+            try:
+                _provided(transport, "transport %r")
+            except _NoComponent as missing:
+                raise ValueError(str(missing)) from None
+        if transport != "stdio" and transport not in _TRANSPORTS:
             raise ValueError("transport must be one of %s" % ", ".join(repr(name) for name in ["stdio"] + list(_TRANSPORTS)))
         try:
             if transport == "stdio":
@@ -6191,3 +6253,117 @@ class _OwnedStdio:
         os.close(self.in_fd)
         os.close(self.out_fd)
         return False
+
+
+# Running minimcp.py: bundle, and the command line (minimcp_cli.py) for the rest ####
+#
+# ``python3 minimcp.py bundle -o FILE`` writes this file and its components as one: the
+# core, then each component's sections (its file without its header: the imports and the
+# version check above its first banner), then the core's main block, each part between
+# "# ====" lines. Saved as minimcp.py, the bundle replaces the core and those files; run
+# as a script, it bundles from its own parts as well as from the files beside it.
+
+_PART = "# ==== "                   # how a bundle brackets its parts (a banner ends in ####)
+
+
+def _bundle_parts(path: str) -> tuple:
+    """(the core without its main block, {component: (its sections, the components it imports)},
+    the core's main block): minimcp.py at ``path``, a bundle's parts, and the files beside it."""
+    import re
+    with open(path, encoding="utf-8") as source:
+        text = source.read()
+    marks = list(re.finditer(r"^%s(minimcp\w*\.py)\b(?:, which imports ([a-z ]+))?.*\n" % _PART, text, flags=re.M))
+    end = lambda part: re.sub(r"\n*%send of .*\n*\Z" % _PART, "\n", part)
+    parts = {}
+    if marks:                                    # a bundle: the core first, its main block last
+        pieces = [text[a.end():b.start()] for a, b in zip(marks, marks[1:])] + [text[marks[-1].end():]]
+        core, main = text[:text.index("\n") + 1] + end(pieces[0]), end(pieces[-1])
+        for mark, piece in zip(marks[1:-1], pieces[1:-1]):
+            parts[mark.group(1)[len("minimcp_"):-3]] = (end(piece), (mark.group(2) or "").split())
+    else:
+        cut = text.rindex('\nif __name__ == "__main__":')
+        core, main = text[:cut + 1], text[cut + 1:]
+    folder = os.path.dirname(os.path.abspath(path))
+    for component in _COMPONENT_FILES:
+        filename = os.path.join(folder, "minimcp_%s.py" % component)
+        if component in parts or not os.path.isfile(filename):
+            continue
+        with open(filename, encoding="utf-8") as source:
+            whole = source.read()
+        banner = re.search(r"^# .*####[ \t]*$", whole, flags=re.M)      # the header ends at the first banner
+        header, body = whole[:banner.start()], whole[banner.start():]
+        version = re.search(r'^__version__ = "([^"]*)"', header, flags=re.M)
+        if version is None or version.group(1) != __version__:
+            raise SystemExit("minimcp: bundle: %s is not minimcp %s's" % (filename, __version__))
+        parts[component] = (body, re.findall(r"^from minimcp_([a-z]+) import", header, flags=re.M))
+    return core, parts, main
+
+
+def _bundle(path: str, chosen: list = None) -> str:
+    """One file: the core at ``path`` and the components ``chosen`` (None: all there are),
+    with those they import."""
+    core, parts, main = _bundle_parts(path)
+    wanted = [c for c in _COMPONENT_FILES if c in parts] if chosen is None else list(chosen)
+    for component in wanted:                     # (the list grows as it is read)
+        for need in parts[component][1] if component in parts else ():
+            if need not in wanted:
+                sys.stderr.write("minimcp: bundle: %s imports %s, which is bundled too\n" % (component, need))
+                wanted.append(need)
+    missing = ["minimcp_%s.py" % c for c in wanted if c not in parts]
+    if missing:
+        raise SystemExit("minimcp: bundle: %s not beside %s" % (" and ".join(missing), path))
+    included = [c for c in _COMPONENT_FILES if c in wanted]      # the table's order: imported ones first
+    shebang, core = core.split("\n", 1)
+    out = [shebang, "\n%sminimcp %s, bundled: minimcp.py (the core) with %s, written by\n" % (
+        _PART, __version__, ", ".join("minimcp_%s.py" % c for c in included) or "no component"),
+        "# `python3 minimcp.py bundle`. Each part is between its \"# ====\" lines; saved as minimcp.py,\n"
+        "# this file replaces the core and those files.\n", "%sminimcp.py\n" % _PART, core.rstrip("\n"),
+        "\n%send of minimcp.py, but for its main block (last)\n\n\n" % _PART]
+    for component in included:
+        body, needs = parts[component]
+        out += ["%sminimcp_%s.py%s\n" % (_PART, component, ", which imports " + " ".join(needs) if needs else ""),
+                body.rstrip("\n"), "\n\n%send of minimcp_%s.py\n\n\n" % (_PART, component)]
+    out += ["%sminimcp.py, its main block\n" % _PART, main.lstrip("\n").rstrip("\n"), "\n"]
+    return "".join(out)
+
+
+def _bundle_command(args: list) -> int:
+    """``bundle -o FILE [--with NAME,...]``: write the core and its components as one file."""
+    usage = "minimcp: usage: bundle -o FILE [--with NAME,...] (NAME: %s)" % ", ".join(_COMPONENT_FILES)
+    options = dict(zip(args[::2], args[1::2]))
+    if len(args) % 2 or set(options) - {"-o", "--with"} or "-o" not in options:
+        raise SystemExit(usage)
+    chosen = None
+    if "--with" in options:
+        chosen = [name.strip() for name in options["--with"].split(",") if name.strip()]
+        unknown = [name for name in chosen if name not in _COMPONENT_FILES]
+        if unknown:
+            raise SystemExit("minimcp: bundle: no component %s (there are: %s)"
+                             % (", ".join(unknown), ", ".join(_COMPONENT_FILES)))
+    text = _bundle(os.path.abspath(__file__), chosen)
+    with open(options["-o"], "w", encoding="utf-8", newline="\n") as out:
+        out.write(text)
+    sys.stderr.write("minimcp: wrote %s (%d lines)\n" % (options["-o"], text.count("\n")))
+    return 0
+
+
+def _main(argv: list) -> int:
+    """``python3 minimcp.py COMMAND``: bundle here, any other command in minimcp_cli.py."""
+    if argv[:1] == ["bundle"]:
+        return _bundle_command(argv[1:])
+    try:
+        command_line = _component("cli", "the command line (python3 minimcp.py %s)" % (argv[:1] or ["COMMAND"])[0])
+    except _NoComponent as missing:
+        sys.stderr.write("minimcp: %s\n" % missing)
+        return 2
+    return command_line.main(argv)
+
+
+if __name__ == "__main__":
+    # Components and the scripts "serve" loads import minimcp: let them find this very module.
+    sys.modules.setdefault("minimcp", sys.modules[__name__])
+    try:
+        sys.exit(_main(sys.argv[1:]))
+    except BrokenPipeError:                  # e.g. piped into head: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+        sys.exit(1)
