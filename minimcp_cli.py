@@ -29,10 +29,11 @@ from minimcp import (  # noqa: E402
     MCPServer,
     METHOD_NOT_FOUND,
     PROTOCOL_VERSIONS,
-    _COMPONENTS,
+    _COMPONENT_FILES,
     _EMPTY,
     _OwnedStdio,
     _Signature,
+    _bundle_command,
     _id_key,
     _plug,
 )
@@ -73,8 +74,8 @@ commands:
   serve --entry CONSOLE_SCRIPT [ARGS...]               run an installed server's console script
   serve --functions SCRIPT [FUNCTION ...]              serve a script's plain functions as tools
   serve --http [HOST:]PORT SCRIPT                      serve it over Streamable HTTP (default host 127.0.0.1)
-  vendor [--without NAME,...|all]                      this file, without those components, on stdout
-                                                       (NAME: %s)
+  bundle -o FILE [--with NAME,...]                     minimcp.py and its components beside it as one
+                                                       file (NAME: %s; default: all of them)
   --version                                            print minimcp's version
 
 options:
@@ -1329,83 +1330,11 @@ def _words_and_server(command: str, words: list, server: list):
     return words, server
 
 
-# vendor: the file without some components ------------------------------------------
-
-_NEEDS = {"cli": ("testclient", "sdk")}      # components that use another component
-
-
-def _vendor_sections(source: str) -> list:
-    """The file as [(component or None, text)]: one item per banner, owned by the component
-    whose _plug() call it holds (the core's sections hold none)."""
-    import re
-    starts = [match.start() for match in re.finditer(r"^# .*####$", source, flags=re.M)]
-    pieces = [source[a:b] for a, b in zip([0] + starts, starts + [len(source)])]
-    owned = []
-    for piece in pieces:
-        plugged = re.findall(r'^_plug\("([a-z]+)"', piece, flags=re.M)
-        owned.append((plugged[0] if plugged else None, piece))
-    return owned
-
-
-def _vendor(source: str, without: set) -> str:
-    """``source`` (this file) without the components named in ``without``."""
-    if not without:
-        return source
-    kept = []
-    left_out = {}
-    for component, text in _vendor_sections(source):
-        if component not in without:
-            kept.append(text)
-            continue
-        about = _COMPONENTS[component][0]
-        for name in _COMPONENTS[component][1]:
-            left_out[name] = (component, about)
-        kept.append("# %s: left out of this build (vendor --without %s)\n\n\n" % (about[:1].upper() + about[1:], component))
-        if component == "cli":
-            kept.append('if __name__ == "__main__":\n    sys.exit("minimcp: this build of minimcp.py leaves out the '
-                        'command line; serve a script with app.run()")\n')
-    text = "".join(kept)
-    table = "".join("    %r: %r,\n" % item for item in sorted(left_out.items()))
-    text = text.replace("_LEFT_OUT = {}          # a vendored build's left-out names -> (component, what it is)\n",
-                        "_LEFT_OUT = {          # written by vendor: the names of the components this build leaves out\n"
-                        + table + "}\n", 1)
-    names = ", ".join(sorted(without))
-    note = ("\nThis build of minimcp %s leaves out the components %s. It was written by\n"
-            "``python3 minimcp.py vendor --without %s``; the sections they had say so.\n" % (__version__, names, names))
-    first_paragraph_end = text.index("\n\n", text.index('"""'))
-    return text[:first_paragraph_end] + "\n" + note + text[first_paragraph_end:]
-
-
-def _vendor_command(args: list) -> int:
-    """``vendor [--without NAME,...|all]``: write this file, without those components, to stdout."""
-    without = set()
-    if args[:1] == ["--without"] and len(args) == 2:
-        without = set(_COMPONENTS) if args[1] == "all" else {name.strip() for name in args[1].split(",") if name.strip()}
-    elif args:
-        raise SystemExit("minimcp: usage: vendor [--without NAME,...|all] (NAME: %s)" % ", ".join(_COMPONENTS))
-    unknown = sorted(without - set(_COMPONENTS))
-    if unknown:
-        raise SystemExit("minimcp: vendor: no component %s (there are: %s)" % (", ".join(unknown), ", ".join(_COMPONENTS)))
-    for component, needed in _NEEDS.items():
-        gone = [name for name in needed if name in without]
-        if gone and component not in without:
-            sys.stderr.write("minimcp: vendor: %s needs %s, so it is left out too\n" % (component, " and ".join(gone)))
-            without.add(component)
-    with open(os.path.abspath(__file__), encoding="utf-8") as source:
-        text = _vendor(source.read(), without)
-    out = getattr(sys.stdout, "buffer", None)
-    if out is not None:                      # the file's own bytes: UTF-8 and \n, whatever the console uses
-        out.write(text.encode("utf-8"))
-    else:
-        sys.stdout.write(text)
-    return 0
-
-
 def main(argv: list = None) -> int:
     """The command line; returns the exit status."""
     argv = _command_first(list(sys.argv[1:] if argv is None else argv))
     usage = _USAGE.replace("python3 minimcp.py", _program_name()) % (
-        ", ".join(_COMPONENTS), LATEST_HANDSHAKE_VERSION)
+        ", ".join(_COMPONENT_FILES), LATEST_HANDSHAKE_VERSION)
     before_server = _split_command_line(argv)[0]
     if not argv or argv[0] in ("-h", "--help", "help") or "-h" in before_server or "--help" in before_server:
         (sys.stdout if argv else sys.stderr).write(usage)
@@ -1416,8 +1345,8 @@ def main(argv: list = None) -> int:
     command, rest = argv[0], argv[1:]
     if command == "serve":
         return _serve_command(rest)
-    if command == "vendor":
-        return _vendor_command(rest)
+    if command == "bundle":
+        return _bundle_command(rest)
     options, server = _split_command_line(rest)
     as_json, words, extra, roots = _parse_options(options)
     protocol = extra.get("--protocol", LATEST_HANDSHAKE_VERSION)
