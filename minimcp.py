@@ -6,7 +6,7 @@ your script::
 
     from minimcp import MCPServer, Context
 
-    app = MCPServer("demo", version="1.0.0", dialect="minimcp")
+    app = MCPServer("demo", version="1.0.0")
 
     @app.tool()
     def add(a: float, b: float) -> float:
@@ -1408,35 +1408,25 @@ class _Dialect:
 #     as Python's json writes it (Infinity, NaN) with null in structuredContent ("json", as mcp's
 #     pydantic does), or fn(value) that raises the SDK's own error for it;
 #   elicit_by_type: None, or fn(ctx, message, response_type, timeout, key) for fastmcp's
-#     ctx.elicit(message, response_type=...) (the SDK section supplies it, to every row);
+#     ctx.elicit(message, response_type=...) (minimcp_sdk.py's rows have it);
 #   lifespan_per_session: the lifespan is entered for each handshake-era HTTP session (mcp 1.x),
 #     not once per process.
-_MCP2_RULES = dict(
-    docstrings="raw", tool_failure="Error executing tool {name}", tool_error="Error executing tool {name}: {error}",
-    told=(), unknown_tool="Unknown tool: {name}", argument_error="Error executing tool {name}: {error}",
-    argument_wording=None, lax_arguments=True, is_error_always=True, objects="repr", list_blocks="items",
-    compact_json=False, dict_structured=False, text_structured=True, class_structured=True,
-    default_mime="text/plain", resource_lists="json",
-    decode_uri_variables=True, missing_resource=("Unknown resource: {uri}", True),
-    unknown_prompt=("Unknown prompt: {name}", False), missing_prompt_arguments="Missing required arguments: {missing}",
-    default_version="", describe_extra=None, result_meta=None, strict_annotations=False,
-    untyped_schema={"type": "string"}, closed_input=False, meta_in_results=False,
-    output_spelling=None, wrap_by_schema=False, non_finite="json", elicit_by_type=None, lifespan_per_session=False, annotation_fields={
-        "tool": ("title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"),
-        "resource": ("audience", "priority", "lastModified")})
 _DIALECTS = {
-    # mcp 2.3.0; the SDK section adds the rows of mcp 1.x and fastmcp.
-    "mcp2": _Dialect("mcp2", **_MCP2_RULES),
-    # minimcp's own lean choices.
-    "minimcp": _Dialect("minimcp", **dict(
-        _MCP2_RULES, docstrings="parsed", tool_failure="{error}", tool_error="{error}",
-        argument_error=None, lax_arguments=False, is_error_always=False, objects="fields",
-        text_structured=False, default_mime=None, resource_lists="items",
-        missing_resource=("Resource not found: {uri}", True), unknown_prompt=("Unknown prompt: {name}", True),
-        missing_prompt_arguments="prompt {prompt!r}: missing required argument {listed}",
-        default_version="0.0.0", strict_annotations=True, untyped_schema=None,
-        annotation_fields=None, non_finite=None)),
+    # minimcp's own, the one row of the core: what its README documents. minimcp_sdk.py adds
+    # the rows of the SDKs (mcp2, mcp1, fastmcp), each as it differs from this one.
+    "minimcp": _Dialect(
+        "minimcp", docstrings="parsed", tool_failure="{error}", tool_error="{error}", told=(),
+        unknown_tool="Unknown tool: {name}", argument_error=None, argument_wording=None, lax_arguments=False,
+        is_error_always=False, objects="fields", list_blocks="items", compact_json=False, dict_structured=False,
+        text_structured=False, class_structured=True, default_mime=None, resource_lists="items",
+        decode_uri_variables=True, missing_resource=("Resource not found: {uri}", True),
+        unknown_prompt=("Unknown prompt: {name}", True),
+        missing_prompt_arguments="prompt {prompt!r}: missing required argument {listed}", default_version="0.0.0",
+        describe_extra=None, result_meta=None, strict_annotations=True, untyped_schema=None, closed_input=False,
+        meta_in_results=False, output_spelling=None, wrap_by_schema=False, annotation_fields=None,
+        non_finite=None, elicit_by_type=None, lifespan_per_session=False),
 }
+_MASKED_FAILURE = "Error executing tool {name}"   # a failing tool's text under mask_errors=True (mcp's words)
 
 
 def _dialect(name) -> _Dialect:
@@ -2468,8 +2458,9 @@ class Context:
         if response_type is not None:
             by_type = self.server.dialect.elicit_by_type
             if by_type is None:
-                raise TypeError("ctx.elicit(response_type=...) is fastmcp's spelling, served in the SDK dialects; "
-                                "give schema= (a dict, TypedDict, dataclass or pydantic model)")
+                raise TypeError("ctx.elicit(response_type=...) is fastmcp's spelling, for the SDK dialects of "
+                                "minimcp_sdk.py (dialect=\"fastmcp\"); in minimcp's own, give schema= (a dict, "
+                                "TypedDict, dataclass or pydantic model)")
             return by_type(self, message, response_type, timeout, key)
         form = _elicitation_form(schema)
         params = {"message": message, "requestedSchema": _elicitation_schema(form, self._call.rev.version)}
@@ -5052,7 +5043,7 @@ class _Protocol:
         except Exception as exc:
             _log_tool_failure(tool.name, exc)
             told = isinstance(exc, self.dialect.told)         # the SDK's ToolError: its message is for the model
-            text = self.dialect.tool_error if told else self.dialect.tool_failure
+            text = self.dialect.tool_error if told else _MASKED_FAILURE if self.mask_errors else self.dialect.tool_failure
             return _tool_error(text.format(name=tool.name, error=str(exc) or type(exc).__name__))
         finally:
             if timer is not None:
@@ -5267,11 +5258,14 @@ class MCPServer(_Protocol):
             HTTP session ids with it (default: $MINIMCP_STATE_KEY, else a random key per process).
         max_output_size: the longest line written, in bytes (None: no limit); a longer response
             becomes an error result that says so, and the session goes on.
-        dialect: whose way of showing the server to clients and models: "mcp2" (mcp 2.3.0's, the
-            default: this is the mcp 2.x class), "minimcp" (its lean choices: docstrings read for
-            descriptions, a failing tool's message shown, ``-> str`` sent once), "mcp1" (mcp 1.x)
-            or "fastmcp" (README, "Dialects"). The SDK's classes (``FastMCP``, and
-            ``MCPServer`` imported from ``mcp``) choose their own.
+        dialect: whose way of showing the server to clients and models: "minimcp" (the default,
+            as the README documents it: a tool's description is its docstring's summary, ``Args:``
+            describe its parameters, a failing tool's message reaches the model, ``-> str`` is sent
+            once), or an SDK's, rows of minimcp_sdk.py: "mcp2" (mcp 2.3.0), "mcp1" (mcp 1.x) or
+            "fastmcp" (README, "Dialects"). The SDK's classes (``FastMCP``, and ``MCPServer``
+            imported from ``mcp``) choose their own.
+        mask_errors: a failing tool's exception message stays in the log, and the model reads
+            only "Error executing tool NAME" (for servers whose errors may carry secrets).
         lifespan: ``fn(server)`` returning a context manager (sync or async), entered once per
             process before the first connection is served and exited at shutdown; what it
             yields is ``ctx.request_context.lifespan_context``.
@@ -5288,7 +5282,8 @@ class MCPServer(_Protocol):
                  request_timeout: float = 300.0, shutdown_grace: float = 1.0,
                  cache_ttl_ms: int = 0, cache_scope: str = "private", state_ttl: float = 600.0,
                  task_ttl_ms: int = 3600000, state_key: str = None,
-                 max_output_size: int = DEFAULT_MAX_OUTPUT_SIZE, dialect: str = "mcp2", lifespan=None,
+                 max_output_size: int = DEFAULT_MAX_OUTPUT_SIZE, dialect: str = "minimcp",
+                 mask_errors: bool = False, lifespan=None,
                  host: str = "127.0.0.1", port: int = 8000, log_level: str = None, debug: bool = False,
                  dependencies: list = None, resource_metadata: dict = None) -> None:
         if cache_scope not in ("public", "private"):
@@ -5309,7 +5304,7 @@ class MCPServer(_Protocol):
         self.max_message_size, self.request_timeout = max_message_size, request_timeout
         self.shutdown_grace, self.cache_ttl_ms, self.cache_scope = shutdown_grace, cache_ttl_ms, cache_scope
         self.state_ttl, self.task_ttl_ms = state_ttl, task_ttl_ms
-        self.max_output_size = max_output_size
+        self.max_output_size, self.mask_errors = max_output_size, mask_errors
         self._tools, self._resources, self._templates, self._prompts = {}, {}, {}, {}
         self._lock = threading.RLock()   # guards the tables, the sessions, the pool and the key
         self._sessions = set()           # the connections being served now

@@ -1951,11 +1951,20 @@ def _sdk_forbids_extra() -> bool:
     return isinstance(config, dict) and config.get("extra") == "forbid"
 
 
-# The SDK rows of the dialect table (mcp 2.3.0's is the core's), each as it differs from mcp 2.3.0.
-_DIALECTS["mcp2"] = _DIALECTS["mcp2"].but("mcp2", told=(_SDKToolError,), argument_wording=_pydantic_worded("mcp"),
-                                          closed_input=_sdk_forbids_extra, output_spelling=_pydantic_output(False),
-                                          elicit_by_type=_sdk_elicit)
-_DIALECTS["minimcp"] = _DIALECTS["minimcp"].but("minimcp", elicit_by_type=_sdk_elicit)   # fastmcp's spelling too
+# The SDK rows of the dialect table, which the core's row (minimcp's own) does not have:
+# mcp 2.3.0's whole, then the others as each differs from it. Added, never replacing a row.
+_DIALECTS["mcp2"] = _DIALECTS["minimcp"].but(
+    "mcp2", docstrings="raw", tool_failure="Error executing tool {name}", tool_error="Error executing tool {name}: {error}",
+    told=(_SDKToolError,), unknown_tool="Unknown tool: {name}", argument_error="Error executing tool {name}: {error}",
+    argument_wording=_pydantic_worded("mcp"), lax_arguments=True, is_error_always=True, objects="repr",
+    text_structured=True, default_mime="text/plain", resource_lists="json",
+    missing_resource=("Unknown resource: {uri}", True), unknown_prompt=("Unknown prompt: {name}", False),
+    missing_prompt_arguments="Missing required arguments: {missing}",
+    default_version="", strict_annotations=False, untyped_schema={"type": "string"},
+    closed_input=_sdk_forbids_extra, output_spelling=_pydantic_output(False),
+    non_finite="json", elicit_by_type=_sdk_elicit, annotation_fields={
+        "tool": ("title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"),
+        "resource": ("audience", "priority", "lastModified")})
 _DIALECTS["mcp1"] = _DIALECTS["mcp2"].but(        # mcp 1.30.0, the last 1.x
     "mcp1", annotation_fields=None, tool_failure="Error executing tool {name}: {error}",
     decode_uri_variables=False,

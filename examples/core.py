@@ -16,7 +16,7 @@ sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from minimcp import Context, MCPServer  # noqa: E402
 
-app = MCPServer("core", version="1.0.0", instructions="minimcp's core, and nothing else.", dialect="minimcp")
+app = MCPServer("core", version="1.0.0", instructions="minimcp's core, and nothing else.")
 WORDS = ["apple", "apricot", "banana"]
 
 

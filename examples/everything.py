@@ -15,7 +15,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from minimcp import Context, MCPServer  # noqa: E402
 
-app = MCPServer("everything", version="1.0.0", dialect="minimcp",
+app = MCPServer("everything", version="1.0.0",
                 instructions="A test fixture that exercises every MCP feature minimcp offers.")
 
 NAMES = ["alice", "anna", "bob"]

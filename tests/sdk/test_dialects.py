@@ -279,8 +279,8 @@ def test_an_unknown_dialect_is_refused_by_name():
 
 def test_the_sdk_classes_choose_their_dialect():
     assert minimcp.FastMCP("a").dialect.name == "mcp1"
-    assert minimcp.MCPServer("b").dialect.name == "mcp2"        # "the mcp 2.x class", as the README says
-    assert minimcp.MCPServer("d", dialect="minimcp").dialect.name == "minimcp"
+    assert minimcp.MCPServer("b").dialect.name == "minimcp"     # minimcp's own, whatever the build
+    assert minimcp.MCPServer("d", dialect="mcp2").dialect.name == "mcp2"
     assert minimcp.FastMCP("c", dialect="fastmcp").dialect.name == "fastmcp"
 
 
@@ -719,7 +719,7 @@ def test_fastmcp_elicits_with_response_type():
     wire.close()
 
 
-@pytest.mark.parametrize("dialect", DIALECTS)
+@pytest.mark.parametrize("dialect", [d for d in DIALECTS if d != "minimcp"])   # (minimcp: below)
 def test_no_dialect_elicits_from_a_client_that_did_not_declare_elicitation(dialect):
     # fastmcp 4.2.3 and mcp 1.x send elicitation/create whatever the client declared; the spec
     # forbids it, so every dialect refuses before sending, and a tool that catches the error
@@ -727,6 +727,15 @@ def test_no_dialect_elicits_from_a_client_that_did_not_declare_elicitation(diale
     wire = connect(dialect, elicits(dialect))          # declares no capabilities
     answer = call(wire, "pick")
     assert json.loads(text_of(answer))["error"].startswith("the client did not declare the elicitation")
+    wire.close()
+
+
+def test_minimcp_takes_no_response_type_it_is_fastmcp_s_spelling():
+    # minimcp's own dialect asks with schema= (and refuses a client that did not declare
+    # elicitation: test_questions); response_type= is fastmcp's, and the message says where it is
+    wire = connect("minimcp", elicits("minimcp"))
+    error = json.loads(text_of(call(wire, "pick")))["error"]
+    assert error.startswith("ctx.elicit(response_type=...) is fastmcp's spelling") and "minimcp_sdk.py" in error
     wire.close()
 
 
