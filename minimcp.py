@@ -4484,7 +4484,9 @@ _COMPONENT_FILES = {
     "skills": "add_skills",
     "http": "wsgi_app wsgi http streamable-http",
     "testclient": "TestClient",
-    "sdk": "mcp2 mcp1 fastmcp FastMCP install_sdk_aliases",
+    "sdk": "mcp2 mcp1 fastmcp FastMCP install_sdk_aliases ArgModelBase ToolError ResourceError Message UserMessage "
+           "PromptMessage AssistantMessage CallToolResult ToolAnnotations TextContent ImageContent AudioContent "
+           "TextResourceContents BlobResourceContents Icon Annotations GetPromptResult TransportSecuritySettings",
     "cli": "main",
 }
 _PROVIDED_BY = {name: component for component, names in _COMPONENT_FILES.items() for name in names.split()}
@@ -4536,6 +4538,8 @@ def _plug(component: str, about: str, *, methods: dict = None, rows: dict = None
     answered = list(methods or ()) + list(tool_options) + list(transports or ()) + list(public) + list(names)
     module = sys._getframe(1).f_globals["__name__"]      # the component's module (this one, in a bundle)
     _COMPONENTS[component] = (about, tuple(name for name in answered if not name.startswith("_")), module)
+    if module == __name__:                     # a bundle: `import minimcp_<component>` finds it here too
+        sys.modules.setdefault("minimcp_" + component, sys.modules[__name__])
     _PLUGGED.update(methods or {})
     METHODS.update(rows or {})
     _FIELD_SINCE.update(fields or {})
