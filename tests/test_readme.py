@@ -1,5 +1,6 @@
 """Every code block in the README is executed here, so the manual cannot drift from the code."""
 
+import glob
 import json
 import os
 import re
@@ -247,8 +248,9 @@ def try_it(index):
     try:
         with open(os.path.join(folder, name), "w", encoding="utf-8") as handle:
             handle.write(body)
-        shutil.copy(os.path.join(ROOT, "minimcp.py"), os.path.join(folder, "minimcp.py"))
-        shutil.copytree(os.path.join(ROOT, "examples"), os.path.join(folder, "examples"))   # "in a clone"
+        for path in glob.glob(os.path.join(ROOT, "minimcp*.py")):                         # "in a clone"
+            shutil.copy(path, os.path.join(folder, os.path.basename(path)))
+        shutil.copytree(os.path.join(ROOT, "examples"), os.path.join(folder, "examples"))
         return run_command(shell_words(command), cwd=folder, timeout=60)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
@@ -478,7 +480,7 @@ TROUBLE = ["cannot start ", "ENOENT", "the server exited with status 0 having wr
 
 def test_troubleshooting_explains_what_the_cli_says_and_the_cli_points_there():
     text = section("### Troubleshooting")
-    source = open(os.path.join(ROOT, "minimcp.py"), encoding="utf-8").read()
+    source = "".join(open(path, encoding="utf-8").read() for path in glob.glob(os.path.join(ROOT, "minimcp*.py")))
     for message in TROUBLE:
         assert message in text, message
         assert message in source, message

@@ -25,6 +25,7 @@ import pytest
 
 from conftest import CLI, ROOT, Wire
 from minimcp import Image, MCPServer
+import minimcp_sdk
 
 
 try:
@@ -359,7 +360,7 @@ def test_an_installed_package_wins_over_the_aliases(tmp_path):
             "import fastmcp; print(fastmcp.FastMCP.__module__)")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           env=dict(os.environ, PYTHONPATH=str(tmp_path / "site") + os.pathsep + ROOT), timeout=60)
-    assert done.stdout.decode().split() == ["True", "minimcp"], done.stderr.decode()
+    assert done.stdout.decode().split() == ["True", minimcp_sdk.__name__], done.stderr.decode()
 
 
 def test_a_script_that_starts_itself_installs_the_aliases(tmp_path):
