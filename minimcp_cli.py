@@ -29,17 +29,16 @@ from minimcp import (  # noqa: E402
     MCPServer,
     METHOD_NOT_FOUND,
     PROTOCOL_VERSIONS,
+    _COMPONENTS,
     _COMPONENT_FILES,
     _EMPTY,
+    _NoComponent,
     _OwnedStdio,
     _Signature,
     _bundle_command,
+    _component,
     _id_key,
     _plug,
-)
-from minimcp_sdk import (  # noqa: E402
-    _SDKFinder,
-    install_sdk_aliases,
 )
 from minimcp_testclient import (  # noqa: E402
     _ClientBase,
@@ -494,7 +493,7 @@ def _importable(module: str) -> bool:
         spec = importlib.util.find_spec(module)
     except (ImportError, ValueError):            # a parent package is missing, or broken
         return False
-    return spec is not None and not isinstance(spec.loader, _SDKFinder)
+    return spec is not None and not ("sdk" in _COMPONENTS and isinstance(spec.loader, _component("sdk")._SDKFinder))
 
 
 def _serve_form(serve_arguments: list, env: dict, folder: str = None, pythonpath: bool = True) -> tuple:
@@ -659,6 +658,33 @@ def _http_address(text: str) -> tuple:
     return host or "127.0.0.1", int(port)
 
 
+class _NoSDK(ModuleNotFoundError):
+    """An SDK import of a served file, without minimcp_sdk.py: serve says so, without a traceback."""
+
+
+class _NoSDKFinder:
+    """Without minimcp_sdk.py: a server that imports mcp or fastmcp (not installed) is told which
+    file to copy. At the end of sys.meta_path, as the SDK's finder is: an installed SDK wins."""
+
+    def __init__(self, missing: str) -> None:
+        self.missing = missing
+
+    def find_spec(self, fullname: str, path=None, target=None):
+        if fullname.split(".")[0] in ("mcp", "fastmcp"):
+            raise _NoSDK("%s is not installed, and %s" % (fullname, self.missing), name=fullname)
+        return None
+
+
+def _sdk_aliases() -> None:
+    """serve: the SDK's names for a server written for it, from minimcp_sdk.py, which is imported
+    only now (a server written for minimcp never pays for it); without the file, a finder that
+    says which file to copy when the server imports the SDK."""
+    try:
+        _component("sdk", "minimcp's stand-in for the mcp and fastmcp packages").install_sdk_aliases()
+    except _NoComponent as missing:
+        sys.meta_path.append(_NoSDKFinder(str(missing)))
+
+
 def _run_served(app: "MCPServer", http) -> None:
     if http is None:
         app.run()
@@ -710,7 +736,7 @@ def _serve_command(words: list) -> int:
     if words[:1] == ["--entry"]:
         if len(words) < 2 or http is not None:
             raise SystemExit("minimcp: serve --entry CONSOLE_SCRIPT [ARGUMENTS ...] (stdio)")
-        install_sdk_aliases()
+        _sdk_aliases()
         return _run_entry_point(words[1], words[2:])
     as_module = words[:1] == ["-m"]
     words = words[1:] if as_module else words
@@ -720,7 +746,7 @@ def _serve_command(words: list) -> int:
     script, _, attribute = words[0].partition(":")
     if len(script) == 1 and attribute and os.name == "nt":        # C:\path\x.py
         script, _, attribute = words[0].rpartition(":") if words[0].count(":") > 1 else (words[0], "", "")
-    install_sdk_aliases()                     # a server written for the official SDK runs unchanged
+    _sdk_aliases()                            # a server written for the official SDK runs unchanged
     dotted = not script.endswith(".py") and not os.path.exists(script) and \
         all(part.isidentifier() for part in script.split("."))
     module = _load_module(script) if as_module or dotted else _load_script(script)
@@ -1344,7 +1370,10 @@ def main(argv: list = None) -> int:
         return 0
     command, rest = argv[0], argv[1:]
     if command == "serve":
-        return _serve_command(rest)
+        try:
+            return _serve_command(rest)
+        except _NoSDK as missing:
+            raise SystemExit("minimcp: %s" % missing) from None
     if command == "bundle":
         return _bundle_command(rest)
     options, server = _split_command_line(rest)
