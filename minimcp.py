@@ -3450,46 +3450,6 @@ class _Admission:
 
 
 HEADER_MISMATCH = -32020
-# Where Mcp-Name comes from in the body (SEP-2663 routing headers).
-_NAMED_BY = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri",
-             "tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId"}
-
-
-def _mirrored_arguments(schema: dict, arguments, depth: int = 0):
-    """(header name, argument value or None) for every property marked ``x-mcp-header``; arguments may be any JSON."""
-    for name, prop in (schema.get("properties") or {}).items() if isinstance(schema, dict) else ():
-        if not isinstance(prop, dict):
-            continue
-        value = arguments.get(name) if isinstance(arguments, dict) else None
-        if isinstance(prop.get("x-mcp-header"), str):
-            yield prop["x-mcp-header"], value
-        elif "properties" in prop and depth < 8:
-            yield from _mirrored_arguments(prop, value, depth + 1)
-
-
-def _same_header_value(sent, value) -> bool:
-    if sent is None or value is None:
-        return sent is None and value is None
-    if isinstance(value, bool):
-        return sent == ("true" if value else "false")
-    if isinstance(value, int):
-        try:
-            return float(sent) == value
-        except ValueError:
-            return False
-    return sent == value
-
-
-def _header_value(raw):
-    """A header as sent, with the ``=?base64?...?=`` sentinel decoded (None if undecodable)."""
-    if raw is None or not (raw.startswith("=?base64?") and raw.endswith("?=")):
-        return raw
-    import base64
-    import binascii
-    try:
-        return base64.b64decode(raw[9:-2], validate=True).decode("utf-8")
-    except (binascii.Error, ValueError):
-        return None
 
 
 class _Batch:
@@ -3843,17 +3803,19 @@ class _Session(_SessionTasks):
         if admission.refusal is not None and not admission.unanswered:
             self.write(admission.refusal, refused=admission.route)
 
-    def take(self, message, headers: dict = None) -> _Admission:
+    def take(self, message, check=None) -> _Admission:
         """Take one parsed message or batch; what became of it (the transport sends any refusal).
 
-        ``headers``: HTTP's ``mcp-*`` request headers (lower-case names, values as sent),
-        which must agree with the body and the session; None where there are none (stdio).
+        ``check``: the transport's own rules, ``check(session, method, params, request)``
+        -> None or (code, message, data, malformed), run on a well-formed message before
+        it is admitted (HTTP: its headers agree with the body and the session); ``method``
+        is None for a batch, ``request`` the message if it is a request. None for stdio.
         """
         admission = _Admission()
         if isinstance(message, list):
-            self._on_batch(message, admission, headers)
+            self._on_batch(message, admission, check)
         else:
-            self._on_message(message, None, admission, headers)
+            self._on_message(message, None, admission, check)
         admission.stateless = not self.lasting
         return admission
 
@@ -3893,8 +3855,8 @@ class _Session(_SessionTasks):
         """A reader (the stdio _ReadLoop) runs this session's calls: dispatch and step aside through it."""
         self.dispatch, self.step_aside = reader.dispatch, reader.step_aside
 
-    def _on_batch(self, messages: list, admission: _Admission, headers) -> None:
-        refusal = self._check_headers(None, None, headers) if headers is not None else None
+    def _on_batch(self, messages: list, admission: _Admission, check) -> None:
+        refusal = check(self, None, None, None) if check is not None else None
         if refusal is not None:
             admission.refuse(None, *refusal)
         elif not (self.era == "handshake" and self.peer.rev.batches):
@@ -3928,7 +3890,7 @@ class _Session(_SessionTasks):
             self.write(_error(request_id, code, message, data),
                        refused=_id_key(request_id) if request_id is not None else None)
 
-    def _on_message(self, message, batch, admission: _Admission = None, headers=None) -> None:
+    def _on_message(self, message, batch, admission: _Admission = None, check=None) -> None:
         """Classify one message: a request, a notification, or the client's answer to us."""
         if not isinstance(message, dict):
             self._reply_error(batch, None, INVALID_REQUEST, "Invalid Request: a JSON-RPC message must be an "
@@ -3955,8 +3917,8 @@ class _Session(_SessionTasks):
         elif has_id and not valid_id:
             refusal = (None, INVALID_REQUEST, "Invalid Request: id must be a string or an integer, not %s"
                        % _json_type(request_id), None, True)
-        elif headers is not None:
-            refusal = self._check_headers(method, params, headers, message if has_id else None)
+        elif check is not None:
+            refusal = check(self, method, params, message if has_id else None)
             if refusal is not None:
                 refusal = (reply_id,) + refusal
         if refusal is None and not has_id:
@@ -4068,84 +4030,6 @@ class _Session(_SessionTasks):
         peer = _envelope_peer(meta)
         self.last_envelope = (fields, peer)
         return peer
-
-    def refuses_headers(self, headers: dict):
-        """(code, message, data, malformed) if a transport's headers do not fit this session, else None.
-
-        For what carries no message (HTTP GET and DELETE): only the revision is checked.
-        """
-        return self._check_headers(None, None, headers)
-
-    def _check_headers(self, method, params, headers: dict, request: dict = None):
-        """HTTP: the ``mcp-*`` headers agree with this session and the body; else (code, message, data, malformed).
-
-        ``method`` is None for a batch (only the version header is checked for one);
-        ``request`` is the message if it is a request. A session opened by
-        ``initialize`` takes any handshake revision in MCP-Protocol-Version. Outside
-        one, ``initialize`` opens one; otherwise the header (or, without it, the
-        body's ``_meta``) must say 2026-07-28, whose requests mirror their method and
-        name in Mcp-Method and Mcp-Name (SEP-2243, SEP-2663).
-        """
-        version = headers.get("mcp-protocol-version")
-        if self.lasting:
-            if version is not None and version not in HANDSHAKE:
-                return (INVALID_REQUEST, "Bad Request: MCP-Protocol-Version %s is not a revision of this "
-                        "session's era (it speaks %s)" % (version, self.peer.rev.version), None, True)
-            return None
-        meta = params.get("_meta") if isinstance(params, dict) else None
-        meta = meta if isinstance(meta, dict) else {}
-        if method == "initialize" and version not in MODERN:
-            return None                              # opens a session: _admit and the handler decide the rest
-        if version in MODERN or (version is None and META_VERSION in meta):
-            return self._check_modern_headers(method, params, meta, headers, request)
-        if version is not None and version not in ALL_VERSIONS:
-            refusal = _version_refusal(version)
-            return refusal.code, refusal.message, refusal.data, True
-        return (INVALID_REQUEST, "Bad Request: no Mcp-Session-Id; send initialize first (protocol 2025-11-25 "
-                "and older) or the 2026-07-28 _meta envelope and MCP-Protocol-Version header", None, True)
-
-    def _check_modern_headers(self, method, params, meta: dict, headers: dict, request):
-        version = headers.get("mcp-protocol-version")
-        if method is None:
-            return (INVALID_REQUEST, "Invalid Request: one JSON-RPC message per POST (no batches in protocol "
-                    "2026-07-28)", None, True)
-        if version is None:
-            return HEADER_MISMATCH, "Header mismatch: the MCP-Protocol-Version header is missing", None, True
-        if META_VERSION in meta and meta[META_VERSION] != version:
-            return (HEADER_MISMATCH, "Header mismatch: MCP-Protocol-Version %r does not match _meta %r"
-                    % (version, meta[META_VERSION]), None, True)
-        if request is None:
-            return None                              # notifications: no header rules in this revision
-        try:                                         # server/discover too: RequestParams requires _meta
-            _envelope_peer(params.get("_meta") if isinstance(params, dict) else None)
-        except MCPError as exc:                      # a malformed envelope is a bad request, not a result
-            return exc.code, exc.message, exc.data, True
-        sent = _header_value(headers.get("mcp-method"))
-        if sent != method:
-            return (HEADER_MISMATCH, "Header mismatch: Mcp-Method %r does not match the body's method %r"
-                    % (sent, method), None, True)
-        if method == "initialize":                   # the header chose 2026-07-28, which has no initialize
-            return (METHOD_NOT_FOUND, "Method not found: initialize is not part of protocol 2026-07-28; to open "
-                    "a 2025-11-25 session, send it without the 2026-07-28 MCP-Protocol-Version header and _meta "
-                    "envelope", None, False)
-        field = _NAMED_BY.get(method)
-        if field is not None:
-            name = _header_value(headers.get("mcp-name"))
-            if name != params.get(field):
-                return (HEADER_MISMATCH, "Header mismatch: Mcp-Name %r does not match the body's %s %r"
-                        % (name, field, params.get(field)), None, True)
-        if method == "tools/call":
-            tool = self.server._tools.get(params.get("name"))
-            for header, value in _mirrored_arguments(tool.input_schema if tool else {}, params.get("arguments")):
-                sent = headers.get("mcp-param-" + header.lower())
-                decoded = _header_value(sent)       # None for None: both absent is a match
-                if sent is not None and (decoded is None or any(ord(c) < 32 and c != "\t" for c in sent)):
-                    return (HEADER_MISMATCH, "Header mismatch: Mcp-Param-%s has invalid characters" % header,
-                            None, True)
-                if not _same_header_value(decoded, value):
-                    return (HEADER_MISMATCH, "Header mismatch: Mcp-Param-%s %r does not match the argument %r"
-                            % (header, decoded, value), None, True)
-        return None
 
     def _on_notification(self, method: str, params):
         """Act on a notification; a reason if it is not one this server can accept (else None).
@@ -4508,7 +4392,8 @@ _SEAM = {
         "_clean_doc", "_schema_for",
     ]),
     "attributes": frozenset(["_lock", "_resources", "_sessions", "_live_sessions", "_signing_key", "_shared_key",
-                             "_announce_task"]),     # (a transport's session may announce tasks its way)
+                             "_announce_task",       # (a transport's session may announce tasks its way)
+                             "_tools"]),             # (HTTP's Mcp-Param-* headers mirror a tool's arguments)
 }
 
 

@@ -21,12 +21,17 @@ if minimcp.__version__ != __version__:
                       % (os.path.basename(__file__), __version__, minimcp.__file__, minimcp.__version__))
 
 from minimcp import (  # noqa: E402
+    ALL_VERSIONS,
+    HANDSHAKE,
     HEADER_MISMATCH,
     INTERNAL_ERROR,
     INVALID_REQUEST,
+    MCPError,
     MCPServer,
+    META_VERSION,
     METHOD_NOT_FOUND,
     MISSING_CLIENT_CAPABILITY,
+    MODERN,
     PARSE_ERROR,
     PROTOCOL_VERSIONS,
     REVISIONS,
@@ -38,16 +43,141 @@ from minimcp import (  # noqa: E402
     _Terminated,
     _b64url,
     _decode_line,
+    _envelope_peer,
     _error,
     _logger,
     _part,
     _plug,
     _unb64url,
+    _version_refusal,
     encode_message,
 )
 
 
 # Transport: Streamable HTTP as a WSGI app (its modules imported only when used) ####
+
+# The MCP-* headers: what they must say of the body and the session (SEP-2243, SEP-2663) -----
+
+# Where Mcp-Name comes from in the body (SEP-2663 routing headers).
+_NAMED_BY = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri",
+             "tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId"}
+
+
+def _mirrored_arguments(schema: dict, arguments, depth: int = 0):
+    """(header name, argument value or None) for every property marked ``x-mcp-header``; arguments may be any JSON."""
+    for name, prop in (schema.get("properties") or {}).items() if isinstance(schema, dict) else ():
+        if not isinstance(prop, dict):
+            continue
+        value = arguments.get(name) if isinstance(arguments, dict) else None
+        if isinstance(prop.get("x-mcp-header"), str):
+            yield prop["x-mcp-header"], value
+        elif "properties" in prop and depth < 8:
+            yield from _mirrored_arguments(prop, value, depth + 1)
+
+
+def _same_header_value(sent, value) -> bool:
+    if sent is None or value is None:
+        return sent is None and value is None
+    if isinstance(value, bool):
+        return sent == ("true" if value else "false")
+    if isinstance(value, int):
+        try:
+            return float(sent) == value
+        except ValueError:
+            return False
+    return sent == value
+
+
+def _header_value(raw):
+    """A header as sent, with the ``=?base64?...?=`` sentinel decoded (None if undecodable)."""
+    if raw is None or not (raw.startswith("=?base64?") and raw.endswith("?=")):
+        return raw
+    import base64
+    import binascii
+    try:
+        return base64.b64decode(raw[9:-2], validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _refuses_headers(session: _Session, headers: dict):
+    """(code, message, data, malformed) if a transport's headers do not fit this session, else None.
+
+    For what carries no message (HTTP GET and DELETE): only the revision is checked.
+    """
+    return _check_headers(session, None, None, headers)
+
+def _check_headers(session: _Session, method, params, headers: dict, request: dict = None):
+    """HTTP: the ``mcp-*`` headers agree with this session and the body; else (code, message, data, malformed).
+
+    ``method`` is None for a batch (only the version header is checked for one);
+    ``request`` is the message if it is a request. A session opened by
+    ``initialize`` takes any handshake revision in MCP-Protocol-Version. Outside
+    one, ``initialize`` opens one; otherwise the header (or, without it, the
+    body's ``_meta``) must say 2026-07-28, whose requests mirror their method and
+    name in Mcp-Method and Mcp-Name (SEP-2243, SEP-2663).
+    """
+    version = headers.get("mcp-protocol-version")
+    if session.lasting:
+        if version is not None and version not in HANDSHAKE:
+            return (INVALID_REQUEST, "Bad Request: MCP-Protocol-Version %s is not a revision of this "
+                    "session's era (it speaks %s)" % (version, session.peer.rev.version), None, True)
+        return None
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    meta = meta if isinstance(meta, dict) else {}
+    if method == "initialize" and version not in MODERN:
+        return None                              # opens a session: _admit and the handler decide the rest
+    if version in MODERN or (version is None and META_VERSION in meta):
+        return _check_modern_headers(session, method, params, meta, headers, request)
+    if version is not None and version not in ALL_VERSIONS:
+        refusal = _version_refusal(version)
+        return refusal.code, refusal.message, refusal.data, True
+    return (INVALID_REQUEST, "Bad Request: no Mcp-Session-Id; send initialize first (protocol 2025-11-25 "
+            "and older) or the 2026-07-28 _meta envelope and MCP-Protocol-Version header", None, True)
+
+def _check_modern_headers(session: _Session, method, params, meta: dict, headers: dict, request):
+    version = headers.get("mcp-protocol-version")
+    if method is None:
+        return (INVALID_REQUEST, "Invalid Request: one JSON-RPC message per POST (no batches in protocol "
+                "2026-07-28)", None, True)
+    if version is None:
+        return HEADER_MISMATCH, "Header mismatch: the MCP-Protocol-Version header is missing", None, True
+    if META_VERSION in meta and meta[META_VERSION] != version:
+        return (HEADER_MISMATCH, "Header mismatch: MCP-Protocol-Version %r does not match _meta %r"
+                % (version, meta[META_VERSION]), None, True)
+    if request is None:
+        return None                              # notifications: no header rules in this revision
+    try:                                         # server/discover too: RequestParams requires _meta
+        _envelope_peer(params.get("_meta") if isinstance(params, dict) else None)
+    except MCPError as exc:                      # a malformed envelope is a bad request, not a result
+        return exc.code, exc.message, exc.data, True
+    sent = _header_value(headers.get("mcp-method"))
+    if sent != method:
+        return (HEADER_MISMATCH, "Header mismatch: Mcp-Method %r does not match the body's method %r"
+                % (sent, method), None, True)
+    if method == "initialize":                   # the header chose 2026-07-28, which has no initialize
+        return (METHOD_NOT_FOUND, "Method not found: initialize is not part of protocol 2026-07-28; to open "
+                "a 2025-11-25 session, send it without the 2026-07-28 MCP-Protocol-Version header and _meta "
+                "envelope", None, False)
+    field = _NAMED_BY.get(method)
+    if field is not None:
+        name = _header_value(headers.get("mcp-name"))
+        if name != params.get(field):
+            return (HEADER_MISMATCH, "Header mismatch: Mcp-Name %r does not match the body's %s %r"
+                    % (name, field, params.get(field)), None, True)
+    if method == "tools/call":
+        tool = session.server._tools.get(params.get("name"))
+        for header, value in _mirrored_arguments(tool.input_schema if tool else {}, params.get("arguments")):
+            sent = headers.get("mcp-param-" + header.lower())
+            decoded = _header_value(sent)       # None for None: both absent is a match
+            if sent is not None and (decoded is None or any(ord(c) < 32 and c != "\t" for c in sent)):
+                return (HEADER_MISMATCH, "Header mismatch: Mcp-Param-%s has invalid characters" % header,
+                        None, True)
+            if not _same_header_value(decoded, value):
+                return (HEADER_MISMATCH, "Header mismatch: Mcp-Param-%s %r does not match the argument %r"
+                        % (header, decoded, value), None, True)
+    return None
+
 
 class _Exchange:
     """The messages one HTTP request is waiting for: its answer, and what comes before it.
@@ -639,7 +769,7 @@ class _HTTPApp:
             with self.lock:                          # busy while it admits: never expired under a request
                 held.streams += 1
         try:
-            admission = session.take(message, headers)
+            admission = session.take(message, lambda *about: _check_headers(*about[:3], headers, about[3]))
         except BaseException:
             self._done(session, held, None, None)
             raise
@@ -901,7 +1031,7 @@ class _HTTPApp:
         """GET and DELETE: the session decides whether their headers fit it (MCP-Protocol-Version)."""
         headers = {key[5:].replace("_", "-").lower(): value for key, value in environ.items()
                    if key.startswith("HTTP_MCP_")}
-        refusal = held.session.refuses_headers(headers)
+        refusal = _refuses_headers(held.session, headers)
         if refusal is not None:
             raise _HTTPError("400 Bad Request", *refusal[:2], data=refusal[2])
 
