@@ -43,7 +43,6 @@ from minimcp import (  # noqa: E402
     _Terminated,
     _b64url,
     _decode_line,
-    _envelope_peer,
     _error,
     _logger,
     _part,
@@ -147,9 +146,9 @@ def _check_modern_headers(session: _Session, method, params, meta: dict, headers
                 % (version, meta[META_VERSION]), None, True)
     if request is None:
         return None                              # notifications: no header rules in this revision
-    try:                                         # server/discover too: RequestParams requires _meta
-        _envelope_peer(params.get("_meta") if isinstance(params, dict) else None)
-    except MCPError as exc:                      # a malformed envelope is a bad request, not a result
+    try:        # server/discover too: RequestParams requires _meta. The session keeps the peer it
+        session._peer_for_envelope(params.get("_meta") if isinstance(params, dict) else None)  # makes:
+    except MCPError as exc:     # _admit reads it, not checks again. A malformed envelope is a bad request
         return exc.code, exc.message, exc.data, True
     sent = _header_value(headers.get("mcp-method"))
     if sent != method:
