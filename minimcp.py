@@ -5159,8 +5159,7 @@ class MCPServer(_Protocol):
         lifespan: ``fn(server)`` returning a context manager (sync or async), entered once per
             process before the first connection is served and exited at shutdown; what it
             yields is ``ctx.request_context.lifespan_context``.
-        host, port, log_level, debug, dependencies: the SDK's settings, accepted so that its
-            servers construct this class unchanged (host and port are run(transport="http")'s).
+        host, port: where run(transport="http") serves, by default.
         resource_metadata: the OAuth protected-resource metadata (RFC 9728) its HTTP endpoint
             serves at /.well-known/oauth-protected-resource and names in its 401 challenge.
     """
@@ -5174,8 +5173,7 @@ class MCPServer(_Protocol):
                  task_ttl_ms: int = 3600000, state_key: str = None,
                  max_output_size: int = DEFAULT_MAX_OUTPUT_SIZE, dialect: str = "minimcp",
                  mask_errors: bool = False, lifespan=None,
-                 host: str = "127.0.0.1", port: int = 8000, log_level: str = None, debug: bool = False,
-                 dependencies: list = None, resource_metadata: dict = None) -> None:
+                 host: str = "127.0.0.1", port: int = 8000, resource_metadata: dict = None) -> None:
         if cache_scope not in ("public", "private"):
             raise ValueError("cache_scope must be 'public' or 'private'")
         try:

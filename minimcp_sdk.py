@@ -967,8 +967,8 @@ class _SDKResourceError(Exception):
 class _SDKFastMCP(MCPServer):
     """minimcp's MCPServer with an SDK's constructor and decorator keywords, served in that SDK's dialect.
 
-    Settings minimcp has no use for (tags, auth, mount paths, ...) are accepted and ignored;
-    ``lifespan``, ``host`` and ``port`` are honoured.
+    Settings minimcp has no use for (log_level, debug, dependencies, tags, auth, mount paths, ...)
+    are accepted and ignored; ``lifespan``, ``host`` and ``port`` are honoured.
     """
     sdk_dialect = "mcp1"                 # each alias class names its SDK (see _sdk_server_class)
 
@@ -978,8 +978,7 @@ class _SDKFastMCP(MCPServer):
     def __init__(self, name: str = None, instructions: str = None, *args, **settings) -> None:
         keep = {k: _sdk_json(settings[k]) for k in ("version", "title", "description", "icons", "website_url")
                 if settings.get(k) is not None}         # Icon objects become the dicts minimcp takes
-        keep.update({k: settings[k] for k in ("lifespan", "host", "port", "log_level", "debug", "dependencies")
-                     if settings.get(k) is not None})
+        keep.update({k: settings[k] for k in ("lifespan", "host", "port") if settings.get(k) is not None})
         # fastmcp's strict_input_validation: pydantic's strict mode ("3" is no int), and its words
         self.strict_input_validation = bool(settings.get("strict_input_validation"))
         super().__init__(name or "minimcp", instructions=instructions,

@@ -159,10 +159,12 @@ def test_optional_and_subscripted_context_parameters_are_the_context():
     wire.close()
 
 
-def test_the_sdk_settings_are_accepted_by_minimcps_own_class():
-    app = MCPServer("settings", lifespan=None, host="127.0.0.1", port=9001, log_level="INFO",
-                    dependencies=["x"], debug=False)
+def test_the_sdk_only_settings_are_the_sdk_classes_not_minimcps_own():
+    app = MCPServer("settings", lifespan=None, host="127.0.0.1", port=9001)
     assert (app.host, app.port) == ("127.0.0.1", 9001)
+    for setting in ("log_level", "debug", "dependencies"):    # FastMCP takes them (test_sdk_compat)
+        with pytest.raises(TypeError, match=setting):
+            MCPServer("settings", **{setting: None})
 
 
 PACKAGE_SERVER = '''
