@@ -1322,13 +1322,13 @@ def _fits_format(text: str, kind: str) -> bool:
 # (see _REVISION_FIELDS in the server section).
 
 class _Dialect:
-    """How one SDK shows a server to its client and its model, as named rules.
+    """How minimcp, or one SDK, shows a server to its client and its model, as named rules.
 
     A server is served in the dialect of the SDK it was written for, so that a model
     sees what it saw there: ``MCPServer(dialect=...)``, or the class a server
     constructs. Code reads ``dialect.<rule>`` where the thing it shapes is made (a
-    description, a result, an error), never ``if dialect == ...``. Each rule is
-    explained at ``_DIALECT_RULES``.
+    description, a result, an error), never ``if dialect == ...``. The comment after
+    this class explains each rule; _DIALECTS holds the rows.
     """
     RULES = ("docstrings", "tool_failure", "tool_error", "told", "unknown_tool", "argument_error",
              "argument_wording", "lax_arguments", "is_error_always", "objects", "list_blocks", "compact_json",
@@ -4401,10 +4401,10 @@ _SEAM = {
 def _plug(component: str, about: str, *, methods: dict = None, rows: dict = None, fields: dict = None,
           offers: dict = None, tool_options: tuple = (), on_tool=None, capabilities=None,
           transports: dict = None, public: tuple = (), attributes=None, names: tuple = ()) -> None:
-    """Plug a component into the core: called once, at the end of the component's section.
+    """Plug a component into the core: called once, by the component's file as it is imported.
 
     Args:
-        component: its short name, as ``vendor --without`` spells it.
+        component: its short name, as _COMPONENT_FILES and ``bundle --with`` spell it.
         about: one line on what it is.
         methods: MCPServer attributes it adds (functions taking the server first, or properties).
         rows: its rows of METHODS (their handlers are among ``methods``).
