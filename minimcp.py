@@ -2458,8 +2458,8 @@ class Context:
         if response_type is not None:
             by_type = self.server.dialect.elicit_by_type
             if by_type is None:
-                raise TypeError("ctx.elicit(response_type=...) is fastmcp's spelling, for the SDK dialects of "
-                                "minimcp_sdk.py (dialect=\"fastmcp\"); in minimcp's own, give schema= (a dict, "
+                raise TypeError("ctx.elicit(response_type=...) is fastmcp's spelling, for a server in its "
+                                "dialect (dialect=\"fastmcp\"); in minimcp's own, give schema= (a dict, "
                                 "TypedDict, dataclass or pydantic model)")
             return by_type(self, message, response_type, timeout, key)
         form = _elicitation_form(schema)
@@ -4381,11 +4381,12 @@ _PROVIDED_BY = {name: component for component, names in _COMPONENT_FILES.items()
 _SEAM = {
     "names": frozenset([
         "_plug", "_part", "_COMPONENTS", "_DIALECTS",
+        "_COMPONENT_FILES", "_component", "_NoComponent", "_bundle_command",   # (the command line's)
         "_Session", "_Admission", "_Peer", "_Call", "_Task", "_Terminated", "_Signature", "_OwnedStdio",
         "_error", "_request", "_response", "_notification", "_id_key", "_decode_line", "_json_default",
         "_b64", "_b64url", "_unb64url", "_logger", "_available", "_trim", "_shaped", "_shape_resource",
         "_page", "_required", "_invalid_params", "_guess_mime", "_is_coroutine_function", "_quote_path",
-        "_read_below", "_regular_files", "_LAX_BOOLEANS", "_EMPTY",
+        "_read_below", "_regular_files", "_LAX_BOOLEANS", "_EMPTY", "_version_refusal",
         # reading type hints as the schema section does (the SDK dialects' pydantic wording)
         "_typing_parts", "_resolve_annotation", "_class_hints", "_class_namespace", "_field_annotation",
         "_field_default", "_is_dataclass", "_is_enum", "_is_field_info", "_is_pydantic_model", "_is_typeddict",
@@ -6235,7 +6236,8 @@ def _main(argv: list) -> int:
     if argv[:1] == ["bundle"]:
         return _bundle_command(argv[1:])
     try:
-        command_line = _component("cli", "the command line (python3 minimcp.py %s)" % (argv[:1] or ["COMMAND"])[0])
+        command_line = _component(_PROVIDED_BY["main"], "the command line (python3 minimcp.py %s)"
+                                  % (argv[:1] or ["COMMAND"])[0])
     except _NoComponent as missing:
         sys.stderr.write("minimcp: %s\n" % missing)
         return 2
