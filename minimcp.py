@@ -31,23 +31,28 @@ your script::
 
 The server speaks every MCP revision (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25
 through the ``initialize`` handshake, and the stateless 2026-07-28) on the same pipe.
-``python3 minimcp.py --help`` lists the command-line tools (inspect, call, ...).
+``python3 minimcp.py --help`` lists the command-line tools (inspect, call, ...), which are
+minimcp_cli.py's: copy it beside this file for them.
 
-How the file is laid out (``grep -n '^# .*####' minimcp.py``), each section using
-only those above it. The core comes first: all a stdio server of every revision needs.
-Each component after it plugs itself in with one ``_plug()`` call at the end of its
-section, and uses of the core only its public names and those ``_SEAM`` lists
-(tests/test_seam.py holds both sides to that); ``python3 minimcp.py vendor --without
-NAME,...`` writes the file without some components (tests/test_core_only.py runs the
-core without any)::
+How the files are laid out. This file, minimcp.py, is the core: all a stdio server of
+every revision needs, and nothing else (``grep -n '^# .*####' minimcp.py``, each section
+using only those above it). Each component is a file beside it, minimcp_<name>.py, which
+imports this module and plugs itself in with one ``_plug()`` call; it uses of the core
+only its public names and those ``_SEAM`` lists (tests/test_seam.py holds both sides to
+that). The core names its components in one table, _COMPONENT_FILES, and imports a
+component's file on first use of a name it provides (app.wsgi, ``from minimcp import
+TestClient``), or says which file to copy. ``python3 minimcp.py bundle -o FILE`` writes
+the core and its components as one file, which replaces them all (tests/core/ runs the
+core alone; tests/test_files.py the files and the bundle)::
 
-  The core
+  The core, minimcp.py
     Constants, Errors          revisions, error codes, MCPError, Cancelled
     JSON Schema                schemas from type hints; the validator for them, and the checker
                                compiled once per tool
     Elicitation forms          what elicitation/create may ask (_elicitation_form), shaped per
                                revision (_elicitation_schema), and the answer checked against it
-    Registry records           Tool, Resource (+ RFC 6570 templates), Prompt, content helpers
+    Registry records           Tool, Resource (+ RFC 6570 templates), Prompt, content helpers;
+                               _DIALECTS, whose one row here is minimcp's own (the default)
     Context                    what a handler may do while it runs (progress, log, ask the client,
                                several questions at once: ctx.questions())
     JSON-RPC envelope          pure functions: message shapes, ids, encoding, decoding a line
@@ -60,17 +65,18 @@ core without any)::
                                session's side, which _Session inherits); per revision, _TaskRules
     Session                    _Session: one connection. feed() turns a line into messages, and
                                take() says what became of one (_Admission: a refusal, or the
-                               stream its answer goes to) for stdio and HTTP alike, headers
-                               included; _admit() is the one place where the two eras meet and decides the
-                               _Peer (revision, capabilities) a request is served under; write()
-                               keeps "mark done, then answer exactly once"; our questions to the
-                               client (several per round: ask()) and listen streams live here
-                               too. Only the session writes its state.
+                               stream its answer goes to) for any transport, whose own rules
+                               (HTTP's headers) it runs as a check; _admit() is the one place
+                               where the two eras meet and decides the _Peer (revision,
+                               capabilities) a request is served under; write() keeps "mark
+                               done, then answer exactly once"; our questions to the client
+                               (several per round: ask()) and listen streams live here too.
+                               Only the session writes its state.
     The seam                   what components plug into: the tables the core looks up (MCPServer
                                methods, tool() keywords, METHODS rows, capabilities, transports,
                                module attributes), _plug() that fills them, _part() that keeps a
                                component's state on a server (and its tool gate), _SEAM, and
-                               _LEFT_OUT, which a vendored build fills
+                               _COMPONENT_FILES with _component(), which imports a file on demand
     Server                     _WorkerPool, shared by all sessions (its one watcher thread also
                                keeps each stdio reader moving); _Protocol: the _on_* handlers in
                                METHODS order (each takes a _Call and reaches its connection via
@@ -81,23 +87,28 @@ core without any)::
                                _ReadLoop, whose reading thread runs what it reads and steps aside
                                when a call waits or runs long; _LineReader, _LineWriter (corked
                                during a burst), _OwnedStdio
+    Running minimcp.py         python3 minimcp.py COMMAND: bundle here, the rest minimcp_cli.py's
 
-  The components (as vendor names them)
-    MCP Apps (apps)            ui:// pages linked to tools (tool(ui=...)), ui_resource, the
-                               extension's negotiation and its tool gate, inline_page
-    Agent Skills (skills)      SEP-2640: skill folders as skill:// resources (_Skill, manifests
-                               with sha256 digests), the SKILL.md frontmatter reader (_YAMLSubset),
-                               add_skills and the skills/* rows of METHODS
-    Transport: HTTP (http)     _HTTPApp, the Streamable HTTP endpoint as a WSGI app: a POST is
-                               given to a session, whose _Admission it maps to a status and a
-                               stream, and _HTTPOut puts each message on the stream of the
-                               request it belongs to; signed session ids, their identity and
-                               SQLiteSessionStore; _serve_http runs it on http.server (HTTP/1.1,
-                               keep-alive, a drain on SIGTERM); app.wsgi, run(transport="http")
-    Clients (testclient)       TestClient, and the client the command line uses
-    SDK names (sdk)            alias modules so servers written for mcp/fastmcp run unchanged,
-                               and the mcp1/fastmcp rows of _DIALECTS
-    Command line (cli)         python3 minimcp.py COMMAND (needs testclient and sdk)
+  The components, each a file beside it (by the names bundle --with takes)
+    minimcp_apps.py (apps)     MCP Apps: ui:// pages linked to tools (tool(ui=...)), ui_resource,
+                               the extension's negotiation and its tool gate, inline_page
+    minimcp_skills.py (skills) Agent Skills, SEP-2640: skill folders as skill:// resources (_Skill,
+                               manifests with sha256 digests), the SKILL.md frontmatter reader
+                               (_YAMLSubset), add_skills and the skills/* rows of METHODS
+    minimcp_http.py (http)     Transport: Streamable HTTP. _HTTPApp, the endpoint as a WSGI app: a
+                               POST is given to a session, whose _Admission it maps to a status
+                               and a stream, and _HTTPOut puts each message on the stream of the
+                               request it belongs to; the MCP-* header rules; signed session ids,
+                               their identity and SQLiteSessionStore; _serve_http runs it on
+                               http.server (HTTP/1.1, keep-alive, a drain on SIGTERM); app.wsgi,
+                               run(transport="http")
+    minimcp_testclient.py      Clients (testclient): TestClient, and the client the command line
+                               uses
+    minimcp_sdk.py (sdk)       SDK names: alias modules so servers written for mcp/fastmcp run
+                               unchanged, their classes, and the mcp2, mcp1 and fastmcp rows of
+                               _DIALECTS
+    minimcp_cli.py (cli)       Command line: python3 minimcp.py COMMAND (imports testclient;
+                               serve imports sdk for a server written for an SDK)
 
 One app serves any number of connections at once: each ``serve()`` (stdio, a
 ``TestClient``), each handshake-era HTTP session and each 2026-07-28 POST is a session
