@@ -9,6 +9,7 @@ import sys
 import minimcp
 import minimcp_cli
 from conftest import SERVE
+from forms import ENUMS
 
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(40))
 SERVER = '''import json
@@ -79,3 +80,30 @@ def test_counts_are_plural_only_when_they_should_be():
     assert minimcp_cli._plural(1, "tool") == "1 tool" and minimcp_cli._plural(2, "tool") == "2 tools"
     assert minimcp_cli._plural(0, "warning") == "0 warnings" and minimcp_cli._plural(3, "passed") == "3 passed"
     assert "is an object (convert it first" in minimcp._unsendable({"x": object()}, "result")
+
+
+class _Terminal:
+    """A stdin that is a terminal and types the given lines."""
+
+    def __init__(self, lines):
+        self.lines = list(lines)
+
+    def isatty(self):
+        return True
+
+    def readline(self):
+        return self.lines.pop(0) + "\n"
+
+
+def test_the_terminal_client_answers_a_multi_select_and_skips_empty_optional_fields(monkeypatch):
+    import minimcp
+    import minimcp_cli
+
+    class Fake:
+        capabilities, modern = {}, False
+    client = Fake()
+    monkeypatch.setattr(sys, "stdin", _Terminal(["M", "", "", "x, z", ""]))
+    minimcp_cli._terminal_answers(client)
+    answer = client.elicitation({"message": "Fill in", "requestedSchema": ENUMS})
+    assert answer == {"action": "accept", "content": {"single": "M", "multi": ["x", "z"]}}
+    minimcp._check_elicited(answer, minimcp._elicitation_form(ENUMS))     # and the server takes it

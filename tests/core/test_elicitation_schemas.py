@@ -15,6 +15,7 @@ from typing import List, Literal, Optional, TypedDict
 import pytest
 
 from conftest import MODERN, Wire, envelope
+from forms import ENUMS
 from minimcp import Context, MCPServer, validate
 
 try:
@@ -33,15 +34,6 @@ WIDE = ["2025-11-25", MODERN]                        # the revisions with titled
 CAPS = {"elicitation": {"form": {}}}
 
 # -- the forms -------------------------------------------------------------------------------------
-TITLED = [{"const": "#f00", "title": "Red"}, {"const": "#0f0", "title": "Green"}, {"const": "#00f", "title": "Blue"}]
-ENUMS = {"type": "object", "required": ["single"], "properties": {
-    "single": {"type": "string", "title": "Size", "enum": ["S", "M", "L"]},
-    "titled": {"type": "string", "description": "Pick one", "oneOf": TITLED, "default": "#f00"},
-    "legacy": {"type": "string", "enum": ["a", "b"], "enumNames": ["Option A", "Option B"], "default": "b"},
-    "multi": {"type": "array", "minItems": 1, "maxItems": 2, "items": {"type": "string", "enum": ["x", "y", "z"]},
-              "default": ["x"]},
-    "titledMulti": {"type": "array", "maxItems": 2, "items": {"anyOf": TITLED}, "default": ["#0f0", "#00f"]},
-}}
 SINGLES = {"type": "object", "properties": {k: v for k, v in ENUMS["properties"].items() if "ulti" not in k}}
 PRIMITIVES = {"type": "object", "properties": {
     "name": {"type": "string", "minLength": 2, "maxLength": 8, "pattern": "^[A-Z]", "default": "Ada"},
@@ -406,28 +398,5 @@ def test_the_handlers_schema_is_never_changed(connect):
 
 
 # -- the command line's client answers such forms at a terminal -------------------------------------
-class _Terminal:
-    """A stdin that is a terminal and types the given lines."""
-
-    def __init__(self, lines):
-        self.lines = list(lines)
-
-    def isatty(self):
-        return True
-
-    def readline(self):
-        return self.lines.pop(0) + "\n"
 
 
-def test_the_terminal_client_answers_a_multi_select_and_skips_empty_optional_fields(monkeypatch):
-    import minimcp
-    import minimcp_cli
-
-    class Fake:
-        capabilities, modern = {}, False
-    client = Fake()
-    monkeypatch.setattr(sys, "stdin", _Terminal(["M", "", "", "x, z", ""]))
-    minimcp_cli._terminal_answers(client)
-    answer = client.elicitation({"message": "Fill in", "requestedSchema": ENUMS})
-    assert answer == {"action": "accept", "content": {"single": "M", "multi": ["x", "z"]}}
-    minimcp._check_elicited(answer, minimcp._elicitation_form(ENUMS))     # and the server takes it

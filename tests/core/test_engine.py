@@ -488,8 +488,8 @@ def test_capabilities_list_only_what_exists():
 
 
 @pytest.mark.parametrize("version", HANDSHAKE_VERSIONS)
-def test_everything_capabilities_per_revision(version):
-    app = load_example("everything").app
+def test_everything_capabilities_per_revision(version, everything):
+    app = everything
     capabilities = only(transcript(app, [init(version)]))["result"]["capabilities"]
     for present in ("tools", "resources", "prompts", "logging"):
         assert present in capabilities, capabilities

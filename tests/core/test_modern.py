@@ -26,8 +26,7 @@ def test_discover(wire):
     assert result["ttlMs"] == 0 and result["cacheScope"] == "private"
     assert result["_meta"][SERVER_INFO] == {"name": "everything", "version": "1.0.0"}
     assert set(result["capabilities"]) == {"tools", "resources", "prompts", "completions", "logging", "extensions"}
-    assert result["capabilities"]["extensions"] == {"io.modelcontextprotocol/tasks": {},
-                                                    "io.modelcontextprotocol/skills": {"directoryRead": True}}
+    assert result["capabilities"]["extensions"] == {"io.modelcontextprotocol/tasks": {}}   # (skills: tests/skills)
     assert result["instructions"].startswith("A test fixture")
 
 
@@ -386,19 +385,6 @@ def test_full_modern_session_transcript(wire):
     assert modern(wire, "prompts/get", {"name": "greet", "arguments": {"name": "Bo"}})["result"]["messages"]
     assert modern(wire, "nope/nope")["error"]["code"] == -32601
 
-
-def test_async_handler_replays_through_mrtr():
-    app = MCPServer("async-mrtr")
-
-    @app.tool()
-    async def ask(ctx: Context) -> str:
-        answer = await ctx.elicit("Name?", {"type": "object", "properties": {"name": {"type": "string"}}})
-        return "hi " + answer["content"]["name"]
-
-    from minimcp import TestClient
-    with TestClient(app, protocol="2026-07-28",
-                    elicitation=lambda p: {"action": "accept", "content": {"name": "Ada"}}) as client:
-        assert client.call_tool("ask")["content"][0]["text"] == "hi Ada"
 
 
 def test_server_info_follows_the_app_after_it_changes():

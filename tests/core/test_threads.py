@@ -531,27 +531,6 @@ def test_server_ping_to_client(legacy):
     assert legacy.response(request_id)["result"]["content"][0]["text"] == "pong {}"
 
 
-def test_sdk_style_awaited_context_calls():
-    """Code written for the official SDK awaits ctx methods; it runs unchanged."""
-    app = MCPServer("sdk-style", dialect="minimcp")
-
-    @app.tool()
-    async def agent(topic: str, ctx: Context) -> str:
-        await ctx.info("starting")
-        await ctx.report_progress(1, 2)
-        reply = await ctx.sample("about " + topic, max_tokens=10)
-        roots = await ctx.list_roots()
-        await ctx.report_progress(2, 2)
-        plain = ctx.warning("sync use still works")
-        assert not plain
-        return "%s %d" % (reply["content"]["text"], len(roots))
-
-    from minimcp import TestClient
-    with TestClient(app, sampling=lambda p: "sure", roots=["file:///x"], log_level="debug") as client:
-        assert client.call_tool("agent", {"topic": "owls"})["content"][0]["text"] == "sure 1"
-        assert [p["progress"] for p in client.progress] == [1, 2]
-        assert [entry["data"] for entry in client.logs] == ["starting", "sync use still works"]
-
 
 class _CountingOut:
     """An output stream that records each write, so a test can see how answers were batched."""

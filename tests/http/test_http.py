@@ -5,6 +5,7 @@ the code behind ``app.run(transport="http")``) on a free port of 127.0.0.1 and
 talks to it with ``http.client``.
 """
 
+import contextlib
 import http.client
 import json
 import socket
@@ -660,3 +661,59 @@ def test_ten_times_max_sessions_abandoned_leak_nothing(endpoint):
     assert sessions <= 30, sessions                            # the evicted ones are gone from memory
     assert threading.active_count() <= threads_before + 2      # no thread per abandoned session
     assert ep.modern("tools/list")[0] == 200                   # and the server goes on
+
+
+def counting_app(dialect_class):
+    entered, exited = [], []
+
+    @contextlib.contextmanager
+    def lifespan(server):
+        number = len(entered) + 1
+        entered.append(number)
+        try:
+            yield {"session_number": number}
+        finally:
+            exited.append(number)
+    app = dialect_class("per-session", lifespan=lifespan)
+
+    @app.tool()
+    def which(ctx: minimcp.Context) -> str:
+        return "lifespan %d" % ctx.request_context.lifespan_context["session_number"]
+    return app, entered, exited
+
+
+def http_call(ep, session, name):
+    status, _, body = ep.post({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                               "params": {"name": name, "arguments": {}}},
+                              {"Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25"})
+    assert status == 200, body
+    return body["result"]["content"][0]["text"]
+
+
+def test_mcp1_servers_enter_the_lifespan_per_http_session_and_exit_it_when_the_session_ends():
+    from test_http import Endpoint, handshake
+    app, entered, exited = counting_app(minimcp.FastMCP)           # mcp 1.x's class: the mcp1 dialect
+    ep = Endpoint(app)
+    try:
+        first, second = handshake(ep), handshake(ep)
+        assert entered == [1, 2] and exited == []
+        assert http_call(ep, first, "which") == "lifespan 1" and http_call(ep, second, "which") == "lifespan 2"
+        connection = ep.connect()
+        connection.request("DELETE", "/mcp", headers={"Mcp-Session-Id": first, "MCP-Protocol-Version": "2025-11-25"})
+        assert connection.getresponse().status == 204
+        connection.close()
+        assert exited == [1] and http_call(ep, second, "which") == "lifespan 2"
+    finally:
+        ep.close()
+
+
+def test_other_dialects_enter_the_lifespan_once_for_every_http_session():
+    from test_http import Endpoint, handshake
+    app, entered, exited = counting_app(minimcp.MCPServer)         # minimcp's own, as mcp 2.x: once per process
+    ep = Endpoint(app)
+    try:
+        first, second = handshake(ep), handshake(ep)
+        assert http_call(ep, first, "which") == http_call(ep, second, "which") == "lifespan 1"
+        assert entered == [1] and exited == []
+    finally:
+        ep.close()

@@ -735,7 +735,7 @@ def test_minimcp_takes_no_response_type_it_is_fastmcp_s_spelling():
     # elicitation: test_questions); response_type= is fastmcp's, and the message says where it is
     wire = connect("minimcp", elicits("minimcp"))
     error = json.loads(text_of(call(wire, "pick")))["error"]
-    assert error.startswith("ctx.elicit(response_type=...) is fastmcp's spelling") and "minimcp_sdk.py" in error
+    assert error.startswith("ctx.elicit(response_type=...) is fastmcp's spelling") and 'dialect="fastmcp"' in error
     wire.close()
 
 

@@ -79,3 +79,61 @@ def test_a_users_own_server():
         assert client.call_tool("ask")["content"][0]["text"] == "decline"
         result = client.call_tool("add", {"a": "x", "b": 1})
         assert result["isError"] is True and "arguments.a" in result["content"][0]["text"]
+
+
+def test_async_handler_replays_through_mrtr():
+    app = MCPServer("async-mrtr")
+
+    @app.tool()
+    async def ask(ctx: Context) -> str:
+        answer = await ctx.elicit("Name?", {"type": "object", "properties": {"name": {"type": "string"}}})
+        return "hi " + answer["content"]["name"]
+
+    from minimcp import TestClient
+    with TestClient(app, protocol="2026-07-28",
+                    elicitation=lambda p: {"action": "accept", "content": {"name": "Ada"}}) as client:
+        assert client.call_tool("ask")["content"][0]["text"] == "hi Ada"
+
+
+def test_the_clients_stop_on_a_cursor_that_comes_back():
+    """A server whose pages never end is an error for minimcp's own clients, not a loop for ever."""
+    import minimcp as module
+    app = module.MCPServer("loops", page_size=1)
+
+    @app.tool()
+    def one() -> int:
+        return 1
+
+    @app.tool()
+    def two() -> int:
+        return 2
+    real_page = module._page
+    try:
+        module._page = lambda records, cursor, size: dict(real_page(records, None, size), nextCursor="mm1")
+        with module.TestClient(app) as client:
+            with pytest.raises(module.MCPError, match="sent the cursor 'mm1' again"):
+                client.list_tools()
+    finally:
+        module._page = real_page
+
+
+def test_sdk_style_awaited_context_calls():
+    """Code written for the official SDK awaits ctx methods; it runs unchanged."""
+    app = MCPServer("sdk-style", dialect="minimcp")
+
+    @app.tool()
+    async def agent(topic: str, ctx: Context) -> str:
+        await ctx.info("starting")
+        await ctx.report_progress(1, 2)
+        reply = await ctx.sample("about " + topic, max_tokens=10)
+        roots = await ctx.list_roots()
+        await ctx.report_progress(2, 2)
+        plain = ctx.warning("sync use still works")
+        assert not plain
+        return "%s %d" % (reply["content"]["text"], len(roots))
+
+    from minimcp import TestClient
+    with TestClient(app, sampling=lambda p: "sure", roots=["file:///x"], log_level="debug") as client:
+        assert client.call_tool("agent", {"topic": "owls"})["content"][0]["text"] == "sure 1"
+        assert [p["progress"] for p in client.progress] == [1, 2]
+        assert [entry["data"] for entry in client.logs] == ["starting", "sync use still works"]
