@@ -11,6 +11,7 @@ then says which file to copy, and the test that needed it fails saying so. At th
 the run fails if any component was plugged in all the same.
 """
 
+import atexit
 import os
 import shutil
 import sys
@@ -29,6 +30,7 @@ _FOLDER = os.environ.get("MINIMCP_CORE_ALONE")
 if not _FOLDER:
     _FOLDER = tempfile.mkdtemp(prefix="minimcp-core-alone-")
     shutil.copy(os.path.join(ROOT, "minimcp.py"), os.path.join(_FOLDER, "minimcp.py"))
+    atexit.register(shutil.rmtree, _FOLDER, True)
 if sorted(os.listdir(_FOLDER)) not in (["minimcp.py"], ["__pycache__", "minimcp.py"]):
     raise pytest.UsageError("MINIMCP_CORE_ALONE must be a folder holding minimcp.py alone: %s holds %s"
                             % (_FOLDER, sorted(os.listdir(_FOLDER))))

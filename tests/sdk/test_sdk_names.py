@@ -194,7 +194,7 @@ def test_placeholders_are_classes_a_server_may_subclass_and_fail_when_instantiat
 
 
 def test_nothing_is_built_at_import_and_the_table_is_read_on_the_first_sdk_import():
-    code = ("import minimcp_sdk; before = sorted(minimcp_sdk._SDK_CACHE); minimcp_sdk.install_sdk_aliases(); "
+    code = ("import minimcp, minimcp_sdk; before = sorted(minimcp_sdk._SDK_CACHE); minimcp_sdk.install_sdk_aliases(); "
             "after_install = sorted(minimcp_sdk._SDK_CACHE); import mcp.server.fastmcp; "
             "print(before, after_install, 'table' in minimcp_sdk._SDK_CACHE)")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
