@@ -11,6 +11,7 @@ import sys
 import pytest
 
 from conftest import ROOT, run_command
+import minimcp
 from minimcp import MCPServer, TestClient
 
 README = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
@@ -273,7 +274,8 @@ def test_the_distribution_name_is_free_and_the_readme_says_it():
     name = re.search(r'^name = "([^"]+)"', pyproject, flags=re.M).group(1)
     assert name == "minimcp-stdio"                         # "minimcp" on PyPI is another project
     assert "distribution is named **`%s`** (the module stays `minimcp`)" % name in README
-    assert 'py-modules = ["minimcp"]' in pyproject
+    modules = re.search(r"^py-modules = \[(.*?)\]", pyproject, flags=re.M | re.S).group(1)
+    assert re.findall(r'"(\w+)"', modules) == ["minimcp"] + ["minimcp_" + c for c in minimcp._COMPONENT_FILES]
 
 
 AS_NOBODY = (hasattr(os, "geteuid") and os.geteuid() == 0 and os.path.exists("/usr/bin/setpriv")
