@@ -4514,15 +4514,15 @@ def _provided(name: str, what: str) -> bool:
 def __getattr__(name: str):
     """Module attributes that components provide (PEP 562): ``from minimcp import TestClient``
     imports minimcp_testclient.py on first use, and so ``import minimcp`` stays cheap."""
+    if _provided(name, "minimcp.%s"):           # its component's file was imported just now
+        return getattr(sys.modules[__name__], name)
     for build in _MODULE_ATTRIBUTES:
         value = build(name)
         if value is not None:
             return value
-    if _PROVIDED_BY.get(name) is not None:
-        _provided(name, "minimcp.%s")
-        module = _component(_PROVIDED_BY[name])
-        if module is not sys.modules[__name__]:
-            return getattr(module, name)
+    component = _COMPONENTS.get(_PROVIDED_BY.get(name), (None, None, __name__))[2]
+    if component != __name__ and hasattr(sys.modules[component], name):
+        return getattr(sys.modules[component], name)
     raise AttributeError("module 'minimcp' has no attribute %r" % name)
 
 

@@ -196,3 +196,29 @@ def test_a_default_server_says_the_same_bytes_under_the_core_alone_and_under_the
     assert tool["inputSchema"]["properties"]["b"]["description"] == "the divisor, not zero"     # its Args:
     assert failed == {"content": [{"type": "text", "text": "cannot divide by zero"}], "isError": True}
     assert invalid["isError"] is True and "arguments.a: expected number" in invalid["content"][0]["text"]
+
+
+def module_attributes(component: str) -> list:
+    """The names of the table ``minimcp.NAME`` reads for ``component`` (not its methods, keywords, dialects)."""
+    import minimcp_sdk  # noqa: F401 - the SDK's names are built by it
+    for loaded in minimcp._COMPONENT_FILES:
+        minimcp._component(loaded)
+    plugged = minimcp._COMPONENTS[component][1]
+    return [name for name in minimcp._COMPONENT_FILES[component].split() if name not in minimcp._DIALECTS
+            and name not in minimcp._PLUGGED and name not in minimcp._TOOL_OPTIONS and name not in minimcp._TRANSPORTS
+            and (name in plugged or component == "sdk")]
+
+
+@pytest.mark.parametrize("component", COMPONENTS)
+def test_a_name_of_the_table_imports_its_file_in_a_fresh_process(component):
+    names = module_attributes(component)
+    if not names:
+        pytest.skip("%s provides no module attribute" % component)
+    code = "import minimcp\nfor name in %r:\n    value = getattr(minimcp, name)\n    print(name, getattr(value, " \
+           "'__module__', None))\n" % names
+    done = subprocess.run([sys.executable, "-B", "-c", code], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr.decode()
+    lines = done.stdout.decode().splitlines()
+    assert [line.split()[0] for line in lines] == names
+    assert all(line.split()[1] in ("minimcp_" + component, "builtins", "None") for line in lines), lines
