@@ -4475,6 +4475,22 @@ class _NoComponent(ImportError):
     """A name of a component whose file is not beside minimcp.py."""
 
 
+class _Beside:
+    """Last on sys.meta_path: finds minimcp_<name>.py beside this file where sys.path does not
+    have its folder (``python3 -I``, PYTHONSAFEPATH, a core loaded by its path), so that a
+    component's file and the ones it imports are found wherever the core was."""
+
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
+
+    def find_spec(self, fullname: str, path=None, target=None):
+        location = os.path.join(self.folder, fullname + ".py")
+        if not fullname.startswith("minimcp_") or "." in fullname or not os.path.isfile(location):
+            return None
+        import importlib.util
+        return importlib.util.spec_from_file_location(fullname, location)
+
+
 def _component(component: str, what: str = None):
     """The module that holds ``component``: on first use, its file minimcp_<component>.py,
     imported from beside this one (it plugs itself in), unless this file holds it (a bundle).
@@ -4485,6 +4501,9 @@ def _component(component: str, what: str = None):
     if component not in _COMPONENTS:
         import importlib
         sys.modules.setdefault("minimcp", sys.modules[__name__])     # (python3 minimcp.py: __main__)
+        folder = os.path.dirname(os.path.abspath(__file__))
+        if not any(isinstance(finder, _Beside) and finder.folder == folder for finder in sys.meta_path):
+            sys.meta_path.append(_Beside(folder))
         module = "minimcp_" + component
         try:
             importlib.import_module(module)

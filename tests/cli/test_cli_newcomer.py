@@ -290,8 +290,10 @@ def _troubleshooting_snippet():
 
 def test_the_troubleshooting_fix_for_isolated_mode_finds_minimcp_next_to_the_script(tmp_path):
     """python3 -I (and PYTHONSAFEPATH=1 on 3.11+) leave the script's folder off sys.path."""
+    import glob
     import shutil
-    shutil.copy(os.path.join(ROOT, "minimcp.py"), str(tmp_path / "minimcp.py"))
+    for part in glob.glob(os.path.join(ROOT, "minimcp*.py")):     # the core, and the command line's files
+        shutil.copy(part, str(tmp_path / os.path.basename(part)))
     body = 'app = MCPServer("isolated")\n\nif __name__ == "__main__":\n    app.run()\n'
     plain = write(tmp_path, "plain.py", "from minimcp import MCPServer\n" + body)
     fixed = write(tmp_path, "fixed.py", _troubleshooting_snippet() + body)
