@@ -4369,6 +4369,7 @@ _OFFERS = {}            # a METHODS capability kind a component adds -> fn(serve
 _CAPABILITY_HOOKS = []  # fn(server, rev, capabilities): after the core derived its own
 _TRANSPORTS = {}        # run(transport=NAME) -> fn(server, host, port, options)
 _MODULE_ATTRIBUTES = [] # fn(name) -> a module attribute built on first use (minimcp.FastMCP), or None
+                        # (asked only for the names of _COMPONENT_FILES)
 _COMPONENTS = {}        # component -> (what it is, the names it plugged, the module it is in), as plugged
 
 # The components, each the file minimcp_<component>.py, and the names each provides: MCPServer
@@ -4532,7 +4533,10 @@ def _provided(name: str, what: str) -> bool:
 
 def __getattr__(name: str):
     """Module attributes that components provide (PEP 562): ``from minimcp import TestClient``
-    imports minimcp_testclient.py on first use, and so ``import minimcp`` stays cheap."""
+    imports minimcp_testclient.py on first use, and so ``import minimcp`` stays cheap. Only the
+    names of _COMPONENT_FILES: what minimcp.NAME is never depends on what else was imported."""
+    if _PROVIDED_BY.get(name) is None:
+        raise AttributeError("module 'minimcp' has no attribute %r" % name)
     if _provided(name, "minimcp.%s"):           # its component's file was imported just now
         return getattr(sys.modules[__name__], name)
     for build in _MODULE_ATTRIBUTES:

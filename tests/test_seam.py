@@ -219,15 +219,17 @@ def test_the_core_names_a_component_only_in_its_table():
     assert named == []
 
 
-def test_the_table_lists_exactly_what_each_component_provides():
-    import minimcp_sdk
+def test_the_table_lists_what_each_component_provides_and_each_name_is_there():
     for component in COMPONENTS:
         minimcp._component(component)
-    extra = {"sdk": set(dialect for dialect in minimcp._DIALECTS if dialect != "minimcp")
-             | {name for name in minimcp_sdk._sdk_names() if name[:1].isupper() and name not in vars(minimcp)}}
+    server = minimcp.MCPServer("table")
     for component in COMPONENTS:
         listed = set(minimcp._COMPONENT_FILES[component].split())
-        assert listed == set(minimcp._COMPONENTS[component][1]) | extra.get(component, set()), component
+        assert set(minimcp._COMPONENTS[component][1]) <= listed, component       # every name it plugs
+        for name in listed:                                                      # and each is there
+            assert (name in minimcp._PLUGGED and hasattr(server, name)) or name in minimcp._TOOL_OPTIONS \
+                or name in minimcp._TRANSPORTS or name in minimcp._DIALECTS or hasattr(minimcp, name), (component, name)
+    assert not hasattr(minimcp, "SamplingMessage")      # an SDK name the table does not list: not minimcp's
 
 
 def test_the_module_map_names_the_core_s_sections_and_the_component_files():
