@@ -302,8 +302,10 @@ class Clock:
 
 def test_a_session_past_its_lifetime_is_gone_on_every_replica_its_own_first(started, monkeypatch):
     import minimcp
+    import minimcp_http
     clock = Clock()
-    monkeypatch.setattr(minimcp, "time", clock)
+    for module in (minimcp, minimcp_http):        # the core's clock and the HTTP component's (its own import)
+        monkeypatch.setattr(module, "time", clock)
     holder = started(identity_app(), session_lifetime=60, keepalive=0.1)
     other, fresh = started(identity_app()), started(identity_app())
     session = initialize(holder)
