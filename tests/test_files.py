@@ -7,13 +7,13 @@ MCPServer gives the same bytes on the wire under the core alone and under the bu
 Everything here runs in fresh processes, bytes in and JSON lines out.
 """
 
+import glob
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-import time
 import urllib.request
 
 import pytest
@@ -59,6 +59,13 @@ def serve_lines(folder, words, lines):
                           input=b"".join(json.dumps(line).encode() + b"\n" for line in lines),
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     return done.returncode, done.stdout.splitlines(), done.stderr.decode()
+
+
+def test_pyproject_installs_the_core_every_component_file_and_nothing_else_there_is():
+    pyproject = open(os.path.join(ROOT, "pyproject.toml"), encoding="utf-8").read()
+    listed = re.findall(r'"(\w+)"', re.search(r"^py-modules = \[(.*?)\]", pyproject, flags=re.M | re.S).group(1))
+    assert listed[:len(COMPONENTS) + 1] == ["minimcp"] + ["minimcp_" + c for c in COMPONENTS]
+    assert sorted(listed) == sorted(os.path.basename(p)[:-3] for p in glob.glob(os.path.join(ROOT, "minimcp*.py")))
 
 
 # -- the bundle --------------------------------------------------------------------------------
