@@ -68,11 +68,6 @@ def everything():
     return module.app
 
 
-def background_result(key, job):
-    """The result of ``job()`` (the main run's conftest may run it in the background; here it runs now)."""
-    return job()
-
-
 def pytest_sessionfinish(session, exitstatus):
     reached = sorted(name for name in sys.modules if name.startswith("minimcp_"))
     if minimcp._COMPONENTS or reached:
