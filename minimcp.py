@@ -108,7 +108,10 @@ core alone; tests/test_files.py the files and the bundle)::
                                unchanged, their classes, and the mcp2, mcp1 and fastmcp rows of
                                _DIALECTS
     minimcp_cli.py (cli)       Command line: python3 minimcp.py COMMAND (imports testclient;
-                               serve imports sdk for a server written for an SDK)
+                               serve imports sdk for a server written for an SDK, bridge imports bridge)
+    minimcp_bridge.py (bridge) Bridge: python3 minimcp.py bridge URL, a stdio server that is a
+                               remote Streamable HTTP server (headers, OAuth sign-in, proxies and
+                               TLS, both eras and the translation between them, recovery)
 
 One app serves any number of connections at once: each ``serve()`` (stdio, a
 ``TestClient``), each handshake-era HTTP session and each 2026-07-28 POST is a session
@@ -4384,6 +4387,7 @@ _COMPONENT_FILES = {
            "PromptMessage AssistantMessage CallToolResult ToolAnnotations TextContent ImageContent AudioContent "
            "TextResourceContents BlobResourceContents Icon Annotations GetPromptResult TransportSecuritySettings",
     "cli": "main",
+    "bridge": "",           # (python3 minimcp.py bridge URL: the command line imports it)
 }
 _PROVIDED_BY = {name: component for component, names in _COMPONENT_FILES.items() for name in names.split()}
 
@@ -4403,6 +4407,9 @@ _SEAM = {
         "_typing_parts", "_resolve_annotation", "_class_hints", "_class_namespace", "_field_annotation",
         "_field_default", "_is_dataclass", "_is_enum", "_is_field_info", "_is_pydantic_model", "_is_typeddict",
         "_clean_doc", "_schema_for",
+        # the bridge's host side: the stdio reader, ids, and results shaped for a handshake-era host
+        "_valid_id", "_LineReader", "_Oversized", "_trim_block", "_shape_tool", "_shape_prompt",
+        "_shape_tool_result",
     ]),
     "attributes": frozenset(["_lock", "_resources", "_sessions", "_live_sessions", "_signing_key", "_shared_key",
                              "_announce_task",       # (a transport's session may announce tasks its way)
@@ -6210,6 +6217,7 @@ def _bundle_parts(path: str) -> tuple:
             whole = source.read()
         banner = re.search(r"^# .*####[ \t]*$", whole, flags=re.M)      # the header ends at the first banner
         header, body = whole[:banner.start()], whole[banner.start():]
+        body = re.sub(r'\nif __name__ == "__main__":\n(?:[ \t]+.*\n|\n)*\Z', "\n", body)   # (run as a script)
         version = re.search(r'^__version__ = "([^"]*)"', header, flags=re.M)
         if version is None or version.group(1) != __version__:
             raise SystemExit("minimcp: bundle: %s is not minimcp %s's" % (filename, __version__))

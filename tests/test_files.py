@@ -207,9 +207,12 @@ def test_a_default_server_says_the_same_bytes_under_the_core_alone_and_under_the
 
 def module_attributes(component: str) -> list:
     """The names of the table ``minimcp.NAME`` reads for ``component`` (not its methods, keywords, dialects)."""
+    if not minimcp._COMPONENT_FILES[component].split():
+        return []                        # (the bridge: run by the command line, imported only where it runs)
     import minimcp_sdk  # noqa: F401 - the SDK's names are built by it
-    for loaded in minimcp._COMPONENT_FILES:
-        minimcp._component(loaded)
+    for loaded, provided in minimcp._COMPONENT_FILES.items():
+        if provided.split():
+            minimcp._component(loaded)
     plugged = minimcp._COMPONENTS[component][1]
     return [name for name in minimcp._COMPONENT_FILES[component].split() if name not in minimcp._DIALECTS
             and name not in minimcp._PLUGGED and name not in minimcp._TOOL_OPTIONS and name not in minimcp._TRANSPORTS
