@@ -67,12 +67,16 @@ commands:
                                                        the server), absolute paths; HOST: claude,
                                                        claude-code, codex, gemini, cursor, vscode,
                                                        windsurf, zed, goose
+  config --client HOST --url URL [--name N] [BRIDGE OPTIONS...]
+                                                       the same for a remote server, through bridge
   serve SCRIPT[:OBJECT]                                run the MCPServer object defined in a file
                                                        (in a package: imported as pkg.module)
   serve -m MODULE[:OBJECT]                             the same for a module (pkg.server), from here
   serve --entry CONSOLE_SCRIPT [ARGS...]               run an installed server's console script
   serve --functions SCRIPT [FUNCTION ...]              serve a script's plain functions as tools
   serve --http [HOST:]PORT SCRIPT                      serve it over Streamable HTTP (default host 127.0.0.1)
+  bridge URL [--header "Name: value" ...]               a stdio server that is the Streamable HTTP
+                                                       server at URL (bridge --help: its options)
   bundle -o FILE [--with NAME,...]                     minimcp.py and its components beside it as one
                                                        file (NAME: %s; default: all of them)
   --version                                            print minimcp's version
@@ -1204,13 +1208,15 @@ def _example_value(schema, root: dict):
     return text[:schema["maxLength"]] if "maxLength" in schema else text
 
 
-_COMMANDS = ("inspect", "call", "read", "prompt", "complete", "selftest", "config", "serve")
+_COMMANDS = ("inspect", "call", "read", "prompt", "complete", "selftest", "config", "serve", "bridge")
 _VALUED_OPTIONS = ("--protocol", "--timeout", "--client", "--name", "--slow-tool", "--slow-args", "--root", "--env",
                    "--save")
 
 
 def _command_first(argv: list) -> list:
-    """``--protocol X inspect ...`` means ``inspect --protocol X ...``: options may come first."""
+    """``--protocol X inspect ...`` means ``inspect --protocol X ...``: options may come first.
+    Only the options before the command move; what follows it (the bridge's own options and
+    their values, a server command) stays as it is."""
     index = 0
     while index < len(argv) and argv[index] in _VALUED_OPTIONS + ("--json",):
         index += 2 if argv[index] in _VALUED_OPTIONS else 1
@@ -1287,6 +1293,13 @@ def _config_command(words: list, server: list, extra: dict, envs: list) -> int:
     sys.stdout.write(_config_entry(host, name, os.path.abspath(sys.executable), args, env) + "\n")
     for note in notes:
         sys.stderr.write("minimcp: %s\n" % note)
+    _config_advice(host, name)
+    return 0
+
+
+def _config_advice(host: str, name: str) -> None:
+    """Where the entry goes, and where the host logs the server's stderr (on stderr)."""
+    row = _HOSTS[host]
     if row["format"].endswith(" mcp add"):
         sys.stderr.write("minimcp: run that command to add %r to %s, which writes it to %s; see %s\n"
                          % (name, row["title"], row["where"]["Linux"], row["docs"]))
@@ -1301,6 +1314,93 @@ def _config_command(words: list, server: list, extra: dict, envs: list) -> int:
                          % (first, " (%s)" % others if others else "", row["title"], row["docs"]))
     sys.stderr.write("minimcp: %s; if the server does not start, see %s\n"
                      % (row["logs"], _ProcessClient.TROUBLESHOOTING))
+
+
+def _bridge():
+    """minimcp_bridge.py's module, imported on first use (only ``bridge`` and ``config --url``
+    need it); SystemExit naming the file to copy when it is not beside the core."""
+    try:
+        return _component("bridge", "the bridge (python3 minimcp.py bridge URL)")
+    except _NoComponent as missing:
+        raise SystemExit("minimcp: %s" % missing) from None
+
+
+_PROXY_VARIABLES = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy",
+                    "NO_PROXY", "no_proxy")
+
+
+def _config_bridge_command(rest: list) -> int:
+    """``config --client HOST --url URL [--name N] [--env KEY=VALUE] [BRIDGE OPTIONS...]``: the
+    host's entry for ``python3 /abs/minimcp.py bridge URL [BRIDGE OPTIONS...]``.
+
+    The bridge's options pass through as given (its own parser checks them now, as the host's
+    start would); paths among them become absolute. The variables they name as ``${NAME}``
+    go into the entry's env, from ``--env NAME=VALUE`` or this environment, since a host
+    starts its servers with an environment of its own; so do the proxy variables set here.
+    """
+    import re
+    from urllib.parse import urlsplit
+    bridge = _bridge()
+    own, passed, envs = {}, [], []
+    index = 0
+    while index < len(rest):
+        word = rest[index]
+        name, sep, inline = word.partition("=")
+        if name in ("--client", "--name", "--url", "--env") or name in bridge._VALUED:
+            if sep:
+                value = inline
+            elif index + 1 < len(rest):
+                index += 1
+                value = rest[index]
+            else:
+                raise SystemExit("minimcp: config: %s needs a value" % name)
+            if name == "--env":
+                envs.append(value)
+            elif name in ("--client", "--name", "--url"):
+                own[name] = value
+            else:
+                passed += [name, value]
+        else:
+            passed.append(word)
+        index += 1
+    url = own["--url"]
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise SystemExit("minimcp: config: --url takes the server's http:// or https:// URL, not %r" % url)
+    bridge._bridge_arguments([url] + passed)             # its mistakes now, not at the host's start
+    host = own.get("--client", "claude")
+    if host not in _HOSTS:
+        raise SystemExit("minimcp: --client is one of %s, not %r" % (", ".join(_HOSTS), host))
+    env, notes = {}, []
+    for item in envs:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise SystemExit("minimcp: --env takes KEY=VALUE, not %r" % item)
+        env[key] = value
+    named = " ".join(passed)
+    for index, word in enumerate(passed[:-1]):           # and the lines of a header file
+        if word == "--header-file" and os.path.isfile(passed[index + 1]):
+            with open(passed[index + 1], encoding="utf-8") as lines:
+                named += " ".join(line for line in lines if not line.strip().startswith("#"))
+    for variable in sorted(set(re.findall(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}", named)) - set(env)):
+        if variable not in os.environ:
+            raise SystemExit("minimcp: config: the bridge's options name ${%s}, which is not set here: give its "
+                             "value with --env %s=VALUE (it goes into the host's entry, not into argv)"
+                             % (variable, variable))
+        env[variable] = os.environ[variable]
+        notes.append("%s's value, from this environment, is in the entry's env: keep that file private" % variable)
+    proxies = [variable for variable in _PROXY_VARIABLES if os.environ.get(variable) and variable not in env]
+    env.update((variable, os.environ[variable]) for variable in proxies)
+    if proxies:
+        notes.append("the proxy settings here (%s) are in the entry's env too: the host may start the bridge "
+                     "without them" % ", ".join(proxies))
+    name = own.get("--name") or re.sub(r"[^A-Za-z0-9_-]+", "-", parts.hostname).strip("-")
+    core = os.path.abspath(sys.modules["minimcp"].__file__)     # (a bundle: this very file)
+    args = [core, "bridge", url] + _absolute_paths(passed)
+    sys.stdout.write(_config_entry(host, name, os.path.abspath(sys.executable), args, env) + "\n")
+    for note in notes:
+        sys.stderr.write("minimcp: %s\n" % note)
+    _config_advice(host, name)
     return 0
 
 
@@ -1359,6 +1459,8 @@ def _words_and_server(command: str, words: list, server: list):
 def main(argv: list = None) -> int:
     """The command line; returns the exit status."""
     argv = _command_first(list(sys.argv[1:] if argv is None else argv))
+    if argv[:1] == ["bridge"]:                  # (its -h is its own)
+        return _bridge().bridge_main(argv[1:])
     usage = _USAGE.replace("python3 minimcp.py", _program_name()) % (
         ", ".join(_COMPONENT_FILES), LATEST_HANDSHAKE_VERSION)
     before_server = _split_command_line(argv)[0]
@@ -1369,6 +1471,8 @@ def main(argv: list = None) -> int:
         sys.stdout.write("minimcp %s\n" % __version__)
         return 0
     command, rest = argv[0], argv[1:]
+    if command == "config" and "--url" in _split_command_line(rest)[0]:
+        return _config_bridge_command(rest)
     if command == "serve":
         try:
             return _serve_command(rest)
