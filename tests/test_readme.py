@@ -74,7 +74,7 @@ def test_shell_commands_run(line):
     out = done.stdout.decode()
     if "--call echo" in line:
         assert "Hello from minimcp" in out and "tool      echo(text: string)" in out
-    if " config " in line and "claude" in line:
+    if " config " in line and "claude" in line and "--url" not in line:    # (--url's: the bridge's test below)
         snippet = json.loads(out)
         documented = json.loads(blocks("json")[0])
         assert snippet.keys() == documented.keys()
@@ -489,7 +489,8 @@ def test_troubleshooting_explains_what_the_cli_says_and_the_cli_points_there():
 
 def test_the_oauth_entry_is_the_url_alone_and_the_readme_says_where_tokens_live_and_how_to_sign_out():
     entry = json.loads(blocks("json")[2])["mcpServers"]["remote"]
-    assert entry["args"][0].endswith("/minimcp_bridge.py") and len(entry["args"]) == 2 and "env" not in entry
+    assert entry["args"][0].endswith("/minimcp.py") and entry["args"][1:2] == ["bridge"] and len(entry["args"]) == 3
+    assert "env" not in entry
     text = section("## Bridge")
     # Asked of a process of its own: imported here, the bridge would plug itself into this one's minimcp.
     folder, token_format, usage = json.loads(subprocess.run(
@@ -497,16 +498,22 @@ def test_the_oauth_entry_is_the_url_alone_and_the_readme_says_where_tokens_live_
          "print(json.dumps([b.default_oauth_dir({}), b.TOKEN_FORMAT, b._BRIDGE_USAGE]))"],
         cwd=ROOT, capture_output=True, check=True, timeout=60).stdout)
     assert folder.replace(os.path.expanduser("~"), "~") + "/" in text
-    assert "python3 minimcp_bridge.py %s --logout" % entry["args"][1] in text
+    assert "python3 minimcp.py bridge %s --logout" % entry["args"][2] in text
     assert '"format": "%s"' % token_format in text
     for option in ("--logout", "--oauth-dir", "--client-id", "--client-secret", "--client-secret-file",
                    "--client-metadata-url", "--client-credentials", "--callback-port", "--login-timeout"):
         assert option in text and option in usage, option
 
 
-def test_the_bridge_entry_names_the_bridge_and_keeps_its_secret_out_of_argv():
+def test_the_bridge_entry_is_what_config_url_prints_and_keeps_its_secret_out_of_argv():
     entry = json.loads(blocks("json")[1])["mcpServers"]["remote"]
-    assert os.path.isabs(entry["command"]) and entry["args"][0].endswith("/minimcp_bridge.py")
-    assert os.path.isfile(os.path.join(ROOT, os.path.basename(entry["args"][0])))
+    assert os.path.isabs(entry["command"]) and entry["args"][:2] == ["/home/me/minimcp/minimcp.py", "bridge"]
     header = entry["args"][entry["args"].index("--header") + 1]
     assert "${MCP_TOKEN}" in header and "MCP_TOKEN" in entry["env"]
+    command = [line for line in section("## Bridge").splitlines() if "config --client claude" in line and "--url" in line]
+    environment = {key: value for key, value in os.environ.items() if "proxy" not in key.lower()}
+    done = run_command(shell_words(command[0]), env=environment)
+    assert done.returncode == 0, done.stderr.decode()
+    printed = json.loads(done.stdout)["mcpServers"]["remote"]
+    assert printed["command"] == os.path.abspath(sys.executable) and printed["args"][0] == os.path.join(ROOT, "minimcp.py")
+    assert dict(printed, command=entry["command"], args=entry["args"][:1] + printed["args"][1:]) == entry
