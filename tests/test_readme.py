@@ -494,7 +494,7 @@ def test_the_oauth_entry_is_the_url_alone_and_the_readme_says_where_tokens_live_
     text = section("## Bridge")
     # Asked of a process of its own: imported here, the bridge would plug itself into this one's minimcp.
     folder, token_format, usage = json.loads(subprocess.run(
-        [sys.executable, "-c", "import json, minimcp_bridge as b; "
+        [sys.executable, "-c", "import json, minimcp, minimcp_bridge as b; "
          "print(json.dumps([b.default_oauth_dir({}), b.TOKEN_FORMAT, b._BRIDGE_USAGE]))"],
         cwd=ROOT, capture_output=True, check=True, timeout=60).stdout)
     assert folder.replace(os.path.expanduser("~"), "~") + "/" in text

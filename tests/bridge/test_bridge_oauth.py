@@ -356,13 +356,14 @@ def test_a_client_secret_is_never_taken_from_the_command_line(upstream, tmp_path
 
 # -- the token file and its lock, in processes of their own ------------------------------------------
 #
-# minimcp_bridge is never imported into pytest's process: it plugs itself into minimcp as a
-# component, which the seam's tests count.
+# minimcp_bridge is never imported into pytest's process: it plugs itself into the minimcp of
+# the process that imports it, and only the processes that run the bridge import it.
 
 def _python(code: str, *args, stdin=None) -> subprocess.Popen:
-    """A Python process running ``code`` (minimcp_bridge importable), its stdout a pipe of lines."""
-    return subprocess.Popen([sys.executable, "-c", "import sys; sys.path.insert(0, %r)\n" % ROOT + code] + list(args),
-                            stdin=stdin, stdout=subprocess.PIPE, universal_newlines=True)
+    """A Python process running ``code`` (minimcp_bridge importable: minimcp is imported first,
+    and a bundle saved as minimcp.py then answers for it), its stdout a pipe of lines."""
+    return subprocess.Popen([sys.executable, "-c", "import sys; sys.path.insert(0, %r); import minimcp\n" % ROOT + code]
+                            + list(args), stdin=stdin, stdout=subprocess.PIPE, universal_newlines=True)
 
 
 def _output(code: str, *args) -> list:
