@@ -131,7 +131,7 @@ def test_the_bundle_alone_runs_an_mcp_1x_server_through_serve(bundled, tmp_path)
     assert answers[1]["result"]["tools"]
 
 
-def test_the_bundle_alone_serves_http(bundled, tmp_path):
+def test_the_bundle_alone_serves_http_and_bridges_a_stdio_host_to_it(bundled, tmp_path):
     folder = folder_with(tmp_path, bundled, "everything.py", "skills")
     environment = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
     process = subprocess.Popen([sys.executable, "-B", "minimcp.py", "serve", "--http", "127.0.0.1:0",
@@ -151,6 +151,18 @@ def test_the_bundle_alone_serves_http(bundled, tmp_path):
             body = response.read().decode()
         answer = json.loads(body[body.index("{"):body.rindex("}") + 1])
         assert answer["result"]["serverInfo"]["name"] == "everything"
+        # The bridge, as a host starts it: initialize, its answer, then the rest (a host waits for it).
+        bridge = subprocess.Popen([sys.executable, "-B", "minimcp.py", "bridge", url, "-q"], cwd=str(folder),
+                                  env=environment, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        bridge.stdin.write(json.dumps(INIT).encode() + b"\n")
+        bridge.stdin.flush()
+        assert check_line(bridge.stdout.readline())["result"]["serverInfo"]["name"] == "everything"
+        call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": "b"}}}
+        bridge.stdin.write(b"".join(json.dumps(message).encode() + b"\n" for message in (INITIALIZED, call)))
+        bridge.stdin.flush()
+        assert check_line(bridge.stdout.readline())["result"]["content"] == [{"type": "text", "text": "b"}]
+        out, err = bridge.communicate(timeout=60)             # stdin's end: the bridge ends with its host
+        assert bridge.returncode == 0 and out == b"", err
     finally:
         process.terminate()
         process.communicate(timeout=30)
