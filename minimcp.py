@@ -4414,7 +4414,8 @@ _SEAM = {
     "attributes": frozenset(["_lock", "_resources", "_sessions", "_live_sessions", "_signing_key", "_shared_key",
                              "_announce_task",       # (a transport's session may announce tasks its way)
                              "_tools",               # (HTTP's Mcp-Param-* headers mirror a tool's arguments)
-                             "_peer_for_envelope"]),  # (HTTP checks the envelope once, with the session)
+                             "_peer_for_envelope",   # (HTTP checks the envelope once, with the session)
+                             "_offers"]),            # (a server class of a component may offer more)
 }
 
 
