@@ -132,4 +132,4 @@ for workers in 1 "$WORKERS"; do
     fi
 done
 [ "$status" -eq 0 ] || die "an ASGI server did not host the app correctly"
-echo "uvicorn, hypercorn and granian host app.asgi, with one worker and with $WORKERS: ok"
+echo "${only:-uvicorn, hypercorn and granian} host(s) app.asgi, with one worker and with $WORKERS: ok"
