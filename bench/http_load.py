@@ -32,6 +32,9 @@ Figures, each from servers started for it (so one figure's leftovers never weigh
             default 32 workers, every one busy), then every call cancelled at once
             (notifications/cancelled on a POST of its own): how many POST streams ended within
             30 s, and the time until the last ended.
+  fair      one handshake session with 32 nap(10 s) calls running or queued (minimcp: the default
+            pool of 32), then another session's echo, 10 times one after another: its p50 and
+            the slowest (15 s at most each).
   RSS       each server's resident memory (its process group's), the peak while a figure ran.
 
 Ratios are to the SDK's figure from the same run. The machine is shared and noisy: compare the ratios.
@@ -58,7 +61,7 @@ import run         # noqa: E402
 
 SERVERS = ["minimcp", "minimcp-gunicorn", "minimcp-asgi", "mcp"]
 UVICORN_VERSION = "0.55.0"           # minimcp-asgi's; the SDK's venv resolves its own (named in the versions line)
-FIGURES = ("load", "slow", "streams", "cancels")
+FIGURES = ("load", "slow", "streams", "cancels", "fair")
 REFERENCE = "mcp"
 MODES = ("keep-alive",)
 ERAS = ("handshake", "modern")
@@ -369,6 +372,33 @@ async def cancels_figure(port: int, count: int, settle: float = 3.0, limit: floa
             "all_ended_s": max(ended) - begun if ended and len(ended) == count else None}
 
 
+async def fair_figure(port: int, calls: int = 32, echoes: int = 10, settle: float = 2.0) -> dict:
+    """One session's ``calls`` long calls, then another session's echo: how long it waits."""
+    import asyncio
+    busy, other = await _session(port, "busy"), await _session(port, "other")
+    streams = [asyncio.ensure_future(_post(port, {"jsonrpc": "2.0", "id": 100 + i, "method": "tools/call", "params": {
+        "name": "nap", "arguments": {"seconds": 10}}}, busy)) for i in range(calls)]
+    await asyncio.sleep(settle)                     # the busy session's calls hold what they can
+    times = []
+    try:
+        for i in range(echoes):
+            begun = time.perf_counter()
+            answer = await asyncio.wait_for(_post(port, {"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {
+                "name": "echo", "arguments": {"text": "meanwhile"}}}, other), 15)
+            if answer.status != 200 or b"meanwhile" not in answer.body:
+                raise http_bench.Failed("echo: %s %s" % (answer.status, answer.body[:200]))
+            times.append(time.perf_counter() - begun)
+    except asyncio.TimeoutError:
+        pass
+    finally:
+        for task in streams:
+            task.cancel()
+        await asyncio.gather(*streams, return_exceptions=True)
+    times.sort()
+    return {"answered": len(times), "of": echoes, "echo_p50_ms": 1000 * times[len(times) // 2] if times else None,
+            "echo_max_ms": 1000 * times[-1] if times else None}
+
+
 class PeakRSS:
     """The peak resident memory of each server's process group while a figure runs (Linux /proc)."""
 
@@ -417,6 +447,8 @@ def concurrent_figure(figure: str, running, a) -> tuple:
                 result[r.key] = asyncio.run(slow_figure(r.port, a.slow))
             elif figure == "streams":
                 result[r.key] = asyncio.run(streams_figure(r.port, a.streams))
+            elif figure == "fair":
+                result[r.key] = asyncio.run(fair_figure(r.port))
             else:
                 result[r.key] = asyncio.run(cancels_figure(r.port, a.cancels))
         except Exception as e:                        # reported as the figure, never a traceback instead
@@ -515,14 +547,24 @@ def markdown(labels: dict, result: dict, versions: dict, a, meta: dict) -> str:
             cells.append("%d of %d%s" % (cancels["ended"], cancels["of"], ", the last after %.2f s"
                                          % cancels["all_ended_s"] if cancels["all_ended_s"] is not None
                                          else " within 30 s"))
+        fair = result.get("fair", {}).get(key)
+        if fair is None:
+            cells.append("–")
+        elif "status" in fair:
+            cells.append(fair["status"])
+        elif fair["answered"]:
+            cells.append("%d of %d, p50 %.1f ms, slowest %.1f ms" % (fair["answered"], fair["of"], fair["echo_p50_ms"],
+                                                                    fair["echo_max_ms"]))
+        else:
+            cells.append("none within 15 s")
         cells.append(" / ".join("%.0f" % result.get("rss", {}).get(figure, {}).get(key, 0)
                                 for figure in ("load", "slow", "streams", "cancels")))
         rows.append("| " + " | ".join(cells) + " |")
     lines += ["#### Many connections at once: %d concurrent nap(2 s) calls (2026-07-28, a client each); %d GET "
               "streams, then 100 pings; %d calls cancelled at once" % (a.slow, a.streams, a.cancels), "",
               "| server | slow calls answered | streams, pings | ping p50 / p99 ms | cancelled streams ended "
-              "| peak RSS MiB (load / slow / streams / cancels) |",
-              "|---|---|---|---:|---|---|"] + rows + [""]
+              "| another session's echo, 32 long calls running | peak RSS MiB (load / slow / streams / cancels) |",
+              "|---|---|---|---:|---|---|---|"] + rows + [""]
     return "\n".join(lines)
 
 
