@@ -4418,6 +4418,7 @@ _SEAM = {
                              "_announce_task",       # (a transport's session may announce tasks its way)
                              "_tools",               # (HTTP's Mcp-Param-* headers mirror a tool's arguments)
                              "_peer_for_envelope",   # (HTTP checks the envelope once, with the session)
+                             "_offers",              # (a server class of a component may offer more)
                              # a transport serving many clients: the pool, each held to a share of it;
                              # the lifespan, entered and exited by a server interface's own events (ASGI)
                              "_submit", "_enter_lifespan", "_lifespan"]),

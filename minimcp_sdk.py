@@ -9,6 +9,7 @@ file, leaving out this header (everything above the first section banner).
 import json
 import os
 import sys
+import threading
 
 import minimcp
 
@@ -19,13 +20,21 @@ if minimcp.__version__ != __version__:
 
 from minimcp import (  # noqa: E402
     Audio,
+    Cancelled,
     Context,
+    INTERNAL_ERROR,
     Image,
+    MCPError,
     MCPServer,
+    METHODS,
+    METHOD_NOT_FOUND,
     SchemaError,
     _DIALECTS,
     _EMPTY,
     _LAX_BOOLEANS,
+    _OwnedStdio,
+    _Signature,
+    _b64,
     _class_hints,
     _class_namespace,
     _clean_doc,
@@ -891,13 +900,23 @@ def _sdk_json(value):
 
 def _camel(name: str) -> str:
     """mcp 2.x spells fields in snake_case (mime_type), the wire in camelCase (mimeType)."""
+    if name in ("_meta", "meta"):                  # mcp 1.x names the field meta, with the alias _meta
+        return "_meta"
     head, *rest = name.split("_")
-    return head + "".join(part[:1].upper() + part[1:] for part in rest) if name != "_meta" else name
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
 class _SDKModel:
-    """A protocol object built with keyword fields, like the SDK's pydantic types."""
+    """A protocol object built with keyword fields, like the SDK's pydantic types.
+
+    Fields are kept under their wire names (``inputSchema``, ``_meta``); a field may be given
+    and read in mcp 1.x's spelling (``inputSchema``, ``meta``) or mcp 2.x's (``input_schema``).
+    A typed model (``fields`` set, see _SDK_TYPES) reads a field it was not given as its
+    default (None), and dumps as pydantic does.
+    """
     kind = None
+    fields = ()                     # the wire names of a typed model's fields, in the SDK's order
+    defaults = {}                   # the fields whose default is not None (a copy is handed out)
 
     def __init__(self, **fields) -> None:
         if self.kind is not None:
@@ -906,21 +925,197 @@ class _SDKModel:
 
     def __getattr__(self, name):
         fields = self.__dict__.get("_fields", {})
-        if name in fields or _camel(name) in fields:
-            return fields.get(name, fields.get(_camel(name)))
+        wire = _camel(name)
+        if name in fields or wire in fields:
+            return fields.get(name, fields.get(wire))
+        if wire in type(self).fields and not name.startswith("__"):
+            default = type(self).defaults.get(wire)
+            return list(default) if isinstance(default, list) else default
         raise AttributeError(name)
 
-    def to_json(self) -> dict:
-        return {k: _sdk_json(v) for k, v in self._fields.items()}
+    def __setattr__(self, name, value) -> None:
+        if value is None:
+            self._fields.pop(_camel(name), None)
+        else:
+            self._fields[_camel(name)] = value
 
-    model_dump = to_json
+    def __eq__(self, other) -> bool:
+        return type(other) is type(self) and other.model_dump() == self.model_dump()
+
+    __hash__ = None                 # as pydantic's models: mutable, so not hashable
+
+    def _items(self) -> list:
+        """(wire name, value) of every field: the declared ones in order (defaults too), then the rest."""
+        declared = [(k, self._fields.get(k, type(self).defaults.get(k))) for k in type(self).fields]
+        return declared + [(k, v) for k, v in self._fields.items() if k not in type(self).fields]
+
+    def model_dump(self, *, by_alias: bool = False, exclude_none: bool = False, mode: str = "python",
+                   exclude_unset: bool = False, include=None, exclude=None, **_ignored) -> dict:
+        """The fields as a dict, as pydantic's ``model_dump`` gives them (wire names with ``by_alias``)."""
+        dumped = {}
+        for key, value in self._items():
+            name = key if by_alias or key != "_meta" else "meta"
+            if (exclude_unset and key not in self._fields) or (exclude_none and value is None) \
+                    or (include is not None and name not in include) or (exclude is not None and name in exclude):
+                continue
+            dumped[name] = _sdk_dumped(value, by_alias, exclude_none, mode)
+        return dumped
+
+    def model_dump_json(self, *, by_alias: bool = False, exclude_none: bool = False, indent: int = None,
+                        **options) -> str:
+        return json.dumps(self.model_dump(by_alias=by_alias, exclude_none=exclude_none, mode="json", **options),
+                          indent=indent, ensure_ascii=False)
+
+    def to_json(self) -> dict:
+        """What the protocol carries: wire names, no None (as the SDK serialises results)."""
+        return self.model_dump(by_alias=True, exclude_none=True, mode="json")
+
+    @classmethod
+    def model_validate(cls, value, **_ignored):
+        """The model from its dict (wire or Python names), or the model itself."""
+        if isinstance(value, cls):
+            return value
+        if isinstance(value, _SDKModel):
+            value = value.model_dump(by_alias=True)
+        if not isinstance(value, dict):
+            raise TypeError("%s.model_validate takes a dict, not %s" % (cls.__name__, type(value).__name__))
+        return cls(**value)
+
+    @classmethod
+    def model_validate_json(cls, text, **_ignored):
+        return cls.model_validate(json.loads(text))
+
+    def model_copy(self, *, update: dict = None, deep: bool = False):
+        import copy
+        fields = copy.deepcopy(self._fields) if deep else dict(self._fields)
+        fields.update({_camel(k): v for k, v in (update or {}).items()})
+        return type(self)(**fields)
+
+    @property
+    def model_fields_set(self) -> set:
+        return set(self._fields)
 
     def __repr__(self) -> str:
         return "%s(%s)" % (type(self).__name__, ", ".join("%s=%r" % i for i in self._fields.items()))
 
-def _sdk_block(name, kind):
-    return type(name, (_SDKModel,), {"kind": kind, "to_content": _SDKModel.to_json,     # a block is its content
-                                     "__doc__": "The %s content block." % kind})
+
+def _sdk_dumped(value, by_alias: bool, exclude_none: bool, mode: str):
+    """A field's value as model_dump gives it: models dumped, URLs and the like as text in JSON mode."""
+    if isinstance(value, _SDKModel):
+        return value.model_dump(by_alias=by_alias, exclude_none=exclude_none, mode=mode)
+    if isinstance(value, (list, tuple)):
+        return [_sdk_dumped(v, by_alias, exclude_none, mode) for v in value]
+    if isinstance(value, dict):
+        return {k: _sdk_dumped(v, by_alias, exclude_none, mode) for k, v in value.items()}
+    if hasattr(value, "model_dump") and not isinstance(value, type):     # the user's own pydantic model
+        return value.model_dump(by_alias=by_alias, exclude_none=exclude_none, mode=mode)
+    if mode == "json" and not isinstance(value, (str, int, float, bool)) and value is not None:
+        return getattr(value, "value", None) if _is_enum(type(value)) else str(value)   # AnyUrl, Path, ...
+    return value
+
+
+# The models of mcp.types (mcp_types in mcp 2.3) that servers build and read, each with its
+# fields' wire names in the SDK's order; NAME=JSON is a default other than None. The blocks
+# (a "type" default) are content: a tool of the decorator API may return them as they are.
+_SDK_TYPES = {
+    # content
+    "TextContent": 'type="text" text annotations _meta',
+    "ImageContent": 'type="image" data mimeType annotations _meta',
+    "AudioContent": 'type="audio" data mimeType annotations _meta',
+    "EmbeddedResource": 'type="resource" resource annotations _meta',
+    "ResourceLink": 'name title uri description mimeType size icons annotations _meta type="resource_link"',
+    "TextResourceContents": "uri mimeType _meta text",
+    "BlobResourceContents": "uri mimeType _meta blob",
+    "Annotations": "audience priority lastModified",
+    "Icon": "src mimeType sizes theme",
+    # what the lists hold
+    "Tool": "name title description inputSchema outputSchema icons annotations _meta execution",
+    "Resource": "name title uri description mimeType size icons annotations _meta",
+    "ResourceTemplate": "name title uriTemplate description mimeType icons annotations _meta",
+    "Prompt": "name title description arguments icons _meta",
+    "PromptArgument": "name title description required",
+    "Root": "uri name _meta",
+    # results
+    "ListToolsResult": "_meta nextCursor tools=[]",
+    "ListResourcesResult": "_meta nextCursor resources=[]",
+    "ListResourceTemplatesResult": "_meta nextCursor resourceTemplates=[]",
+    "ListPromptsResult": "_meta nextCursor prompts=[]",
+    "CallToolResult": "_meta content=[] structuredContent isError=false",
+    "ReadResourceResult": "_meta contents=[]",
+    "GetPromptResult": "_meta description messages=[]",
+    "CompleteResult": "_meta completion",
+    "Completion": "values=[] total hasMore",
+    "EmptyResult": "_meta",
+    "ListRootsResult": "_meta roots=[]",
+    "CreateMessageResult": "_meta role content model stopReason",
+    "ElicitResult": "_meta action content",
+    "ErrorData": "code message data",
+    # what requests carry
+    "RequestParams": "_meta",
+    "NotificationParams": "_meta",
+    "PaginatedRequestParams": "_meta cursor",
+    "CallToolRequestParams": "_meta name arguments task",
+    "ReadResourceRequestParams": "_meta uri",
+    "SubscribeRequestParams": "_meta uri",
+    "UnsubscribeRequestParams": "_meta uri",
+    "GetPromptRequestParams": "_meta name arguments",
+    "CompleteRequestParams": "_meta ref argument context",
+    "SetLevelRequestParams": "_meta level",
+    "ProgressNotificationParams": "_meta progressToken progress total message",
+    "PromptReference": 'type="ref/prompt" name title',
+    "ResourceTemplateReference": 'type="ref/resource" uri',
+    "ResourceReference": 'type="ref/resource" uri',
+    "CompletionArgument": "name value",
+    "CompletionContext": "arguments",
+    "ListToolsRequest": 'method="tools/list" params',
+    "ListResourcesRequest": 'method="resources/list" params',
+    "ListResourceTemplatesRequest": 'method="resources/templates/list" params',
+    "ListPromptsRequest": 'method="prompts/list" params',
+    "CallToolRequest": 'method="tools/call" params',
+    "ReadResourceRequest": 'method="resources/read" params',
+    "GetPromptRequest": 'method="prompts/get" params',
+    # what a server asks of its client
+    "SamplingMessage": "role content _meta",
+    "ModelPreferences": "hints costPriority speedPriority intelligencePriority",
+    "ModelHint": "name",
+    # capabilities and identity
+    "ServerCapabilities": "experimental logging prompts resources tools completions tasks extensions",
+    "ToolsCapability": "listChanged",
+    "PromptsCapability": "listChanged",
+    "ResourcesCapability": "subscribe listChanged",
+    "LoggingCapability": "",
+    "CompletionsCapability": "",
+    "ClientCapabilities": "experimental sampling elicitation roots tasks extensions",
+    "SamplingCapability": "context tools",
+    "RootsCapability": "listChanged",
+    "ElicitationCapability": "form url",
+    "Implementation": "name title version websiteUrl icons description",
+    "InitializeRequestParams": "_meta protocolVersion capabilities clientInfo",
+    "RequestParamsMeta": "progressToken",
+}
+
+
+def _sdk_types() -> dict:
+    """The typed models of mcp.types, made once: {name: class}."""
+    if "types" not in _SDK_CACHE:
+        made = {}
+        for name, spec in _SDK_TYPES.items():
+            fields, defaults = [], {}
+            for word in spec.split():
+                key, _, default = word.partition("=")
+                fields.append(key)
+                if default:
+                    defaults[key] = json.loads(default)
+            kind = defaults.pop("type", None)
+            attrs = {"fields": tuple(fields), "defaults": defaults, "kind": kind,
+                     "__doc__": "mcp.types.%s: %s." % (name, ", ".join(fields) or "no fields")}
+            if kind is not None and name.endswith(("Content", "Resource", "ResourceLink")):
+                attrs["to_content"] = _SDKModel.to_json          # a content block is its content
+            base = _SDKCallToolResult if name == "CallToolResult" else _SDKModel
+            made[name] = type(name, (base,), attrs)
+        _SDK_CACHE["types"] = made
+    return _SDK_CACHE["types"]
+
 
 def _sdk_model(name, doc):
     return type(name, (_SDKModel,), {"__doc__": doc})
@@ -933,14 +1128,36 @@ class _SDKCallToolResult(_SDKModel):
         result.setdefault("content", [])
         return result
 
-class _SDKToolAnnotations(dict):
+class _SDKDictModel(dict):
+    """A model minimcp takes as the dict it stands for (ToolAnnotations, PromptMessage), which also
+    reads as the SDK's model does: its fields as attributes (snake_case too), ``model_dump``."""
+    fields = ()
+
+    def __getattr__(self, name: str):
+        for key in (name, _camel(name)):
+            if key in self:
+                return self[key]
+        if _camel(name) in type(self).fields:
+            return None
+        raise AttributeError(name)
+
+    def model_dump(self, *, by_alias: bool = False, exclude_none: bool = False, mode: str = "python",
+                   **_ignored) -> dict:
+        dumped = {name: self.get(name) for name in type(self).fields}
+        dumped.update(self)
+        return {k: _sdk_dumped(v, by_alias, exclude_none, mode) for k, v in dumped.items()
+                if not (exclude_none and v is None)}
+
+class _SDKToolAnnotations(_SDKDictModel):
     """Tool annotations (readOnlyHint, ...), as the dict minimcp takes."""
+    fields = ("title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 
     def __init__(self, **fields) -> None:       # as given: each dialect keeps what its SDK's model keeps
         super().__init__((k, v) for k, v in fields.items() if v is not None)
 
-class _SDKPromptMessage(dict):
+class _SDKPromptMessage(_SDKDictModel):
     """A prompt message: ``PromptMessage(role="user", content=TextContent(...))``."""
+    fields = ("role", "content")
 
     def __init__(self, role: str = "user", content=None, **_ignored) -> None:
         super().__init__(role=role, content=_sdk_json(content))
@@ -1995,28 +2212,13 @@ def _sdk_names() -> dict:
             "ToolError": _SDKToolError, "ResourceError": _SDKResourceError, "Message": _SDKMessage,
             "UserMessage": _sdk_role_message("UserMessage", "user"), "PromptMessage": _SDKPromptMessage,
             "AssistantMessage": _sdk_role_message("AssistantMessage", "assistant"),
-            "CallToolResult": _SDKCallToolResult, "ToolAnnotations": _SDKToolAnnotations,
-            "TextContent": _sdk_block("TextContent", "text"), "ImageContent": _sdk_block("ImageContent", "image"),
-            "AudioContent": _sdk_block("AudioContent", "audio"),
-            "EmbeddedResource": _sdk_block("EmbeddedResource", "resource"),
-            "ResourceLink": _sdk_block("ResourceLink", "resource_link"),
-            "TextResourceContents": _sdk_model("TextResourceContents", "Text contents of a resource."),
-            "BlobResourceContents": _sdk_model("BlobResourceContents", "Binary contents of a resource (base64)."),
-            "Icon": _sdk_model("Icon", "An icon: src, mimeType, sizes, theme."),
-            "Annotations": _sdk_model("Annotations", "Content annotations: audience, priority, lastModified."),
-            "GetPromptResult": _sdk_model("GetPromptResult", "A prompts/get result."),
-            # what a tool hands ctx.session (create_message, check_client_capability)
-            "SamplingMessage": _sdk_model("SamplingMessage", "A sampling message: role, content."),
-            "ModelPreferences": _sdk_model("ModelPreferences", "Sampling model preferences: hints, priorities."),
-            "ModelHint": _sdk_model("ModelHint", "A model name hint."),
-            "ClientCapabilities": _sdk_model("ClientCapabilities", "What a client declared: sampling, roots, ..."),
-            "SamplingCapability": _sdk_model("SamplingCapability", "The sampling capability."),
-            "RootsCapability": _sdk_model("RootsCapability", "The roots capability."),
-            "ElicitationCapability": _sdk_model("ElicitationCapability", "The elicitation capability."),
+            "ToolAnnotations": _SDKToolAnnotations,
             # Servers build it at import for the constructor, which ignores it: minimcp's HTTP
             # transport checks Host and Origin itself (wsgi_app's allowed_hosts, allowed_origins).
             "TransportSecuritySettings": _sdk_model("TransportSecuritySettings", "Accepted and ignored."),
         }
+        _SDK_CACHE["names"].update(_sdk_types())                # mcp.types' models, typed
+        _SDK_CACHE["names"].update(_sdk_lowlevel_names())        # the low-level Server and its helpers
         for name, value in _SDK_CACHE["names"].items():
             if isinstance(value, type) and value.__name__.startswith("_SDK"):
                 value.__name__ = value.__qualname__ = name        # tracebacks say ToolError, as the SDK's
@@ -2239,9 +2441,23 @@ def _sdk_table() -> tuple:
     return _SDK_CACHE["table"]
 
 
+# Private modules of the SDK that its own example servers import, with their names (as the table
+# writes them): mcp's HTTP client factory (simple-tool fetches with it).
+_SDK_PRIVATE_MODULES = {"mcp.shared._httpx_utils": "create_mcp_http_client MCP_DEFAULT_TIMEOUT=30 "
+                                                   "MCP_DEFAULT_SSE_READ_TIMEOUT=300"}
+
+
 def _sdk_modules() -> dict:
     """Each alias module, and its public names unparsed (see _sdk_exports)."""
     return _sdk_table()[0]
+
+
+def _sdk_http_client(headers: dict = None, timeout=None, auth=None):
+    """mcp's create_mcp_http_client: an httpx.AsyncClient that follows redirects, 30 s timeouts
+    (5 minutes to read). httpx is the server's own dependency."""
+    import httpx
+    return httpx.AsyncClient(follow_redirects=True, headers=headers, auth=auth,
+                             timeout=timeout if timeout is not None else httpx.Timeout(30.0, read=300.0))
 
 
 def _sdk_exports(module: str) -> dict:
@@ -2249,7 +2465,8 @@ def _sdk_exports(module: str) -> dict:
     key = "exports:" + module
     if key not in _SDK_CACHE:
         names = {}
-        for word in _sdk_modules()[module].split():
+        listed = _sdk_modules()
+        for word in (listed[module] if module in listed else _SDK_PRIVATE_MODULES[module]).split():
             name, _, value = word.partition("=")
             names[name] = (value[1:-1] if value[:1] == "'" else int(value)) if value else None
         _SDK_CACHE[key] = names
@@ -2275,6 +2492,8 @@ def _sdk_value(module: str, name: str):
         return _sdk_server("mcp2")
     if name == "FastMCP":
         return _sdk_server("mcp1")
+    if name == "Server" and module.startswith("mcp.server"):
+        return _sdk_lowlevel_server()
     if name in _SDK_COMPONENTS and framework:
         key = "component:" + name
         if key not in _SDK_CACHE:
@@ -2297,13 +2516,20 @@ def _sdk_refusal(module: str, name: str = None) -> ImportError:
                                                                      # "cannot import name", as Python does
 
 
+def _sdk_listed(fullname: str) -> str:
+    """The module of the table that ``fullname`` is: mcp 2.3 ships mcp.types as the package
+    mcp_types too (mcp.types re-exports it), which servers import directly."""
+    head, dot, rest = fullname.partition(".")
+    return "mcp.types" + dot + rest if head == "mcp_types" else fullname
+
+
 class _SDKFinder:
     """Finds the alias modules; at the end of sys.meta_path, after every real package."""
 
     def find_spec(self, fullname: str, path=None, target=None):
-        if fullname.split(".")[0] not in ("mcp", "fastmcp"):
+        if fullname.split(".")[0] not in ("mcp", "fastmcp", "mcp_types"):
             return None
-        if fullname not in _sdk_modules():
+        if _sdk_listed(fullname) not in _sdk_modules() and fullname not in _SDK_PRIVATE_MODULES:
             raise _sdk_refusal(fullname)
         import importlib.machinery
         return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
@@ -2312,7 +2538,7 @@ class _SDKFinder:
         return None
 
     def exec_module(self, module) -> None:
-        fullname = module.__name__
+        fullname = _sdk_listed(module.__name__)
         exported = _sdk_exports(fullname)
         module.__all__ = sorted(exported)
         module.__path__ = []
@@ -2325,11 +2551,926 @@ class _SDKFinder:
                 return value
             if fullname + "." + name in _sdk_modules():          # from PKG import submodule
                 import importlib
-                return importlib.import_module(fullname + "." + name)
+                return importlib.import_module(module.__name__ + "." + name)
             if name.startswith("__"):
                 raise AttributeError(name)
             raise AttributeError(str(_sdk_refusal(fullname, name)))
         module.__getattr__ = __getattr__
+
+
+# The SDK's low-level Server ---------------------------------------------------------
+#
+# mcp's ``Server`` (mcp.server.lowlevel) has its author answer each method with a function of
+# their own: mcp 1.x registers them with decorators (``@server.list_tools()``), mcp 2.x passes
+# them to the constructor (``on_list_tools=...``). They are coroutines written for the event
+# loop the script starts (``asyncio.run(main())``, ``anyio.run``, trio), and its lifespan makes
+# what they share on that loop. So minimcp serves the connection on its threads as always, and
+# runs each handler's coroutine on that loop (_SDKLoop). The methods a Server answers itself
+# answer as the SDK's do; the rest (initialize, ping, cancellation, revisions, malformed input)
+# is the core's, and what the decorator API registers on it (``@server.tool()``, which the
+# SDK's Server lacks but tutorials write) is served as MCPServer serves it.
+
+_SDK_ON = {   # mcp 2.x's constructor keyword -> (the method its handler answers, its params' model)
+    "on_list_tools": ("tools/list", "PaginatedRequestParams"),
+    "on_call_tool": ("tools/call", "CallToolRequestParams"),
+    "on_list_resources": ("resources/list", "PaginatedRequestParams"),
+    "on_list_resource_templates": ("resources/templates/list", "PaginatedRequestParams"),
+    "on_read_resource": ("resources/read", "ReadResourceRequestParams"),
+    "on_subscribe_resource": ("resources/subscribe", "SubscribeRequestParams"),
+    "on_unsubscribe_resource": ("resources/unsubscribe", "UnsubscribeRequestParams"),
+    "on_list_prompts": ("prompts/list", "PaginatedRequestParams"),
+    "on_get_prompt": ("prompts/get", "GetPromptRequestParams"),
+    "on_completion": ("completion/complete", "CompleteRequestParams"),
+    "on_set_logging_level": ("logging/setLevel", "SetLevelRequestParams"),
+    "on_ping": ("ping", "RequestParams"),
+    "on_progress": ("notifications/progress", "ProgressNotificationParams"),
+    "on_roots_list_changed": ("notifications/roots/list_changed", "NotificationParams"),
+}
+# The capability each kind of handler offers (the core asks _offers before it admits a method).
+_SDK_OFFERED = {"tools": ("tools/list", "tools/call"), "prompts": ("prompts/list", "prompts/get"),
+                "resources": ("resources/list", "resources/templates/list", "resources/read", "resources/subscribe",
+                              "resources/unsubscribe"),
+                "completions": ("completion/complete",)}
+# Methods whose state the core keeps as well (the client's log level, its subscriptions): the
+# core's handler runs first, then the server's.
+_SDK_CORE_TOO = frozenset(["logging/setLevel", "resources/subscribe", "resources/unsubscribe"])
+
+
+class _SDKLoop:
+    """The event loop a low-level Server's handlers run on: the script's, or one of minimcp's own."""
+
+    def __init__(self, loop=None, trio_token=None) -> None:
+        self.loop, self.trio_token = loop, trio_token
+
+    @classmethod
+    def running(cls) -> "_SDKLoop":
+        """The loop the calling coroutine runs on (trio's, where trio runs it; else asyncio's)."""
+        trio = sys.modules.get("trio")
+        if trio is not None:
+            try:
+                return cls(trio_token=trio.lowlevel.current_trio_token())
+            except RuntimeError:
+                pass
+        import asyncio
+        return cls(loop=asyncio.get_running_loop())
+
+    @classmethod
+    def own(cls) -> "_SDKLoop":
+        """A new asyncio loop, run by a daemon thread until ``stop()``."""
+        import asyncio
+        loop = asyncio.new_event_loop()
+        threading.Thread(target=loop.run_forever, name="minimcp-sdk-loop", daemon=True).start()
+        return cls(loop=loop)
+
+    def stop(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+
+    async def in_thread(self, fn, *args):
+        """Await ``fn(*args)``, which blocks, run on a thread of its own while the loop goes on.
+
+        A daemon thread rather than the loop's executor: ``asyncio.run`` waits for its executor
+        at exit, and serving waits on stdin.
+        """
+        if self.trio_token is not None:
+            import trio
+            return await trio.to_thread.run_sync(fn, *args)
+        loop, future = self.loop, self.loop.create_future()
+
+        def settle(value, error) -> None:
+            if not future.done():
+                future.set_exception(error) if error is not None else future.set_result(value)
+
+        def work() -> None:
+            try:
+                value, error = fn(*args), None
+            except BaseException as exc:         # (handed to the awaiting coroutine)
+                value, error = None, exc
+            try:
+                loop.call_soon_threadsafe(settle, value, error)
+            except RuntimeError:                 # the loop has closed: nobody waits any more
+                pass
+        threading.Thread(target=work, name="minimcp-sdk-wait", daemon=True).start()
+        return await future
+
+    def run(self, call, coroutine_function, *args):
+        """From a worker thread: run ``coroutine_function(*args)`` on the loop and wait for it.
+
+        Cancelling ``call`` cancels the coroutine (``Cancelled`` is raised here).
+        """
+        if self.trio_token is not None:
+            import trio
+            return trio.from_thread.run(coroutine_function, *args, trio_token=self.trio_token)
+        import asyncio
+        import concurrent.futures
+        future = asyncio.run_coroutine_threadsafe(coroutine_function(*args), self.loop)
+        if call is not None:
+            call.on_cancel.append(future.cancel)
+        try:
+            return future.result()
+        except concurrent.futures.CancelledError:
+            raise Cancelled(call.cancel_reason if call is not None and call.cancel_reason else "cancelled") from None
+        finally:
+            if call is not None:
+                call.on_cancel.remove(future.cancel)
+
+    def spawn(self, coroutine_function, *args) -> None:
+        """Start ``coroutine_function(*args)`` on the loop without waiting (notification handlers)."""
+        if self.trio_token is not None:
+            self.run(None, coroutine_function, *args)
+            return
+        import asyncio
+        asyncio.run_coroutine_threadsafe(coroutine_function(*args), self.loop)
+
+
+def _sdk_request_var():
+    """The context variable behind ``server.request_context`` (set while a handler runs)."""
+    if "request" not in _SDK_CACHE:
+        import contextvars
+        _SDK_CACHE["request"] = contextvars.ContextVar("request_ctx")
+    return _SDK_CACHE["request"]
+
+
+class _SDKNoLifespan:
+    """The SDK's default lifespan: it yields an empty dict."""
+
+    def __init__(self, server=None) -> None:
+        pass
+
+    async def __aenter__(self) -> dict:
+        return {}
+
+    async def __aexit__(self, *exc_info) -> bool:
+        return False
+
+
+class _SDKServerSession:
+    """``request_context.session``: the SDK's ServerSession, whose methods are coroutines.
+
+    Notifications are written at once. What waits for the client's answer (sampling,
+    elicitation, roots, ping) waits on a thread, so the loop serves other calls meanwhile.
+    """
+
+    def __init__(self, context: Context, loop: _SDKLoop) -> None:
+        self._context, self._loop, self._session = context, loop, context.session
+
+    @property
+    def client_params(self):
+        """What the client said at initialize: capabilities, clientInfo, protocolVersion."""
+        return _sdk_types()["InitializeRequestParams"](
+            protocolVersion=self._context.protocol_version, capabilities=self._context.client_capabilities,
+            clientInfo=self._context.client_info)
+
+    def check_client_capability(self, capability) -> bool:
+        return self._session.check_client_capability(capability)
+
+    async def send_log_message(self, level: str, data, logger: str = None, related_request_id=None) -> None:
+        self._context.log(level, data, logger)
+
+    async def send_progress_notification(self, progress_token, progress: float, total: float = None,
+                                         message: str = None, related_request_id=None) -> None:
+        self._context.progress(progress, total, message)    # the request's own token is the one it names
+
+    async def send_resource_updated(self, uri) -> None:
+        self._session.send_resource_updated(str(uri))
+
+    async def send_tool_list_changed(self) -> None:
+        self._session.send_tool_list_changed()
+
+    async def send_prompt_list_changed(self) -> None:
+        self._session.send_prompt_list_changed()
+
+    async def send_resource_list_changed(self) -> None:
+        self._session.send_resource_list_changed()
+
+    async def create_message(self, messages, *, max_tokens: int, **options):
+        import functools
+        return await self._loop.in_thread(functools.partial(self._session.create_message, messages, max_tokens,
+                                                            **options))
+
+    async def list_roots(self):
+        """The client's roots, each ``uri`` as the SDK hands it (``root.uri.path``)."""
+        answer = await self._loop.in_thread(self._session.list_roots)
+        types = _sdk_types()
+        return types["ListRootsResult"](roots=[types["Root"](**dict(root, uri=_sdk_url(root.get("uri"))))
+                                               for root in answer.get("roots") or ()])
+
+    async def elicit(self, message: str, requestedSchema=None, related_request_id=None, **options):
+        schema = _sdk_json(options.get("requested_schema", requestedSchema))
+        answer = await self._loop.in_thread(self._context.elicit, message, schema)
+        return _sdk_types()["ElicitResult"](**_sdk_json(answer))
+
+    elicit_form = elicit
+
+    async def send_ping(self):
+        await self._loop.in_thread(self._context.ping)
+        return _sdk_types()["EmptyResult"]()
+
+
+class _SDKRequestContext:
+    """``server.request_context`` while a handler runs (mcp 2.x hands it to each handler as ``ctx``):
+    the request's id, its ``_meta``, the session to talk to the client, what the lifespan yielded."""
+
+    def __init__(self, server, call) -> None:
+        context = Context(call)
+        meta = call.params.get("_meta")
+        self.request_id, self.method, self.params = call.id, call.method, call.params
+        self.meta = _sdk_types()["RequestParamsMeta"](**meta) if isinstance(meta, dict) else None
+        self.session = _SDKServerSession(context, server._sdk_loop)
+        self.lifespan_context = self.lifespan = server._sdk_lifespan_value
+        self.protocol_version = call.rev.version
+        self.request = self.experimental = None          # no HTTP request under stdio; no experimental tasks
+
+
+class _SDKUrl(str):
+    """The SDK hands a resource handler its uri as pydantic's AnyUrl: text, with its parts as attributes."""
+
+    def _parts(self):
+        from urllib.parse import urlsplit
+        return urlsplit(str(self))
+
+    scheme = property(lambda self: self._parts().scheme)
+    host = property(lambda self: self._parts().hostname)
+    port = property(lambda self: self._parts().port)
+    path = property(lambda self: self._parts().path or None)
+    query = property(lambda self: self._parts().query or None)
+    fragment = property(lambda self: self._parts().fragment or None)
+
+    def unicode_string(self) -> str:
+        return str(self)
+
+
+def _sdk_url(uri: str):
+    """A resource handler's uri: pydantic's AnyUrl, as the SDK hands it, where the server has
+    imported pydantic itself (its own ``Resource(uri=AnyUrl(...))`` then compares equal to
+    it); else text with the same parts as attributes. minimcp never imports pydantic."""
+    pydantic = sys.modules.get("pydantic")
+    if pydantic is not None and isinstance(uri, str):
+        try:
+            return pydantic.AnyUrl(uri)
+        except Exception:                         # not a URL pydantic takes: the SDK refuses it
+            pass
+    return _SDKUrl(uri)
+
+
+class _SDKReadResourceContents:
+    """What a resource handler of mcp 1.x returns: ``ReadResourceContents(content, mime_type, meta)``."""
+
+    def __init__(self, content, mime_type: str = None, meta: dict = None) -> None:
+        self.content, self.mime_type, self.meta = content, mime_type, meta
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, _SDKReadResourceContents) and \
+            (other.content, other.mime_type, other.meta) == (self.content, self.mime_type, self.meta)
+
+    def __repr__(self) -> str:
+        return "ReadResourceContents(content=%r, mime_type=%r, meta=%r)" % (self.content, self.mime_type, self.meta)
+
+
+def _sdk_read_contents(uri: str, result) -> list:
+    """resources/read's contents from what a 1.x handler returned: text or bytes (deprecated), or an
+    iterable of ReadResourceContents; a ReadResourceResult is taken as it is."""
+    def entry(data, mime_type, meta):
+        if isinstance(data, str):
+            made = {"uri": uri, "mimeType": mime_type or "text/plain", "text": data}
+        elif isinstance(data, (bytes, bytearray)):
+            made = {"uri": uri, "mimeType": mime_type or "application/octet-stream", "blob": _b64(bytes(data))}
+        else:
+            raise ValueError("Unexpected content type from read_resource: %s" % type(data).__name__)
+        if meta is not None:
+            made["_meta"] = meta
+        return made
+    if isinstance(result, (str, bytes, bytearray)):
+        return [entry(result, None, None)]
+    if isinstance(result, _sdk_types()["ReadResourceResult"]):
+        return _sdk_json(result.contents)
+    if hasattr(result, "__iter__") and not isinstance(result, dict):
+        return [entry(item.content, item.mime_type, getattr(item, "meta", None)) for item in result]
+    raise ValueError("Unexpected return type from read_resource: %s" % type(result))
+
+
+def _sdk_field(item, name: str):
+    """A field of a Tool (or its dict) that a list handler returned."""
+    return item.get(name) if isinstance(item, dict) else getattr(item, name, None)
+
+
+def _sdk_takes_request(func) -> bool:
+    """Whether a 1.x list handler takes the request (``async def list_tools(request)``): the SDK
+    passes it to a parameter typed as the request, else calls the handler with nothing."""
+    return any(default is _EMPTY for _, _, default in _Signature(func).params)
+
+
+def _sdk_tool_error(text: str) -> dict:
+    return {"content": [{"type": "text", "text": text}], "isError": True}
+
+
+# jsonschema's words for what mcp 1.x's call_tool says of invalid arguments and output
+# ("Input validation error: 'url' is a required property"): the first of the shallowest errors,
+# as jsonschema's best_match picks it, for the keywords tool schemas use.
+def _jsonschema_errors(instance, schema, depth: int = 0):
+    """(depth, message) for each way ``instance`` fails ``schema``, in jsonschema's order."""
+    if not isinstance(schema, dict):
+        return
+    kinds = {"object": dict, "array": list, "string": str, "null": type(None)}
+    for keyword, value in schema.items():
+        if keyword == "type":
+            wanted = value if isinstance(value, list) else [value]
+            if not any(_jsonschema_is(instance, kind, kinds) for kind in wanted):
+                yield depth, "%r is not of type %s" % (instance, ", ".join(repr(k) for k in wanted))
+        elif keyword == "required" and isinstance(instance, dict):
+            for name in value:
+                if name not in instance:
+                    yield depth, "%r is a required property" % name
+        elif keyword == "properties" and isinstance(instance, dict):
+            for name, inner in value.items():
+                if name in instance:
+                    for found in _jsonschema_errors(instance[name], inner, depth + 1):
+                        yield found
+        elif keyword == "additionalProperties" and value is False and isinstance(instance, dict):
+            extra = [k for k in instance if k not in (schema.get("properties") or {})]
+            if extra:
+                yield depth, "Additional properties are not allowed (%s %s unexpected)" % (
+                    ", ".join(repr(k) for k in extra), "was" if len(extra) == 1 else "were")
+        elif keyword == "items" and isinstance(instance, list) and isinstance(value, dict):
+            for item in instance:
+                for found in _jsonschema_errors(item, value, depth + 1):
+                    yield found
+        elif keyword == "enum" and instance not in value:
+            yield depth, "%r is not one of %r" % (instance, value)
+        elif keyword == "const" and instance != value:
+            yield depth, "%r was expected" % (value,)
+        elif isinstance(instance, (int, float)) and not isinstance(instance, bool) and keyword in _JSONSCHEMA_BOUNDS:
+            test, words = _JSONSCHEMA_BOUNDS[keyword]
+            if test(instance, value):
+                yield depth, "%r is %s %r" % (instance, words, value)
+        elif keyword in ("minLength", "minItems") and isinstance(instance, (str, list)) and len(instance) < value:
+            yield depth, "%r %s" % (instance, "should be non-empty" if value == 1 else "is too short")
+        elif keyword in ("maxLength", "maxItems") and isinstance(instance, (str, list)) and len(instance) > value:
+            yield depth, "%r %s" % (instance, "is expected to be empty" if value == 0 else "is too long")
+        elif keyword in ("anyOf", "oneOf") and isinstance(value, list):
+            if not any(next(_jsonschema_errors(instance, option), None) is None for option in value):
+                yield depth + 0.5, "%r is not valid under any of the given schemas" % (instance,)
+
+
+_JSONSCHEMA_BOUNDS = {
+    "minimum": (lambda x, bound: x < bound, "less than the minimum of"),
+    "maximum": (lambda x, bound: x > bound, "greater than the maximum of"),
+    "exclusiveMinimum": (lambda x, bound: x <= bound, "less than or equal to the minimum of"),
+    "exclusiveMaximum": (lambda x, bound: x >= bound, "greater than or equal to the maximum of"),
+}
+
+
+def _jsonschema_is(instance, kind: str, kinds: dict) -> bool:
+    if kind in ("integer", "number"):
+        if isinstance(instance, bool) or not isinstance(instance, (int, float)):
+            return False
+        return kind == "number" or isinstance(instance, int) or instance.is_integer()
+    if kind == "boolean":
+        return isinstance(instance, bool)
+    return kind in kinds and isinstance(instance, kinds[kind])
+
+
+def _jsonschema_problem(instance, schema):
+    """What jsonschema's ``validate`` says of ``instance`` (None if it is valid)."""
+    best = None
+    for depth, message in _jsonschema_errors(instance, schema):
+        if best is None or depth < best[0]:
+            best = (depth, message)
+    return None if best is None else best[1]
+
+
+class _SDKNotificationOptions:
+    """Which list changes the server will announce (mcp's NotificationOptions)."""
+
+    def __init__(self, prompts_changed: bool = False, resources_changed: bool = False,
+                 tools_changed: bool = False) -> None:
+        self.prompts_changed, self.resources_changed = prompts_changed, resources_changed
+        self.tools_changed = tools_changed
+
+
+class _SDKInitializationOptions:
+    """What a low-level Server says at initialize: its name and version, capabilities, instructions."""
+
+    FIELDS = ("server_name", "server_version", "capabilities", "instructions", "website_url", "icons",
+              "title", "description")
+
+    def __init__(self, server_name: str, server_version: str, capabilities=None, instructions: str = None,
+                 website_url: str = None, icons: list = None, title: str = None, description: str = None) -> None:
+        self.server_name, self.server_version, self.capabilities = server_name, server_version, capabilities
+        self.instructions, self.website_url, self.icons = instructions, website_url, icons
+        self.title, self.description = title, description
+
+    def model_dump(self, **options) -> dict:
+        return {name: _sdk_dumped(getattr(self, name), options.get("by_alias", False),
+                                  options.get("exclude_none", False), options.get("mode", "python"))
+                for name in self.FIELDS}
+
+    def __repr__(self) -> str:
+        return "InitializationOptions(%s)" % ", ".join("%s=%r" % (k, getattr(self, k)) for k in self.FIELDS)
+
+
+class _SDKMcpError(MCPError):
+    """mcp's exception for an error answer, raised in a handler to answer with exactly this error:
+    ``McpError(ErrorData(...))`` (1.x) and ``MCPError(code, message, data)`` (2.x) are one class."""
+
+    def __init__(self, error=None, message: str = None, data=None, **fields) -> None:
+        if isinstance(error, int) or "code" in fields:         # MCPError(code, message, data)
+            error = _sdk_types()["ErrorData"](code=fields.get("code", error), message=message or "", data=data)
+        super().__init__(error.code, error.message, getattr(error, "data", None))
+        self.error = error
+
+    @classmethod
+    def from_error_data(cls, error) -> "_SDKMcpError":
+        return cls(error)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def _sdk_answering(method: str, core_handler: str):
+    """The low-level Server's handler of a METHODS row: its author's, else the core's.
+
+    A method of a kind its author answers in part (resources/read on a server with only a
+    resource list) that nothing registered answers either is "Method not found", as in the SDK.
+    """
+    kind = METHODS[method][3]
+
+    def answer(self, call):
+        own = self._sdk_handlers.get(method)
+        if own is None and method not in _SDK_CORE_TOO and not MCPServer._offers(self, kind):
+            raise MCPError(METHOD_NOT_FOUND, "Method not found", method if self.dialect.name == "mcp2" else None)
+        if own is None or method in _SDK_CORE_TOO:
+            result = getattr(MCPServer, core_handler)(self, call)
+            if own is None:
+                return result
+        return self._sdk_answer(call, own)
+    answer.__name__ = answer.__qualname__ = core_handler
+    return answer
+
+
+def _sdk_notified(method: str, core_handler: str):
+    """The low-level Server's handler of a notification row: the core's, then its author's, if any."""
+    def notified(self, session, params: dict) -> None:
+        getattr(MCPServer, core_handler)(self, session, params)
+        own = self._sdk_handlers.get(method)
+        if own is not None and self._sdk_loop is not None and (method != "notifications/progress"
+                                                               or "progressToken" in params):
+            self._sdk_loop.spawn(own, None, params)
+    notified.__name__ = notified.__qualname__ = core_handler
+    return notified
+
+
+class _SDKLowLevel:
+    """mcp's low-level ``Server``, in both its forms, on minimcp (see the comment above _SDK_ON).
+
+    mcp 1.x: ``Server(name, version, instructions, website_url, icons, lifespan)`` and a decorator
+    per method (``@server.list_tools()``, ``@server.call_tool()``, ...). mcp 2.x:
+    ``Server(name, version=..., on_list_tools=..., on_call_tool=..., ...)``, each handler taking
+    ``(ctx, params)``. Either is run by ``await server.run(read, write, options)`` inside
+    ``async with stdio_server() as (read, write)``, on the script's event loop; ``serve FILE``
+    finding one runs it on a loop of its own. Its answers are worded as its mcp version words them.
+    """
+
+    def __class_getitem__(cls, _lifespan_type):
+        return cls                       # Server[AppContext] in an annotation: the same class here
+
+    def __init__(self, name: str, version: str = None, instructions: str = None, website_url: str = None,
+                 icons: list = None, lifespan=None, *, title: str = None, description: str = None,
+                 **options) -> None:
+        handlers = {key: options.pop(key) for key in list(options) if key in _SDK_ON}
+        for key in ("cache_hints", "get_tool_input_schema"):            # mcp 2.x's, not served here
+            options.pop(key, None)
+        if options:
+            raise TypeError("Server() got an unexpected keyword argument %r" % sorted(options)[0])
+        dialect = "mcp2" if handlers else "mcp1"
+        if version is None:
+            version = "" if dialect == "mcp2" else _DIALECTS[dialect].default_version
+        MCPServer.__init__(self, name, version, instructions, title=title, description=description,
+                           icons=_sdk_json(icons), website_url=website_url, dialect=dialect)
+        self.lifespan = lifespan or _SDKNoLifespan
+        self._sdk_handlers = {}           # method -> async fn(request context, params dict) -> its answer
+        self._sdk_tools = {}              # the tools list_tools last listed, by name (1.x validates calls by them)
+        self._sdk_loop = None             # the loop the handlers run on, while serving
+        self._sdk_lifespan_value = None
+        self._sdk_declared = {}           # the capabilities the initialization options declared
+        self._sdk_module = sys._getframe(1).f_globals.get("__name__")   # whose __main__ block starts it
+        self._sdk_started = False         # run() was entered (the __main__ block may start it)
+        self.middleware, self.extensions = [], {}      # mcp 2.x's: accepted, not applied
+        for key, handler in handlers.items():
+            if handler is not None:
+                self.add_request_handler(_SDK_ON[key][0], _sdk_types()[_SDK_ON[key][1]], handler)
+
+    # -- mcp 2.x: handlers by method ------------------------------------------------------------
+    def add_request_handler(self, method: str, params_type, handler) -> None:
+        """Answer ``method`` with ``handler(ctx, params)``, its params read as ``params_type``."""
+        if method == "initialize":
+            raise ValueError("'initialize' is handled by the server runner and cannot be overridden")
+
+        async def answer(context, params):
+            typed = params_type.model_validate(params or {}) if hasattr(params_type, "model_validate") else params
+            return _sdk_json(await handler(context, typed))
+        answer.params_type, answer.handler = params_type, handler       # what get_request_handler gives
+        self._sdk_handlers[method] = answer
+
+    add_notification_handler = add_request_handler
+
+    def get_request_handler(self, method: str):
+        """The entry registered for ``method`` (``.params_type``, ``.handler``), or None."""
+        entry = self._sdk_handlers.get(method)
+        return entry if hasattr(entry, "handler") else None
+
+    get_notification_handler = get_request_handler
+
+    @property
+    def server_info(self):
+        """The ``serverInfo`` block: name, version, title, description, website and icons."""
+        return _sdk_types()["Implementation"](name=self.name, version=self.version, title=self.title,
+                                              description=self.description, websiteUrl=self.website_url,
+                                              icons=self.icons)
+
+    # -- mcp 1.x: a decorator per method -------------------------------------------------------
+    def _sdk_listing(self, method: str, result_name: str, field: str, request_name: str = None, seen=None):
+        def decorator(func):
+            with_request = request_name is not None and _sdk_takes_request(func)
+            types = _sdk_types()
+
+            async def answer(context, params):
+                if with_request:
+                    request = None if params is None else types[request_name](
+                        params=types["PaginatedRequestParams"](**params))
+                    result = await func(request)
+                else:
+                    result = await func()
+                whole = isinstance(result, types[result_name])
+                if not whole:
+                    result = types[result_name](**{field: list(result)})
+                if seen is not None:
+                    seen(getattr(result, field), whole)
+                return result.to_json()
+            self._sdk_handlers[method] = answer
+            return func
+        return decorator
+
+    def _sdk_remember_tools(self, tools, paged: bool) -> None:
+        """What call_tool validates by: a whole list replaces it, a page (a ListToolsResult) adds to it."""
+        listed = {_sdk_field(tool, "name"): tool for tool in tools}
+        self._sdk_tools = dict(self._sdk_tools, **listed) if paged else listed
+
+    def list_tools(self):
+        """``@server.list_tools()``: ``async def f() -> list[Tool]`` (or ``f(request) -> ListToolsResult``)."""
+        return self._sdk_listing("tools/list", "ListToolsResult", "tools", "ListToolsRequest",
+                                 self._sdk_remember_tools)
+
+    def list_resources(self):
+        """``@server.list_resources()``: ``async def f() -> list[Resource]``."""
+        return self._sdk_listing("resources/list", "ListResourcesResult", "resources", "ListResourcesRequest")
+
+    def list_resource_templates(self):
+        """``@server.list_resource_templates()``: ``async def f() -> list[ResourceTemplate]``."""
+        return self._sdk_listing("resources/templates/list", "ListResourceTemplatesResult", "resourceTemplates")
+
+    def list_prompts(self):
+        """``@server.list_prompts()``: ``async def f() -> list[Prompt]``."""
+        return self._sdk_listing("prompts/list", "ListPromptsResult", "prompts", "ListPromptsRequest")
+
+    def _sdk_decorator(self, method: str, answer_with):
+        """A 1.x decorator: ``answer_with(func)`` is the async fn(context, params) that answers ``method``."""
+        def decorator(func):
+            self._sdk_handlers[method] = answer_with(func)
+            return func
+        return decorator
+
+    def call_tool(self, *, validate_input: bool = True):
+        """``@server.call_tool()``: ``async def f(name, arguments)`` returning content blocks, a dict
+        (structured), both as a tuple, or a CallToolResult. As mcp 1.x does, the arguments are checked
+        against the listed inputSchema, the structured result against the outputSchema, and a failure
+        is an ``isError`` result."""
+        def answer_with(func):
+            async def answer(context, params):
+                name, arguments = params.get("name"), params.get("arguments") or {}
+                try:
+                    tool = await self._sdk_listed_tool(context, name)
+                    if validate_input and tool is not None:
+                        problem = _jsonschema_problem(arguments, _sdk_field(tool, "inputSchema") or {})
+                        if problem is not None:
+                            return _sdk_tool_error("Input validation error: %s" % problem)
+                    return self._sdk_tool_result(tool, await func(name, arguments))
+                except Exception as exc:            # McpError too: 1.x answers each as an isError result
+                    return _sdk_tool_error(str(exc))
+            return answer
+        return self._sdk_decorator("tools/call", answer_with)
+
+    async def _sdk_listed_tool(self, context, name: str):
+        """The tool as list_tools lists it (listing again if it is not known yet), or None."""
+        if name not in self._sdk_tools and "tools/list" in self._sdk_handlers:
+            await self._sdk_handlers["tools/list"](context, None)
+        return self._sdk_tools.get(name)
+
+    def _sdk_tool_result(self, tool, results) -> dict:
+        if isinstance(results, _sdk_types()["CallToolResult"]):
+            return results.to_json()
+        if isinstance(results, tuple) and len(results) == 2:
+            unstructured, structured = results
+        elif isinstance(results, dict):
+            unstructured, structured = [{"type": "text", "text": json.dumps(results, indent=2)}], results
+        elif hasattr(results, "__iter__"):
+            unstructured, structured = results, None
+        else:
+            return _sdk_tool_error("Unexpected return type from tool: %s" % type(results).__name__)
+        schema = _sdk_field(tool, "outputSchema") if tool is not None else None
+        if schema is not None:
+            if structured is None:
+                return _sdk_tool_error("Output validation error: outputSchema defined but no structured output "
+                                       "returned")
+            problem = _jsonschema_problem(structured, schema)
+            if problem is not None:
+                return _sdk_tool_error("Output validation error: %s" % problem)
+        result = {"content": [_sdk_json(block) for block in unstructured]}
+        if structured is not None:
+            result["structuredContent"] = _sdk_json(structured)
+        result["isError"] = False
+        return result
+
+    def read_resource(self):
+        """``@server.read_resource()``: ``async def f(uri)`` returning an iterable of
+        ReadResourceContents (or, deprecated, text or bytes)."""
+        def answer_with(func):
+            async def answer(context, params):
+                uri = params.get("uri")
+                return {"contents": _sdk_read_contents(uri, await func(_sdk_url(uri)))}
+            return answer
+        return self._sdk_decorator("resources/read", answer_with)
+
+    def get_prompt(self):
+        """``@server.get_prompt()``: ``async def f(name, arguments) -> GetPromptResult``."""
+        def answer_with(func):
+            async def answer(context, params):
+                return _sdk_json(await func(params.get("name"), params.get("arguments")))
+            return answer
+        return self._sdk_decorator("prompts/get", answer_with)
+
+    def completion(self):
+        """``@server.completion()``: ``async def f(ref, argument, context) -> Completion | None``."""
+        def answer_with(func):
+            async def answer(context, params):
+                types, ref = _sdk_types(), params.get("ref") or {}
+                reference = types["PromptReference" if ref.get("type") == "ref/prompt"
+                                  else "ResourceTemplateReference"](**ref)
+                chosen = params.get("context")
+                completion = await func(reference, types["CompletionArgument"](**(params.get("argument") or {})),
+                                        types["CompletionContext"](**chosen) if isinstance(chosen, dict) else None)
+                return {"completion": _sdk_json(completion) if completion is not None else {"values": []}}
+            return answer
+        return self._sdk_decorator("completion/complete", answer_with)
+
+    def _sdk_empty_answer(self, method: str, read):
+        def answer_with(func):
+            async def answer(context, params):
+                await func(read(params))
+                return {}
+            return answer
+        return self._sdk_decorator(method, answer_with)
+
+    def set_logging_level(self):
+        """``@server.set_logging_level()``: ``async def f(level)``."""
+        return self._sdk_empty_answer("logging/setLevel", lambda params: params.get("level"))
+
+    def subscribe_resource(self):
+        """``@server.subscribe_resource()``: ``async def f(uri)``."""
+        return self._sdk_empty_answer("resources/subscribe", lambda params: _sdk_url(params.get("uri")))
+
+    def unsubscribe_resource(self):
+        """``@server.unsubscribe_resource()``: ``async def f(uri)``."""
+        return self._sdk_empty_answer("resources/unsubscribe", lambda params: _sdk_url(params.get("uri")))
+
+    def progress_notification(self):
+        """``@server.progress_notification()``: ``async def f(progress_token, progress, total, message)``."""
+        def answer_with(func):
+            async def answer(context, params):
+                await func(params.get("progressToken"), params.get("progress"), params.get("total"),
+                           params.get("message"))
+            return answer
+        return self._sdk_decorator("notifications/progress", answer_with)
+
+    # -- what the script asks of it ----------------------------------------------------------
+    @property
+    def request_context(self) -> _SDKRequestContext:
+        """The request being served (LookupError outside a handler, as in the SDK)."""
+        return _sdk_request_var().get()
+
+    def get_capabilities(self, notification_options=None, experimental_capabilities=None, extensions=None,
+                         **_ignored):
+        """The capabilities its handlers offer, as the SDK derives them."""
+        types, options = _sdk_types(), notification_options or _SDKNotificationOptions()
+        handled = self._sdk_handlers
+        return types["ServerCapabilities"](
+            prompts=types["PromptsCapability"](listChanged=options.prompts_changed)
+            if "prompts/list" in handled else None,
+            resources=types["ResourcesCapability"](subscribe="resources/subscribe" in handled,
+                                                   listChanged=options.resources_changed)
+            if "resources/list" in handled else None,
+            tools=types["ToolsCapability"](listChanged=options.tools_changed) if "tools/list" in handled else None,
+            logging=types["LoggingCapability"]() if "logging/setLevel" in handled else None,
+            completions=types["CompletionsCapability"]() if "completion/complete" in handled else None,
+            experimental=experimental_capabilities if experimental_capabilities is not None else
+            ({} if self.dialect.name == "mcp1" else None), extensions=extensions)
+
+    def create_initialization_options(self, notification_options=None, experimental_capabilities=None,
+                                      extensions=None) -> _SDKInitializationOptions:
+        """What ``run()`` says at initialize: this server's name, version, instructions and capabilities."""
+        return _SDKInitializationOptions(
+            self.name, self.version, self.get_capabilities(notification_options, experimental_capabilities,
+                                                           extensions),
+            self.instructions, self.website_url, self.icons, self.title, self.description)
+
+    def _sdk_adopt(self, options) -> None:
+        """Say at initialize what the initialization options handed to run() say."""
+        if options is None:
+            return
+        self.name = getattr(options, "server_name", None) or self.name
+        version = getattr(options, "server_version", None)
+        self.version = version if version is not None else self.version
+        self.instructions = getattr(options, "instructions", None)
+        self._sdk_declared = _sdk_json(getattr(options, "capabilities", None)) or {}
+
+    def run(self, read_stream=None, write_stream=None, initialization_options=None, raise_exceptions: bool = False,
+            stateless: bool = False, **options):
+        """``await server.run(read_stream, write_stream, options)``, as in the SDK, serves the streams
+        ``stdio_server()`` gave, on the script's event loop. Called without streams (``serve FILE``
+        found the server; ``run(transport="http", ...)``), it serves as MCPServer.run does, its
+        handlers on an event loop of minimcp's own."""
+        if isinstance(read_stream, _SDKStdioStream) or initialization_options is not None:
+            return self._sdk_run(read_stream, write_stream, initialization_options)
+        if read_stream is not None and not isinstance(read_stream, str):
+            raise TypeError("minimcp serves a low-level Server on the streams of mcp.server.stdio.stdio_server() "
+                            "(or by serve FILE, stdio and HTTP), not on %s" % type(read_stream).__name__)
+        if read_stream in (None, "stdio") and not options and not self._sdk_started:
+            self._sdk_started = True
+            if _sdk_run_main_block(self._sdk_module) and self._sdk_started == "served":
+                return None               # its script started it as it starts it under the SDK
+        self._sdk_started = "served"
+        loop = _SDKLoop.own()
+        manager = self.lifespan(self)
+        self._sdk_adopt(self.create_initialization_options())
+        self._sdk_lifespan_value = loop.run(None, manager.__aenter__)
+        self._sdk_loop = loop
+        try:
+            MCPServer.run(self, read_stream or "stdio", **options)
+        finally:
+            self._sdk_loop = None
+            loop.run(None, manager.__aexit__, None, None, None)
+            loop.stop()
+
+    async def _sdk_run(self, read_stream, write_stream, initialization_options) -> None:
+        if not isinstance(read_stream, _SDKStdioStream) or not isinstance(write_stream, _SDKStdioStream):
+            raise TypeError("minimcp serves a low-level Server on the streams of mcp.server.stdio.stdio_server(); "
+                            "for HTTP, serve the file: python3 minimcp.py serve --http PORT FILE")
+        self._sdk_adopt(initialization_options)
+        self._sdk_started = "served"
+        loop = _SDKLoop.running()
+        async with self.lifespan(self) as value:        # on the script's loop, as the SDK enters it
+            self._sdk_lifespan_value, self._sdk_loop = value, loop
+            try:
+                await loop.in_thread(self.serve, read_stream.stream, write_stream.stream)
+            finally:
+                self._sdk_loop = None
+
+    # -- how the core reaches the handlers -------------------------------------------------------
+    def _sdk_answer(self, call, own):
+        """Run a handler of the server's author on the loop, for ``call``: its answer, or its error.
+
+        A method the core runs on the thread that reads the connection (the lists, subscribe,
+        setLevel) is answered from a thread of its own instead: waiting there, a handler that
+        asks the client something (``list_roots()`` in ``list_tools``) would wait for an answer
+        that nobody reads.
+        """
+        if self._sdk_loop is None:
+            raise MCPError(INTERNAL_ERROR, "the server is not running (it is served by server.run())")
+        if call.key in call.session.inflight:              # a worker's call: answered by the core
+            return self._sdk_call(call, own)
+        threading.Thread(target=self._sdk_answer_later, args=(call, own), name="minimcp-sdk-call",
+                         daemon=True).start()
+        return None
+
+    def _sdk_answer_later(self, call, own) -> None:
+        try:
+            result = self._sdk_call(call, own)
+        except MCPError as exc:
+            call.session.respond(call, error=exc.to_error())
+        except Cancelled:
+            pass
+        except BaseException as exc:                        # never a call left unanswered
+            call.session.respond(call, error={"code": INTERNAL_ERROR, "message": "Internal error: %s: %s"
+                                              % (type(exc).__name__, exc)})
+        else:
+            call.session.respond(call, result)
+
+    def _sdk_call(self, call, own) -> dict:
+        context = _SDKRequestContext(self, call)
+        variable = _sdk_request_var()
+
+        async def run():
+            token = variable.set(context)
+            try:
+                return await own(context, call.params)
+            finally:
+                variable.reset(token)
+        try:
+            result = self._sdk_loop.run(call, run)
+        except MCPError:
+            raise
+        except Exception as exc:                 # the SDKs answer a handler's exception with code 0
+            raise MCPError(0, str(exc)) from None
+        if not isinstance(result, dict):
+            raise MCPError(0, "the %s handler returned %s, not a result" % (call.method, type(result).__name__))
+        return result
+
+    def _offers(self, capability: str) -> bool:
+        if any(method in self._sdk_handlers for method in _SDK_OFFERED.get(capability, ())):
+            return True
+        return MCPServer._offers(self, capability)
+
+
+def _sdk_run_main_block(module_name: str) -> bool:
+    """Run the ``if __name__ == "__main__":`` block of the module a low-level Server was made in,
+    as ``python server.py`` runs it: it starts the server with its own initialization options
+    (name, version, capabilities) on its own event loop. False if the module has none."""
+    import ast
+    module = sys.modules.get(module_name)
+    path = getattr(module, "__file__", None)
+    try:
+        with open(path, "rb") as handle:
+            tree = ast.parse(handle.read(), path)
+    except (OSError, TypeError, SyntaxError, ValueError):
+        return False
+    blocks = [node for node in tree.body if isinstance(node, ast.If) and isinstance(node.test, ast.Compare)
+              and isinstance(node.test.left, ast.Name) and node.test.left.id == "__name__"
+              and any(getattr(c, "value", getattr(c, "s", None)) == "__main__" for c in node.test.comparators)]
+    if not blocks:
+        return False
+    sys.argv = [path]
+    for block in blocks:
+        body = ast.Module(body=block.body, type_ignores=[])
+        exec(compile(body, path, "exec"), module.__dict__)
+    return True
+
+
+def _sdk_capabilities(server, rev, capabilities: dict) -> None:
+    """A low-level Server's list changes are announced by its author (``send_tool_list_changed``),
+    so it declares listChanged as its initialization options say, not as MCPServer does; and the
+    experimental capabilities they name."""
+    declared = getattr(server, "_sdk_declared", None)
+    if not isinstance(declared, dict):
+        return
+    for kind, method in (("tools", "tools/list"), ("prompts", "prompts/list"), ("resources", "resources/list")):
+        if kind in capabilities and method in server._sdk_handlers:
+            capabilities[kind]["listChanged"] = bool((declared.get(kind) or {}).get("listChanged"))
+    if declared.get("experimental"):
+        capabilities["experimental"] = declared["experimental"]
+
+
+def _sdk_lowlevel_server() -> type:
+    """mcp's ``Server``: _SDKLowLevel on MCPServer, with a handler for each row of METHODS it may answer."""
+    if "Server" not in _SDK_CACHE:
+        answering = set(method for method, _ in _SDK_ON.values()) - {"ping"}
+        attrs = {"__doc__": _SDKLowLevel.__doc__}
+        for method in answering:
+            core_handler = METHODS[method][0]
+            make = _sdk_notified if method.startswith("notifications/") else _sdk_answering
+            attrs[core_handler] = make(method, core_handler)
+        _SDK_CACHE["Server"] = type("Server", (_SDKLowLevel, MCPServer), attrs)
+    return _SDK_CACHE["Server"]
+
+
+class _SDKStdioStream:
+    """One of the two streams ``stdio_server()`` yields: what ``server.run()`` serves on."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+
+
+class _SDKStdioServer:
+    """``async with stdio_server() as (read_stream, write_stream)``: stdin and stdout, taken for the
+    protocol (stray prints go to stderr) until the block ends."""
+
+    def __init__(self, stdin=None, stdout=None) -> None:
+        self._owned = None
+
+    async def __aenter__(self) -> tuple:
+        self._owned = _OwnedStdio()
+        instream, outstream = self._owned.__enter__()
+        return _SDKStdioStream(instream), _SDKStdioStream(outstream)
+
+    async def __aexit__(self, *exc_info) -> bool:
+        self._owned.__exit__(*exc_info)
+        return False
+
+
+def _sdk_lowlevel_names() -> dict:
+    """The names of the low-level API: its Server, the stdio transport, the options, McpError."""
+    return {"NotificationOptions": _SDKNotificationOptions, "InitializationOptions": _SDKInitializationOptions,
+            "create_mcp_http_client": _sdk_http_client, "ServerSession": _SDKServerSession,
+            "ReadResourceContents": _SDKReadResourceContents, "McpError": _SDKMcpError, "MCPError": _SDKMcpError,
+            "stdio_server": _SDKStdioServer}
 
 
 def install_sdk_aliases() -> None:
@@ -2357,4 +3498,4 @@ def _sdk_attribute(name: str):
 
 
 _plug("sdk", "the official SDK's names: servers written for mcp or fastmcp run unchanged",
-      attributes=_sdk_attribute, names=("FastMCP", "install_sdk_aliases"))
+      attributes=_sdk_attribute, capabilities=_sdk_capabilities, names=("FastMCP", "install_sdk_aliases"))

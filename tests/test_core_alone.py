@@ -30,6 +30,7 @@ def core_alone(tmp_path_factory):
 
 
 @pytest.mark.parametrize("name", FILES)
+@pytest.mark.timeout(900)       # a whole file of tests: the per-test limit applies inside its run
 def test_core_alone(name, core_alone, request):
     environment = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "PYTEST_ADDOPTS")}
     environment["MINIMCP_CORE_ALONE"] = core_alone

@@ -30,7 +30,7 @@ def test_the_readme_has_the_blocks_this_file_checks():
     # console and nginx blocks are deployment recipes (gunicorn, nginx): the scale-out stage
     # (tests/interop/run_scaleout.sh) runs them, and the test below keeps the two in step.
     assert {lang for lang, _ in BLOCKS} == {"sh", "python", "json", "console", "nginx"}
-    assert len(blocks("python")) == 10 and len(blocks("json")) == 3
+    assert len(blocks("python")) == 11 and len(blocks("json")) == 3
     assert COMPILE_COMMAND in blocks("sh")[-1]
 
 
@@ -122,8 +122,11 @@ def test_the_replica_recipe_is_the_one_the_scale_out_stage_runs():
         or "--threads" in open(os.path.join(ROOT, "tests", "interop", "scaleout.py")).read()
 
 
-@pytest.mark.parametrize("index", range(10))
-def test_python_blocks_run_and_serve(index):
+@pytest.mark.parametrize("index", range(11))
+def test_python_blocks_run_and_serve(index, tmp_path):
+    if re.search(r"^from mcp\.", blocks("python")[index], re.M):     # written for the SDK: run it unchanged
+        check_sdk_block(blocks("python")[index], tmp_path)
+        return
     namespace = run_block(blocks("python")[index])
     app = server_of(namespace)
     with TestClient(app, elicitation=lambda p: {"action": "decline"}) as client:
@@ -131,6 +134,33 @@ def test_python_blocks_run_and_serve(index):
         assert app.name in CHECKS or app.name == "greeter"     # greeter's block runs its own test
         if app.name in CHECKS:
             CHECKS[app.name](client, tools)
+
+
+def check_sdk_block(body, tmp_path):
+    """The low-level Server of "Migrating from the official SDK": it lists read_file and reads a file."""
+    from conftest import SERVE
+    (tmp_path / "server.py").write_text(body)
+    (tmp_path / "notes.txt").write_text("kept\n")
+    hello = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+    asked = [hello, {"jsonrpc": "2.0", "method": "notifications/initialized"},
+             {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+             {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+              "params": {"name": "read_file", "arguments": {"path": str(tmp_path / "notes.txt")}}}]
+    process = subprocess.Popen(SERVE + ["server.py"], cwd=str(tmp_path), stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdin.write("".join(json.dumps(m) + "\n" for m in asked).encode())
+    process.stdin.flush()
+    answers = {}
+    for line in process.stdout:                  # stdin stays open until both are answered
+        message = json.loads(line)
+        answers[message.get("id")] = message
+        if 1 in answers and 2 in answers:
+            break
+    process.stdin.close()
+    process.wait(30)
+    assert [t["name"] for t in answers[1]["result"]["tools"]] == ["read_file"], process.stderr.read()
+    assert answers[2]["result"]["content"] == [{"type": "text", "text": "kept\n"}]
 
 
 def _safe_list(client):
