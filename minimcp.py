@@ -1353,7 +1353,8 @@ class _Dialect:
              "decode_uri_variables", "missing_resource", "unknown_prompt", "missing_prompt_arguments",
              "default_version", "describe_extra", "result_meta", "strict_annotations",
              "untyped_schema", "closed_input", "meta_in_results", "output_spelling",
-             "wrap_by_schema", "annotation_fields", "non_finite", "elicit_by_type", "lifespan_per_session")
+             "wrap_by_schema", "annotation_fields", "non_finite", "elicit_by_type", "lifespan_per_session",
+             "unoffered_method")
     __slots__ = ("name",) + RULES
 
     def __init__(self, name: str, **rules) -> None:
@@ -1427,7 +1428,9 @@ class _Dialect:
 #   elicit_by_type: None, or fn(ctx, message, response_type, timeout, key) for fastmcp's
 #     ctx.elicit(message, response_type=...) (minimcp_sdk.py's rows have it);
 #   lifespan_per_session: the lifespan is entered for each handshake-era HTTP session (mcp 1.x),
-#     not once per process.
+#     not once per process;
+#   unoffered_method: the message of the -32601 error for a method of a kind the server does not
+#     offer (tools/call on a server without tools), a format of {method} and {capability}.
 _DIALECTS = {
     # minimcp's own, the one row of the core: what its README documents. minimcp_sdk.py adds
     # the rows of the SDKs (mcp2, mcp1, fastmcp), each as it differs from this one.
@@ -1441,7 +1444,8 @@ _DIALECTS = {
         missing_prompt_arguments="prompt {prompt!r}: missing required argument {listed}", default_version="0.0.0",
         describe_extra=None, result_meta=None, strict_annotations=True, untyped_schema=None, closed_input=False,
         meta_in_results=False, output_spelling=None, wrap_by_schema=False, annotation_fields=None,
-        non_finite=None, elicit_by_type=None, lifespan_per_session=False),
+        non_finite=None, elicit_by_type=None, lifespan_per_session=False,
+        unoffered_method="Method not found: {method} (this server offers no {capability})"),
 }
 _MASKED_FAILURE = "Error executing tool {name}"   # a failing tool's text under mask_errors=True (mcp's words)
 
@@ -4027,8 +4031,8 @@ class _Session(_SessionTasks):
             raise MCPError(METHOD_NOT_FOUND, "Method not found: %s is not part of protocol %s"
                            % (method, peer.rev.version))
         if capability and not self.server._offers(capability):
-            raise MCPError(METHOD_NOT_FOUND, "Method not found: %s (this server offers no %s)"
-                           % (method, capability))
+            raise MCPError(METHOD_NOT_FOUND, self.server.dialect.unoffered_method.format(
+                method=method, capability=capability))
         return peer, entry
 
     def _peer_for_envelope(self, meta) -> _Peer:
