@@ -11,8 +11,8 @@ Run by run_sdk_examples.sh and run_reference_servers.sh, with a Python that has 
                                          --minimcp-dir DIR --readme README.md [--only NAME]... [-j N] [-v]
 
 examples: the servers under `examples/servers/` of each extracted source distribution of `mcp` and the
-low-level snippets under `examples/snippets/servers/` (EXCLUDED says which are left out, and why: an
-example found in neither list fails the run, so a new pin cannot add one silently). Each runs in a venv
+low-level snippets under `examples/snippets/servers/` (EXCLUDED says which are left out, and why; any
+other example runs, so a new pin's new example is measured, not left out unsaid). Each runs in a venv
 with that `mcp` and the example's own requirements, as its README starts it (`python -m PACKAGE`, or
 `python FILE`), and unchanged in a copy of that venv with `mcp` and whatever only `mcp` needed
 uninstalled, as `python3 minimcp.py serve FILE` (FILE: the module of the example's console script, or
@@ -323,11 +323,13 @@ def _dotted(path: Path) -> tuple[Path, str]:
 
 
 def _object_name(path: Path) -> str | None:
+    """The name of the server object a module assigns at its top level (OBJECT_NAMES), if any."""
     text = path.read_text(encoding="utf-8")
     return next((n for n in OBJECT_NAMES if re.search(rf"^{n}\s*=\s*\w", text, re.M)), None)
 
 
 def _runs_itself(path: Path) -> bool:
+    """Whether `python FILE` starts the server: the file has a `__main__` block."""
     return bool(re.search(r"^if\s+__name__\s*==\s*['\"]__main__['\"]", path.read_text(encoding="utf-8"), re.M))
 
 
@@ -378,6 +380,7 @@ def example_servers(version: str, root: Path) -> tuple[list, list]:
 
 
 def _req_name(requirement: str) -> str:
+    """The normalised distribution name of a requirement ("httpx>=0.27" -> "httpx")."""
     return sdk_corpus._normal(re.split(r"[\s<>=!~;\[]", requirement.strip(), maxsplit=1)[0])
 
 
@@ -412,6 +415,7 @@ def install_examples(base_python: str, work: Path, version: str, requires: list)
 # --------------------------------------------------------------------------
 
 def substitute(node, values: dict):
+    """`node` with {stub} and {cwd} replaced in every string (calls, setup lines, arguments)."""
     return json.loads(json.dumps(node).replace("{stub}", values["stub"]).replace("{cwd}", values["cwd"]))
 
 

@@ -9,7 +9,7 @@
 #   - the low-level snippets of examples/snippets/servers/ (lowlevel/*.py, and the top-level
 #     snippets that define a low-level `Server`: pagination_example.py, resource_subscriptions.py,
 #     set_logging_level.py).
-# Left out, and why (official_servers.py's EXCLUDED; the run prints them):
+# Left out, and why (official_servers.py's EXCLUDED; the run prints them; any other example runs):
 #   - simple-streamablehttp, simple-streamablehttp-stateless, sse-polling-demo, simple-task,
 #     simple-task-interactive: their main() serves Streamable HTTP only (no stdio to compare on);
 #   - simple-auth: HTTP only, behind OAuth with its own authorization server.
