@@ -26,6 +26,10 @@ import minimcp
 
 #: How the bridge is started. (Once the command line has it: CLI + ["bridge"].)
 BRIDGE = [sys.executable, os.path.join(ROOT, "minimcp_bridge.py")]
+# How long a test waits for what it expects from the bridge: a ceiling, not a measure. A bridge
+# that signs in starts a browser process and makes several requests first; on a loaded 2-core
+# CI machine (load 23) that took more than 10 s.
+WAIT = 30.0
 INIT_PARAMS = {"protocolVersion": "2025-11-25", "capabilities": {},
                "clientInfo": {"name": "bridge-test-host", "version": "1.0"}}
 
@@ -79,7 +83,7 @@ class Host:
     def stderr(self) -> str:
         return "".join(self.stderr_lines)
 
-    def said(self, text, timeout=10.0):
+    def said(self, text, timeout=WAIT):
         """Whether the bridge writes ``text`` on stderr within ``timeout`` (it may still be on its way)."""
         deadline = time.monotonic() + timeout
         while text not in self.stderr:
@@ -92,7 +96,7 @@ class Host:
         self.process.stdin.write(json.dumps(message).encode("utf-8") + b"\n")
         self.process.stdin.flush()
 
-    def next(self, predicate=lambda message: True, timeout=10.0):
+    def next(self, predicate=lambda message: True, timeout=WAIT):
         """The first message (backlog first) that ``predicate`` accepts; the others stay in the backlog."""
         for index, message in enumerate(self.backlog):
             if predicate(message):
@@ -113,10 +117,10 @@ class Host:
                 return message
             self.backlog.append(message)
 
-    def answer_to(self, request_id, timeout=10.0):
+    def answer_to(self, request_id, timeout=WAIT):
         return self.next(lambda m: "method" not in m and m.get("id") == request_id, timeout)
 
-    def request(self, method, params=None, timeout=10.0, request_id=None):
+    def request(self, method, params=None, timeout=WAIT, request_id=None):
         request_id = next(self.ids) if request_id is None else request_id
         message = {"jsonrpc": "2.0", "id": request_id, "method": method}
         if params is not None:
