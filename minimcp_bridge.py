@@ -1,9 +1,15 @@
-"""minimcp's bridge: a host that speaks only stdio reaches a remote MCP server over Streamable HTTP.
+"""minimcp_bridge: a host that speaks only stdio reaches a remote MCP server over Streamable HTTP.
 
-    python3 minimcp_bridge.py https://example.com/mcp --header "Authorization: Bearer ${TOKEN}"
+    python3 minimcp.py bridge https://example.com/mcp --header "Authorization: Bearer ${TOKEN}"
 
 The host starts the bridge as it starts any stdio server; the bridge speaks Streamable HTTP
 to the server at URL. Standard library only, Python 3.8-3.13, nothing to install.
+
+A component of minimcp. It plugs itself into minimcp.py (the core, which must be beside it
+and of the same version) when imported: ``python3 minimcp.py bridge URL`` imports it through
+the command line, and ``python3 minimcp_bridge.py URL`` runs it as well. ``python3 minimcp.py
+bundle -o FILE`` writes the core and its components as one file, leaving out this header
+(everything above the first section banner) and the main block at its end.
 
 What owns what, top to bottom:
 
@@ -43,18 +49,62 @@ What owns what, top to bottom:
 Only JSON-RPC goes to stdout; everything else goes to stderr, and logs name headers,
 never their values.
 """
-
+# The header: imports and the version check (bundle leaves out all above the first banner)
 import os
 import sys
 import threading
 import time
 
 import minimcp
-from minimcp import (HANDSHAKE_VERSIONS, HEADER_MISMATCH, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST,
-                     LATEST_HANDSHAKE_VERSION, LOG_LEVELS, META_CLIENT_CAPS, META_CLIENT_INFO, META_LOG_LEVEL,
-                     META_SERVER_INFO, META_SUBSCRIPTION, META_VERSION, METHOD_NOT_FOUND, MISSING_CLIENT_CAPABILITY,
-                     MODERN_VERSIONS, REVISIONS, UNSUPPORTED_PROTOCOL_VERSION, __version__, encode_message)
-from minimcp import _error, _id_key, _notification, _request, _response
+
+__version__ = "0.1.0"
+if minimcp.__version__ != __version__:
+    raise ImportError("%s is minimcp %s's, but %s is minimcp %s: copy both from one release"
+                      % (os.path.basename(__file__), __version__, minimcp.__file__, minimcp.__version__))
+
+from minimcp import (  # noqa: E402
+    DEFAULT_MAX_MESSAGE_SIZE,
+    HANDSHAKE_VERSIONS,
+    HEADER_MISMATCH,
+    INTERNAL_ERROR,
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    LATEST_HANDSHAKE_VERSION,
+    LOG_LEVELS,
+    META_CLIENT_CAPS,
+    META_CLIENT_INFO,
+    META_LOG_LEVEL,
+    META_SERVER_INFO,
+    META_SUBSCRIPTION,
+    META_VERSION,
+    METHOD_NOT_FOUND,
+    MISSING_CLIENT_CAPABILITY,
+    MODERN_VERSIONS,
+    REVISIONS,
+    UNSUPPORTED_PROTOCOL_VERSION,
+    _LineReader,
+    _Oversized,
+    _OwnedStdio,
+    _Terminated,
+    _decode_line,
+    _error,
+    _id_key,
+    _notification,
+    _plug,
+    _request,
+    _response,
+    _shape_prompt,
+    _shape_resource,
+    _shape_tool,
+    _shape_tool_result,
+    _trim,
+    _trim_block,
+    _valid_id,
+    encode_message,
+)
+
+
+# Bridge: a stdio host, a remote Streamable HTTP server (python3 minimcp.py bridge URL) ####
 
 #: The 2026-07-28 revision the bridge speaks upstream for a handshake-era host.
 STATELESS_VERSION = MODERN_VERSIONS[-1]
@@ -68,8 +118,6 @@ _OWN_HEADERS = frozenset(["accept", "content-type", "content-length", "host", "m
 _OWN_ID_PREFIX = "minimcp-bridge:"
 _ROUNDS_LIMIT = 16                       # input_required rounds for one request before giving up
 
-__all__ = ["Bridge", "HeaderProvider", "OAuth", "SignInError", "StaticHeaders", "TokenStore", "Upstream",
-           "UpstreamError", "main"]
 
 
 def _log():
@@ -1854,7 +1902,7 @@ def _token_hint(grant: str, error: str, flow: dict) -> str:
 _SENTINEL = ("=?base64?", "?=")
 
 
-def _header_value(value) -> str:
+def _mcp_header_value(value) -> str:
     """A value as a header carries it: plain visible ASCII, else the spec's base64 sentinel form."""
     import base64
     if isinstance(value, bool):
@@ -1931,12 +1979,12 @@ def _request_headers(message: dict, version, tool_headers: dict) -> dict:
     params = message.get("params") if isinstance(message.get("params"), dict) else {}
     name = params.get("uri") if method == "resources/read" else params.get("name")
     if method in ("tools/call", "resources/read", "prompts/get") and name is not None:
-        headers["Mcp-Name"] = _header_value(name)
+        headers["Mcp-Name"] = _mcp_header_value(name)
     if method == "tools/call":
         for header, path in tool_headers.get(name, ()):
             value = _argument_at(params.get("arguments"), path)
             if value is not None:
-                headers["Mcp-Param-" + header] = _header_value(value)
+                headers["Mcp-Param-" + header] = _mcp_header_value(value)
     return headers
 
 
@@ -2060,8 +2108,8 @@ class Bridge:
 
     def _on_request(self, message: dict) -> None:
         method, key = message.get("method"), _id_key(message.get("id"))
-        if not isinstance(method, str) or not minimcp._valid_id(message.get("id")):
-            self.write(_error(message.get("id") if minimcp._valid_id(message.get("id")) else None, INVALID_REQUEST,
+        if not isinstance(method, str) or not _valid_id(message.get("id")):
+            self.write(_error(message.get("id") if _valid_id(message.get("id")) else None, INVALID_REQUEST,
                               "Invalid Request: a request needs a string method and a string or integer id"))
             return
         with self.lock:
@@ -2820,7 +2868,7 @@ class _Translated:
         if not rules.completions:
             capabilities.pop("completions", None)
         info = (discovered.get("_meta") or {}).get(META_SERVER_INFO) or discovered.get("serverInfo")
-        info = minimcp._trim("implementation", info, self.version) if isinstance(info, dict) else {
+        info = _trim("implementation", info, self.version) if isinstance(info, dict) else {
             "name": self.bridge.upstream.host, "version": "unknown"}
         result = {"protocolVersion": self.version, "capabilities": capabilities, "serverInfo": info}
         if isinstance(discovered.get("instructions"), str):
@@ -2964,7 +3012,7 @@ def _shape_list(key: str, shape):
 def _shape_messages(result: dict, version: str) -> dict:
     messages = result.get("messages")
     if isinstance(messages, list):
-        result = dict(result, messages=[dict(m, content=minimcp._trim_block(m.get("content"), version))
+        result = dict(result, messages=[dict(m, content=_trim_block(m.get("content"), version))
                                         if isinstance(m, dict) else m for m in messages])
     return result
 
@@ -2972,19 +3020,18 @@ def _shape_messages(result: dict, version: str) -> dict:
 def _shape_contents(result: dict, version: str) -> dict:
     contents = result.get("contents")
     if isinstance(contents, list):
-        result = dict(result, contents=[minimcp._trim("contents", c, version) if isinstance(c, dict) else c
+        result = dict(result, contents=[_trim("contents", c, version) if isinstance(c, dict) else c
                                         for c in contents])
     return result
 
 
 # Each 2026-07-28 result as a handshake-era revision has it: the core's own shaping, per method.
 _SHAPES = {
-    "tools/list": _shape_list("tools", lambda item, version: minimcp._shape_tool(item, version)),
-    "resources/list": _shape_list("resources", lambda item, version: minimcp._shape_resource(item, version)),
-    "resources/templates/list": _shape_list("resourceTemplates",
-                                            lambda item, version: minimcp._shape_resource(item, version)),
-    "prompts/list": _shape_list("prompts", lambda item, version: minimcp._shape_prompt(item, version)),
-    "tools/call": lambda result, version: minimcp._shape_tool_result(result, version),
+    "tools/list": _shape_list("tools", _shape_tool),
+    "resources/list": _shape_list("resources", _shape_resource),
+    "resources/templates/list": _shape_list("resourceTemplates", _shape_resource),
+    "prompts/list": _shape_list("prompts", _shape_prompt),
+    "tools/call": _shape_tool_result,
     "prompts/get": _shape_messages,
     "resources/read": _shape_contents,
 }
@@ -3120,28 +3167,28 @@ class _HostWriter:
 
 def serve(bridge: Bridge, instream) -> None:
     """Read the host's lines until its end (EOF, SIGTERM, its death), handing each to ``bridge``."""
-    reader = minimcp._LineReader(instream, minimcp.DEFAULT_MAX_MESSAGE_SIZE)
+    reader = _LineReader(instream, DEFAULT_MAX_MESSAGE_SIZE)
     while True:
         line = reader.readline()
         if line is None:
             return
-        if isinstance(line, minimcp._Oversized):
+        if isinstance(line, _Oversized):
             bridge.write(_error(line.request_id, INVALID_REQUEST, "Invalid Request: the message is longer than %d "
-                                "bytes" % minimcp.DEFAULT_MAX_MESSAGE_SIZE))
+                                "bytes" % DEFAULT_MAX_MESSAGE_SIZE))
             continue
         if not line.strip():
             continue
-        message, error = minimcp._decode_line(line)
+        message, error = _decode_line(line)
         if error is not None:
             bridge.write(error)
             continue
         bridge.handle(message)
 
 
-# Command line: python3 minimcp_bridge.py URL [options] ######################
+# The bridge's command line: python3 minimcp.py bridge URL [options] ##########
 
-USAGE = """\
-usage: python3 minimcp_bridge.py URL [options]
+_BRIDGE_USAGE = """\
+usage: python3 minimcp.py bridge URL [options]   (or: python3 minimcp_bridge.py URL [options])
 
 A stdio MCP server that is the remote Streamable HTTP server at URL: give it to a host
 as you would any stdio server.
@@ -3188,7 +3235,7 @@ _VALUED = ("--header", "--header-file", "--protocol", "--ca-file", "--connect-ti
 _FLAGS = ("--client-credentials", "--logout")
 
 
-def _parse_arguments(argv: list) -> tuple:
+def _bridge_arguments(argv: list) -> tuple:
     """(url, options) from the command line; SystemExit with the usage on a mistake."""
     url, options = None, {"--header": []}
     index = 0
@@ -3202,7 +3249,7 @@ def _parse_arguments(argv: list) -> tuple:
                 index += 1
                 value = argv[index]
             else:
-                raise SystemExit("minimcp bridge: %s needs a value\n\n%s" % (name, USAGE))
+                raise SystemExit("minimcp bridge: %s needs a value\n\n%s" % (name, _BRIDGE_USAGE))
             if name == "--header":
                 options["--header"].append(value)
             else:
@@ -3212,14 +3259,14 @@ def _parse_arguments(argv: list) -> tuple:
         elif word in _FLAGS:
             options[word] = True
         elif word.startswith("-") and word != "-":
-            raise SystemExit("minimcp bridge: unknown option %s\n\n%s" % (word, USAGE))
+            raise SystemExit("minimcp bridge: unknown option %s\n\n%s" % (word, _BRIDGE_USAGE))
         elif url is None:
             url = word
         else:
             raise SystemExit("minimcp bridge: one URL only (got %s and %s)" % (url, word))
         index += 1
     if url is None:
-        raise SystemExit(USAGE)
+        raise SystemExit(_BRIDGE_USAGE)
     return url, options
 
 
@@ -3245,7 +3292,7 @@ def _setup_logging(level: str) -> None:
 
 def build(argv: list) -> tuple:
     """The bridge's parts from the command line: (Upstream, protocol)."""
-    url, options = _parse_arguments(argv)
+    url, options = _bridge_arguments(argv)
     _setup_logging(options.get("level", "info"))
     pairs = []
     try:
@@ -3323,7 +3370,7 @@ def _oauth_from(url: str, options: dict, base: HeaderProvider) -> "OAuth":
 
 def _sign_out(argv: list) -> int:
     """``URL --logout``: forget the sign-ins to URL (revoked where the server allows)."""
-    url, options = _parse_arguments(argv)
+    url, options = _bridge_arguments(argv)
     _setup_logging(options.get("level", "info"))
     try:
         secret = _client_secret(options)
@@ -3339,28 +3386,28 @@ def _sign_out(argv: list) -> int:
     return 0
 
 
-def main(argv: list = None) -> int:
-    """``python3 minimcp_bridge.py URL [options]``: bridge this process's stdio to URL until the host leaves."""
+def bridge_main(argv: list = None) -> int:
+    """``python3 minimcp.py bridge URL [options]`` (or ``python3 minimcp_bridge.py URL``): bridge this
+    process's stdio to URL until the host leaves; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if any(word in ("-h", "--help") for word in argv):
-        sys.stdout.write(USAGE)
+        sys.stdout.write(_BRIDGE_USAGE)
         return 0
     if "--logout" in argv:
         return _sign_out(argv)
     upstream, protocol = build(argv)
-    with minimcp._OwnedStdio() as (instream, outstream):
+    with _OwnedStdio() as (instream, outstream):
         bridge = Bridge(upstream, _HostWriter(outstream), protocol)
         try:
             serve(bridge, instream)
-        except minimcp._Terminated:
+        except _Terminated:
             pass
         finally:
             bridge.close()
     return 0
 
 
-minimcp._plug("bridge", "a stdio bridge to a remote Streamable HTTP server (minimcp_bridge.py)",
-              public=())
+_plug("bridge", "a stdio bridge to a remote Streamable HTTP server: python3 minimcp.py bridge URL")
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(bridge_main())

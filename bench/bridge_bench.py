@@ -10,6 +10,9 @@ MCPBENCH_HTTP_PORT) on 127.0.0.1. The bridges are started as a host starts a std
 from the same environment (client.SCRUB_ENV removed: no PYTHONDONTWRITEBYTECODE, which this
 machine sets globally), with the bench's stdio client (client.py) as the host:
 
+  minimcp.py bridge     python3 minimcp.py bridge URL, the entry `config --url` writes (minimcp.py,
+                        the core, is compiled at every start; the command line's and the
+                        bridge's files, which it imports, are not)
   minimcp bridge        python3 minimcp_bridge.py URL (the script is compiled at every start;
                         minimcp.py, which it imports, is not)
   minimcp bridge (-m)   python3 -m minimcp_bridge URL, PYTHONPATH at the repository (all cached):
@@ -94,6 +97,7 @@ def start_upstream(python: str, port: int) -> subprocess.Popen:
 def bridges(python: str, node: str, proxy: str, url: str) -> list:
     """(label, command, extra environment) of each bridge compared."""
     return [
+        ("minimcp.py bridge", [python, os.path.join(REPO, "minimcp.py"), "bridge", url, "-q"], {}),
         ("minimcp bridge", [python, os.path.join(REPO, "minimcp_bridge.py"), url, "-q"], {}),
         ("minimcp bridge (-m)", [python, "-m", "minimcp_bridge", url, "-q"], {"PYTHONPATH": REPO}),
         ("mcp-remote", [node, proxy, url], {}),

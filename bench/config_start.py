@@ -21,6 +21,7 @@ The forms:
 """
 
 import argparse
+import glob
 import json
 import os
 import shutil
@@ -92,7 +93,8 @@ def main():
     try:
         lib = os.path.join(work, "lib")                  # minimcp.py's folder, as the host finds it
         os.mkdir(lib)
-        shutil.copy(os.path.join(ROOT, "minimcp.py"), lib)
+        for part in glob.glob(os.path.join(ROOT, "minimcp*.py")):      # the core and the files beside it
+            shutil.copy(part, lib)
         subprocess.run([sys.executable, "-m", "compileall", "-q", lib], check=True)   # as after a first start
         for name, text in (("native.py", NATIVE), ("sdk.py", SDK), ("functions.py", FUNCTIONS)):
             with open(os.path.join(work, name), "w") as handle:

@@ -34,6 +34,7 @@ The machine is shared: read the ratios, and the load average printed with them.
 import argparse
 import datetime
 import json
+import glob
 import os
 import py_compile
 import shutil
@@ -53,9 +54,11 @@ WARMUP_CALLS = 200
 
 
 def place(minimcp_dir: str, examples_dir: str, python: str) -> str:
-    """A temporary directory holding minimcp.py (compiled) and examples/everything.py with its skills."""
+    """A temporary directory holding minimcp.py and its component files (the core compiled) and
+    examples/everything.py with its skills."""
     top = tempfile.mkdtemp(prefix="minimcp-everything-echo-")
-    shutil.copyfile(os.path.join(minimcp_dir, "minimcp.py"), os.path.join(top, "minimcp.py"))
+    for part in glob.glob(os.path.join(minimcp_dir, "minimcp*.py")):
+        shutil.copyfile(part, os.path.join(top, os.path.basename(part)))
     os.makedirs(os.path.join(top, "examples"))
     shutil.copyfile(os.path.join(examples_dir, "everything.py"), os.path.join(top, "examples", "everything.py"))
     shutil.copytree(os.path.join(examples_dir, "skills"), os.path.join(top, "examples", "skills"))

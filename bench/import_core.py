@@ -1,11 +1,12 @@
-"""``import minimcp``: the full file beside the core-only build (vendor --without all), and an older one.
+"""``import minimcp``: the core alone (minimcp.py), the full bundle, and an older single file.
 
 Where no bytecode can be written (a read-only vendor directory, PYTHONDONTWRITEBYTECODE),
 every start compiles the file again; elsewhere the second start reads its .pyc. This times,
 interleaved in one run, a bare interpreter start and ``import minimcp`` from each file, in a
 fresh ``python -S`` process with its own copy of the file, without .pyc (``-B``) and with it
 (compiled first), and reports medians and the import's own cost (the start subtracted).
-``--baseline REV`` adds the minimcp.py of an older commit (``git show REV:minimcp.py``).
+``--baseline REV`` adds the minimcp.py of an older commit (``git show REV:minimcp.py``: before
+the split, the one file that held every component).
 
     python3 bench/import_core.py [--rounds 21] [--baseline REV] [--markdown bench/import_core.md]
 """
@@ -42,12 +43,12 @@ def main() -> int:
     work = tempfile.mkdtemp(prefix="minimcp-import-")
     try:
         directories = {}
-        for name in ["full", "core"] + (["baseline"] if options.baseline else []):
+        for name in ["core", "bundle"] + (["baseline"] if options.baseline else []):
             directories[name] = os.path.join(work, name)
             os.mkdir(directories[name])
-        shutil.copy(MINIMCP, os.path.join(directories["full"], "minimcp.py"))
-        with open(os.path.join(directories["core"], "minimcp.py"), "wb") as out:
-            subprocess.run([sys.executable, MINIMCP, "vendor", "--without", "all"], stdout=out, check=True)
+        shutil.copy(MINIMCP, os.path.join(directories["core"], "minimcp.py"))
+        subprocess.run([sys.executable, MINIMCP, "bundle", "-o", os.path.join(directories["bundle"], "minimcp.py")],
+                       check=True, stderr=subprocess.DEVNULL)
         if options.baseline:
             with open(os.path.join(directories["baseline"], "minimcp.py"), "wb") as out:
                 subprocess.run(["git", "show", options.baseline + ":minimcp.py"], cwd=os.path.dirname(MINIMCP),
@@ -75,11 +76,11 @@ def main() -> int:
     median = {name: statistics.median(values) * 1000 for name, values in times.items()}
     own = {name: median[name] - median["start"] for name in median if name != "start"}
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    labels = {"full": "minimcp.py (full)", "core": "`vendor --without all` (core only)",
+    labels = {"core": "minimcp.py (the core alone)", "bundle": "`bundle -o FILE` (every component)",
               "baseline": "minimcp.py at `%s`" % options.baseline}
     lines = [
-        "# `import minimcp`: the full file, the core-only build%s" % (" and `%s`" % options.baseline
-                                                                      if options.baseline else ""),
+        "# `import minimcp`: the core alone, the full bundle%s" % (" and `%s`" % options.baseline
+                                                                  if options.baseline else ""),
         "",
         "`python3 bench/import_core.py --rounds %d%s` on Python %s, load average %.1f at the end; each"
         % (options.rounds, " --baseline %s" % options.baseline if options.baseline else "",
@@ -93,12 +94,13 @@ def main() -> int:
         "",
         "(the interpreter's own start, `pass`: %.1f ms, subtracted)" % median["start"],
         "",
-        "Without .pyc the core-only import costs %.2fx the full file's (%.0f%% of its bytes)."
-        % (own["core"] / own["full"], 100.0 * sizes["core"] / sizes["full"]),
+        "Without .pyc the core alone costs %.2fx the bundle's import (%.0f%% of its bytes)."
+        % (own["core"] / own["bundle"], 100.0 * sizes["core"] / sizes["bundle"]),
     ]
     if options.baseline:
-        lines.append("The full file against `%s`: %.2fx without .pyc, %.2fx with it." % (
-            options.baseline, own["full"] / own["baseline"], own["full .pyc"] / own["baseline .pyc"]))
+        lines.append("Against `%s`: the core alone %.2fx without .pyc (%.2fx with it), the bundle %.2fx." % (
+            options.baseline, own["core"] / own["baseline"], own["core .pyc"] / own["baseline .pyc"],
+            own["bundle"] / own["baseline"]))
     report = "\n".join(lines) + "\n"
     sys.stdout.write(report)
     if options.markdown:

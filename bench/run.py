@@ -212,21 +212,26 @@ def build_specs(a, wanted):
 
 
 def snapshot_minimcp(cache, py, repo_dir, keep=()):
-    """Copy minimcp.py aside and compile it once, so the whole run measures one
-    version (the file may be edited while the benchmark runs, and every edit
-    would cost the next spawn a recompile)."""
+    """Copy minimcp.py (and the component files beside it) aside and compile it once, so the
+    whole run measures one version (the file may be edited while the benchmark runs, and
+    every edit would cost the next spawn a recompile)."""
+    import glob
     import hashlib
-    with open(os.path.join(repo_dir, "minimcp.py"), "rb") as f:
-        data = f.read()
-    digest = hashlib.sha256(data).hexdigest()[:12]
+    parts = {}
+    for path in sorted(glob.glob(os.path.join(repo_dir, "minimcp*.py"))):
+        with open(path, "rb") as f:
+            parts[os.path.basename(path)] = f.read()
+    data = parts["minimcp.py"]
+    digest = hashlib.sha256(b"".join(parts[name] for name in sorted(parts))).hexdigest()[:12]
     snap = os.path.join(cache, "minimcp-snapshot-" + digest)
     for old in os.listdir(cache):                 # keep only the snapshots in use
         if old.startswith("minimcp-snapshot-") and old != os.path.basename(snap) and old not in keep:
             shutil.rmtree(os.path.join(cache, old), ignore_errors=True)
     if not os.path.exists(os.path.join(snap, "minimcp.py")):
         os.makedirs(snap, exist_ok=True)
-        with open(os.path.join(snap, "minimcp.py"), "wb") as f:
-            f.write(data)
+        for name, data in parts.items():
+            with open(os.path.join(snap, name), "wb") as f:
+                f.write(data)
     subprocess.run([py, "-c", "import py_compile, sys; py_compile.compile(sys.argv[1], doraise=True)",
                     os.path.join(snap, "minimcp.py")], check=True, env=client.server_env())
     return snap

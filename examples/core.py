@@ -1,10 +1,9 @@
-"""A server that needs nothing but minimcp's core: what a core-only build serves.
+"""A server that needs nothing but minimcp's core: minimcp.py alone, no component file beside it.
 
-``python3 minimcp.py vendor --without all > vendored/minimcp.py`` writes minimcp.py
-without its components (HTTP, MCP Apps, Agent Skills, the SDK's names, the clients and
-the command line). Copy this file next to that one and any stdio host runs it, in every
-revision: tools (progress, logs, questions to the client, tasks), resources, templates,
-prompts and completion. The core's wire tests (tests/test_core_only.py) drive it so.
+Copy this file next to minimcp.py and any stdio host runs it, in every revision: tools
+(progress, logs, questions to the client, tasks), resources, templates, prompts and
+completion. The core's tests (tests/core/test_alone.py) serve it from a folder holding the
+two files alone, with no .pyc written.
 """
 
 import os
@@ -16,7 +15,7 @@ sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from minimcp import Context, MCPServer  # noqa: E402
 
-app = MCPServer("core", version="1.0.0", instructions="minimcp's core, and nothing else.", dialect="minimcp")
+app = MCPServer("core", version="1.0.0", instructions="minimcp's core, and nothing else.")
 WORDS = ["apple", "apricot", "banana"]
 
 

@@ -17,7 +17,7 @@ sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from minimcp import Context, MCPServer  # noqa: E402
 
-app = MCPServer("http-demo", version="1.0.0", dialect="minimcp",
+app = MCPServer("http-demo", version="1.0.0",
                 instructions="A counter shared by every client of this process.")
 _lock = threading.Lock()
 _count = [0]

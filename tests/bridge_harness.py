@@ -1,7 +1,7 @@
 """The bridge's test harness: a spawned bridge driven as its host, and upstreams it talks to.
 
 - ``bridge``: the fixture that starts the bridge. It is the one place that says how the bridge
-  is started (``BRIDGE``): when the command line takes ``bridge URL``, only that line changes.
+  is started (``BRIDGE``): ``python3 minimcp.py bridge URL``, as users start it.
 - ``Host``: the host's side of a spawned bridge, bytes in and JSON lines out; every line the
   bridge writes on stdout is checked to be one JSON-RPC message.
 - ``Upstream``: minimcp's own HTTP server in this process, recording every request it gets.
@@ -15,17 +15,16 @@ import os
 import queue
 import socketserver
 import subprocess
-import sys
 import threading
 import time
 
 import pytest
 
-from conftest import ROOT, check_line, load_example
-import minimcp
+from conftest import CLI, ROOT, check_line, load_example
+import minimcp_http
 
-#: How the bridge is started. (Once the command line has it: CLI + ["bridge"].)
-BRIDGE = [sys.executable, os.path.join(ROOT, "minimcp_bridge.py")]
+#: How the bridge is started: ``python3 minimcp.py bridge``, the command line (from cached bytecode).
+BRIDGE = CLI + ["bridge"]
 # How long a test waits for what it expects from the bridge: a ceiling, not a measure. A bridge
 # that signs in starts a browser process and makes several requests first; on a loaded 2-core
 # CI machine (load 23) that took more than 10 s.
@@ -194,7 +193,7 @@ class Upstream:
             httpd.application = recording
             box["httpd"] = httpd
             ready.set()
-        self.thread = threading.Thread(target=minimcp._serve_http, args=(self.app, "127.0.0.1", port),
+        self.thread = threading.Thread(target=minimcp_http._serve_http, args=(self.app, "127.0.0.1", port),
                                        kwargs=dict(options, ready=keep), daemon=True)
         self.thread.start()
         assert ready.wait(10), "the HTTP server did not start"

@@ -1,5 +1,5 @@
 """A seeded random fuzzer over minimcp's line protocol, and the process harness the
-fault battery shares (``tests/test_faults.py``, ``tests/longrun.py``).
+fault battery shares (``tests/core/test_faults.py``, ``tests/longrun.py``).
 
     python3 tests/fuzz.py --iterations 2000 --seed 7
 

@@ -5,7 +5,7 @@
     python3 tests/longrun.py --only flood,exit --fuzz-iterations 20000 --seed 5
 
 Cases (each on fresh ``examples/everything.py`` processes, checked with the same
-invariants as ``tests/test_faults.py``: alive, answers ping and tools/list, every
+invariants as ``tests/core/test_faults.py``: alive, answers ping and tools/list, every
 stdout byte a valid JSON-RPC line, every request answered exactly once, none after
 a cancel, a clean exit):
 

@@ -11,7 +11,7 @@ still running ``grace`` seconds later is a survivor: it is killed and counted.
 The race this hunts: CPython runs a Python-level signal handler only on the main
 thread, between bytecodes. If the signal lands on a worker thread while the main
 thread sits in ``read()`` on stdin, the main thread never wakes, and the SIGTERM
-is lost. ``tests/test_operation.py`` runs short storms with ``forked_storm`` (each server
+is lost. ``tests/core/test_operation.py`` runs short storms with ``forked_storm`` (each server
 forked from one helper that imported minimcp once); ``tests/longrun.py`` a long one, each
 round a new interpreter.
 """

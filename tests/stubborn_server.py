@@ -1,4 +1,4 @@
-"""A server whose tool ignores cancellation and blocks without the Context (tests/test_process.py)."""
+"""A server whose tool ignores cancellation and blocks without the Context (tests/core/test_process.py)."""
 import os
 import sys
 import time

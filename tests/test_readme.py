@@ -1,5 +1,6 @@
 """Every code block in the README is executed here, so the manual cannot drift from the code."""
 
+import glob
 import json
 import os
 import re
@@ -73,7 +74,7 @@ def test_shell_commands_run(line):
     out = done.stdout.decode()
     if "--call echo" in line:
         assert "Hello from minimcp" in out and "tool      echo(text: string)" in out
-    if " config " in line and "claude" in line:
+    if " config " in line and "claude" in line and "--url" not in line:    # (--url's: the bridge's test below)
         snippet = json.loads(out)
         documented = json.loads(blocks("json")[0])
         assert snippet.keys() == documented.keys()
@@ -247,8 +248,9 @@ def try_it(index):
     try:
         with open(os.path.join(folder, name), "w", encoding="utf-8") as handle:
             handle.write(body)
-        shutil.copy(os.path.join(ROOT, "minimcp.py"), os.path.join(folder, "minimcp.py"))
-        shutil.copytree(os.path.join(ROOT, "examples"), os.path.join(folder, "examples"))   # "in a clone"
+        for path in glob.glob(os.path.join(ROOT, "minimcp*.py")):                         # "in a clone"
+            shutil.copy(path, os.path.join(folder, os.path.basename(path)))
+        shutil.copytree(os.path.join(ROOT, "examples"), os.path.join(folder, "examples"))
         return run_command(shell_words(command), cwd=folder, timeout=60)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
@@ -271,7 +273,6 @@ def test_the_distribution_name_is_free_and_the_readme_says_it():
     name = re.search(r'^name = "([^"]+)"', pyproject, flags=re.M).group(1)
     assert name == "minimcp-stdio"                         # "minimcp" on PyPI is another project
     assert "distribution is named **`%s`** (the module stays `minimcp`)" % name in README
-    assert 'py-modules = ["minimcp"]' in pyproject
 
 
 AS_NOBODY = (hasattr(os, "geteuid") and os.geteuid() == 0 and os.path.exists("/usr/bin/setpriv")
@@ -446,10 +447,11 @@ def section(title):
 
 def test_the_host_table_is_the_cli_s_table():
     import minimcp
+    import minimcp_cli
     text = section("## Connect it to a host")
     rows = [line for line in text.splitlines() if line.startswith("| ") and "`--client`" not in line]
-    assert len(rows) == len(minimcp._HOSTS)
-    for row, (key, host) in zip(rows, minimcp._HOSTS.items()):
+    assert len(rows) == len(minimcp_cli._HOSTS)
+    for row, (key, host) in zip(rows, minimcp_cli._HOSTS.items()):
         assert row.startswith("| %s | `%s` |" % (host["title"], key)), row
         assert "(%s)" % host["docs"] in row and host["logs"] in row, row
         assert all(where in row for where in host["where"].values() if where), row
@@ -457,6 +459,7 @@ def test_the_host_table_is_the_cli_s_table():
 
 def test_the_claude_code_example_is_what_config_prints(tmp_path):
     import minimcp
+    import minimcp_cli
     block = [b for b in blocks("console") if "config --client claude-code" in b][0]
     command, shown = [line for line in block.strip().splitlines()]
     words = [sys.executable if w == "python3" else w for w in shlex.split(command[2:])]
@@ -465,7 +468,7 @@ def test_the_claude_code_example_is_what_config_prints(tmp_path):
     expected = shlex.split(shown)
     assert printed[:-2] == expected[:-2]                    # all but the two absolute paths
     assert printed[-1] == os.path.join(ROOT, "examples", "everything.py")
-    assert minimcp._HOSTS["claude-code"]["format"] == "claude mcp add"
+    assert minimcp_cli._HOSTS["claude-code"]["format"] == "claude mcp add"
 
 
 # Each message the Troubleshooting section explains, as the command line prints it.
@@ -476,7 +479,7 @@ TROUBLE = ["cannot start ", "ENOENT", "the server exited with status 0 having wr
 
 def test_troubleshooting_explains_what_the_cli_says_and_the_cli_points_there():
     text = section("### Troubleshooting")
-    source = open(os.path.join(ROOT, "minimcp.py"), encoding="utf-8").read()
+    source = "".join(open(path, encoding="utf-8").read() for path in glob.glob(os.path.join(ROOT, "minimcp*.py")))
     for message in TROUBLE:
         assert message in text, message
         assert message in source, message
@@ -486,24 +489,31 @@ def test_troubleshooting_explains_what_the_cli_says_and_the_cli_points_there():
 
 def test_the_oauth_entry_is_the_url_alone_and_the_readme_says_where_tokens_live_and_how_to_sign_out():
     entry = json.loads(blocks("json")[2])["mcpServers"]["remote"]
-    assert entry["args"][0].endswith("/minimcp_bridge.py") and len(entry["args"]) == 2 and "env" not in entry
+    assert entry["args"][0].endswith("/minimcp.py") and entry["args"][1:2] == ["bridge"] and len(entry["args"]) == 3
+    assert "env" not in entry
     text = section("## Bridge")
     # Asked of a process of its own: imported here, the bridge would plug itself into this one's minimcp.
     folder, token_format, usage = json.loads(subprocess.run(
-        [sys.executable, "-c", "import json, minimcp_bridge as b; "
-         "print(json.dumps([b.default_oauth_dir({}), b.TOKEN_FORMAT, b.USAGE]))"],
+        [sys.executable, "-c", "import json, minimcp, minimcp_bridge as b; "
+         "print(json.dumps([b.default_oauth_dir({}), b.TOKEN_FORMAT, b._BRIDGE_USAGE]))"],
         cwd=ROOT, capture_output=True, check=True, timeout=60).stdout)
     assert folder.replace(os.path.expanduser("~"), "~") + "/" in text
-    assert "python3 minimcp_bridge.py %s --logout" % entry["args"][1] in text
+    assert "python3 minimcp.py bridge %s --logout" % entry["args"][2] in text
     assert '"format": "%s"' % token_format in text
     for option in ("--logout", "--oauth-dir", "--client-id", "--client-secret", "--client-secret-file",
                    "--client-metadata-url", "--client-credentials", "--callback-port", "--login-timeout"):
         assert option in text and option in usage, option
 
 
-def test_the_bridge_entry_names_the_bridge_and_keeps_its_secret_out_of_argv():
+def test_the_bridge_entry_is_what_config_url_prints_and_keeps_its_secret_out_of_argv():
     entry = json.loads(blocks("json")[1])["mcpServers"]["remote"]
-    assert os.path.isabs(entry["command"]) and entry["args"][0].endswith("/minimcp_bridge.py")
-    assert os.path.isfile(os.path.join(ROOT, os.path.basename(entry["args"][0])))
+    assert os.path.isabs(entry["command"]) and entry["args"][:2] == ["/home/me/minimcp/minimcp.py", "bridge"]
     header = entry["args"][entry["args"].index("--header") + 1]
     assert "${MCP_TOKEN}" in header and "MCP_TOKEN" in entry["env"]
+    command = [line for line in section("## Bridge").splitlines() if "config --client claude" in line and "--url" in line]
+    environment = {key: value for key, value in os.environ.items() if "proxy" not in key.lower()}
+    done = run_command(shell_words(command[0]), env=environment)
+    assert done.returncode == 0, done.stderr.decode()
+    printed = json.loads(done.stdout)["mcpServers"]["remote"]
+    assert printed["command"] == os.path.abspath(sys.executable) and printed["args"][0] == os.path.join(ROOT, "minimcp.py")
+    assert dict(printed, command=entry["command"], args=entry["args"][:1] + printed["args"][1:]) == entry

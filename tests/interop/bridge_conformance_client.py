@@ -37,8 +37,8 @@ import threading
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-#: How the bridge is started: the one place to change once `python3 minimcp.py bridge URL` exists.
-BRIDGE = [sys.executable, os.path.join(REPO, "minimcp_bridge.py")]
+#: How the bridge is started, as users start it: `python3 minimcp.py bridge URL`.
+BRIDGE = [sys.executable, os.path.join(REPO, "minimcp.py"), "bridge"]
 MODERN = "2026-07-28"
 CLIENT_INFO = {"name": "minimcp-bridge-conformance-host", "version": "1.0.0"}
 CAPABILITIES = {"sampling": {}, "elicitation": {"form": {}}, "roots": {}}

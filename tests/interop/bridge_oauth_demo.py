@@ -6,7 +6,7 @@
 
 run_bridge_oauth.sh starts the demo's authorization server and resource server (its MCP
 server, behind tokens it checks by introspection, RFC 8707 audience included) and runs this.
-Each bridge is `python3 minimcp_bridge.py URL`, driven over stdio by a host (the conformance
+Each bridge is `python3 minimcp.py bridge URL`, driven over stdio by a host (the conformance
 driver's); BROWSER is oauth_browser.py, which submits the demo's login form as a person would,
 and logs every tab it opens. Prints ``ok NAME`` / ``FAIL NAME: why`` per check and a summary.
 """

@@ -3,7 +3,7 @@
 
     python bridge_restart.py --upstream minimcp|sdk    (a Python with mcp==2.3.0 and uvicorn)
 
-The official Python SDK client is the host: it starts minimcp_bridge.py over stdio, as hosts
+The official Python SDK client is the host: it starts `minimcp.py bridge` over stdio, as hosts
 start servers, and calls ``echo``. The upstream (minimcp's ``serve --http``, or the SDK's own
 server, tests/interop/sdk_everything_http.py) is then killed; a call is made while it is down,
 and the upstream starts again on the same port a second later, knowing nothing of the
@@ -40,8 +40,8 @@ from python_sdk_client import (  # noqa: E402
 from mcp.client.stdio import StdioServerParameters  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
-#: How the bridge is started: the one place to change once `python3 minimcp.py bridge URL` exists.
-BRIDGE = ["python3", str(REPO_ROOT / "minimcp_bridge.py")]
+#: How the bridge is started, as users start it: `python3 minimcp.py bridge URL`.
+BRIDGE = ["python3", str(REPO_ROOT / "minimcp.py"), "bridge"]
 LIMIT = 15.0
 
 

@@ -3,7 +3,7 @@
 The table (README, "Migrating from the official SDK") has one row per difference minimcp
 keeps on purpose: `| D<n> | <under serve> | <difference> | <why> |`. sdk_diff.py implements
 each row as a normalising rule; sdk_generate.py applies the rows whose second column says they
-hold under `python3 minimcp.py serve`. tests/test_sdk_generate.py keeps the table, the rules
+hold under `python3 minimcp.py serve`. tests/sdk/test_sdk_generate.py keeps the table, the rules
 and the scopes in step. Standard library only, so the tests can read it without an SDK.
 """
 

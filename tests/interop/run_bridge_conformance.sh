@@ -47,7 +47,7 @@ trap 'rm -rf "$work"' EXIT
 . "$here/conformance_suite.sh"
 install_conformance_suite "$work"
 node="$NODE"
-echo "# the bridge: python3 minimcp_bridge.py URL, started by $(basename "$driver")"
+echo "# the bridge: python3 minimcp.py bridge URL, started by $(basename "$driver")"
 
 results="$work/results"
 run() {   # VERSION SCENARIO SPEC HOST [BRIDGE OPTION]: one scenario run, judged on its checks.json

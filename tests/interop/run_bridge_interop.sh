@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The bridge (issue 39) between real clients and real servers: the official SDK clients start
-# `python3 minimcp_bridge.py URL` over stdio, as hosts start servers, and run the checks of the
+# `python3 minimcp.py bridge URL` over stdio, as hosts start servers, and run the checks of the
 # stdio interop stages (python_sdk_client.py, ts_sdk_client.mjs) through it, unchanged.
 #
 #   1. bridge-minimcp          Python SDK client (mcp, pinned), both eras, to minimcp's HTTP server
@@ -70,7 +70,7 @@ command -v python3 >/dev/null 2>&1 || die "python3 (to run the bridge and minimc
   || die "the installed mcp/uvicorn are not $MCP_VERSION/$UVICORN_VERSION"
 install_node_clients "${MINIMCP_NODE_CLIENTS_DIR:-$work/npm}"
 vpy="$work/venv/bin/python"
-bridge=(python3 minimcp_bridge.py -q)          # how the clients start the bridge (-q: failures only on stderr)
+bridge=(python3 minimcp.py bridge -q)        # how the clients start the bridge (-q: failures only on stderr)
 
 verdicts=()
 failed=0

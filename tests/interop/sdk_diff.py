@@ -623,7 +623,8 @@ def main() -> int:
             changed_source, count = change_imports(source)
             (run_dir / "changed").mkdir()
             (run_dir / "changed" / server.name).write_text(changed_source, encoding="utf-8")
-            shutil.copy(minimcp, run_dir / "changed" / "minimcp.py")
+            for part in args.repo.glob("minimcp*.py"):        # the core and its component files
+                shutil.copy(part, run_dir / "changed" / part.name)
             mini_env = dict(base_env, PYTHONPATH=str(args.repo))
             runs = {
                 "real": ([sdks[dialect], server.name], str(run_dir), dict(base_env)),

@@ -236,13 +236,13 @@ def render(versions, modules, members):
 
 
 def _minimcp_path():
-    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "minimcp.py")
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "minimcp_sdk.py")
 
 
 def _current(text):
     start, end = text.find("\n" + BEGIN), text.find("\n" + END)
     if start < 0 or end < start:
-        sys.exit("sdk_surface: the %s ... %s lines are not in minimcp.py" % (BEGIN, END))
+        sys.exit("sdk_surface: the %s ... %s lines are not in minimcp_sdk.py" % (BEGIN, END))
     return start + 1, end + 1 + len(END) + 1
 
 
@@ -269,7 +269,7 @@ def main(argv=None):
         print("sdk_surface: minimcp's table matches the SDKs (%s)" % table.splitlines()[5].split(": ", 1)[1])
         return 0
     sys.stdout.writelines(difflib.unified_diff(text[start:end].splitlines(True), table.splitlines(True),
-                                               "minimcp.py", "the installed SDKs"))
+                                               "minimcp_sdk.py", "the installed SDKs"))
     print("sdk_surface: minimcp's SDK table drifted from the SDKs: rewrite it with "
           "`SDK_SURFACE=write tests/interop/run_sdk_diff.sh`, and back with minimcp the new names servers use")
     return 1

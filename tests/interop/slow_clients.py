@@ -199,7 +199,7 @@ def probe(port: int, count: int = PROBES) -> list:
 class SlowLoris:
     """``count`` connections (SLOW) that send a request's head one byte every half second, never finishing it.
 
-    tests/test_http_faults.py runs the same attack against the stdlib server.
+    tests/http/test_http_faults.py runs the same attack against the stdlib server.
     """
 
     def __init__(self, port: int, count: int = SLOW) -> None:

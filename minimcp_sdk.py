@@ -1,0 +1,2360 @@
+"""minimcp_sdk: The official SDK's names: servers written for mcp or fastmcp run unchanged.
+
+A component of minimcp. It plugs itself into minimcp.py (the core, which must be beside it
+and of the same version) when imported; the core imports it on first use of a name it
+provides. ``python3 minimcp.py bundle -o FILE`` writes the core and its components as one
+file, leaving out this header (everything above the first section banner).
+"""
+# The header: imports and the version check (bundle leaves out all above the first banner)
+import json
+import os
+import sys
+
+import minimcp
+
+__version__ = "0.1.0"
+if minimcp.__version__ != __version__:
+    raise ImportError("%s is minimcp %s's, but %s is minimcp %s: copy both from one release"
+                      % (os.path.basename(__file__), __version__, minimcp.__file__, minimcp.__version__))
+
+from minimcp import (  # noqa: E402
+    Audio,
+    Context,
+    Image,
+    MCPServer,
+    SchemaError,
+    _DIALECTS,
+    _EMPTY,
+    _LAX_BOOLEANS,
+    _class_hints,
+    _class_namespace,
+    _clean_doc,
+    _field_annotation,
+    _field_default,
+    _is_dataclass,
+    _is_enum,
+    _is_field_info,
+    _is_pydantic_model,
+    _is_typeddict,
+    _json_default,
+    _plug,
+    _resolve_annotation,
+    _schema_for,
+    _typing_parts,
+)
+
+
+# The official SDK's names: servers written for it run unchanged ##############
+#
+# ``python3 minimcp.py serve server.py`` (or install_sdk_aliases() in a script
+# that starts itself) lets a file that imports ``mcp.server.fastmcp`` (mcp 1.x),
+# ``mcp.server.mcpserver`` (mcp 2.x) or ``fastmcp`` run on minimcp when those
+# packages are not installed. The alias modules hold every public module and
+# name of those SDKs (the table below, written from the pinned SDKs by
+# tests/interop/sdk_surface.py): the names servers use are backed by minimcp,
+# the others are placeholders that explain themselves when used, and a name the
+# SDK does not have raises ImportError. The finder sits at the end of
+# sys.meta_path, so an installed package is always found first. Nothing here is
+# built until it is asked for: ``import minimcp`` costs what it did.
+
+# <sdk-surface> written by tests/interop/sdk_surface.py; do not edit
+# A comment, so that it costs `import minimcp` nothing: minimcp reads it from its own source
+# when a server first imports an SDK name. Each #| line: a public module of the SDKs and its
+# public names (NAME=value: a constant); then the public members of the server classes and
+# Context, as module:Class. The union over these pins:
+#| pins: fastmcp 2.3.5 2.14.7 3.4.11 4.2.3; mcp 1.2.1 1.9.4 1.30.0 2.3.0
+#| fastmcp: Client ClientGroup Context FastMCP FastMCPApp FastMCPDeprecationWarning Image Skill
+#|   __version__='4.2.3' settings
+#| fastmcp.apps: AppConfig FastMCPApp PrefabAppConfig ResourceCSP ResourcePermissions
+#|   UI_EXTENSION_ID='io.modelcontextprotocol/ui' UI_MIME_TYPE='text/html;profile=mcp-app'
+#|   app_config_to_meta_dict resolve_ui_mime_type
+#| fastmcp.apps.app: FastMCPApp
+#| fastmcp.apps.config: AppConfig PrefabAppConfig ResourceCSP ResourcePermissions
+#|   UI_EXTENSION_ID='io.modelcontextprotocol/ui' app_config_to_meta_dict is_model_visible
+#| fastmcp.cli:
+#| fastmcp.cli.apps_dev: run_dev_apps
+#| fastmcp.cli.apps_dev_log:
+#| fastmcp.cli.apps_dev_security: DevSessionMiddleware SESSION_COOKIE='fastmcp_dev_session'
+#| fastmcp.cli.auth:
+#| fastmcp.cli.cimd: create_command validate_command
+#| fastmcp.cli.claude: get_claude_config_path update_claude_config
+#| fastmcp.cli.cli: apps dev inspect inspector install prepare run version with_argv
+#| fastmcp.cli.client: call_command coerce_value discover_command format_tool_signature list_command
+#|   parse_tool_arguments resolve_server_spec
+#| fastmcp.cli.deploy:
+#| fastmcp.cli.deploy.authentication: DeviceAuthorizationDeniedError DeviceAuthorizationError
+#|   DeviceAuthorizationExpiredError authorize_device poll_device_authorization
+#| fastmcp.cli.deploy.command: HostOption JsonOption login logout whoami
+#| fastmcp.cli.deploy.configuration: ConfigurationStore HorizonConfiguration
+#| fastmcp.cli.deploy.credentials: AuthState AuthenticationRequiredError CredentialSource CredentialStore
+#|   ResolvedCredential resolve_credential revoke_and_clear_credential
+#| fastmcp.cli.deploy.horizon_client: DEFAULT_HORIZON_API_ORIGIN='https://horizon.prefect.io'
+#|   DEVICE_AUTH_CLIENT_ID='fastmcp-cli' DEVICE_AUTH_GRANT_TYPE='urn:ietf:params:oauth:grant-type:device_code'
+#|   DeviceAccessToken DeviceAuthorization DeviceMetadata DeviceTokenError DeviceTokenPoll HorizonClient
+#|   HorizonError HorizonOrganization HorizonResponseError HorizonUnauthorizedError HorizonUnavailableError
+#|   HorizonUser normalize_api_origin
+#| fastmcp.cli.deploy.output: CommandName ErrorCategory emit_device_challenge emit_environment_logout emit_error
+#|   emit_identity emit_logout start_device_approval_status stop_device_approval_status
+#| fastmcp.cli.deploy.state: StateFileError read_state remove_state state_lock write_state
+#| fastmcp.cli.discovery: DiscoveredServer discover_servers resolve_name
+#| fastmcp.cli.generate: generate_cli_command generate_cli_script generate_skill_content serialize_transport
+#| fastmcp.cli.install: claude_code_command claude_desktop_command cursor_command gemini_cli_command
+#|   goose_command mcp_json_command stdio_command
+#| fastmcp.cli.install.claude_code: check_claude_code_available claude_code_command find_claude_command
+#|   install_claude_code
+#| fastmcp.cli.install.claude_desktop: claude_desktop_command get_claude_config_path install_claude_desktop
+#| fastmcp.cli.install.cursor: cursor_command generate_cursor_deeplink install_cursor install_cursor_workspace
+#|   open_deeplink
+#| fastmcp.cli.install.gemini_cli: check_gemini_cli_available find_gemini_command gemini_cli_command
+#|   install_gemini_cli
+#| fastmcp.cli.install.goose: generate_goose_deeplink goose_command install_goose
+#| fastmcp.cli.install.mcp_json: install_mcp_json mcp_json_command
+#| fastmcp.cli.install.shared: open_deeplink parse_env_var process_common_args quote_windows_batch_argument
+#|   run_cli_command validate_server_name windows_batch_command_line
+#| fastmcp.cli.install.stdio: install_stdio stdio_command
+#| fastmcp.cli.run: LogLevelType TransportType create_client_server create_mcp_config_server import_server is_url
+#|   load_mcp_server_config parse_file_path run_command run_module_command run_v1_server_async run_with_reload
+#| fastmcp.cli.tasks: check_distributed_backend worker
+#| fastmcp.client: BearerAuth Client ClientCredentialsOAuthProvider ClientTransport FastMCPTransport
+#|   NodeStdioTransport NpxStdioTransport OAuth PrivateKeyJWTOAuthProvider PythonStdioTransport SSETransport
+#|   StdioTransport StreamableHttpTransport UvStdioTransport UvxStdioTransport WSTransport
+#| fastmcp.client.auth: BearerAuth ClientCredentialsOAuthProvider OAuth PrivateKeyJWTOAuthProvider
+#|   SignedJWTParameters static_assertion_provider
+#| fastmcp.client.auth.bearer: BearerAuth
+#| fastmcp.client.auth.client_credentials: ClientCredentialsOAuthProvider PrivateKeyJWTOAuthProvider
+#|   SignedJWTParameters static_assertion_provider
+#| fastmcp.client.auth.oauth: OAuth
+#| fastmcp.client.base:
+#| fastmcp.client.caching: DEFAULT_CACHE_COLLECTION='fastmcp_response_cache' KeyValueResponseCacheStore
+#| fastmcp.client.client: Client ElicitationHandler LogHandler MessageHandler ProgressHandler RootsHandler
+#|   RootsList SamplingHandler SessionKwargs
+#| fastmcp.client.dependencies: get_http_headers
+#| fastmcp.client.elicitation: ElicitRequestParams ElicitResult ElicitationHandler
+#| fastmcp.client.extension_hooks: build_internal_client_extensions register_internal_client_extension_factory
+#| fastmcp.client.group: ClientGroup ToolRoute
+#| fastmcp.client.logging: LogHandler LogMessage MessageHandler create_log_callback default_log_handler
+#| fastmcp.client.messages: Message MessageHandler MessageHandlerT
+#| fastmcp.client.mixins: ClientPromptsMixin ClientResourcesMixin ClientSkillsMixin ClientTaskManagementMixin
+#|   ClientToolsMixin
+#| fastmcp.client.mixins.prompts: AUTO_PAGINATION_MAX_PAGES=250 ClientPromptsMixin PromptTaskResponseUnion
+#| fastmcp.client.mixins.resources: AUTO_PAGINATION_MAX_PAGES=250 ClientResourcesMixin ResourceTaskResponseUnion
+#| fastmcp.client.mixins.skills: AUTO_PAGINATION_MAX_PAGES=250 ClientSkillsMixin
+#| fastmcp.client.mixins.task_management: ClientTaskManagementMixin
+#| fastmcp.client.mixins.tools: AUTO_PAGINATION_MAX_PAGES=250 ClientToolsMixin ToolTaskResponseUnion
+#| fastmcp.client.oauth_callback: CallbackResponse OAuthCallbackResult create_callback_html
+#|   create_oauth_callback_server
+#| fastmcp.client.progress: ProgressHandler default_progress_handler
+#| fastmcp.client.roots: RootsHandler RootsList convert_roots_list create_roots_callback
+#| fastmcp.client.sampling: MessageResult RequestContext SamplingHandler SamplingHandlerResult SamplingMessage
+#|   SamplingParams create_sampling_callback
+#| fastmcp.client.sampling.handlers:
+#| fastmcp.client.tasks: PromptTask ResourceTask Task TaskNotificationHandler ToolTask
+#| fastmcp.client.telemetry: client_span
+#| fastmcp.client.transports: ClientTransport FastMCPStdioTransport FastMCPTransport NodeStdioTransport
+#|   NpxStdioTransport PythonStdioTransport SSETransport SessionKwargs StdioTransport StreamableHttpTransport
+#|   UvStdioTransport UvxStdioTransport WSTransport infer_transport
+#| fastmcp.client.transports.base: ClientSessionKwargs ClientTransport SessionKwargs TransportOptions
+#|   VersionAwareClientSession
+#| fastmcp.client.transports.config: MCPConfigTransport
+#| fastmcp.client.transports.http: StreamableHttpTransport
+#| fastmcp.client.transports.inference: infer_transport
+#| fastmcp.client.transports.memory: FastMCPTransport
+#| fastmcp.client.transports.sse: SSETransport
+#| fastmcp.client.transports.stdio: FastMCPStdioTransport NodeStdioTransport NpxStdioTransport
+#|   PythonStdioTransport StdioTransport UvStdioTransport UvxStdioTransport
+#| fastmcp.decorators: HasFastMCPMeta get_fastmcp_meta resolve_task_config
+#| fastmcp.dependencies: CallArgument CurrentAccessToken CurrentContext CurrentDocket CurrentFastMCP
+#|   CurrentHeaders CurrentRequest CurrentWorker CycleError Dependency Depends Progress ProgressLike Shared
+#|   TokenClaim
+#| fastmcp.exceptions: AuthorizationError ClientError DisabledError FastMCPDeprecationWarning FastMCPError
+#|   InsufficientScopeError InvalidSignature MCPError McpError NotFoundError PromptError ResourceError
+#|   ResourceSecurityError ToolError ValidationError to_mcp_error
+#| fastmcp.experimental:
+#| fastmcp.experimental.sampling:
+#| fastmcp.experimental.transforms:
+#| fastmcp.experimental.transforms.code_mode: CodeMode GetSchemas GetTags GetToolCatalog ListTools
+#|   MontySandboxProvider SandboxProvider Search
+#| fastmcp.experimental.transforms.jev_search: API_KEY_ENV='TYPESAFE_API_KEY' JevSearchTransform
+#|   MAX_CHOICE_OPTIONS=255 SystemOneClient
+#| fastmcp.low_level:
+#| fastmcp.mcp_config: CanonicalMCPConfig CanonicalMCPServerTypes MCPConfig MCPServerTypes RemoteMCPServer
+#|   StdioMCPServer TransformingMCPServerTypes TransformingRemoteMCPServer TransformingStdioMCPServer
+#|   infer_transport_type_from_url update_config_file
+#| fastmcp.prompts: FunctionPrompt Message Prompt PromptArgument PromptManager PromptMessage PromptResult prompt
+#| fastmcp.prompts.base: Message Prompt PromptArgument PromptResult
+#| fastmcp.prompts.function_prompt: DecoratedPrompt FunctionPrompt PromptMeta prompt
+#| fastmcp.prompts.prompt: CONTENT_TYPES FunctionPrompt Message Prompt PromptArgument PromptResult
+#|   SyncPromptResult
+#| fastmcp.prompts.prompt_manager: PromptManager
+#| fastmcp.resources: BinaryResource DirectoryResource FileResource FunctionResource HttpResource Resource
+#|   ResourceContent ResourceManager ResourceResult ResourceSecurity ResourceTemplate TextResource resource
+#| fastmcp.resources.base: Resource ResourceContent ResourceResult
+#| fastmcp.resources.function_resource: DecoratedResource FunctionResource ResourceMeta resource
+#| fastmcp.resources.resource: FunctionResource Resource
+#| fastmcp.resources.resource_manager: ResourceManager
+#| fastmcp.resources.security: ResourceSecurity
+#| fastmcp.resources.template: FunctionResourceTemplate MyModel ResourceTemplate build_regex encode_literal
+#|   expand_uri_template extract_exploded_query_params extract_query_params forward_uri match_uri_template
+#|   template_param_key
+#| fastmcp.resources.types: BinaryResource DirectoryResource FileResource FunctionResource HttpResource
+#|   TextResource
+#| fastmcp.server: Context FastMCP create_proxy
+#| fastmcp.server.app:
+#| fastmcp.server.apps:
+#| fastmcp.server.auth: AccessToken AuthCheck AuthContext AuthProvider DebugTokenVerifier IdentityAssertion
+#|   JWTVerifier MultiAuth OAuthProvider OAuthProxy OIDCProxy RemoteAuthProvider StaticTokenVerifier
+#|   TokenVerificationError TokenVerifier require_roles require_scopes restrict_tag run_auth_checks
+#| fastmcp.server.auth.auth: AccessToken AuthProvider
+#|   JWT_BEARER_ASSERTION_TYPE='urn:ietf:params:oauth:client-assertion-type:jwt-bearer' MultiAuth OAuthProvider
+#|   PrivateKeyJWTClientAuthenticator RemoteAuthProvider TokenHandler TokenVerificationError TokenVerifier
+#| fastmcp.server.auth.authorization: AuthCheck AuthContext require_scopes restrict_tag run_auth_checks
+#| fastmcp.server.auth.cimd: CIMDAssertionValidator CIMDClientManager CIMDDocument CIMDFetchError CIMDFetcher
+#|   CIMDValidationError
+#| fastmcp.server.auth.handlers:
+#| fastmcp.server.auth.handlers.authorize: AuthorizationHandler create_unregistered_client_html
+#| fastmcp.server.auth.identity_assertion: ID_JAG_GRANT_PROFILE='urn:ietf:params:oauth:grant-profile:id-jag'
+#|   ID_JAG_TYP='oauth-id-jag+jwt' IdentityAssertion IdentityAssertionError IdentityAssertionValidator
+#|   JWT_BEARER_GRANT_TYPE='urn:ietf:params:oauth:grant-type:jwt-bearer' normalize_resource_url
+#|   server_url_has_query
+#| fastmcp.server.auth.jwt_issuer: JWTIssuer KDF_ITERATIONS=1000000 KDF_ITERATIONS_TEST=10 derive_jwt_key
+#| fastmcp.server.auth.middleware: RequireAuthMiddleware
+#| fastmcp.server.auth.oauth_proxy: ClientCode DEFAULT_ACCESS_TOKEN_EXPIRY_NO_REFRESH_SECONDS=31536000
+#|   DEFAULT_ACCESS_TOKEN_EXPIRY_SECONDS=3600 DEFAULT_AUTH_CODE_EXPIRY_SECONDS=300 HTTP_TIMEOUT_SECONDS=30
+#|   JTIMapping OAuthProxy OAuthTransaction ProxyDCRClient RefreshTokenMetadata UpstreamTokenSet
+#|   create_consent_html create_error_html
+#| fastmcp.server.auth.oauth_proxy.consent: ConsentMixin
+#| fastmcp.server.auth.oauth_proxy.models: ClientCode ConsentCSRFToken
+#|   DEFAULT_ACCESS_TOKEN_EXPIRY_NO_REFRESH_SECONDS=31536000 DEFAULT_ACCESS_TOKEN_EXPIRY_SECONDS=3600
+#|   DEFAULT_AUTH_CODE_EXPIRY_SECONDS=300 DEFAULT_REFRESH_TOKEN_EXPIRY_SECONDS=31536000 HTTP_TIMEOUT_SECONDS=30
+#|   JTIMapping OAuthTransaction ProxyDCRClient RefreshTokenMetadata UpstreamTokenSet
+#| fastmcp.server.auth.oauth_proxy.proxy: OAuthProxy
+#| fastmcp.server.auth.oauth_proxy.revocation: RevocationProvider
+#| fastmcp.server.auth.oauth_proxy.ui: create_consent_html create_error_html
+#| fastmcp.server.auth.oauth_proxy.upstream: AsyncOAuth2Client OAuthError
+#| fastmcp.server.auth.oidc_proxy: DEFAULT_OIDC_DISCOVERY_TIMEOUT_SECONDS=10 OIDCConfiguration OIDCProxy
+#| fastmcp.server.auth.providers:
+#| fastmcp.server.auth.providers.auth0: Auth0JWTVerifier Auth0MCPProvider Auth0Provider Auth0ProviderSettings
+#| fastmcp.server.auth.providers.aws: AWSCognitoProvider AWSCognitoProviderSettings AWSCognitoTokenVerifier
+#| fastmcp.server.auth.providers.azure: AzureJWTVerifier AzureProvider AzureProviderSettings EntraOBOToken
+#| fastmcp.server.auth.providers.clerk: ClerkProvider ClerkTokenVerifier
+#| fastmcp.server.auth.providers.debug: DebugTokenVerifier
+#| fastmcp.server.auth.providers.descope: DescopeProvider DescopeProviderSettings
+#| fastmcp.server.auth.providers.discord: DiscordProvider DiscordProviderSettings DiscordTokenVerifier
+#| fastmcp.server.auth.providers.github: GitHubProvider GitHubProviderSettings GitHubTokenVerifier
+#| fastmcp.server.auth.providers.google: GoogleProvider GoogleProviderSettings GoogleTokenVerifier
+#| fastmcp.server.auth.providers.huggingface: HUGGINGFACE_AUTHORIZATION_ENDPOINT='https://huggingface.co/oauth/authorize'
+#|   HUGGINGFACE_TOKEN_ENDPOINT='https://huggingface.co/oauth/token'
+#|   HUGGINGFACE_USERINFO_ENDPOINT='https://huggingface.co/oauth/userinfo'
+#|   HUGGINGFACE_WHOAMI_ENDPOINT='https://huggingface.co/api/whoami-v2' HuggingFaceProvider
+#|   HuggingFaceTokenVerifier
+#| fastmcp.server.auth.providers.in_memory: DEFAULT_ACCESS_TOKEN_EXPIRY_SECONDS=3600
+#|   DEFAULT_AUTH_CODE_EXPIRY_SECONDS=300 InMemoryOAuthProvider
+#| fastmcp.server.auth.providers.introspection: ClientAuthMethod IntrospectionTokenVerifier
+#|   IntrospectionTokenVerifierSettings
+#| fastmcp.server.auth.providers.jwt: JWKData JWKKeyData JWKSData JWTVerifier JWTVerifierSettings RSAKeyPair
+#|   StaticTokenVerifier
+#| fastmcp.server.auth.providers.keycloak: KeycloakAuthProvider
+#| fastmcp.server.auth.providers.oci: OCIProvider OCIProviderSettings
+#| fastmcp.server.auth.providers.propelauth: PropelAuthProvider PropelAuthTokenIntrospectionOverrides
+#| fastmcp.server.auth.providers.scalekit: ScalekitProvider ScalekitProviderSettings
+#| fastmcp.server.auth.providers.supabase: SupabaseProvider SupabaseProviderSettings
+#| fastmcp.server.auth.providers.workos: AuthKitProvider AuthKitProviderSettings WorkOSProvider
+#|   WorkOSProviderSettings WorkOSTokenVerifier
+#| fastmcp.server.auth.redirect_validation: add_query_params build_client_redirect is_loopback_host
+#|   is_redirect_uri_allowed_for_application_type matches_allowed_pattern replace_query_param
+#|   validate_redirect_uri
+#| fastmcp.server.auth.ssrf: SSRFError SSRFFetchError SSRFFetchResponse ValidatedURL format_ip_for_url
+#|   is_ip_allowed resolve_hostname ssrf_safe_fetch ssrf_safe_fetch_response validate_url
+#| fastmcp.server.caching: CacheScope build_cache_hints
+#| fastmcp.server.completions: CompletionReference CompletionValues MAX_COMPLETION_VALUES=100
+#|   normalize_completion
+#| fastmcp.server.context: Context LogData ToolChoiceOption TransportType reset_transport set_context
+#|   set_transport
+#| fastmcp.server.dependencies: AccessToken CurrentAccessToken CurrentContext CurrentDocket CurrentFastMCP
+#|   CurrentHeaders CurrentRequest CurrentWorker FastMCPRequestContext P Progress TaskContextInfo
+#|   TaskContextSnapshot TokenClaim bind_request_context extract_version_spec fastmcp_request_ctx
+#|   get_access_token get_context get_http_headers get_http_request get_server get_session get_task_context
+#|   get_task_session is_docket_available register_task_server register_task_session require_docket
+#|   resolve_dependencies transform_context_annotations without_injected_parameters
+#| fastmcp.server.elicitation: AcceptedElicitation CancelledElicitation DeclinedElicitation ElicitConfig
+#|   ScalarElicitationType get_elicitation_schema handle_elicit_accept parse_elicit_response_type
+#| fastmcp.server.event_store: EventEntry EventStore SessionScopedEventStore StreamEventList
+#| fastmcp.server.extensions: MethodBinding ServerExtension read_client_extension_settings
+#| fastmcp.server.http: FastMCPStreamableHTTPSessionManager HostOriginGuardMiddleware HostOriginProtection
+#|   HostOriginProtectionMode RequestContextMiddleware StarletteWithLifespan StreamableHTTPASGIApp
+#|   create_base_app create_sse_app create_streamable_http_app set_http_request setup_auth_middleware_and_routes
+#| fastmcp.server.lifespan: ComposedLifespan ContextManagerLifespan Lifespan lifespan
+#| fastmcp.server.low_level: FastMCPServerMiddleware LowLevelServer MiddlewareServerSession
+#|   client_supports_extension
+#| fastmcp.server.middleware: AuthMiddleware CallNext Middleware MiddlewareContext PingMiddleware
+#| fastmcp.server.middleware.authorization: AuthMiddleware
+#| fastmcp.server.middleware.caching: ANONYMOUS_AUTH_KEY='__anonymous__' CachableMessage CachablePromptResult
+#|   CachableReadResourceContents CachableResourceContent CachableResourceResult CachableToolResult
+#|   CacheableMessage CacheablePromptResult CacheableResourceContent CacheableResourceResult CacheableToolResult
+#|   CallToolSettings DEFAULT_VERSION_CACHE_KEY='__default__' FIVE_MINUTES_IN_SECONDS=300 GLOBAL_KEY='__global__'
+#|   GetPromptSettings ListPromptsSettings ListResourcesSettings ListToolsSettings ONE_HOUR_IN_SECONDS=3600
+#|   ONE_MB_IN_BYTES=1048576 ReadResourceSettings ResponseCachingMiddleware ResponseCachingStatistics
+#|   SharedMethodSettings
+#| fastmcp.server.middleware.dereference: DereferenceRefsMiddleware
+#| fastmcp.server.middleware.error_handling: ErrorHandlingMiddleware RetryMiddleware
+#| fastmcp.server.middleware.logging: BaseLoggingMiddleware LoggingMiddleware StructuredLoggingMiddleware
+#|   default_serializer
+#| fastmcp.server.middleware.middleware: CallNext Middleware MiddlewareContext
+#| fastmcp.server.middleware.ping: PingMiddleware
+#| fastmcp.server.middleware.rate_limiting: RateLimitError RateLimitingMiddleware SlidingWindowRateLimiter
+#|   SlidingWindowRateLimitingMiddleware TokenBucketRateLimiter
+#| fastmcp.server.middleware.response_limiting: ResponseLimitingMiddleware
+#| fastmcp.server.middleware.timing: DetailedTimingMiddleware TimingMiddleware
+#| fastmcp.server.middleware.tool_injection: PromptToolMiddleware ResourceToolMiddleware ToolInjectionMiddleware
+#|   get_prompt get_prompt_tool list_prompts list_prompts_tool list_resources list_resources_tool read_resource
+#|   read_resource_tool
+#| fastmcp.server.mixins: LifespanMixin MCPOperationsMixin TransportMixin
+#| fastmcp.server.mixins.extensions: ExtensionsMixin
+#| fastmcp.server.mixins.lifespan: LifespanMixin
+#| fastmcp.server.mixins.mcp_operations: MCPOperationsMixin
+#| fastmcp.server.mixins.transport: TransportMixin
+#| fastmcp.server.openapi: ComponentFn DEFAULT_ROUTE_MAPPINGS FastMCPOpenAPI HttpMethod MCPType OpenAPIProvider
+#|   OpenAPIResource OpenAPIResourceTemplate OpenAPITool RouteMap RouteMapFn RouteType
+#| fastmcp.server.openapi.components: OpenAPIResource OpenAPIResourceTemplate OpenAPITool
+#| fastmcp.server.openapi.routing: ComponentFn DEFAULT_ROUTE_MAPPINGS MCPType RouteMap RouteMapFn
+#| fastmcp.server.openapi.server: FastMCPOpenAPI
+#| fastmcp.server.providers: AggregateProvider ClaudeSkillsProvider FastMCPProvider FileSystemProvider
+#|   LocalProvider OpenAPIProvider Provider ProxyProvider SkillProvider SkillsDirectoryProvider SkillsProvider
+#| fastmcp.server.providers.addressing: HASH_LENGTH=12 TOOL_HASH_META_KEY='tool_hash' hash_tool
+#|   hashed_backend_name hashed_resource_uri is_app_tool_with_identity parse_hashed_backend_name
+#|   parse_hashed_resource_uri tool_identity
+#| fastmcp.server.providers.aggregate: AggregateProvider ProviderErrorStrategy
+#| fastmcp.server.providers.base: Provider hashed_lookup_target
+#| fastmcp.server.providers.fastmcp_provider: FastMCPProvider FastMCPProviderPrompt FastMCPProviderResource
+#|   FastMCPProviderResourceTemplate FastMCPProviderTool
+#| fastmcp.server.providers.filesystem: FileSystemProvider
+#| fastmcp.server.providers.filesystem_discovery: DiscoveryResult discover_and_import discover_files
+#|   extract_components import_module_from_file
+#| fastmcp.server.providers.local_provider: LocalProvider
+#| fastmcp.server.providers.local_provider.decorators: PromptDecoratorMixin ResourceDecoratorMixin
+#|   ToolDecoratorMixin
+#| fastmcp.server.providers.local_provider.decorators.prompts: PromptDecoratorMixin
+#| fastmcp.server.providers.local_provider.decorators.resources: ResourceDecoratorMixin
+#| fastmcp.server.providers.local_provider.decorators.tools: DuplicateBehavior
+#|   PREFAB_RENDERER_URI='ui://prefab/renderer.html' ToolDecoratorMixin
+#| fastmcp.server.providers.local_provider.local_provider: DuplicateBehavior LocalProvider
+#| fastmcp.server.providers.openapi: ComponentFn MCPType OpenAPIProvider OpenAPIResource OpenAPIResourceTemplate
+#|   OpenAPITool RouteMap RouteMapFn
+#| fastmcp.server.providers.openapi.components: OpenAPIResource OpenAPIResourceTemplate OpenAPITool
+#| fastmcp.server.providers.openapi.provider: OpenAPIProvider
+#| fastmcp.server.providers.openapi.routing: ComponentFn MCPType RouteMap RouteMapFn
+#| fastmcp.server.providers.prefab_payload: annotate_payload_identities payload_has_identities
+#|   rewrite_payload_tool_names
+#| fastmcp.server.providers.prefab_synthesis: PREFAB_PLACEHOLDER_URI='ui://prefab/renderer.html'
+#|   rewrite_tool_meta_for_wire synthesize_prefab_resource_by_uri synthesize_prefab_resources
+#| fastmcp.server.providers.proxy: ClientFactoryT FastMCPProxy PROXY_TRANSPORT_OPTIONS ProxyClient ProxyIdentity
+#|   ProxyInitializeMiddleware ProxyMetadataMiddleware ProxyPrompt ProxyProvider ProxyResource ProxyTemplate
+#|   ProxyTool StatefulProxyClient default_proxy_elicitation_handler default_proxy_log_handler
+#|   default_proxy_message_handler default_proxy_progress_handler default_proxy_roots_handler
+#|   default_proxy_sampling_handler
+#| fastmcp.server.providers.skills: ClaudeSkillsProvider CodexSkillsProvider CopilotSkillsProvider
+#|   CursorSkillsProvider GeminiSkillsProvider GooseSkillsProvider OpenCodeSkillsProvider SkillProvider
+#|   SkillsDirectoryProvider SkillsProvider VSCodeSkillsProvider
+#| fastmcp.server.providers.skills.claude_provider: ClaudeSkillsProvider
+#| fastmcp.server.providers.skills.directory_provider: SkillsDirectoryProvider
+#| fastmcp.server.providers.skills.skill_provider: SkillFileResource SkillFileTemplate SkillProvider
+#|   SkillResource
+#| fastmcp.server.providers.skills.vendor_providers: CodexSkillsProvider CopilotSkillsProvider
+#|   CursorSkillsProvider GeminiSkillsProvider GooseSkillsProvider OpenCodeSkillsProvider VSCodeSkillsProvider
+#| fastmcp.server.providers.wrapped_provider:
+#| fastmcp.server.proxy: ClientFactoryT FastMCPProxy ProxyClient ProxyManagerMixin ProxyPrompt ProxyPromptManager
+#|   ProxyProvider ProxyResource ProxyResourceManager ProxyTemplate ProxyTool ProxyToolManager
+#|   StatefulProxyClient default_proxy_roots_handler
+#| fastmcp.server.sampling: SampleStep SamplingResult SamplingTool
+#| fastmcp.server.sampling.run: SampleStep SamplingResult ToolChoiceOption call_sampling_handler
+#|   create_final_response_tool determine_handler_mode execute_tools extract_tool_calls prepare_messages
+#|   prepare_tools sample_impl sample_step_impl
+#| fastmcp.server.sampling.sampling_tool: SamplingTool
+#| fastmcp.server.server: DuplicateBehavior FastMCP MountedServer StateValue Transport add_resource_prefix
+#|   create_proxy default_lifespan has_resource_prefix remove_resource_prefix
+#| fastmcp.server.session_scoped_event_store: SessionScopedEventStore
+#| fastmcp.server.sessions: CurrentSession InvalidSession OptionalCurrentSession Session SessionAuthError
+#|   SessionId SessionProvider UserSession create_session current_principal end_session
+#|   session_id_parameter_names session_storage_key
+#| fastmcp.server.tasks: TaskConfig TaskMeta TaskMode build_task_key elicit_for_task ensure_subscriber_running
+#|   get_client_task_id_from_key get_task_capabilities handle_task_input parse_task_key push_notification
+#|   relay_elicitation stop_subscriber
+#| fastmcp.server.tasks.capabilities: get_task_capabilities
+#| fastmcp.server.tasks.config: DEFAULT_POLL_INTERVAL DEFAULT_POLL_INTERVAL_MS=5000 DEFAULT_TTL_MS=60000
+#|   TaskConfig TaskMeta TaskMode
+#| fastmcp.server.tasks.context: TaskContextInfo TaskContextSnapshot TaskKey get_task_context get_task_scope
+#|   get_task_server get_task_session get_task_session_id register_task_server register_task_session
+#|   restore_task_snapshot
+#| fastmcp.server.tasks.converters: convert_prompt_result convert_resource_result convert_tool_result
+#| fastmcp.server.tasks.elicitation: ELICIT_TTL_SECONDS=3600 elicit_for_task handle_task_input relay_elicitation
+#| fastmcp.server.tasks.handlers: TASK_MAPPING_TTL_BUFFER_SECONDS=900 handle_prompt_as_task
+#|   handle_resource_as_task handle_tool_as_task submit_to_docket
+#| fastmcp.server.tasks.keys: TaskKeyParts build_task_key get_client_task_id_from_key parse_task_key
+#|   task_redis_prefix
+#| fastmcp.server.tasks.notifications: MAX_DELIVERY_ATTEMPTS=3
+#|   NOTIFICATION_ACTIVE_KEY='fastmcp:notifications:{session_id}:active'
+#|   NOTIFICATION_QUEUE_KEY='fastmcp:notifications:{session_id}' NOTIFICATION_TTL_SECONDS=300
+#|   SUBSCRIBER_TIMEOUT_SECONDS=30 ensure_subscriber_running get_subscriber_count notification_subscriber_loop
+#|   push_notification stop_subscriber
+#| fastmcp.server.tasks.protocol: tasks_cancel_handler tasks_get_handler tasks_list_handler tasks_result_handler
+#| fastmcp.server.tasks.routing: TaskType check_background_task
+#| fastmcp.server.tasks.subscriptions: subscribe_to_task_updates
+#| fastmcp.server.telemetry: SEAM_SPAN_MARKER='fastmcp.span.seam' delegate_span get_auth_span_attributes
+#|   get_protocol_span_attributes get_session_span_attributes record_span_exception seam_span server_span
+#| fastmcp.server.transforms: Namespace PromptsAsTools ResourcesAsTools ToolTransform Transform VersionFilter
+#|   VersionSpec Visibility is_enabled
+#| fastmcp.server.transforms.catalog: CatalogTransform
+#| fastmcp.server.transforms.namespace: Namespace
+#| fastmcp.server.transforms.prompts_as_tools: PromptsAsTools
+#| fastmcp.server.transforms.resources_as_tools: ResourcesAsTools
+#| fastmcp.server.transforms.search: BM25SearchTransform RegexSearchTransform SearchResultSerializer
+#|   serialize_tools_for_output_json serialize_tools_for_output_markdown
+#| fastmcp.server.transforms.search.base: BaseSearchTransform serialize_tools_for_output_json
+#|   serialize_tools_for_output_markdown
+#| fastmcp.server.transforms.search.bm25: BM25SearchTransform
+#| fastmcp.server.transforms.search.regex: RegexSearchTransform
+#| fastmcp.server.transforms.tool_transform: ToolTransform
+#| fastmcp.server.transforms.version_filter: VersionFilter
+#| fastmcp.server.transforms.visibility: Visibility apply_session_transforms create_visibility_transforms
+#|   disable_components enable_components get_session_transforms get_visibility_rules is_enabled reset_visibility
+#|   save_visibility_rules
+#| fastmcp.settings: DocketSettings DuplicateBehavior ENV_FILE='.env' ExperimentalSettings LOG_LEVEL
+#|   MCP_LOG_LEVEL ServerSettings Settings TELEMETRY_MODE TEN_MB_IN_BYTES=10485760 settings
+#| fastmcp.skills: GetSkillResult ListSkillsResult MCPSkill Skill SkillFile SkillFrontmatter SkillManifest
+#|   SkillResource SkillsClientExtension
+#| fastmcp.skills.client: SkillsClientExtension
+#| fastmcp.skills.extension: SkillsExtension
+#| fastmcp.skills.models: GetSkillParams GetSkillRequest GetSkillResult ListSkillsParams ListSkillsRequest
+#|   ListSkillsResult MCPSkill SkillFrontmatter SkillResource
+#| fastmcp.skills.provider: SkillCatalog SkillCatalogProvider SkillFileResource SkillManifestProvider
+#|   SkillManifestResource SkillsDirectoryProvider
+#| fastmcp.skills.skill: Skill SkillFile SkillManifest
+#| fastmcp.telemetry: INSTRUMENTATION_NAME='fastmcp' TRACE_PARENT_KEY='traceparent' TRACE_STATE_KEY='tracestate'
+#|   error_span_attributes extract_trace_context get_tracer inject_trace_context native_spans_enabled
+#|   record_span_error restore_dropped_attributes suppress_fastmcp_telemetry telemetry_mode
+#| fastmcp.tools: FunctionTool InputRequiredToolResult Tool ToolManager ToolResult forward forward_raw tool
+#| fastmcp.tools.base: InputRequiredToolResult Tool ToolResult
+#| fastmcp.tools.function_parsing: ParsedFunction
+#| fastmcp.tools.function_tool: DecoratedTool FunctionTool ToolMeta tool
+#| fastmcp.tools.tool: FunctionTool ParsedFunction Tool ToolResult default_serializer
+#| fastmcp.tools.tool_manager: ToolManager
+#| fastmcp.tools.tool_transform: ArgTransform ArgTransformConfig ToolTransformConfig TransformedTool
+#|   apply_transformations_to_tools forward forward_raw
+#| fastmcp.types: Textarea
+#| fastmcp.utilities:
+#| fastmcp.utilities.asgi_transport: StreamingASGITransport run_asgi_lifespan
+#| fastmcp.utilities.async_utils: call_sync_fn_in_threadpool gather is_coroutine_function
+#| fastmcp.utilities.auth: decode_jwt_header decode_jwt_payload parse_scopes
+#| fastmcp.utilities.authorization: AuthCheck AuthContext require_roles require_scopes restrict_tag
+#|   run_auth_checks run_auth_checks_with_shortfall scope_requirements
+#| fastmcp.utilities.cache: TimedCache
+#| fastmcp.utilities.cli: is_already_in_uv_subprocess load_and_merge_config log_server_banner
+#| fastmcp.utilities.components: FastMCPComponent FastMCPMeta MirroredComponent get_fastmcp_metadata
+#|   public_result_meta
+#| fastmcp.utilities.decorators: DecoratedFunction P
+#| fastmcp.utilities.docstring_parsing: ParsedDocstring parse_docstring
+#| fastmcp.utilities.exceptions: get_catch_handlers get_http_status_code is_http_status_error is_request_error
+#|   is_timeout_error iter_exc
+#| fastmcp.utilities.http: find_available_port
+#| fastmcp.utilities.inspect: FastMCPInfo InspectFormat PromptInfo ResourceInfo TemplateInfo ToolInfo
+#|   format_fastmcp_info format_info format_mcp_info inspect_fastmcp inspect_fastmcp_v1 inspect_fastmcp_v2
+#| fastmcp.utilities.json_schema: compress_schema dereference_refs is_object_schema ref_target_name replace_refs
+#|   require_discriminator_property resolve_root_ref
+#| fastmcp.utilities.json_schema_type: JSONSchema json_schema_to_type
+#| fastmcp.utilities.lifespan: combine_lifespans
+#| fastmcp.utilities.logging: configure_logging get_logger temporary_log_level
+#| fastmcp.utilities.mcp_config: mcp_config_to_servers_and_transports mcp_server_type_to_servers_and_transports
+#| fastmcp.utilities.mcp_server_config: Deployment Environment FileSystemSource MCPServerConfig Source
+#|   UVEnvironment generate_schema
+#| fastmcp.utilities.mcp_server_config.v1:
+#| fastmcp.utilities.mcp_server_config.v1.environments: Environment UVEnvironment
+#| fastmcp.utilities.mcp_server_config.v1.environments.base: Environment
+#| fastmcp.utilities.mcp_server_config.v1.environments.uv: UVEnvironment
+#| fastmcp.utilities.mcp_server_config.v1.mcp_server_config: Deployment EnvironmentType
+#|   FASTMCP_JSON_SCHEMA='https://gofastmcp.com/public/schemas/fastmcp.json/v1.json' MCPServerConfig SourceType
+#|   generate_schema
+#| fastmcp.utilities.mcp_server_config.v1.sources:
+#| fastmcp.utilities.mcp_server_config.v1.sources.base: Source
+#| fastmcp.utilities.mcp_server_config.v1.sources.filesystem: FileSystemSource
+#| fastmcp.utilities.mime: UI_MIME_TYPE='text/html;profile=mcp-app' resolve_ui_mime_type
+#| fastmcp.utilities.openapi: HTTPRoute HttpMethod JsonSchema ParameterInfo ParameterLocation RequestBodyInfo
+#|   ResponseInfo clean_schema_for_display convert_openapi_schema_to_json_schema convert_schema_definitions
+#|   extract_output_schema_from_responses format_array_parameter format_deep_object_parameter
+#|   format_description_with_responses format_json_for_description format_simple_description
+#|   generate_example_from_schema parse_openapi_to_http_routes
+#| fastmcp.utilities.openapi.director: RequestDirector
+#| fastmcp.utilities.openapi.formatters: format_array_parameter format_deep_object_parameter
+#|   format_description_with_responses format_json_for_description format_simple_description
+#|   generate_example_from_schema
+#| fastmcp.utilities.openapi.json_schema_converter: convert_openapi_schema_to_json_schema
+#|   convert_schema_definitions resolve_definition_pointer
+#| fastmcp.utilities.openapi.models: HTTPRoute HttpMethod JsonSchema ParameterInfo ParameterLocation
+#|   RequestBodyInfo ResponseInfo
+#| fastmcp.utilities.openapi.parser: OpenAPIParser parse_openapi_to_http_routes
+#| fastmcp.utilities.openapi.schemas: clean_schema_for_display extract_output_schema_from_responses
+#| fastmcp.utilities.pagination: CursorState paginate_sequence
+#| fastmcp.utilities.prefab: is_prefab_app is_prefab_component is_prefab_type prefab_app_from_component
+#|   prefab_available
+#| fastmcp.utilities.skills: SkillFile SkillManifest SkillSummary download_skill get_skill_manifest list_skills
+#|   sync_skills
+#| fastmcp.utilities.tasks: DEFAULT_POLL_INTERVAL_MS=5000 DEFAULT_TTL_MS=60000
+#|   TASKS_EXTENSION_ID='io.modelcontextprotocol/tasks' TaskConfig TaskMeta TaskMode
+#| fastmcp.utilities.tests: ASGIServer HeadlessOAuth asgi_client asgi_server run_server_async
+#|   run_server_in_process temporary_settings
+#| fastmcp.utilities.timeout: normalize_timeout_to_seconds normalize_timeout_to_timedelta
+#| fastmcp.utilities.token_cache: DEFAULT_MAX_CACHE_SIZE=10000 TokenCache
+#| fastmcp.utilities.types: Audio ContextSamplingFallbackProtocol FastMCPBaseModel File Image
+#|   create_function_without_params find_kwarg_by_type get_cached_typeadapter get_fn_name get_function_type_hints
+#|   is_class_member_of_type issubclass_safe replace_type
+#| fastmcp.utilities.ui: FASTMCP_LOGO_URL='https://gofastmcp.com/assets/brand/blue-logo.png' create_button_group
+#|   create_detail_box create_info_box create_logo create_page create_secure_html_response create_status_message
+#| fastmcp.utilities.version_check: CACHE_TTL_SECONDS=43200 PYPI_URL='https://pypi.org/pypi/fastmcp/json'
+#|   check_for_newer_version get_latest_version
+#| fastmcp.utilities.versions: VersionKey VersionSpec compare_versions dedupe_with_versions is_version_greater
+#|   max_version min_version parse_version_key version_sort_key
+#| mcp: CallToolRequest Client ClientCapabilities ClientNotification ClientRequest ClientResult ClientSession
+#|   ClientSessionGroup CompleteRequest CreateMessageRequest CreateMessageResult CreateMessageResultWithTools
+#|   ErrorData GetPromptRequest GetPromptResult Implementation IncludeContext InitializeRequest InitializeResult
+#|   InitializedNotification InputRequiredRoundsExceededError InvalidUriTemplate JSONRPCError JSONRPCRequest
+#|   JSONRPCResponse ListPromptsRequest ListPromptsResult ListResourcesRequest ListResourcesResult
+#|   ListToolsResult LoggingLevel LoggingMessageNotification MCPDeprecationWarning MCPError McpError Notification
+#|   PingRequest ProgressNotification PromptsCapability ReadResourceRequest ReadResourceResult Resource
+#|   ResourceUpdatedNotification ResourcesCapability RootsCapability SamplingCapability SamplingContent
+#|   SamplingContextCapability SamplingMessage SamplingMessageContentBlock SamplingRole SamplingToolsCapability
+#|   ServerCapabilities ServerNotification ServerRequest ServerResult ServerSession SetLevelRequest
+#|   StdioServerParameters StopReason SubscribeRequest Tool ToolChoice ToolResultContent ToolUseContent
+#|   ToolsCapability UnsubscribeRequest UriTemplate UrlElicitationRequiredError stdio_client stdio_server
+#| mcp.client: CacheConfig CacheEntry CacheKey CacheMode ClaimContext Client ClientExtension ClientRequestContext
+#|   ClientSession InMemoryResponseCacheStore IncomingMessage InputRequiredRoundsExceededError
+#|   NotificationBinding ResponseCacheStore ResultClaim Transport UnexpectedClaimedResult advertise
+#| mcp.client.auth: AuthorizationCodeResult OAuthClientProvider OAuthFlowError OAuthRegistrationError
+#|   OAuthTokenError PKCEParameters TokenStorage
+#| mcp.client.auth.exceptions: OAuthFlowError OAuthRegistrationError OAuthTokenError
+#| mcp.client.auth.extensions:
+#| mcp.client.auth.extensions.client_credentials: ClientCredentialsOAuthProvider JWTParameters
+#|   PrivateKeyJWTOAuthProvider RFC7523OAuthClientProvider SignedJWTParameters static_assertion_provider
+#| mcp.client.auth.extensions.identity_assertion: IdentityAssertionOAuthProvider
+#| mcp.client.auth.oauth2: OAuthClientProvider OAuthContext PKCEParameters TokenStorage check_registration_usable
+#| mcp.client.auth.utils: build_oauth_authorization_server_metadata_discovery_urls
+#|   build_protected_resource_metadata_discovery_urls create_client_info_from_metadata_url
+#|   create_client_registration_request create_oauth_metadata_request credentials_match_issuer
+#|   extract_field_from_www_auth extract_resource_metadata_from_www_auth extract_scope_from_www_auth
+#|   get_client_metadata_scopes handle_auth_metadata_response handle_protected_resource_response
+#|   handle_registration_response handle_token_response_scopes is_valid_client_metadata_url issuers_match
+#|   should_use_client_metadata_url union_scopes validate_authorization_response_iss validate_metadata_issuer
+#| mcp.client.caching: CacheConfig CacheEntry CacheKey CacheMode InMemoryResponseCacheStore MAX_TTL_MS=86400000
+#|   ResponseCacheStore
+#| mcp.client.client: Client ConnectMode
+#| mcp.client.context: ClientRequestContext
+#| mcp.client.experimental: ExperimentalClientFeatures
+#| mcp.client.experimental.task_handlers: CancelTaskHandlerFnT ExperimentalTaskHandlers GetTaskHandlerFnT
+#|   GetTaskResultHandlerFnT ListTasksHandlerFnT TaskAugmentedElicitationFnT TaskAugmentedSamplingFnT
+#|   default_cancel_task_handler default_get_task_handler default_get_task_result_handler
+#|   default_list_tasks_handler default_task_augmented_elicitation default_task_augmented_elicitation_callback
+#|   default_task_augmented_sampling default_task_augmented_sampling_callback
+#| mcp.client.experimental.tasks: ExperimentalClientFeatures
+#| mcp.client.extension: ClaimContext ClientExtension NotificationBinding ResultClaim UnexpectedClaimedResult
+#|   advertise
+#| mcp.client.session: ClientRequestContext ClientSession DEFAULT_CLIENT_INFO ElicitationFnT IncomingMessage
+#|   ListRootsFnT LoggingFnT MessageHandlerFnT SamplingFnT
+#| mcp.client.session_group: ClientSessionGroup ClientSessionParameters ServerParameters SseServerParameters
+#|   StreamableHttpParameters
+#| mcp.client.sse: remove_request_params sse_client
+#| mcp.client.stdio: FallbackProcess SessionMessage StdioServerParameters create_windows_process
+#|   get_default_environment get_windows_executable_command stdio_client terminate_posix_process_tree
+#|   terminate_windows_process terminate_windows_process_tree
+#| mcp.client.stdio.win32: create_windows_process get_windows_executable_command terminate_windows_process
+#| mcp.client.streamable_http: ACCEPT='accept' CONTENT_TYPE='content-type' DEFAULT_MAX_SSE_EVENT_SIZE=1048576
+#|   DEFAULT_RECONNECTION_DELAY_MS=1000 JSON='application/json' LAST_EVENT_ID='last-event-id'
+#|   MAX_RECONNECTION_ATTEMPTS=2 MCP_PROTOCOL_VERSION='mcp-protocol-version' MCP_SESSION_ID='mcp-session-id'
+#|   RequestContext ResumptionError SSE='text/event-stream' SessionMessageOrError StreamReader StreamWriter
+#|   StreamableHTTPError StreamableHTTPTransport streamable_http_client streamablehttp_client
+#| mcp.client.subscriptions: ListenNotSupportedError OnEvent PromptsListChanged ResourceUpdated
+#|   ResourcesListChanged ServerEvent Subscription SubscriptionLost ToolsListChanged listen
+#| mcp.os:
+#| mcp.os.posix:
+#| mcp.os.posix.utilities: terminate_posix_process_tree
+#| mcp.os.win32:
+#| mcp.os.win32.utilities: FallbackProcess ServerProcess close_process_job create_windows_process
+#|   get_windows_executable_command rebind_std_handle_to_fd terminate_windows_process
+#|   terminate_windows_process_tree
+#| mcp.server: CacheHint FastMCP InitializationOptions MCPServer NotificationOptions Server ServerRequestContext
+#| mcp.server.apps: APP_MIME_TYPE='text/html;profile=mcp-app' Apps EXTENSION_ID='io.modelcontextprotocol/ui'
+#|   ResourceCsp ResourcePermissions Visibility client_supports_apps
+#| mcp.server.auth:
+#| mcp.server.auth.errors: stringify_pydantic_error
+#| mcp.server.auth.handlers:
+#| mcp.server.auth.handlers.authorize: AnyUrlModel AuthorizationErrorResponse AuthorizationHandler
+#|   AuthorizationRequest best_effort_extract_string
+#| mcp.server.auth.handlers.metadata: MetadataHandler ProtectedResourceMetadataHandler
+#| mcp.server.auth.handlers.register: RegistrationErrorResponse RegistrationHandler RegistrationRequest
+#| mcp.server.auth.handlers.revoke: RevocationErrorResponse RevocationHandler RevocationRequest
+#| mcp.server.auth.handlers.token: AuthorizationCodeRequest JwtBearerRequest RefreshTokenRequest
+#|   TokenErrorResponse TokenHandler TokenRequest TokenSuccessResponse
+#| mcp.server.auth.json_response: PydanticJSONResponse
+#| mcp.server.auth.middleware:
+#| mcp.server.auth.middleware.auth_context: AuthContextMiddleware get_access_token
+#| mcp.server.auth.middleware.bearer_auth: AuthenticatedUser AuthorizationContext BearerAuthBackend
+#|   RequireAuthMiddleware authorization_context
+#| mcp.server.auth.middleware.client_auth: AuthenticationError ClientAuthenticator
+#| mcp.server.auth.provider: AccessToken AuthorizationCode AuthorizationErrorCode AuthorizationParams
+#|   AuthorizeError IdentityAssertionParams OAuthAuthorizationServerProvider ProviderTokenVerifier RefreshToken
+#|   RegistrationError RegistrationErrorCode TokenError TokenErrorCode TokenVerifier construct_redirect_uri
+#|   principal_components
+#| mcp.server.auth.routes: AUTHORIZATION_PATH='/authorize'
+#|   ID_JAG_GRANT_PROFILE='urn:ietf:params:oauth:grant-profile:id-jag' REGISTRATION_PATH='/register'
+#|   REVOCATION_PATH='/revoke' TOKEN_PATH='/token' build_metadata build_resource_metadata_url cors_middleware
+#|   create_auth_routes create_protected_resource_routes validate_issuer_url
+#| mcp.server.auth.settings: AuthSettings ClientRegistrationOptions RevocationOptions
+#| mcp.server.caching: CACHEABLE_METHODS CacheHint CacheableMethod apply_cache_hint validate_cache_hints
+#| mcp.server.connection: Connection
+#| mcp.server.context: Context HandlerResult ServerMiddleware ServerRequestContext
+#| mcp.server.elicitation: AcceptedElicitation AcceptedUrlElicitation CancelledElicitation DeclinedElicitation
+#|   ElicitationResult UrlElicitationResult elicit_url elicit_with_validation render_elicitation_schema
+#| mcp.server.experimental:
+#| mcp.server.experimental.request_context: Experimental
+#| mcp.server.experimental.session_features: ExperimentalServerSessionFeatures
+#| mcp.server.experimental.task_context: ServerTaskContext
+#| mcp.server.experimental.task_result_handler: TaskResultHandler
+#| mcp.server.experimental.task_scope: new_session_scope scoped_task_id session_scope_of task_in_session_scope
+#|   task_listable_in_session_scope
+#| mcp.server.experimental.task_support: TaskSupport
+#| mcp.server.extension: Extension MethodBinding ResourceBinding ToolBinding compose_tool_call_handler
+#| mcp.server.fastmcp: Audio Context FastMCP Icon Image __version__='1.30.0'
+#| mcp.server.fastmcp.exceptions: FastMCPError InvalidSignature ResourceError ToolError ValidationError
+#| mcp.server.fastmcp.prompts: Prompt PromptManager
+#| mcp.server.fastmcp.prompts.base: AssistantMessage CONTENT_TYPES Message Prompt PromptArgument PromptResult
+#|   SyncPromptResult UserMessage
+#| mcp.server.fastmcp.prompts.manager: PromptManager
+#| mcp.server.fastmcp.prompts.prompt_manager: PromptManager
+#| mcp.server.fastmcp.resources: BinaryResource DirectoryResource FileResource FunctionResource HttpResource
+#|   Resource ResourceManager ResourceTemplate TextResource
+#| mcp.server.fastmcp.resources.base: Resource
+#| mcp.server.fastmcp.resources.resource_manager: ResourceManager
+#| mcp.server.fastmcp.resources.templates: ResourceTemplate
+#| mcp.server.fastmcp.resources.types: BinaryResource DirectoryResource FileResource FunctionResource
+#|   HttpResource TextResource
+#| mcp.server.fastmcp.server: Context FastMCP Icon Settings StreamableHTTPASGIApp TransportSecuritySettings
+#|   lifespan_wrapper
+#| mcp.server.fastmcp.tools: Tool ToolManager
+#| mcp.server.fastmcp.tools.base: Tool
+#| mcp.server.fastmcp.tools.tool_manager: ToolManager
+#| mcp.server.fastmcp.utilities:
+#| mcp.server.fastmcp.utilities.context_injection: find_context_parameter inject_context
+#| mcp.server.fastmcp.utilities.func_metadata: ArgModelBase FuncMetadata StrictJsonSchema func_metadata
+#| mcp.server.fastmcp.utilities.logging: configure_logging get_logger
+#| mcp.server.fastmcp.utilities.types: Audio Image
+#| mcp.server.lowlevel: NotificationOptions Server
+#| mcp.server.lowlevel.experimental: ExperimentalHandlers
+#| mcp.server.lowlevel.func_inspection: create_call_wrapper
+#| mcp.server.lowlevel.helper_types: ReadResourceContents
+#| mcp.server.lowlevel.server: CombinationContent HandlerEntry NotificationOptions Server StructuredContent
+#|   UnstructuredContent lifespan
+#| mcp.server.mcpserver: AESGCMRequestStateCodec AcceptedElicitation AssistantMessage Audio CancelledElicitation
+#|   Context DEFAULT_RESOURCE_SECURITY DeclinedElicitation Elicit ElicitationResult Extension Icon Image
+#|   InvalidRequestState ListRoots MCPServer Message MethodBinding RequestStateBoundary RequestStateCodec
+#|   RequestStateSecurity Resolve ResourceBinding ResourceSecurity Sample ToolBinding UserMessage
+#|   authenticated_principal require_client_extension
+#| mcp.server.mcpserver.context: Context
+#| mcp.server.mcpserver.exceptions: InvalidSignature MCPServerError ResourceError ResourceNotFoundError ToolError
+#|   UnexpectedResourceError UnexpectedToolError
+#| mcp.server.mcpserver.prompts: Prompt PromptManager
+#| mcp.server.mcpserver.prompts.base: AssistantMessage Message Prompt PromptArgument PromptResult
+#|   SyncPromptResult UserMessage
+#| mcp.server.mcpserver.prompts.manager: PromptManager
+#| mcp.server.mcpserver.resolve: AcceptedElicitation CancelledElicitation DeclinedElicitation Elicit
+#|   ElicitationResult ListRoots Resolve Sample build_resolver_plans find_resolved_parameters resolve_arguments
+#|   returns_input_required
+#| mcp.server.mcpserver.resources: BinaryResource DEFAULT_RESOURCE_SECURITY DirectoryResource FileResource
+#|   FunctionResource HttpResource Resource ResourceManager ResourceSecurity ResourceSecurityError
+#|   ResourceTemplate TextResource
+#| mcp.server.mcpserver.resources.base: Resource
+#| mcp.server.mcpserver.resources.resource_manager: ResourceManager
+#| mcp.server.mcpserver.resources.templates: DEFAULT_RESOURCE_SECURITY ResourceSecurity ResourceSecurityError
+#|   ResourceTemplate
+#| mcp.server.mcpserver.resources.types: BinaryResource DirectoryResource FileResource FunctionResource
+#|   HttpResource TextResource
+#| mcp.server.mcpserver.server: MCPServer Settings TransportSecuritySettings lifespan_wrapper
+#|   require_client_extension
+#| mcp.server.mcpserver.tools: Tool ToolManager
+#| mcp.server.mcpserver.tools.base: Tool
+#| mcp.server.mcpserver.tools.tool_manager: ToolManager
+#| mcp.server.mcpserver.utilities:
+#| mcp.server.mcpserver.utilities.context_injection: find_context_parameter inject_context
+#| mcp.server.mcpserver.utilities.func_metadata: ArgModelBase FuncMetadata StrictJsonSchema func_metadata
+#| mcp.server.mcpserver.utilities.logging: configure_logging get_logger
+#| mcp.server.mcpserver.utilities.types: Audio Image
+#| mcp.server.models: InitializationOptions
+#| mcp.server.request_state: AESGCMRequestStateCodec InvalidRequestState RequestStateBoundary RequestStateCodec
+#|   RequestStateSecurity authenticated_principal
+#| mcp.server.runner: CallNext ServerMiddleware ServerRunner aclose_shielded modern_on_request serve_connection
+#|   serve_dual_era_loop serve_loop serve_one
+#| mcp.server.session: InitializationState ServerRequestResponder ServerSession
+#| mcp.server.sse: SseServerTransport
+#| mcp.server.stdio: stdio_server
+#| mcp.server.streamable_http: CONTENT_TYPE_JSON='application/json' CONTENT_TYPE_SSE='text/event-stream'
+#|   EventMessage EventStore GET_STREAM_KEY='_GET_stream' LAST_EVENT_ID_HEADER='last-event-id'
+#|   MAXIMUM_MESSAGE_SIZE=4194304 MCP_PROTOCOL_VERSION_HEADER='mcp-protocol-version'
+#|   MCP_SESSION_ID_HEADER='mcp-session-id' REQUEST_CANCELLED=-32800 REQUEST_STREAM_BUFFER_SIZE=16 SSEEvent
+#|   StreamableHTTPServerTransport check_accept_headers
+#| mcp.server.streamable_http_manager: DEFAULT_MAX_REQUEST_BODY_SIZE=4194304 DEFAULT_MAX_SESSIONS=10000
+#|   DEFAULT_SESSION_IDLE_TIMEOUT=1800 RequestBodyLimitMiddleware StreamableHTTPASGIApp
+#|   StreamableHTTPSessionManager
+#| mcp.server.streaming_asgi_transport: StreamingASGIResponseStream StreamingASGITransport
+#| mcp.server.subscriptions: InMemorySubscriptionBus ListenHandler PromptsListChanged ResourceUpdated
+#|   ResourcesListChanged SUBSCRIPTION_ID_META_KEY='io.modelcontextprotocol/subscriptionId' ServerEvent
+#|   SubscriptionBus ToolsListChanged
+#| mcp.server.transport_security: DEFAULT_MAX_REQUEST_BODY_SIZE=4194304 RequestBodyLimitMiddleware
+#|   TransportSecurityMiddleware TransportSecuritySettings
+#| mcp.server.validation: check_sampling_tools_capability validate_sampling_tools
+#|   validate_tool_use_result_messages wants_sampling_tools
+#| mcp.server.websocket: websocket_server
+#| mcp.shared:
+#| mcp.shared.auth: AuthorizationCodeResult InvalidRedirectUriError InvalidScopeError
+#|   JWT_BEARER_GRANT_TYPE='urn:ietf:params:oauth:grant-type:jwt-bearer' OAuthClientInformationFull
+#|   OAuthClientMetadata OAuthClientMetadataBase OAuthMetadata OAuthToken ProtectedResourceMetadata
+#|   TokenEndpointAuthMethod
+#| mcp.shared.auth_utils: calculate_token_expiry check_resource_allowed resource_url_from_server_url
+#| mcp.shared.context: BaseContext RequestContext
+#| mcp.shared.direct_dispatcher: DirectDispatcher create_direct_dispatcher_pair
+#| mcp.shared.dispatcher: CallOptions DispatchContext Dispatcher OnNotify OnNotifyIntercept OnRequest Outbound
+#|   ProgressFnT as_request_id coerce_request_id run_notify_intercept
+#| mcp.shared.exceptions: MCPDeprecationWarning MCPError McpError NoBackChannelError UrlElicitationRequiredError
+#| mcp.shared.experimental:
+#| mcp.shared.experimental.tasks:
+#| mcp.shared.experimental.tasks.capabilities: check_tasks_capability has_task_augmented_elicitation
+#|   has_task_augmented_sampling require_task_augmented_elicitation require_task_augmented_sampling
+#| mcp.shared.experimental.tasks.context: TaskContext
+#| mcp.shared.experimental.tasks.helpers: MODEL_IMMEDIATE_RESPONSE_KEY='io.modelcontextprotocol/model-immediate-response'
+#|   RELATED_TASK_METADATA_KEY='io.modelcontextprotocol/related-task' cancel_task create_task_state
+#|   generate_task_id is_terminal task_execution
+#| mcp.shared.experimental.tasks.in_memory_task_store: InMemoryTaskStore StoredTask
+#| mcp.shared.experimental.tasks.message_queue: InMemoryTaskMessageQueue QueuedMessage TaskMessageQueue
+#| mcp.shared.experimental.tasks.polling: poll_until_terminal
+#| mcp.shared.experimental.tasks.resolver: Resolver
+#| mcp.shared.experimental.tasks.store: TaskStore
+#| mcp.shared.extension: validate_extension_identifier
+#| mcp.shared.inbound: ERROR_CODE_HTTP_STATUS InboundLadderRejection InboundModernRoute
+#|   MCP_METHOD_HEADER='mcp-method' MCP_NAME_HEADER='mcp-name' MCP_PARAM_HEADER_PREFIX='Mcp-Param-'
+#|   MCP_PROTOCOL_VERSION_HEADER='mcp-protocol-version' NAME_BEARING_METHODS X_MCP_HEADER_KEY='x-mcp-header'
+#|   classify_inbound_request decode_header_value encode_header_value find_duplicated_routing_header
+#|   find_invalid_x_mcp_header mcp_param_headers unsupported_protocol_version_rejection
+#|   validate_mcp_param_headers x_mcp_header_map
+#| mcp.shared.jsonrpc_dispatcher: JSONRPCDispatcher cancelled_request_id_from_params
+#|   handler_exception_to_error_data progress_token_from_params
+#| mcp.shared.memory: MessageStream create_client_server_memory_streams
+#|   create_connected_server_and_client_session
+#| mcp.shared.message: ClientMessageMetadata MessageMetadata ServerMessageMetadata SessionMessage
+#| mcp.shared.metadata_utils: get_display_name
+#| mcp.shared.path_security: PathEscapeError contains_path_traversal is_absolute_path safe_join
+#| mcp.shared.peer: ClientPeer Meta
+#| mcp.shared.progress: Progress ProgressContext progress
+#| mcp.shared.response_router: ResponseRouter
+#| mcp.shared.session: BaseSession ProgressFnT RequestId RequestResponder
+#| mcp.shared.subscriptions: LISTEN_STREAM_METHODS PromptsListChanged ResourceUpdated ResourcesListChanged
+#|   SUBSCRIPTION_ID_META_KEY='io.modelcontextprotocol/subscriptionId' ServerEvent ToolsListChanged
+#|   event_from_wire event_matches event_to_notification
+#| mcp.shared.tool_name_validation: SEP_986_URL='https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool-names'
+#|   ToolNameValidationResult issue_tool_name_warning validate_and_warn_tool_name validate_tool_name
+#| mcp.shared.transport_context: TransportContext
+#| mcp.shared.uri_template: DEFAULT_MAX_TEMPLATE_LENGTH=8192 DEFAULT_MAX_URI_LENGTH=65536
+#|   DEFAULT_MAX_VARIABLES=256 InvalidUriTemplate Operator UriTemplate Variable
+#| mcp.shared.version:
+#| mcp.types: Annotations AudioContent BaseMetadata BlobResourceContents
+#|   CLIENT_CAPABILITIES_META_KEY='io.modelcontextprotocol/clientCapabilities'
+#|   CLIENT_INFO_META_KEY='io.modelcontextprotocol/clientInfo' CONNECTION_CLOSED=-32000 CORE_RESULT_TYPES
+#|   CacheableResult CallToolRequest CallToolRequestParams CallToolResult CancelTaskRequest
+#|   CancelTaskRequestParams CancelTaskResult CancelledNotification CancelledNotificationParams
+#|   ClientCapabilities ClientNotification ClientNotificationType ClientRequest ClientRequestType ClientResult
+#|   ClientResultType ClientTasksCapability ClientTasksRequestsCapability CompleteRequest CompleteRequestParams
+#|   CompleteResult Completion CompletionArgument CompletionContext CompletionsCapability Content ContentBlock
+#|   CreateMessageRequest CreateMessageRequestParams CreateMessageResult CreateMessageResultWithTools
+#|   CreateTaskResult DEFAULT_NEGOTIATED_VERSION='2025-03-26' DiscoverRequest DiscoverResult
+#|   ElicitCompleteNotification ElicitCompleteNotificationParams ElicitRequest ElicitRequestFormParams
+#|   ElicitRequestParams ElicitRequestURLParams ElicitRequestedSchema ElicitResult ElicitationCapability
+#|   ElicitationRequiredErrorData EmbeddedResource EmptyResult ErrorData FormElicitationCapability
+#|   GetPromptRequest GetPromptRequestParams GetPromptResult GetTaskPayloadRequest GetTaskPayloadRequestParams
+#|   GetTaskPayloadResult GetTaskRequest GetTaskRequestParams GetTaskResult HEADER_MISMATCH=-32020
+#|   INTERNAL_ERROR=-32603 INVALID_PARAMS=-32602 INVALID_REQUEST=-32600 Icon IconTheme ImageContent
+#|   Implementation IncludeContext InitializeRequest InitializeRequestParams InitializeResult
+#|   InitializedNotification InputRequest InputRequests InputRequiredResult InputResponse
+#|   InputResponseRequestParams InputResponses JSONRPCError JSONRPCMessage JSONRPCNotification JSONRPCRequest
+#|   JSONRPCResponse JSONRPC_VERSION='2.0' LATEST_PROTOCOL_VERSION='2026-07-28'
+#|   LOG_LEVEL_META_KEY='io.modelcontextprotocol/logLevel' ListPromptsRequest ListPromptsResult
+#|   ListResourceTemplatesRequest ListResourceTemplatesResult ListResourcesRequest ListResourcesResult
+#|   ListRootsRequest ListRootsResult ListTasksRequest ListTasksResult ListToolsRequest ListToolsResult
+#|   LoggingCapability LoggingLevel LoggingMessageNotification LoggingMessageNotificationParams
+#|   METHOD_NOT_FOUND=-32601 MISSING_REQUIRED_CLIENT_CAPABILITY=-32021 MissingRequiredClientCapabilityErrorData
+#|   ModelHint ModelPreferences Notification NotificationParams PARSE_ERROR=-32700
+#|   PROTOCOL_VERSION_META_KEY='io.modelcontextprotocol/protocolVersion' PaginatedRequest PaginatedRequestParams
+#|   PaginatedResult PingRequest ProgressNotification ProgressNotificationParams ProgressToken Prompt
+#|   PromptArgument PromptListChangedNotification PromptMessage PromptReference PromptsCapability
+#|   REQUEST_TIMEOUT=-32001 ReadResourceRequest ReadResourceRequestParams ReadResourceResult RelatedTaskMetadata
+#|   Request RequestId RequestParams RequestParamsMeta Resource ResourceContents ResourceLink
+#|   ResourceListChangedNotification ResourceReference ResourceTemplate ResourceTemplateReference
+#|   ResourceUpdatedNotification ResourceUpdatedNotificationParams ResourcesCapability Result ResultType Role
+#|   Root RootsCapability RootsListChangedNotification SERVER_INFO_META_KEY='io.modelcontextprotocol/serverInfo'
+#|   SamplingCapability SamplingContent SamplingContextCapability SamplingMessage SamplingMessageContentBlock
+#|   SamplingToolsCapability ServerCapabilities ServerNotification ServerNotificationType ServerRequest
+#|   ServerRequestType ServerResult ServerResultType ServerTasksCapability ServerTasksRequestsCapability
+#|   SetLevelRequest SetLevelRequestParams StopReason SubscribeRequest SubscribeRequestParams SubscriptionFilter
+#|   SubscriptionsAcknowledgedNotification SubscriptionsAcknowledgedNotificationParams SubscriptionsListenRequest
+#|   SubscriptionsListenRequestParams SubscriptionsListenResult TASK_FORBIDDEN='forbidden'
+#|   TASK_OPTIONAL='optional' TASK_REQUIRED='required' TASK_STATUS_CANCELLED='cancelled'
+#|   TASK_STATUS_COMPLETED='completed' TASK_STATUS_FAILED='failed' TASK_STATUS_INPUT_REQUIRED='input_required'
+#|   TASK_STATUS_WORKING='working' Task TaskExecutionMode TaskMetadata TaskStatus TaskStatusNotification
+#|   TaskStatusNotificationParams TasksCallCapability TasksCancelCapability TasksCreateElicitationCapability
+#|   TasksCreateMessageCapability TasksElicitationCapability TasksListCapability TasksSamplingCapability
+#|   TasksToolsCapability TextContent TextResourceContents Tool ToolAnnotations ToolChoice ToolExecution
+#|   ToolListChangedNotification ToolResultContent ToolUseContent ToolsCapability
+#|   UNSUPPORTED_PROTOCOL_VERSION=-32022 URL_ELICITATION_REQUIRED=-32042 UnsubscribeRequest
+#|   UnsubscribeRequestParams UnsupportedProtocolVersionErrorData UrlElicitationCapability
+#|   client_notification_adapter client_request_adapter client_result_adapter jsonrpc_message_adapter
+#|   server_notification_adapter server_request_adapter server_result_adapter
+#| mcp.types.jsonrpc: CONNECTION_CLOSED=-32000 ErrorData HEADER_MISMATCH=-32020 INTERNAL_ERROR=-32603
+#|   INVALID_PARAMS=-32602 INVALID_REQUEST=-32600 JSONRPCError JSONRPCMessage JSONRPCNotification JSONRPCRequest
+#|   JSONRPCResponse JSONRPC_VERSION='2.0' METHOD_NOT_FOUND=-32601 MISSING_REQUIRED_CLIENT_CAPABILITY=-32021
+#|   PARSE_ERROR=-32700 REQUEST_TIMEOUT=-32001 RequestId UNSUPPORTED_PROTOCOL_VERSION=-32022
+#|   URL_ELICITATION_REQUIRED=-32042 jsonrpc_message_adapter
+#| mcp.types.methods: CACHEABLE_METHODS CLIENT_NOTIFICATIONS CLIENT_REQUESTS CLIENT_RESULTS CacheableMethod
+#|   INPUT_REQUIRED_METHODS MONOLITH_NOTIFICATIONS MONOLITH_REQUESTS MONOLITH_RESULTS SERVER_NOTIFICATIONS
+#|   SERVER_REQUESTS SERVER_RESULTS SPEC_CLIENT_METHODS SPEC_CLIENT_NOTIFICATION_METHODS is_input_required
+#|   parse_client_notification parse_client_request parse_client_result parse_server_notification
+#|   parse_server_request parse_server_result serialize_server_result validate_client_notification
+#|   validate_client_request validate_client_result validate_server_result
+#| mcp.types.version: HANDSHAKE_PROTOCOL_VERSIONS KNOWN_PROTOCOL_VERSIONS LATEST_HANDSHAKE_VERSION='2025-11-25'
+#|   LATEST_MODERN_VERSION='2026-07-28' LATEST_PROTOCOL_VERSION='2026-07-28' MODERN_PROTOCOL_VERSIONS
+#|   OLDEST_SUPPORTED_VERSION='2024-11-05' SUPPORTED_PROTOCOL_VERSIONS is_version_at_least
+#| fastmcp:Context: client_extension_settings client_id client_supports_extension close_sse_stream debug
+#|   delete_state disable_components elicit enable_components error fastmcp get_http_request get_prompt get_state
+#|   info input_responses is_background_task lifespan_context list_prompts list_resources list_roots log
+#|   origin_request_id read_resource report_progress request_context request_id request_state reset_visibility
+#|   sample sample_step send_notification send_prompt_list_changed send_resource_list_changed
+#|   send_tool_list_changed session session_id set_state task_id transport warning
+#| fastmcp:FastMCP: add_completion_handler add_extension add_middleware add_prompt add_provider add_resource
+#|   add_resource_fn add_template add_tool add_tool_transformation add_transform as_proxy auth call_tool
+#|   client_log_level completion custom_route dependencies disable docket enable exclude_tags
+#|   experimental_capabilities from_client from_fastapi from_openapi generate_name get_app_tool get_prompt
+#|   get_prompts get_resource get_resource_template get_resource_templates get_resources get_tasks get_tool
+#|   get_tool_by_hash get_tools http_app icons import_server include_fastmcp_meta include_tags instructions
+#|   lifespan list_prompts list_resource_templates list_resources list_tools local_provider middleware mount name
+#|   prompt provider_error_strategy providers read_resource remove_tool remove_tool_transformation render_prompt
+#|   required_extensions resource run run_async run_http_async run_sse_async run_stdio_async
+#|   run_streamable_http_async sampling_handler sampling_handler_behavior settings sse_app streamable_http_app
+#|   strict_input_validation tags tool transforms unmount version website_url wrap_transform
+#| mcp.server.fastmcp:Context: client_id close_sse_stream close_standalone_sse_stream construct copy debug dict
+#|   elicit elicit_url error fastmcp from_orm info json log model_computed_fields model_config model_construct
+#|   model_copy model_dump model_dump_json model_extra model_fields model_fields_set model_json_schema
+#|   model_parametrized_name model_post_init model_rebuild model_validate model_validate_json
+#|   model_validate_strings parse_file parse_obj parse_raw read_resource report_progress request_context
+#|   request_id schema schema_json session update_forward_refs validate warning
+#| mcp.server.fastmcp:FastMCP: add_prompt add_resource add_tool call_tool completion custom_route dependencies
+#|   get_context get_prompt icons instructions list_prompts list_resource_templates list_resources list_tools
+#|   name prompt read_resource remove_tool resource run run_sse_async run_stdio_async run_streamable_http_async
+#|   session_manager settings sse_app streamable_http_app tool website_url
+#| mcp.server.mcpserver:Context: client_capabilities close_sse_stream close_standalone_sse_stream construct copy
+#|   debug dict elicit elicit_url error from_orm headers info input_responses json log mcp_server
+#|   model_computed_fields model_config model_construct model_copy model_dump model_dump_json model_extra
+#|   model_fields model_fields_set model_json_schema model_parametrized_name model_post_init model_rebuild
+#|   model_validate model_validate_json model_validate_strings notify_prompts_changed notify_resource_updated
+#|   notify_resources_changed notify_tools_changed parse_file parse_obj parse_raw protocol_version read_resource
+#|   report_progress request_context request_id request_state schema schema_json session update_forward_refs
+#|   validate warning
+#| mcp.server.mcpserver:MCPServer: add_prompt add_resource add_tool call_tool completion custom_route
+#|   dependencies description get_prompt icons instructions list_prompts list_resource_templates list_resources
+#|   list_tools middleware name prompt read_resource remove_prompt remove_tool resource run run_sse_async
+#|   run_stdio_async run_streamable_http_async session_manager settings sse_app streamable_http_app title tool
+#|   version website_url
+# </sdk-surface>
+
+_SDK_SERVER_OPTIONS = {
+    "tool": ("name", "title", "description", "annotations", "icons", "meta", "output_schema",
+             "structured_output", "timeout"),
+    "resource": ("name", "title", "description", "mime_type", "size", "annotations", "icons", "meta"),
+    "prompt": ("name", "title", "description", "icons", "meta"),
+}
+_SDK_CACHE = {}
+
+
+def _sdk_json(value):
+    """An alias object (or a list/dict of them) as the JSON the protocol carries."""
+    if isinstance(value, _SDKModel):
+        return value.to_json()
+    if isinstance(value, (list, tuple)):
+        return [_sdk_json(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _sdk_json(v) for k, v in value.items()}
+    if hasattr(value, "to_content") and not isinstance(value, type):
+        return value.to_content()
+    return value
+
+
+def _camel(name: str) -> str:
+    """mcp 2.x spells fields in snake_case (mime_type), the wire in camelCase (mimeType)."""
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest) if name != "_meta" else name
+
+
+class _SDKModel:
+    """A protocol object built with keyword fields, like the SDK's pydantic types."""
+    kind = None
+
+    def __init__(self, **fields) -> None:
+        if self.kind is not None:
+            fields.setdefault("type", self.kind)
+        self.__dict__["_fields"] = {_camel(k): v for k, v in fields.items() if v is not None}
+
+    def __getattr__(self, name):
+        fields = self.__dict__.get("_fields", {})
+        if name in fields or _camel(name) in fields:
+            return fields.get(name, fields.get(_camel(name)))
+        raise AttributeError(name)
+
+    def to_json(self) -> dict:
+        return {k: _sdk_json(v) for k, v in self._fields.items()}
+
+    model_dump = to_json
+
+    def __repr__(self) -> str:
+        return "%s(%s)" % (type(self).__name__, ", ".join("%s=%r" % i for i in self._fields.items()))
+
+def _sdk_block(name, kind):
+    return type(name, (_SDKModel,), {"kind": kind, "to_content": _SDKModel.to_json,     # a block is its content
+                                     "__doc__": "The %s content block." % kind})
+
+def _sdk_model(name, doc):
+    return type(name, (_SDKModel,), {"__doc__": doc})
+
+class _SDKCallToolResult(_SDKModel):
+    """A complete tools/call result, passed through as it is."""
+
+    def to_result(self) -> dict:
+        result = self.to_json()
+        result.setdefault("content", [])
+        return result
+
+class _SDKToolAnnotations(dict):
+    """Tool annotations (readOnlyHint, ...), as the dict minimcp takes."""
+
+    def __init__(self, **fields) -> None:       # as given: each dialect keeps what its SDK's model keeps
+        super().__init__((k, v) for k, v in fields.items() if v is not None)
+
+class _SDKPromptMessage(dict):
+    """A prompt message: ``PromptMessage(role="user", content=TextContent(...))``."""
+
+    def __init__(self, role: str = "user", content=None, **_ignored) -> None:
+        super().__init__(role=role, content=_sdk_json(content))
+
+class _SDKMessage(_SDKPromptMessage):
+    """A prompt message: ``Message("text")`` or ``Message(content, role="assistant")``."""
+
+    def __init__(self, content=None, role: str = "user", **_ignored) -> None:
+        if not isinstance(content, (str, dict, _SDKModel)) and not hasattr(content, "to_content"):
+            content = json.dumps(content, ensure_ascii=False, default=_json_default)
+        super().__init__(role=role, content=content)
+
+def _sdk_role_message(name: str, role: str):
+    def __init__(self, content=None, **fields) -> None:      # the role is the class's, whatever fields say
+        _SDKMessage.__init__(self, content, role=role)
+    return type(name, (_SDKMessage,), {"__init__": __init__, "__doc__": "A prompt message whose role is %s." % role})
+
+class _SDKToolError(Exception):
+    """Raise it in a tool: the model reads its message in an ``isError`` result."""
+
+class _SDKResourceError(Exception):
+    """Raise it in a resource: the client gets an error with its message."""
+
+class _SDKFastMCP(MCPServer):
+    """minimcp's MCPServer with an SDK's constructor and decorator keywords, served in that SDK's dialect.
+
+    Settings minimcp has no use for (log_level, debug, dependencies, tags, auth, mount paths, ...)
+    are accepted and ignored; ``lifespan``, ``host`` and ``port`` are honoured.
+    """
+    sdk_dialect = "mcp1"                 # each alias class names its SDK (see _sdk_server_class)
+
+    def __class_getitem__(cls, _lifespan_type):
+        return cls                       # MCPServer[AppContext] in an annotation: the same class here
+
+    def __init__(self, name: str = None, instructions: str = None, *args, **settings) -> None:
+        keep = {k: _sdk_json(settings[k]) for k in ("version", "title", "description", "icons", "website_url")
+                if settings.get(k) is not None}         # Icon objects become the dicts minimcp takes
+        keep.update({k: settings[k] for k in ("lifespan", "host", "port") if settings.get(k) is not None})
+        # fastmcp's strict_input_validation: pydantic's strict mode ("3" is no int), and its words
+        self.strict_input_validation = bool(settings.get("strict_input_validation"))
+        super().__init__(name or "minimcp", instructions=instructions,
+                         dialect=settings.get("dialect") or self.sdk_dialect, **keep)
+
+    def _options(self, kind: str, options: dict) -> dict:
+        kept = {k: _sdk_json(v) for k, v in options.items() if k in _SDK_SERVER_OPTIONS[kind] and v is not None}
+        if options.get("tags") and self.dialect.describe_extra is not None:      # fastmcp lists its tags
+            meta = dict(kept.get("meta") or {})
+            meta["fastmcp"] = dict(meta.get("fastmcp") or {}, tags=sorted(options["tags"]))
+            kept["meta"] = meta
+        return kept
+
+    def tool(self, name=None, **options):
+        if callable(name) and not isinstance(name, str):
+            return super().tool(**self._options("tool", options))(name)
+        return super().tool(name, **self._options("tool", options))
+
+    def resource(self, uri: str, **options):
+        return super().resource(uri, **self._options("resource", options))
+
+    def prompt(self, name=None, **options):
+        if callable(name) and not isinstance(name, str):
+            return super().prompt(**self._options("prompt", options))(name)
+        return super().prompt(name, **self._options("prompt", options))
+
+    def run(self, transport: str = None, **options) -> None:
+        if transport in (None, "stdio"):
+            super().run()
+        elif transport in ("streamable-http", "http"):      # the SDK's host/port, as it defaults them
+            super().run("http", options.get("host"), options.get("port"),
+                        **({"ready": options["ready"]} if "ready" in options else {}))
+        else:
+            raise SystemExit("minimcp serves stdio and Streamable HTTP, not %r (the HTTP+SSE transport of "
+                             "2024-11-05 is deprecated): use transport='streamable-http'" % transport)
+
+    # Servers whose main() is a coroutine await these. minimcp serves on threads of its own, so
+    # each runs the server right here, holding the caller's event loop until serving ends.
+    async def run_async(self, transport: str = None, **options) -> None:
+        self.run(transport, **options)
+
+    async def run_stdio_async(self) -> None:
+        self.run("stdio")
+
+    async def run_streamable_http_async(self) -> None:
+        self.run("streamable-http")
+
+    async def run_http_async(self, **options) -> None:
+        self.run("http", **options)
+
+
+def _sdk_server_class(dialect: str) -> type:
+    """The alias server class of one SDK: mcp1 (mcp.server.fastmcp.FastMCP, minimcp.FastMCP), mcp2
+    (mcp.server.mcpserver.MCPServer, mcp.server.MCPServer) or fastmcp (fastmcp.FastMCP)."""
+    key = "class:" + dialect
+    if key not in _SDK_CACHE:
+        _SDK_CACHE[key] = type("MCPServer" if dialect == "mcp2" else "FastMCP", (_SDKFastMCP,),
+                               {"sdk_dialect": dialect, "__doc__": _SDKFastMCP.__doc__})
+    return _SDK_CACHE[key]
+
+
+# How fastmcp 4.2.3 reads a docstring (its parse_docstring, over griffe 2.4's parsers): the
+# Google, NumPy and Sphinx readers are tried in turn, and the first that finds a section (or a
+# Note:-like admonition) gives the description (its first text section, line breaks kept) and
+# the parameters' descriptions; when none finds one, the whole dedented docstring is the
+# description. Resources and templates get the whole docstring as it is.
+_GOOGLE_SECTIONS = frozenset((
+    "args", "arguments", "params", "parameters", "keyword args", "keyword arguments", "other args",
+    "other arguments", "other params", "other parameters", "type args", "type arguments", "type params",
+    "type parameters", "raises", "exceptions", "returns", "yields", "receives", "examples", "attributes",
+    "functions", "methods", "classes", "type aliases", "modules", "warns", "warnings"))
+_GOOGLE_PARAMETERS = frozenset(("args", "arguments", "params", "parameters"))
+_NUMPY_SECTIONS = frozenset((
+    "deprecated", "parameters", "other parameters", "type parameters", "returns", "yields", "receives",
+    "raises", "warns", "examples", "attributes", "functions", "methods", "classes", "type aliases", "modules"))
+_STRUCTURAL_ADMONITIONS = frozenset((    # fastmcp's: the admonitions that end a description
+    "attention", "caution", "danger", "error", "example", "hint", "important", "note", "notes", "raise",
+    "references", "return", "see-also", "tip", "todo", "warning", "yield"))
+_SPHINX_FIELDS = frozenset(("param", "parameter", "arg", "argument", "key", "keyword", "type", "var", "ivar",
+                            "cvar", "vartype", "returns", "return", "rtype", "raises", "raise", "except",
+                            "exception"))
+
+
+def _blank(line: str) -> bool:
+    return not line or line.isspace()
+
+
+def _google_items(lines: list, offset: int) -> tuple:
+    """griffe's Google block items: ([(first line, [lines])...], the last line read)."""
+    if offset >= len(lines):
+        return [], offset
+    while offset < len(lines) and _blank(lines[offset]):
+        offset += 1
+    if offset >= len(lines):
+        return [], offset - 1
+    indent = len(lines[offset]) - len(lines[offset].lstrip())
+    if indent == 0:
+        return [], offset - 1
+    items, current = [], [lines[offset][indent:]]
+    offset += 1
+    while offset < len(lines):
+        line = lines[offset]
+        if _blank(line):
+            current.append("")
+        elif line.startswith(" " * indent * 2):
+            current.append(line[indent * 2:])
+        elif line.startswith(" " * (indent + 1)):
+            current.append(line.lstrip())
+        elif line.startswith(" " * indent):
+            items.append(current)
+            current = [line[indent:]]
+        else:
+            break
+        offset += 1
+    items.append(current)
+    return items, offset - 1
+
+
+def _google_sections(lines: list) -> tuple:
+    """(texts, parameters, structured) as griffe's Google parser and fastmcp read them."""
+    import re
+    heading = re.compile(r"^(?P<type>[\w][\s\w-]*):(\s+(?P<title>[^\s].*))?\s*$", re.IGNORECASE)
+    texts, params, structured, current, fenced, offset = [], {}, False, [], False, 0
+
+    def flush():
+        if any(current):
+            texts.append("\n".join(current).rstrip("\n"))
+        del current[:]
+    while offset < len(lines):
+        line = lines[offset]
+        fence = line.lstrip(" ").startswith("```")
+        match = None if fenced or fence or ":" not in line else heading.match(line)
+        if fenced or fence:
+            fenced = fenced != fence
+            current.append(line)
+        elif match is None:
+            current.append(line)
+        else:
+            kind = match.group("type")
+            blank_below = offset + 1 < len(lines) and _blank(lines[offset + 1])
+            indented_below = offset + 1 < len(lines) and not blank_below and lines[offset + 1].startswith(" ")
+            indented_next = (offset + 2 < len(lines) and not _blank(lines[offset + 2])
+                             and lines[offset + 2].startswith(" "))
+            blank_above = offset == 0 or _blank(lines[offset - 1])
+            if not (indented_below or indented_next) or not blank_above or (indented_next and blank_below):
+                current.append(line)           # griffe: not a section (no block, no blank line above)
+            elif kind.lower() in _GOOGLE_SECTIONS:
+                flush()
+                items, offset = _google_items(lines, offset + 1)
+                if kind.lower() not in _GOOGLE_PARAMETERS:
+                    structured = structured or bool(items)     # griffe drops a section with nothing in it
+                for item in items if kind.lower() in _GOOGLE_PARAMETERS else ():
+                    head, sep, rest = item[0].partition(":")
+                    if not sep:
+                        continue
+                    name = head.split("(", 1)[0].strip() if "(" in head and head.endswith(")") else head
+                    params[name] = "\n".join([rest.lstrip()] + item[1:]).rstrip("\n")
+                    structured = True
+            else:
+                start, block = offset + 1, []
+                while start < len(lines) and _blank(lines[start]):
+                    start += 1
+                indent = len(lines[start]) - len(lines[start].lstrip()) if start < len(lines) else 0
+                if indent:
+                    offset = start
+                    while offset < len(lines) and (lines[offset].startswith(" " * indent) or _blank(lines[offset])):
+                        block.append(lines[offset])
+                        offset += 1
+                    offset -= 1
+                if any(block):
+                    flush()
+                    structured = structured or kind.lower().replace(" ", "-") in _STRUCTURAL_ADMONITIONS
+                else:
+                    current.append(line)
+        offset += 1
+    flush()
+    return texts, params, structured
+
+
+def _numpy_items(lines: list, start: int, dashes) -> tuple:
+    """The items of a NumPy section whose body starts at ``start``: ([lines of each], the line after)."""
+    while start < len(lines) and _blank(lines[start]):
+        start += 1
+    items, offset = [], start
+    if start < len(lines):
+        item, offset = [lines[start]], start + 1
+        while offset < len(lines):
+            next_line = lines[offset]
+            if _blank(next_line):
+                item.append("")
+            elif next_line.startswith("    "):
+                item.append(next_line[4:])
+            elif next_line.startswith(" "):
+                item.append(next_line.lstrip())
+            elif offset + 1 < len(lines) and dashes(lines[offset + 1]):
+                break
+            else:
+                items.append(item)
+                item = [next_line]
+            offset += 1
+        items.append(item)
+    return items, offset
+
+
+def _numpy_sections(lines: list) -> tuple:
+    """(texts, parameters, structured) as griffe's NumPy parser and fastmcp read them."""
+    import re
+    dashes = lambda line: "-" in line and _blank(line.replace("-", ""))
+    name_re = r"\*{0,2}[_a-z][_a-z0-9]*"
+    param_re = re.compile(r"(?P<names>%s(?:,\s%s)*)" % (name_re, name_re), re.IGNORECASE)
+    texts, params, structured, current, title, fenced, offset = [], {}, False, [], "", False, 0
+
+    def flush():
+        if title:
+            kind = title.lower().replace(" ", "-")
+            return kind[:-1] if kind in ("warnings", "notes") else kind
+        if any(current):
+            texts.append("\n".join(current).rstrip("\n"))
+        return None
+    while offset < len(lines):
+        line = lines[offset]
+        fence = line.lstrip(" ").startswith("```")
+        if fenced or fence:
+            fenced = fenced != fence
+            current.append(line)
+        elif _blank(line):
+            current.append("")
+        elif offset == len(lines) - 1:
+            current.append(line)
+        elif dashes(lines[offset + 1]):
+            kind = flush()
+            structured = structured or kind in _STRUCTURAL_ADMONITIONS
+            current, title = [], ""
+            if line.lower() in _NUMPY_SECTIONS:
+                items, offset = _numpy_items(lines, offset + 2, dashes)
+                offset -= 1
+                if line.lower() != "parameters":
+                    structured = structured or bool(items)     # griffe drops a section with nothing in it
+                for item in items if line.lower() == "parameters" else ():
+                    found = param_re.match(item[0])
+                    if found:
+                        structured = True
+                        for name in found.group("names").split(", "):
+                            params.setdefault(name, "\n".join(item[1:]).rstrip())
+            else:
+                title = line
+                offset += 1
+        else:
+            current.append(line)
+        offset += 1
+    kind = flush()
+    return texts, params, structured or kind in _STRUCTURAL_ADMONITIONS
+
+
+def _sphinx_sections(lines: list) -> tuple:
+    """(texts, parameters, structured) as griffe's Sphinx parser and fastmcp read them."""
+    import re
+    described, params, structured, offset = [], {}, False, 0
+    while offset < len(lines):
+        line = lines[offset]
+        field = re.match(r":(\w+)[\s:]", line)
+        if not field or field.group(1) not in _SPHINX_FIELDS:
+            described.append(line)
+            offset += 1
+            continue
+        block, offset = [line.lstrip()], offset + 1
+        while offset < len(lines) and not lines[offset].startswith(":"):
+            block.append(lines[offset])
+            offset += 1
+        parts = _clean_doc("\n".join(block)).split(":", 2)
+        if len(parts) < 3:
+            continue
+        words = parts[1].split(" ")
+        if field.group(1) in ("param", "parameter", "arg", "argument", "key", "keyword") and 2 <= len(words):
+            structured = True
+            params.setdefault(words[-1], parts[2].strip())
+        elif field.group(1) not in ("param", "parameter", "arg", "argument", "key", "keyword"):
+            structured = True
+    while described and _blank(described[0]):
+        described.pop(0)
+    while described and _blank(described[-1]):
+        described.pop()
+    return ["\n".join(described)], params, structured
+
+
+def _fastmcp_docstring(doc, kind: str) -> tuple:
+    """fastmcp 4.2.3's (description or None, {argument: description}) of a handler's docstring."""
+    text = _clean_doc(doc) if isinstance(doc, str) else ""
+    if not text or kind == "resource":
+        return text or None, {}
+    lines = text.split("\n")
+    for parser in (_google_sections, _numpy_sections, _sphinx_sections):
+        texts, params, structured = parser(lines)
+        if params or structured:
+            return (texts[0] if texts else None), params
+    return text, {}
+
+
+def _pydantic_sorted(schema):
+    """A schema as pydantic writes it: keys sorted (a properties map as it came), a bare list's
+    items {} and a bare dict's additionalProperties true spelled out."""
+    if isinstance(schema, list):
+        return [_pydantic_sorted(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    if schema.get("type") == "array" and "items" not in schema and "prefixItems" not in schema:
+        schema = dict(schema, items={})
+    if schema.get("type") == "object" and "properties" not in schema and "additionalProperties" not in schema:
+        schema = dict(schema, additionalProperties=True)
+    return {k: ({n: _pydantic_sorted(v) for n, v in schema[k].items()} if k == "properties" and isinstance(
+        schema[k], dict) else _pydantic_sorted(schema[k])) for k in sorted(schema)}
+
+
+def _fastmcp_prompt_argument(record, argument: dict) -> dict:
+    """fastmcp 4.2.3's prompt argument: Annotated[X, "text"] describes it, and a type other than str
+    adds how to write it as a string (the type's JSON Schema, compact, as pydantic writes it)."""
+    hint = record.hints.get(argument["name"], _EMPTY)
+    if hint is _EMPTY:
+        return argument
+    namespace = record.signature.namespace
+    try:
+        hint = _resolve_annotation(hint, namespace)
+        origin, args, metadata = _typing_parts(hint)
+        words = [m for m in metadata if isinstance(m, str)] if origin == "annotated" else []
+        if words and "description" not in argument:
+            argument = dict(argument, description=words[0])
+        if hint is str:
+            return argument
+        schema = _schema_for(args[0] if origin == "annotated" else hint, namespace)
+    except SchemaError:
+        return argument
+    schema = {k: v for k, v in schema.items() if k != "description"}
+    note = ("Provide a value matching the following JSON schema: %s. Encode non-string values as JSON."
+            % json.dumps(_pydantic_sorted(schema), separators=(",", ":")))
+    described = argument.get("description")
+    return dict(argument, description=described + "\n\n" + note if described else note)
+
+
+def _pydantic_output(described_root: bool):
+    """An SDK row's output_spelling: the outputSchema as pydantic writes it, equivalent to minimcp's
+    own but spelled out: a bare list's items {}, a bare dict's additionalProperties true, and a
+    TypedDict's or dataclass's docstring as its description (dedented; not a dataclass's generated
+    one). mcp 1.x and 2.x build the returned class's own model from its fields, so the class
+    returned is not described (``described_root`` False); fastmcp 4.2.3 describes it too."""
+    def spell(schema: dict, hint, namespace: dict) -> dict:
+        import copy
+        schema = copy.deepcopy(schema)
+        _pydantic_walk(schema, hint, namespace, described_root, ())
+        return schema
+    return spell
+
+
+def _pydantic_walk(schema, hint, namespace: dict, describe: bool, seen: tuple) -> None:
+    if not isinstance(schema, dict) or "$ref" in schema:
+        return
+    try:
+        hint = _resolve_annotation(hint, namespace)
+    except SchemaError:
+        return
+    origin, args, _ = _typing_parts(hint)
+    if origin == "annotated":
+        return _pydantic_walk(schema, args[0], namespace, describe, seen)
+    if schema.get("type") == "array" and "items" not in schema and "prefixItems" not in schema:
+        schema["items"] = {}
+    if schema.get("type") == "object" and "properties" not in schema and schema.get("additionalProperties",
+                                                                                    {}) == {}:
+        schema["additionalProperties"] = True           # dict and dict[str, Any] alike
+    if "anyOf" in schema and len(schema["anyOf"]) == len(args):
+        for choice, arg in zip(schema["anyOf"], args):
+            _pydantic_walk(choice, arg, namespace, True, seen)
+    elif isinstance(schema.get("items"), dict) and args:
+        _pydantic_walk(schema["items"], args[0], namespace, True, seen)
+    elif isinstance(schema.get("additionalProperties"), dict) and len(args) == 2:
+        _pydantic_walk(schema["additionalProperties"], args[1], namespace, True, seen)
+    elif (_is_typeddict(hint) or _is_dataclass(hint)) and hint not in seen:
+        doc = hint.__dict__.get("__doc__")
+        generated = _is_dataclass(hint) and isinstance(doc, str) and doc.startswith(hint.__name__ + "(")
+        if describe and isinstance(doc, str) and doc.strip() and not generated:
+            schema.setdefault("description", _clean_doc(doc))
+        hints = _class_hints(hint)
+        for name, prop in (schema.get("properties") or {}).items():
+            if name in hints:
+                _pydantic_walk(prop, hints[name], _class_namespace(hint), True, seen + (hint,))
+
+
+def _fastmcp_finite(value, path: str = "$", depth: int = 0) -> None:
+    """fastmcp 4.2.3's check of a tool result: inf or nan anywhere is an isError result naming where."""
+    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+        raise _SDKToolError("Tool result contains a non-finite float (%r) at %s; JSON cannot represent NaN "
+                            "or Infinity" % (value, path))
+    if depth > 100:
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _fastmcp_finite(item, "%s.%s" % (path, key), depth + 1)
+    elif isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            _fastmcp_finite(item, "%s[%d]" % (path, index), depth + 1)
+    elif _is_dataclass(type(value)):
+        for key in value.__dataclass_fields__:
+            _fastmcp_finite(getattr(value, key), "%s.%s" % (path, key), depth + 1)
+
+
+class _SDKElicited(dict):
+    """An elicitation answer as the SDKs hand it back: ``.action`` and ``.data`` (``.content`` as
+    sent), still minimcp's dict, and awaitable (``await ctx.elicit(...)``)."""
+
+    def __getattr__(self, name: str):
+        if name in ("action", "data", "content"):
+            return self.get(name)
+        raise AttributeError(name)
+
+    def __await__(self):
+        return self
+        yield
+
+
+def _sdk_elicit(ctx, message: str, response_type, timeout, key) -> "_SDKElicited":
+    """fastmcp's ``ctx.elicit(message, response_type=...)``: a class is asked as its fields and
+    answered as an instance; str, int, float, bool or a list of choices is asked as one ``value``."""
+    scalar = response_type in (str, int, float, bool)
+    if isinstance(response_type, list) and all(isinstance(c, str) for c in response_type):
+        schema = {"type": "object", "properties": {"value": {"type": "string", "enum": list(response_type)}},
+                  "required": ["value"]}
+    elif scalar:
+        schema = {"type": "object", "properties": {"value": _schema_for(response_type, {})}, "required": ["value"]}
+    else:
+        schema = response_type
+    answer = Context.elicit.__wrapped__(ctx, message, schema, timeout, key)
+    content = answer.get("content") if isinstance(answer, dict) else None
+    data = None
+    if isinstance(answer, dict) and answer.get("action") == "accept":
+        if isinstance(schema, dict):
+            data = (content or {}).get("value")
+        elif isinstance(response_type, type) and not _is_typeddict(response_type):
+            data = response_type(**(content or {}))      # a dataclass or a pydantic model
+        else:
+            data = dict(content or {})
+    return _SDKElicited(answer if isinstance(answer, dict) else {}, data=data)
+
+
+def _fastmcp_listing(kind: str, record, described: dict) -> dict:
+    """fastmcp's own fields in a listing: tags in _meta, a title made from a tool's name, how to
+    write a prompt's arguments."""
+    meta = described.get("_meta") or {}
+    described["_meta"] = dict(meta, fastmcp=dict(meta.get("fastmcp") or {}, tags=(meta.get("fastmcp") or {}).get(
+        "tags", [])))
+    if kind == "prompt" and described.get("arguments"):
+        described["arguments"] = [_fastmcp_prompt_argument(record, a) for a in described["arguments"]]
+    if kind == "tool":
+        described.setdefault("title", record.name.replace("_", " ").title())
+        if record.wrap_result:
+            described["outputSchema"] = dict(described["outputSchema"], **{"x-fastmcp-wrap-result": True})
+    return described
+
+
+# Invalid arguments in pydantic's words. The SDKs validate a call's arguments with pydantic
+# and send str(ValidationError); minimcp's JSON-Schema validator still decides accept or
+# reject, and when it rejects, this emulation walks the function's own hints as pydantic's
+# lax (python) mode would, collecting every error with pydantic's location, words, type and
+# input. Measured against mcp 1.30.0, mcp 2.3.0 and fastmcp 4.2.3 with pydantic 2.14.4 (see
+# tests/sdk/test_dialect_words.py). A hint it cannot judge (datetime, custom validators, ...)
+# leaves the validator's words, so a wrong report is never invented.
+
+class _Unworded(Exception):
+    """A hint the emulation cannot judge as pydantic would: the validator's words are kept."""
+
+
+_PYDANTIC_WORDS = {   # error type -> pydantic-core's message template
+    "missing": "Field required", "missing_argument": "Missing required argument",
+    "unexpected_keyword_argument": "Unexpected keyword argument",
+    "extra_forbidden": "Extra inputs are not permitted", "none_required": "Input should be None",
+    "int_type": "Input should be a valid integer",
+    "int_parsing": "Input should be a valid integer, unable to parse string as an integer",
+    "int_from_float": "Input should be a valid integer, got a number with a fractional part",
+    "int_parsing_size": "Unable to parse input string as an integer, exceeded maximum size",
+    "finite_number": "Input should be a finite number",
+    "float_type": "Input should be a valid number",
+    "float_parsing": "Input should be a valid number, unable to parse string as a number",
+    "bool_type": "Input should be a valid boolean",
+    "bool_parsing": "Input should be a valid boolean, unable to interpret input",
+    "string_type": "Input should be a valid string", "list_type": "Input should be a valid list",
+    "set_type": "Input should be a valid set", "frozen_set_type": "Input should be a valid frozenset",
+    "tuple_type": "Input should be a valid tuple", "dict_type": "Input should be a valid dictionary",
+    "iterable_type": "Input should be iterable", "is_instance_of": "Input should be an instance of {0}",
+    "sequence_str": "'str' instances are not allowed as a Sequence value",
+    "model_type": "Input should be a valid dictionary or instance of {0}",
+    "dataclass_type": "Input should be a dictionary or an instance of {0}",
+    "literal_error": "Input should be {0}", "enum": "Input should be {0}",
+    "greater_than": "Input should be greater than {0}",
+    "greater_than_equal": "Input should be greater than or equal to {0}",
+    "less_than": "Input should be less than {0}", "less_than_equal": "Input should be less than or equal to {0}",
+    "multiple_of": "Input should be a multiple of {0}",
+    "string_too_short": "String should have at least {0} character{1}",
+    "string_too_long": "String should have at most {0} character{1}",
+    "string_pattern_mismatch": "String should match pattern '{0}'",
+    "too_short": "{2} should have at least {0} item{1} after validation, not {3}",
+    "too_long": "{2} should have at most {0} item{1} after validation, not {3}",
+}
+_PYDANTIC_JSON_WORDS = {  # what pydantic says instead when it validates JSON text (fastmcp's strict mode)
+    "list_type": "Input should be a valid array", "set_type": "Input should be a valid array",
+    "frozen_set_type": "Input should be a valid array", "tuple_type": "Input should be a valid array",
+    "iterable_type": "Input should be a valid array", "model_type": "Input should be an object",
+    "dataclass_type": "Input should be an object", "dict_type": "Input should be an object",
+    "none_required": "Input should be null",
+}
+_PYDANTIC_UNLINKED = ("sequence_str",)       # a custom error of pydantic's: no errors.pydantic.dev line
+_PYDANTIC_CONSTRAINTS = ("gt", "ge", "lt", "le", "multiple_of", "min_length", "max_length", "pattern",
+                         "allow_inf_nan", "strict")
+_PYDANTIC_DOCS = []                          # the docs version of pydantic's links, read once
+
+
+def _pydantic_docs_version() -> str:
+    """major.minor of the installed pydantic, as its links name it; 2.14 (the pinned SDKs') without one.
+
+    Read from the distribution's metadata when an error is first worded: pydantic is not imported.
+    """
+    if not _PYDANTIC_DOCS:
+        try:
+            from importlib import metadata
+            _PYDANTIC_DOCS.append(".".join(metadata.version("pydantic").split(".")[:2]))
+        except Exception:
+            _PYDANTIC_DOCS.append("2.14")
+    return _PYDANTIC_DOCS[0]
+
+
+def _pydantic_repr(value) -> str:
+    """An input_value as pydantic-core writes it: repr(), cut to 25 + 24 UTF-8 bytes around '...' past 50."""
+    text = repr(value)
+    data = text.encode("utf-8")
+    if len(data) <= 50:
+        return text
+    return data[:25].decode("utf-8", "ignore") + "..." + data[-24:].decode("utf-8", "ignore")
+
+
+def _pydantic_number(bound) -> str:
+    """A constraint's bound as pydantic-core prints it (a float without '.0' or an exponent)."""
+    if isinstance(bound, float) and bound == bound and abs(bound) != float("inf"):
+        if bound.is_integer():
+            return "%d" % bound
+        if "e" in repr(bound):
+            import decimal
+            return format(decimal.Decimal(repr(bound)), "f")
+    return str(bound)
+
+
+def _pydantic_expected(values: list) -> str:
+    shown = [repr(v) for v in values]
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+
+
+def _pydantic_loc(loc: tuple) -> str:
+    return ".".join("`%s`" % p if isinstance(p, str) and "." in p else str(p) for p in loc)
+
+
+def _pydantic_unwrap(hint, namespace: dict, constraints: dict):
+    """(hint without Annotated, constraints with those of its metadata and FieldInfo objects)."""
+    try:
+        hint = _resolve_annotation(hint, namespace)
+    except SchemaError:
+        raise _Unworded() from None
+    while True:
+        origin, args, metadata = _typing_parts(hint)
+        if origin != "annotated":
+            return hint, constraints
+        constraints = dict(constraints)
+        items = list(metadata)
+        while items:
+            item = items.pop(0)
+            if isinstance(item, (str, dict)):
+                continue                              # minimcp's own descriptions and schema keywords
+            if _is_field_info(item):
+                items[:0] = list(item.metadata)       # Field(gt=0, ...): annotated_types objects
+                continue
+            if callable(getattr(item, "func", None)):
+                raise _Unworded()                     # BeforeValidator and friends: their own rules
+            for name in _PYDANTIC_CONSTRAINTS:
+                if getattr(item, name, None) is not None:
+                    constraints[name] = getattr(item, name)
+        hint = args[0]
+
+
+def _pydantic_label(hint, namespace: dict) -> str:
+    """The name pydantic gives a union member in an error's location (``list[int]``, ``constrained-str``)."""
+    hint, constraints = _pydantic_unwrap(hint, namespace, {})
+    if hint is None or hint is type(None):
+        return "none"
+    if hint in (int, float, str, bool):
+        limited = {k for k in constraints if k not in ("allow_inf_nan", "strict")}
+        return ("constrained-" if limited else "") + hint.__name__
+    if hint is _EMPTY or hint is object or repr(hint) == "typing.Any":
+        return "any"
+    if _is_enum(hint):
+        base = next((b.__name__ for b in (str, int, float) if issubclass(hint, b)), None)
+        return "%s[%s]" % (base + "-enum" if base else "enum", hint.__name__)
+    if isinstance(hint, type) and (_is_pydantic_model(hint) or _is_dataclass(hint) or _is_typeddict(hint)):
+        return hint.__name__
+    origin, args, _ = _typing_parts(hint)
+    name = getattr(hint, "_name", None) or getattr(origin, "_name", None) or getattr(origin, "__name__", "")
+    if hint in (list, set, frozenset, dict, tuple):
+        origin, name = hint, hint.__name__
+    if name == "Literal" or repr(origin) == "typing.Literal":
+        return "literal[%s]" % ",".join(repr(a) for a in args)
+    if origin == "union" or name == "Union" or repr(origin) == "typing.Union":
+        members = [a for a in args if a is not type(None)]
+        inner = (_pydantic_label(members[0], namespace) if len(members) == 1 else
+                 "union[%s]" % ",".join(_pydantic_label(a, namespace) for a in members))
+        return "nullable[%s]" % inner if len(members) < len(args) else inner
+    items = [_pydantic_label(a, namespace) for a in args] or ["any"]
+    if origin is list or name == "List":
+        return "list[%s]" % items[0]
+    if name in ("Sequence", "MutableSequence"):
+        return ("json-or-python[json=list[%s],python=chain[is-instance[Sequence],function-wrap"
+                "[sequence_validator()]]]" % items[0])
+    if origin in (set, frozenset) or name in ("Set", "FrozenSet"):
+        return "%s[%s]" % ("frozenset" if origin is frozenset or name == "FrozenSet" else "set", items[0])
+    if origin is tuple or name == "Tuple":
+        if not args or (len(args) == 2 and args[1] is Ellipsis):
+            return "tuple[%s, ...]" % items[0]
+        return "tuple[%s]" % ", ".join(items)
+    if origin is dict or name in ("Dict", "Mapping", "MutableMapping"):
+        return "dict[%s]" % ",".join(items if len(items) == 2 else ["any", "any"])
+    raise _Unworded()
+
+
+class _PydanticJudge:
+    """Pydantic's verdict on one call's arguments: ``errors`` of (loc, type, words, input)."""
+
+    def __init__(self, namespace: dict, strict: bool) -> None:
+        self.namespace, self.strict, self.errors = namespace, strict, []
+
+    def fail(self, loc: tuple, kind: str, value, *parts) -> None:
+        words = _PYDANTIC_JSON_WORDS.get(kind) if self.strict else None     # strict: JSON mode
+        self.errors.append((loc, kind, words or _PYDANTIC_WORDS[kind].format(*parts), value))
+
+    def check(self, value, hint, loc: tuple, constraints: dict = None, namespace: dict = None) -> None:
+        """Judge ``value`` against ``hint`` as pydantic would, appending to ``errors``."""
+        namespace = self.namespace if namespace is None else namespace
+        hint, constraints = _pydantic_unwrap(hint, namespace, constraints or {})
+        strict = self.strict or bool(constraints.get("strict"))
+        if hint is _EMPTY or hint is object or repr(hint) == "typing.Any" or type(hint).__name__ == "TypeVar":
+            return
+        if hint is None or hint is type(None):
+            if value is not None:
+                self.fail(loc, "none_required", value)
+            return
+        if _is_enum(hint):
+            values = [member.value for member in hint]
+            if value not in values:
+                self.fail(loc, "enum", value, _pydantic_expected(values))
+            return
+        if hint is bool:
+            return self._boolean(value, loc, strict)
+        if hint is int:
+            return self._integer(value, loc, constraints, strict)
+        if hint is float:
+            return self._number(value, loc, constraints, strict)
+        if hint is str:
+            return self._string(value, loc, constraints)
+        if isinstance(hint, type) and _is_pydantic_model(hint):
+            return self._model(value, hint, loc)
+        if isinstance(hint, type) and _is_dataclass(hint):
+            return self._dataclass(value, hint, loc)
+        if isinstance(hint, type) and _is_typeddict(hint):
+            return self._typeddict(value, hint, loc)
+        return self._generic(value, hint, loc, constraints, namespace)
+
+    def _generic(self, value, hint, loc: tuple, constraints: dict, namespace: dict) -> None:
+        """``check`` for typing's generics: Literal, unions, lists, sequences, sets, tuples, dicts."""
+        origin, args, _ = _typing_parts(hint)
+        name = getattr(hint, "_name", None) or getattr(origin, "_name", None) or ""
+        if hint in (list, set, frozenset, dict, tuple):
+            origin, name, args = hint, "", ()
+        if name == "Literal" or repr(origin) == "typing.Literal":
+            if value not in args:
+                self.fail(loc, "literal_error", value, _pydantic_expected(list(args)))
+            return
+        if origin == "union" or name == "Union" or repr(origin) == "typing.Union":
+            return self._union(value, args, loc, constraints, namespace)
+        if name in ("Required", "NotRequired", "ReadOnly"):
+            return self.check(value, args[0], loc, constraints, namespace)
+        item = args[0] if args else _EMPTY
+        if origin is list or name == "List":
+            return self._items(value, item, loc, constraints, namespace, "list_type", "List")
+        if name in ("Sequence", "MutableSequence") or (origin is not None and getattr(origin, "__name__", "") in (
+                "Sequence", "MutableSequence") and getattr(origin, "__module__", "") == "collections.abc"):
+            return self._sequence(value, item, loc, constraints, namespace)
+        if name == "Iterable" or getattr(origin, "__name__", "") == "Iterable":
+            if not isinstance(value, list if self.strict else (list, str, dict)):
+                self.fail(loc, "iterable_type", value)
+            return                           # its items are judged as they are read, after the call starts
+        if origin in (set, frozenset) or name in ("Set", "FrozenSet"):
+            frozen = origin is frozenset or name == "FrozenSet"
+            return self._items(value, item, loc, constraints, namespace,
+                               "frozen_set_type" if frozen else "set_type", "Frozenset" if frozen else "Set")
+        if origin is tuple or name == "Tuple":
+            return self._tuple(value, args, loc, namespace)
+        if origin is dict or name in ("Dict", "Mapping", "MutableMapping"):
+            if not isinstance(value, dict):
+                return self.fail(loc, "dict_type", value)
+            for key, each in value.items():
+                self.check(each, args[1] if len(args) == 2 else _EMPTY, loc + (key,), None, namespace)
+            return
+        raise _Unworded()
+
+    def _sequence(self, value, item, loc: tuple, constraints: dict, namespace: dict) -> None:
+        if self.strict:                      # JSON mode: a Sequence is a list
+            return self._items(value, item, loc, constraints, namespace, "list_type", "List")
+        if isinstance(value, str):
+            return self.fail(loc, "sequence_str", value)
+        if not isinstance(value, list):
+            return self.fail(loc, "is_instance_of", value, "Sequence")
+        return self._items(value, item, loc, constraints, namespace, "list_type", "List")
+
+    def _boolean(self, value, loc: tuple, strict: bool) -> None:
+        if isinstance(value, bool):
+            return
+        if strict:
+            return self.fail(loc, "bool_type", value)
+        if isinstance(value, int):
+            if value not in (0, 1):
+                self.fail(loc, "bool_parsing", value)
+        elif isinstance(value, float):
+            if value not in (0.0, 1.0):
+                self.fail(loc, "bool_type", value)
+        elif isinstance(value, str):
+            if value.lower() not in _LAX_BOOLEANS:
+                self.fail(loc, "bool_parsing", value)
+        else:
+            self.fail(loc, "bool_type", value)
+
+    def _integer(self, value, loc: tuple, constraints: dict, strict: bool) -> None:
+        import re
+        if isinstance(value, int) and not (strict and isinstance(value, bool)):
+            number = int(value)
+        elif strict:
+            return self.fail(loc, "int_type", value)
+        elif isinstance(value, float):
+            if value != value or value in (float("inf"), float("-inf")):
+                return self.fail(loc, "finite_number", value)
+            if not value.is_integer():
+                return self.fail(loc, "int_from_float", value)
+            if not -2 ** 63 <= value < 2 ** 63:
+                return self.fail(loc, "int_parsing_size", value)
+            number = int(value)
+        elif isinstance(value, str):
+            digits = re.fullmatch(r"\s*([+-]?[0-9]+(?:_[0-9]+)*)(?:\.0*)?\s*", value)
+            if digits is None:
+                return self.fail(loc, "int_parsing", value)
+            number = int(digits.group(1))
+        else:
+            return self.fail(loc, "int_type", value)
+        self._bounds(number, value, loc, constraints)
+
+    def _number(self, value, loc: tuple, constraints: dict, strict: bool) -> None:
+        if isinstance(value, (int, float)) and not (strict and isinstance(value, bool)):
+            number = float(value)
+        elif strict or not isinstance(value, str):
+            return self.fail(loc, "float_type", value)
+        else:
+            try:
+                number = float(value)
+            except ValueError:
+                return self.fail(loc, "float_parsing", value)
+        if constraints.get("allow_inf_nan") is False and (number != number or abs(number) == float("inf")):
+            return self.fail(loc, "finite_number", value)
+        self._bounds(number, value, loc, constraints)
+
+    def _bounds(self, number, value, loc: tuple, constraints: dict) -> None:
+        """gt/ge/lt/le/multiple_of, in pydantic-core's order (the first that fails is reported)."""
+        step = constraints.get("multiple_of")
+        if step is not None and step and (number % step if isinstance(number, int) and isinstance(step, int)
+                                          else abs(number / step - round(number / step)) > 1e-9):
+            return self.fail(loc, "multiple_of", value, _pydantic_number(step))
+        for key, kind, fails in (("le", "less_than_equal", lambda n, b: n > b),
+                                 ("lt", "less_than", lambda n, b: n >= b),
+                                 ("ge", "greater_than_equal", lambda n, b: n < b),
+                                 ("gt", "greater_than", lambda n, b: n <= b)):
+            bound = constraints.get(key)
+            if bound is not None and fails(number, bound):
+                return self.fail(loc, kind, value, _pydantic_number(bound))
+
+    def _string(self, value, loc: tuple, constraints: dict) -> None:
+        if not isinstance(value, str):
+            return self.fail(loc, "string_type", value)
+        low, high, pattern = constraints.get("min_length"), constraints.get("max_length"), constraints.get("pattern")
+        if low is not None and len(value) < low:
+            return self.fail(loc, "string_too_short", value, low, "" if low == 1 else "s")
+        if high is not None and len(value) > high:
+            return self.fail(loc, "string_too_long", value, high, "" if high == 1 else "s")
+        if pattern is not None:
+            import re
+            text = getattr(pattern, "pattern", pattern)
+            if re.search(text, value) is None:
+                self.fail(loc, "string_pattern_mismatch", value, text)
+
+    def _union(self, value, args: tuple, loc: tuple, constraints: dict, namespace: dict) -> None:
+        members = [a for a in args if a is not type(None)]
+        if len(members) < len(args) and value is None:
+            return                                # Optional[...]: pydantic's nullable, None passes
+        if len(members) == 1:
+            return self.check(value, members[0], loc, constraints, namespace)
+        found = []
+        for member in members:
+            trial = _PydanticJudge(namespace, self.strict)
+            trial.check(value, member, loc + (_pydantic_label(member, namespace),), constraints, namespace)
+            if not trial.errors:
+                return                            # one member takes it: the union does
+            found += trial.errors
+        self.errors += found
+
+    def _items(self, value, item, loc: tuple, constraints: dict, namespace: dict, kind: str, noun: str) -> None:
+        if not isinstance(value, list):
+            return self.fail(loc, kind, value)
+        low, high = constraints.get("min_length"), constraints.get("max_length")
+        if high is not None and len(value) > high:
+            return self.fail(loc, "too_long", value, high, "" if high == 1 else "s", noun, len(value))
+        before = len(self.errors)
+        for index, each in enumerate(value):
+            self.check(each, item, loc + (index,), None, namespace)
+        if len(self.errors) == before and low is not None and len(value) < low:
+            self.fail(loc, "too_short", value, low, "" if low == 1 else "s", noun, len(value))
+
+    def _tuple(self, value, args: tuple, loc: tuple, namespace: dict) -> None:
+        if not isinstance(value, list):
+            return self.fail(loc, "tuple_type", value)
+        if not args or (len(args) == 2 and args[1] is Ellipsis):
+            for index, each in enumerate(value):
+                self.check(each, args[0] if args else _EMPTY, loc + (index,), None, namespace)
+            return
+        fixed = [] if args == ((),) else list(args)
+        if len(value) > len(fixed):
+            return self.fail(loc, "too_long", value, len(fixed), "" if len(fixed) == 1 else "s", "Tuple", len(value))
+        for index, member in enumerate(fixed):
+            if index < len(value):
+                self.check(value[index], member, loc + (index,), None, namespace)
+            else:
+                self.fail(loc + (index,), "missing", value)
+
+    def _model(self, value, model, loc: tuple) -> None:
+        if not isinstance(value, dict):
+            return self.fail(loc, "model_type", value, model.__name__)
+        known = set()
+        for name, field in model.model_fields.items():
+            key = field.alias or name
+            known.update((key, name))
+            if key in value:
+                self.check(value[key], field.annotation, loc + (key,), self._field_constraints(field))
+            elif field.is_required():
+                self.fail(loc + (key,), "missing", value)
+        if (getattr(model, "model_config", None) or {}).get("extra") == "forbid":
+            for key in value:
+                if key not in known:
+                    self.fail(loc + (key,), "extra_forbidden", value[key])
+
+    def _field_constraints(self, field) -> dict:
+        constraints = {}
+        _, constraints = _pydantic_unwrap(_field_annotation(_EMPTY, field), {}, constraints)
+        return constraints
+
+    def _dataclass(self, value, cls, loc: tuple) -> None:
+        import dataclasses
+        if not isinstance(value, dict):
+            return self.fail(loc, "dataclass_type", value, cls.__name__)
+        hints, namespace = _class_hints(cls), _class_namespace(cls)
+        for field in dataclasses.fields(cls):
+            if field.name in value:
+                self.check(value[field.name], hints.get(field.name, field.type), loc + (field.name,), None, namespace)
+            elif field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
+                self.fail(loc + (field.name,), "missing", value)
+
+    def _typeddict(self, value, cls, loc: tuple) -> None:
+        if not isinstance(value, dict):
+            return self.fail(loc, "dict_type", value)
+        hints, namespace = _class_hints(cls), _class_namespace(cls)
+        required = getattr(cls, "__required_keys__", set(hints) if cls.__total__ else ())
+        for key, hint in hints.items():
+            if key in value:
+                self.check(value[key], hint, loc + (key,), None, namespace)
+            elif key in required:
+                self.fail(loc + (key,), "missing", value)
+
+
+def _pydantic_report(title: str, errors: list) -> str:
+    """str(ValidationError): a count, then each error's location, words, type, input and link."""
+    lines = ["%d validation error%s for %s" % (len(errors), "" if len(errors) == 1 else "s", title)]
+    for loc, kind, words, value in errors:
+        lines += [_pydantic_loc(loc), "  %s [type=%s, input_value=%s, input_type=%s]" % (
+            words, kind, _pydantic_repr(value), type(value).__name__)]
+        if kind not in _PYDANTIC_UNLINKED:
+            lines.append("    For further information visit https://errors.pydantic.dev/%s/v/%s"
+                         % (_pydantic_docs_version(), kind))
+    return "\n".join(lines)
+
+
+def _pydantic_worded(sdk: str):
+    """A dialect's argument_wording: invalid arguments as the SDK's pydantic ValidationError says them.
+
+    ``sdk`` is "mcp" (a model named ``<function>Arguments``: "Field required", extra arguments
+    ignored, string values pre-parsed as JSON where the parameter is not a str, as mcp's
+    func_metadata does) or "fastmcp" (pydantic's arguments schema ``call[<function>]``:
+    "Missing required argument", "Unexpected keyword argument"; strict when the server sets
+    ``strict_input_validation``). The link names the installed pydantic's major.minor
+    (what the SDK would print beside it), or 2.14, the pinned SDKs' pydantic, without one.
+    The words are None, keeping the validator's, when a hint is one the emulation cannot judge,
+    when the function's parameters are not the schema's, or when pydantic would find nothing.
+    """
+    def wording(tool, arguments: dict, server=None):
+        params = [(n, a, d) for n, a, d in tool.signature.params if n != tool.context_param]
+        if set(n for n, _, _ in params) != set((tool.input_schema.get("properties") or {})):
+            return None                           # a hand-written inputSchema: pydantic never saw it
+        strict = sdk == "fastmcp" and bool(getattr(server, "strict_input_validation", False))
+        judge = _PydanticJudge(tool.signature.namespace, strict)
+        if sdk == "mcp":
+            arguments = _mcp_pre_parsed(params, arguments, tool.signature.namespace)
+        try:
+            for name, annotation, default in params:
+                if _is_field_info(default):       # x: T = Field(...): Annotated[T, Field(...)]
+                    annotation, default = _field_annotation(annotation, default), _field_default(default)
+                if name in arguments:
+                    judge.check(arguments[name], annotation, (name,))
+                elif default is _EMPTY:
+                    judge.fail((name,), "missing" if sdk == "mcp" else "missing_argument", arguments)
+            if sdk == "fastmcp":
+                for name in arguments:
+                    if name not in dict((n, 1) for n, _, _ in params):
+                        judge.fail((name,), "unexpected_keyword_argument", arguments[name])
+        except Exception:                         # _Unworded, or a hint nothing here foresaw: never a traceback
+            return None
+        if not judge.errors:
+            return None
+        function = getattr(tool.fn, "__name__", None) or tool.name
+        return _pydantic_report(("%sArguments" if sdk == "mcp" else "call[%s]") % function, judge.errors)
+    return wording
+
+
+def _mcp_pre_parsed(params: list, arguments: dict, namespace: dict) -> dict:
+    """mcp's pre_parse_json: a string for a parameter not annotated ``str`` is read as JSON when
+    that gives a list, an object or null (Claude Desktop sends lists as JSON text)."""
+    changed = {}
+    for name, annotation, _ in params:
+        value = arguments.get(name)
+        if not isinstance(value, str):
+            continue
+        try:
+            bare, _ = _pydantic_unwrap(annotation, namespace, {})
+        except _Unworded:
+            bare = None
+        if bare is str:
+            continue
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            continue
+        if not isinstance(parsed, (str, int, float)):
+            changed[name] = parsed
+    return dict(arguments, **changed) if changed else arguments
+
+
+class _SDKArgModelBase:
+    """mcp's ArgModelBase, the base of every tool's argument model. Servers set its
+    ``model_config = ConfigDict(extra="forbid")`` before their tools to refuse unknown arguments."""
+    model_config = {}
+
+
+def _sdk_forbids_extra() -> bool:
+    """The mcp rows' closed_input: what ArgModelBase's model_config says when a tool is registered."""
+    config = getattr(_SDKArgModelBase, "model_config", None)
+    return isinstance(config, dict) and config.get("extra") == "forbid"
+
+
+# The SDK rows of the dialect table, which the core's row (minimcp's own) does not have:
+# mcp 2.3.0's whole, then the others as each differs from it. Added, never replacing a row.
+_DIALECTS["mcp2"] = _DIALECTS["minimcp"].but(
+    "mcp2", docstrings="raw", tool_failure="Error executing tool {name}", tool_error="Error executing tool {name}: {error}",
+    told=(_SDKToolError,), unknown_tool="Unknown tool: {name}", argument_error="Error executing tool {name}: {error}",
+    argument_wording=_pydantic_worded("mcp"), lax_arguments=True, is_error_always=True, objects="repr",
+    text_structured=True, default_mime="text/plain", resource_lists="json",
+    missing_resource=("Unknown resource: {uri}", True), unknown_prompt=("Unknown prompt: {name}", False),
+    missing_prompt_arguments="Missing required arguments: {missing}",
+    default_version="", strict_annotations=False, untyped_schema={"type": "string"},
+    closed_input=_sdk_forbids_extra, output_spelling=_pydantic_output(False),
+    non_finite="json", elicit_by_type=_sdk_elicit, annotation_fields={
+        "tool": ("title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"),
+        "resource": ("audience", "priority", "lastModified")})
+_DIALECTS["mcp1"] = _DIALECTS["mcp2"].but(        # mcp 1.30.0, the last 1.x
+    "mcp1", annotation_fields=None, tool_failure="Error executing tool {name}: {error}",
+    decode_uri_variables=False,
+    missing_resource=("Unknown resource: {uri}", False), default_version="1.30.0", lifespan_per_session=True)
+_DIALECTS["fastmcp"] = _DIALECTS["mcp2"].but(     # fastmcp 4.2.3
+    "fastmcp", docstrings=_fastmcp_docstring, tool_failure="Error calling tool {name!r}: {error}",
+    tool_error="{error}",
+    unknown_tool="Unknown tool: {name!r}", argument_error="{error}", list_blocks="json", compact_json=True,
+    argument_wording=_pydantic_worded("fastmcp"),
+    dict_structured=True, class_structured=False,
+    missing_resource=("Resource not found: {uri!r}", True), unknown_prompt=("Unknown prompt: {name!r}", False),
+    default_version="4.2.3", describe_extra=_fastmcp_listing, result_meta={"fastmcp": {"wrap_result": True}},
+    untyped_schema=None, closed_input=True, meta_in_results=True, output_spelling=_pydantic_output(True),
+    wrap_by_schema=True, non_finite=_fastmcp_finite)
+
+
+def _sdk_get_logger(name: str):
+    """The SDKs' ``get_logger(__name__)``: a standard logger (minimcp logs to stderr)."""
+    import logging
+    return logging.getLogger(name)
+
+
+def _sdk_names() -> dict:
+    """The names the alias modules export, with the SDK's spellings (made once)."""
+    if "names" not in _SDK_CACHE:
+        _SDK_CACHE["names"] = {
+            "Context": Context, "get_logger": _sdk_get_logger, "ArgModelBase": _SDKArgModelBase,
+            "Image": Image, "Audio": Audio,
+            "ToolError": _SDKToolError, "ResourceError": _SDKResourceError, "Message": _SDKMessage,
+            "UserMessage": _sdk_role_message("UserMessage", "user"), "PromptMessage": _SDKPromptMessage,
+            "AssistantMessage": _sdk_role_message("AssistantMessage", "assistant"),
+            "CallToolResult": _SDKCallToolResult, "ToolAnnotations": _SDKToolAnnotations,
+            "TextContent": _sdk_block("TextContent", "text"), "ImageContent": _sdk_block("ImageContent", "image"),
+            "AudioContent": _sdk_block("AudioContent", "audio"),
+            "EmbeddedResource": _sdk_block("EmbeddedResource", "resource"),
+            "ResourceLink": _sdk_block("ResourceLink", "resource_link"),
+            "TextResourceContents": _sdk_model("TextResourceContents", "Text contents of a resource."),
+            "BlobResourceContents": _sdk_model("BlobResourceContents", "Binary contents of a resource (base64)."),
+            "Icon": _sdk_model("Icon", "An icon: src, mimeType, sizes, theme."),
+            "Annotations": _sdk_model("Annotations", "Content annotations: audience, priority, lastModified."),
+            "GetPromptResult": _sdk_model("GetPromptResult", "A prompts/get result."),
+            # what a tool hands ctx.session (create_message, check_client_capability)
+            "SamplingMessage": _sdk_model("SamplingMessage", "A sampling message: role, content."),
+            "ModelPreferences": _sdk_model("ModelPreferences", "Sampling model preferences: hints, priorities."),
+            "ModelHint": _sdk_model("ModelHint", "A model name hint."),
+            "ClientCapabilities": _sdk_model("ClientCapabilities", "What a client declared: sampling, roots, ..."),
+            "SamplingCapability": _sdk_model("SamplingCapability", "The sampling capability."),
+            "RootsCapability": _sdk_model("RootsCapability", "The roots capability."),
+            "ElicitationCapability": _sdk_model("ElicitationCapability", "The elicitation capability."),
+            # Servers build it at import for the constructor, which ignores it: minimcp's HTTP
+            # transport checks Host and Origin itself (wsgi_app's allowed_hosts, allowed_origins).
+            "TransportSecuritySettings": _sdk_model("TransportSecuritySettings", "Accepted and ignored."),
+        }
+        for name, value in _SDK_CACHE["names"].items():
+            if isinstance(value, type) and value.__name__.startswith("_SDK"):
+                value.__name__ = value.__qualname__ = name        # tracebacks say ToolError, as the SDK's
+    return _SDK_CACHE["names"]
+
+
+_CLIENT_HINT = ("minimcp.TestClient(server) drives a server in-process, and "
+                "`python3 minimcp.py call TOOL -- CMD...` a server process")
+_TRANSPORT_HINT = "minimcp serves stdio (server.run()) and Streamable HTTP as a WSGI app (server.wsgi_app())"
+_SDK_HINTS = (   # (a prefix of the dotted name, or its last part, or "()": what to do instead); first match wins
+    ("mcp.shared.memory", "to test a server without a process, use minimcp.TestClient(server)"),
+    ("mcp.client", _CLIENT_HINT), ("fastmcp.client", _CLIENT_HINT), ("Client", _CLIENT_HINT),
+    ("ClientSession", _CLIENT_HINT),
+    ("()", "minimcp serves Streamable HTTP as a WSGI app: app = server.wsgi_app(), or run "
+           "`python3 minimcp.py serve --http PORT FILE`"),
+    ("mcp.server.stdio", _TRANSPORT_HINT), ("mcp.server.sse", _TRANSPORT_HINT),
+    ("mcp.server.streamable_http", _TRANSPORT_HINT), ("mcp.server.websocket", _TRANSPORT_HINT),
+)
+
+
+def _sdk_unusable(what: str) -> str:
+    """What a placeholder says when used: what it is, and what to do instead."""
+    root = what.split(".")[0]
+    last = what.rsplit(".", 1)[-1]
+    hint = next((h for key, h in _SDK_HINTS if what.startswith(key + ".") or what == key or last == key
+                 or (key == "()" and what.endswith(key))), "write that part with minimcp's own API (README)")
+    return ("%s is part of the %s package, which is not installed; minimcp stands in for its names so that "
+            "this server imports, but does not implement this one. Install the real package to use it "
+            "(pip install %s); without it, %s." % (what, root, root, hint))
+
+
+def _sdk_build_placeholders() -> tuple:
+    """The placeholders: what a public SDK name minimcp does not implement turns into."""
+    class _SDKUnavailable(ImportError):
+        """A public SDK name that minimcp does not implement was used."""
+
+    class _SDKPlaceholderType(type):
+        """A public SDK name minimcp cannot implement: it imports, and fails when used.
+
+        It is a class, so ``class Mine(Placeholder)`` and annotations still work at import time;
+        calling or instantiating it, or reading an attribute, says what it is and what to do.
+        """
+
+        def __call__(cls, *args, **kwargs):
+            raise _SDKUnavailable(_sdk_unusable(cls._sdk_what))
+
+        def __getattr__(cls, name: str):
+            if name.startswith("__"):
+                raise AttributeError(name)
+            raise AttributeError(_sdk_unusable(cls._sdk_what + "." + name))
+
+        def __getitem__(cls, parameters):         # RequestContext[ServerSession, Any] in an annotation
+            return cls
+
+    class _SDKMissingMember:
+        """A server member minimcp lacks; what an instance sets itself (name, settings) wins over it."""
+
+        def __init__(self, what: str) -> None:
+            self.what = what
+
+        def __get__(self, instance, owner=None):
+            return _sdk_placeholder(self.what)
+
+    return _SDKUnavailable, _SDKPlaceholderType, _SDKMissingMember
+
+
+def _sdk_build_component() -> type:
+    """``Tool.from_function(fn)`` and the like: what servers build to hand to add_tool and its kin."""
+    class _SDKComponent:
+        """A tool, resource or prompt made from a function (``Tool.from_function(fn, name=...)``).
+
+        Servers hand it to ``add_tool``/``add_resource``/``add_prompt``, which register the
+        function with its options.
+        """
+        kind, positional = "tool", ()
+
+        def __init__(self, fn=None, **options) -> None:
+            self.fn, self.options = fn, options
+
+        @classmethod
+        def from_function(cls, fn, *args, **options) -> "_SDKComponent":
+            """The component for ``fn``; positional arguments as the SDK takes them (a resource's uri)."""
+            options.update(zip(cls.positional, args))
+            return cls(fn, **options)
+
+        @property
+        def name(self) -> str:
+            return self.options.get("name") or getattr(self.fn, "__name__", None)
+
+        def __repr__(self) -> str:
+            return "%s(%r)" % (type(self).__name__, self.name)
+    return _SDKComponent
+
+
+def _sdk_build_server_surface(component_class: type) -> type:
+    """What servers call on the SDK's server class beyond its decorators."""
+    class _SDKServerSurface:
+        """What servers call on the SDK's server class beyond its decorators: ``add_tool(Tool)``, ..."""
+
+        def _sdk_register(self, kind: str, component, options: dict):
+            if isinstance(component, component_class):
+                options = dict(component.options, **options)
+                fn = component.fn if component.fn is not None else options.get("text", options.get("data"))
+            else:
+                fn = component
+            keep = {k: _sdk_json(v) for k, v in options.items() if k in _SDK_SERVER_OPTIONS[kind] and v is not None}
+            if kind == "resource":
+                uri = options.get("uri") or options.get("uri_template")
+                if uri is None:
+                    raise TypeError("add_resource() needs the resource's uri")
+                return getattr(super(), "add_resource")(fn, str(uri), **keep)
+            return getattr(super(), "add_" + kind)(fn, **keep)
+
+        def add_tool(self, tool, **options):
+            """Register a function, or a ``Tool.from_function(...)``, as a tool."""
+            return self._sdk_register("tool", tool, options)
+
+        def add_resource(self, resource, uri: str = None, **options):
+            """Register a ``Resource.from_function(fn, uri)`` (or a function and its uri)."""
+            return self._sdk_register("resource", resource, dict(options, **({"uri": uri} if uri else {})))
+
+        def add_prompt(self, prompt, **options):
+            """Register a function, or a ``Prompt.from_function(...)``, as a prompt."""
+            return self._sdk_register("prompt", prompt, options)
+
+        def custom_route(self, path: str, methods: list = None, **options):
+            """Accepted so that the server starts; minimcp serves no routes besides MCP's own."""
+            def decorator(fn):
+                sys.stderr.write("minimcp: custom_route(%r) is not served (minimcp serves MCP's endpoint only)\n"
+                                 % path)
+                return fn
+            return decorator
+
+    return _SDKServerSurface
+
+
+def _sdk_build() -> None:
+    """Define the stand-in classes below, once, when a server first imports an SDK name.
+
+    A class statement costs ``import minimcp`` time, and most programs never import the SDK.
+    """
+    global _SDKUnavailable, _SDKPlaceholderType, _SDKComponent, _SDKServerSurface, _SDKMissingMember
+    if "built" in _SDK_CACHE:
+        return
+    _SDK_CACHE["built"] = True
+
+    _SDKUnavailable, _SDKPlaceholderType, _SDKMissingMember = _sdk_build_placeholders()
+    _SDKComponent = _sdk_build_component()
+    _SDKServerSurface = _sdk_build_server_surface(_SDKComponent)
+    for cls in (_SDKUnavailable, _SDKPlaceholderType, _SDKComponent, _SDKServerSurface, _SDKMissingMember):
+        cls.__qualname__ = cls.__name__
+
+
+def _sdk_placeholder(what: str) -> type:
+    module, _, name = what.rpartition(".")
+    return _SDKPlaceholderType(name, (), {"_sdk_what": what, "__module__": module, "__qualname__": name,
+                                          "__doc__": "minimcp's placeholder for %s (not implemented)." % what})
+
+
+def _sdk_component(name: str, kind: str, positional: tuple = ()) -> type:
+    return type(name, (_SDKComponent,), {"kind": kind, "positional": positional,
+                                         "__doc__": "A %s made from a function, for add_%s()." % (kind, kind)})
+
+
+def _sdk_app_factory(what: str):
+    def factory(self, *args, **kwargs):
+        return _sdk_placeholder(what)          # the app explains itself when served
+    factory.__name__ = what.rsplit(".", 1)[-1].rstrip("()")
+    return factory
+
+
+def _sdk_server(dialect: str) -> type:
+    """The dialect's server class with the SDK's other public members: each one minimcp lacks fails when called."""
+    key = "server:" + dialect
+    if key not in _SDK_CACHE:
+        base = _sdk_server_class(dialect)
+        path = {"mcp1": "mcp.server.fastmcp:FastMCP", "mcp2": "mcp.server.mcpserver:MCPServer",
+                "fastmcp": "fastmcp:FastMCP"}[dialect]
+        attrs = {"__module__": base.__module__, "__doc__": base.__doc__}
+        for member in _sdk_table()[1].get(path, "").split():
+            if hasattr(base, member) or hasattr(_SDKServerSurface, member):
+                continue
+            what = "%s.%s" % (path.replace(":", "."), member)
+            if member.endswith("_app"):
+                attrs[member] = _sdk_app_factory(what + "()")
+            else:
+                attrs[member] = _SDKMissingMember(what)
+        _SDK_CACHE[key] = type(path.split(":")[1], (_SDKServerSurface, base), attrs)
+    return _SDK_CACHE[key]
+
+
+def _sdk_table() -> tuple:
+    """The generated table: ({module: its names, unparsed}, {"module:Class": members, unparsed}, pins).
+
+    It is the comment block between the <sdk-surface> markers, read from this file's source on
+    the first SDK import: as a comment it costs ``import minimcp`` nothing. A module's names are
+    parsed when that module is imported (_sdk_exports).
+    """
+    _sdk_build()
+    if "table" not in _SDK_CACHE:
+        try:
+            with open(__file__, encoding="utf-8") as f:
+                source = f.read()
+        except OSError:                                        # a zip app has no file to open
+            source = __loader__.get_source(__name__) or ""
+        start, end = source.find("\n# <sdk-surface>"), source.find("\n# </sdk-surface>")
+        if start < 0 or end < start:
+            raise ImportError("minimcp's table of the SDK's names is missing from %s" % __file__)
+        tables, head = ({}, {}), None
+        for line in source[start:end].split("\n#| ")[1:]:     # "module: names", "module:Class: members"
+            line = line.split("\n", 1)[0]
+            if line[:1] == " ":                                # a continued line
+                tables[":" in head][head] += line
+            else:
+                head, _, rest = line.partition(": ")
+                head = head.rstrip(":")
+                tables[":" in head][head] = rest
+        pins = dict(pin.split(" ", 1) for pin in tables[0].pop("pins").split("; "))
+        _SDK_CACHE["table"] = tables[0], tables[1], pins
+    return _SDK_CACHE["table"]
+
+
+def _sdk_modules() -> dict:
+    """Each alias module, and its public names unparsed (see _sdk_exports)."""
+    return _sdk_table()[0]
+
+
+def _sdk_exports(module: str) -> dict:
+    """A module's public names: {name: the SDK's constant value, or None}."""
+    key = "exports:" + module
+    if key not in _SDK_CACHE:
+        names = {}
+        for word in _sdk_modules()[module].split():
+            name, _, value = word.partition("=")
+            names[name] = (value[1:-1] if value[:1] == "'" else int(value)) if value else None
+        _SDK_CACHE[key] = names
+    return _SDK_CACHE[key]
+
+
+_SDK_COMPONENTS = {"Tool": ("tool", ()), "FunctionTool": ("tool", ()), "Prompt": ("prompt", ()),
+                   "FunctionPrompt": ("prompt", ()), "Resource": ("resource", ("uri",)),
+                   "TextResource": ("resource", ("uri",)), "BinaryResource": ("resource", ("uri",)),
+                   "FunctionResource": ("resource", ("uri",)), "ResourceTemplate": ("resource", ("uri_template",)),
+                   "FunctionResourceTemplate": ("resource", ("uri_template",))}
+
+
+def _sdk_value(module: str, name: str):
+    """What ``module.name`` is under minimcp: backed by minimcp, the SDK's constant, or a placeholder."""
+    value = _sdk_exports(module)[name]
+    if value is not None:
+        return value
+    framework = module.startswith(("fastmcp", "mcp.server.fastmcp", "mcp.server.mcpserver"))
+    if name == "FastMCP" and module.startswith("fastmcp"):
+        return _sdk_server("fastmcp")
+    if name == "MCPServer" and module.startswith("mcp"):
+        return _sdk_server("mcp2")
+    if name == "FastMCP":
+        return _sdk_server("mcp1")
+    if name in _SDK_COMPONENTS and framework:
+        key = "component:" + name
+        if key not in _SDK_CACHE:
+            _SDK_CACHE[key] = _sdk_component(name, *_SDK_COMPONENTS[name])
+        return _SDK_CACHE[key]
+    names = _sdk_names()
+    if name in names:
+        return names[name]
+    return _sdk_placeholder(module + "." + name)
+
+
+def _sdk_refusal(module: str, name: str = None) -> ImportError:
+    root = module.split(".")[0]
+    what = "%s.%s" % (module, name) if name else module
+    pins = _sdk_table()[2].get(root, "")
+    return ModuleNotFoundError(
+        "%s is not a public name of the %r package (%s), which is not installed; minimcp, which stands in "
+        "for its public names, has none by that name. Install the real package (pip install %s), or write "
+        "it with minimcp." % (what, root, pins, root), name=what)     # the name lets `from X import Y` say
+                                                                     # "cannot import name", as Python does
+
+
+class _SDKFinder:
+    """Finds the alias modules; at the end of sys.meta_path, after every real package."""
+
+    def find_spec(self, fullname: str, path=None, target=None):
+        if fullname.split(".")[0] not in ("mcp", "fastmcp"):
+            return None
+        if fullname not in _sdk_modules():
+            raise _sdk_refusal(fullname)
+        import importlib.machinery
+        return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module) -> None:
+        fullname = module.__name__
+        exported = _sdk_exports(fullname)
+        module.__all__ = sorted(exported)
+        module.__path__ = []
+        module.__doc__ = "minimcp's stand-in for %s: its public names, each built when first read." % fullname
+
+        def __getattr__(name: str):
+            # Names are built when first read: a placeholder costs nothing until a server imports it.
+            if name in exported:
+                value = module.__dict__[name] = _sdk_value(fullname, name)
+                return value
+            if fullname + "." + name in _sdk_modules():          # from PKG import submodule
+                import importlib
+                return importlib.import_module(fullname + "." + name)
+            if name.startswith("__"):
+                raise AttributeError(name)
+            raise AttributeError(str(_sdk_refusal(fullname, name)))
+        module.__getattr__ = __getattr__
+
+
+def install_sdk_aliases() -> None:
+    """Let code written for the official SDK or FastMCP import its names from minimcp.
+
+    After this call every public module and name of ``mcp`` (1.2 to 2.3) and ``fastmcp``
+    (2 to 4) imports, unless the real package is installed: an installed package always wins.
+    The names servers use (``FastMCP``, ``MCPServer``, ``Context``, ``Image``, ``ToolError``,
+    prompt messages, ``mcp.types`` content, ``Tool.from_function``) are backed by minimcp;
+    any other public name is a placeholder that says what to do when it is used. A name the
+    SDK does not have raises ImportError, as it would there. ``python3 minimcp.py serve
+    server.py`` calls this for you; a script that starts itself calls it before its SDK imports.
+    """
+    if not any(isinstance(finder, _SDKFinder) for finder in sys.meta_path):
+        sys.meta_path.append(_SDKFinder())
+
+
+def _sdk_attribute(name: str):
+    # minimcp.FastMCP, ToolError, UserMessage, ... are built on first use, so ``import minimcp`` stays cheap.
+    if name == "FastMCP":
+        return _sdk_server("mcp1")
+    if name[:1].isupper() and name in _sdk_names():
+        return _sdk_names()[name]
+    return None
+
+
+_plug("sdk", "the official SDK's names: servers written for mcp or fastmcp run unchanged",
+      attributes=_sdk_attribute, names=("FastMCP", "install_sdk_aliases"))
