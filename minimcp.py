@@ -95,12 +95,14 @@ core alone; tests/test_files.py the files and the bundle)::
     minimcp_skills.py (skills) Agent Skills, SEP-2640: skill folders as skill:// resources (_Skill,
                                manifests with sha256 digests), the SKILL.md frontmatter reader
                                (_YAMLSubset), add_skills and the skills/* rows of METHODS
-    minimcp_http.py (http)     Transport: Streamable HTTP. _HTTPApp, the endpoint as a WSGI app: a
-                               POST is given to a session, whose _Admission it maps to a status
-                               and a stream, and _HTTPOut puts each message on the stream of the
-                               request it belongs to; the MCP-* header rules; signed session ids,
-                               their identity and SQLiteSessionStore; _serve_http runs it on
-                               http.server (HTTP/1.1, keep-alive, a drain on SIGTERM); app.wsgi,
+    minimcp_http.py (http)     Transport: Streamable HTTP. _HTTPApp, the endpoint: respond() is
+                               what a request does, as steps that the WSGI callable and _ASGIApp
+                               (app.asgi, on an event loop) carry out; a POST is given to a
+                               session, whose _Admission it maps to a status and a stream, and
+                               _HTTPOut puts each message on the stream of the request it belongs
+                               to; the MCP-* header rules; signed session ids, their identity and
+                               SQLiteSessionStore; _serve_http runs it on http.server (HTTP/1.1,
+                               keep-alive, a drain on SIGTERM); app.wsgi, app.asgi,
                                run(transport="http")
     minimcp_testclient.py      Clients (testclient): TestClient, and the client the command line
                                uses
@@ -128,6 +130,7 @@ def _needs_python_3_8(*, message="minimcp needs Python 3.8 or newer"):  # Python
     return message
 
 
+import collections  # noqa: E402  (threading imports it already)
 import io  # noqa: E402
 import os  # noqa: E402
 import threading  # noqa: E402
@@ -1370,7 +1373,7 @@ class _Dialect:
              "default_version", "describe_extra", "result_meta", "strict_annotations",
              "untyped_schema", "closed_input", "meta_in_results", "output_spelling",
              "wrap_by_schema", "annotation_fields", "non_finite", "elicit_by_type", "lifespan_per_session",
-             "resource_failure", "odd_tool_names", "undeclared_question", "mcp_error_fails",
+             "unoffered_method", "resource_failure", "odd_tool_names", "undeclared_question", "mcp_error_fails",
              "log_data", "result_wording", "content_structured")
     __slots__ = ("name",) + RULES
 
@@ -1447,6 +1450,8 @@ class _Dialect:
 #     ctx.elicit(message, response_type=...) (minimcp_sdk.py's rows have it);
 #   lifespan_per_session: the lifespan is entered for each handshake-era HTTP session (mcp 1.x),
 #     not once per process;
+#   unoffered_method: the message of the -32601 error for a method of a kind the server does not
+#     offer (tools/call on a server without tools), a format of {method} and {capability};
 #   resource_failure: None (a read that raises ValueError or OSError is "Reading URI failed:
 #     ...", anything else an internal error naming its type) or fn(exc, uri, template) giving
 #     the message of the -32603 error for a resource (or template) function that raised;
@@ -1476,7 +1481,8 @@ _DIALECTS = {
         missing_prompt_arguments="prompt {prompt!r}: missing required argument {listed}", default_version="0.0.0",
         describe_extra=None, result_meta=None, strict_annotations=True, untyped_schema=None, closed_input=False,
         meta_in_results=False, output_spelling=None, wrap_by_schema=False, annotation_fields=None,
-        non_finite=None, elicit_by_type=None, lifespan_per_session=False, resource_failure=None,
+        non_finite=None, elicit_by_type=None, lifespan_per_session=False,
+        unoffered_method="Method not found: {method} (this server offers no {capability})", resource_failure=None,
         odd_tool_names=None, undeclared_question=None, mcp_error_fails=False, log_data=None, result_wording=None,
         content_structured=None),
 }
@@ -4145,8 +4151,8 @@ class _Session(_SessionTasks):
             raise MCPError(METHOD_NOT_FOUND, "Method not found: %s is not part of protocol %s"
                            % (method, peer.rev.version))
         if capability and not self.server._offers(capability):
-            raise MCPError(METHOD_NOT_FOUND, "Method not found: %s (this server offers no %s)"
-                           % (method, capability))
+            raise MCPError(METHOD_NOT_FOUND, self.server.dialect.unoffered_method.format(
+                method=method, capability=capability))
         return peer, entry
 
     def _peer_for_envelope(self, meta) -> _Peer:
@@ -4506,7 +4512,7 @@ _COMPONENTS = {}        # component -> (what it is, the names it plugged, the mo
 _COMPONENT_FILES = {
     "apps": "ui_resource add_ui_resource ui visibility inline_page apps_supported APP_MIME_TYPE APPS_EXTENSION",
     "skills": "add_skills",
-    "http": "wsgi_app wsgi http streamable-http",
+    "http": "wsgi_app wsgi asgi_app asgi http streamable-http",
     "testclient": "TestClient",
     "sdk": "mcp2 mcp1 fastmcp FastMCP install_sdk_aliases ArgModelBase ToolError ResourceError Message UserMessage "
            "PromptMessage AssistantMessage CallToolResult ToolAnnotations TextContent ImageContent AudioContent "
@@ -4540,7 +4546,10 @@ _SEAM = {
                              "_announce_task",       # (a transport's session may announce tasks its way)
                              "_tools",               # (HTTP's Mcp-Param-* headers mirror a tool's arguments)
                              "_peer_for_envelope",   # (HTTP checks the envelope once, with the session)
-                             "_offers"]),            # (a server class of a component may offer more)
+                             "_offers",              # (a server class of a component may offer more)
+                             # a transport serving many clients: the pool, each held to a share of it;
+                             # the lifespan, entered and exited by a server interface's own events (ASGI)
+                             "_submit", "_enter_lifespan", "_lifespan"]),
 }
 
 
@@ -4694,6 +4703,12 @@ class _WorkerPool:
     while slow calls still get a thread each within a few milliseconds.
     ``submit`` blocks while ``limit`` jobs already wait: the reader then stops
     reading and the pipe holds further requests (backpressure, bounded memory).
+
+    A job may name its ``owner`` (an HTTP session, or a client: the pool serves many)
+    and the most workers that owner may hold: its further jobs wait in a line of its
+    own, and join the shared queue one by one as its running jobs end, so one busy
+    client never holds every worker while another's job waits. Such a submit never
+    blocks: the HTTP server's own caps bound what waits.
     """
 
     STALL = 0.002                          # seconds without progress before adding a thread
@@ -4719,10 +4734,43 @@ class _WorkerPool:
         self.watcher = None
         self.parked = False                # the watcher waits for something to watch
         self.loops = set()                 # _ReadLoops whose reading thread may run a call itself
+        self.owners = {}                   # owner -> [its jobs queued or running, its jobs waiting their turn]
 
-    def submit(self, job) -> None:
+    def submit(self, job, owner=None, most: int = None) -> None:
+        """Queue ``job``; an ``owner``'s job waits its own turn while ``most`` of its jobs hold workers."""
+        if owner is not None:
+            with self.lock:
+                held = self.owners.get(owner)
+                if held is None:
+                    held = self.owners[owner] = [0, collections.deque()]
+                if held[0] >= max(1, most or self.size):
+                    held[1].append(job)
+                    return
+                held[0] += 1
+            self._queue(self._owned(job, owner), block=False)
+            return
+        self._queue(job)
+
+    def _owned(self, job, owner):
+        """``job``, which hands its owner's place on to the owner's next job when it ends."""
+        def run() -> None:
+            try:
+                job()
+            finally:
+                with self.lock:
+                    held = self.owners[owner]
+                    following = held[1].popleft() if held[1] else None
+                    if following is None:
+                        held[0] -= 1
+                        if not held[0]:
+                            del self.owners[owner]
+                if following is not None:         # behind what others queued meanwhile: first come, first served
+                    self._queue(self._owned(following, owner), block=False)
+        return run
+
+    def _queue(self, job, block: bool = True) -> None:
         with self.lock:
-            while self.waiting >= self.limit:
+            while block and self.waiting >= self.limit:
                 self.blocked = True
                 self.room.wait()
             self.waiting += 1
@@ -4783,11 +4831,12 @@ class _WorkerPool:
         """Every STALL seconds while there is something to watch, keep things moving.
 
         Queued jobs that made no progress get another worker (every worker is stuck in
-        a slow handler). A connection's reading thread that has run the same call for
+        a slow handler), and at each stall while that backlog lasts twice as many as the
+        time before: a thousand slow calls have their workers within a few dozen periods. A connection's reading thread that has run the same call for
         a whole period passes reading on (``_ReadLoop.step_aside``). After a quiet
         while it parks, so an idle server has no thread waking up.
         """
-        quiet = 0
+        quiet, burst = 0, 1                # workers to add at the next stall: doubles while the backlog lasts
         with self.lock:
             while True:
                 jobs_stuck = self.waiting > self.idle and self._room()
@@ -4811,8 +4860,13 @@ class _WorkerPool:
                         loop.step_aside(call)
                 finally:
                     self.lock.acquire()
-                if self.waiting > self.idle and self.taken == before and self._room():
-                    self._start_worker()
+                if self.waiting <= self.idle:
+                    burst = 1
+                elif self.taken == before:        # every worker held: as many more as last time, twice
+                    for _ in range(min(burst, self.waiting - self.idle)):
+                        if self._room():
+                            self._start_worker()
+                    burst *= 2
 
     def _work(self) -> None:
         while True:
@@ -5651,12 +5705,15 @@ class MCPServer(_Protocol):
         return info
 
     # -- what sessions ask of the registry --------------------------------------
-    def _submit(self, job) -> None:
-        """Run ``job`` on the worker pool (shared by every session), starting it on first use."""
+    def _submit(self, job, owner=None, most: int = None) -> None:
+        """Run ``job`` on the worker pool (shared by every session), starting it on first use.
+
+        ``owner`` and ``most``: a transport serving many clients holds each to ``most`` workers.
+        """
         with self._lock:
             if self._pool is None:
                 self._pool = _WorkerPool(self.workers, self.queue_size)
-        self._pool.submit(job)
+        self._pool.submit(job, owner, most)
 
     def _signing_key(self) -> bytes:
         """The process-wide key that signs 2026-07-28 requestState, made on first use."""

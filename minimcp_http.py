@@ -37,6 +37,7 @@ from minimcp import (  # noqa: E402
     REVISIONS,
     UNSUPPORTED_PROTOCOL_VERSION,
     _Admission,
+    _Call,
     _Peer,
     _Session,
     _Task,
@@ -186,21 +187,28 @@ class _Exchange:
     ended, or a newer GET replaced it) and must end now; ``(None, CANCELLED)``, that the
     client cancelled the request, which is never answered, so its stream ends unanswered.
     """
-    __slots__ = ("queue",)
+    __slots__ = ("queue", "waker")
     CANCELLED = "cancelled"
 
     def __init__(self) -> None:
         import queue
         self.queue = queue.SimpleQueue()
+        self.waker = None                # an event loop waiting on the queue: told of each item (ASGI)
 
     LIMIT = 1024                         # notifications queued for a client that does not read
 
     def push(self, data: bytes, final) -> None:
         if final or self.queue.qsize() < self.LIMIT:   # bounded memory: drop progress, never the answer
-            self.queue.put((data, final))
+            self.put((data, final))
 
     def shut(self) -> None:
-        self.queue.put((None, None))
+        self.put((None, None))
+
+    def put(self, item: tuple) -> None:
+        self.queue.put(item)
+        waker = self.waker
+        if waker is not None:
+            waker()
 
 
 class _HTTPOut:
@@ -247,7 +255,7 @@ class _HTTPOut:
             if self.exchanges.get(key) is not exchange:
                 return                   # answered already (its answer closed it), or another request's now
             del self.exchanges[key]
-        exchange.queue.put((None, _Exchange.CANCELLED))
+        exchange.put((None, _Exchange.CANCELLED))
 
     def shut_stream(self, key) -> None:
         with self.lock:
@@ -308,9 +316,12 @@ def _host_stopping():
     except (AttributeError, ValueError):
         return None
     worker = getattr(handler, "__self__", None)
-    if worker is None or not type(worker).__module__.startswith("gunicorn.") or not hasattr(worker, "alive"):
-        return None
-    return lambda: not worker.alive
+    module = type(worker).__module__ if worker is not None else ""
+    if module.startswith("gunicorn.") and hasattr(worker, "alive"):
+        return lambda: not worker.alive
+    if module.startswith("uvicorn.") and hasattr(worker, "should_exit"):    # its Server; it waits for streams too
+        return lambda: bool(worker.should_exit)
+    return None
 
 
 class _HTTPError(Exception):
@@ -538,12 +549,55 @@ class _PostSession(_Session):
                     session.notify_listener(call, "notifications/tasks", task.detailed())
 
 
-def _accepts(environ: dict) -> tuple:
+def _accepts(request: "_HTTPRequest") -> tuple:
     """(JSON, SSE): which of the two answers the request's Accept header takes."""
-    types = [part.split(";", 1)[0].strip().lower() for part in environ.get("HTTP_ACCEPT", "").split(",")]
+    types = [part.split(";", 1)[0].strip().lower() for part in request.headers.get("accept", "").split(",")]
     anything = "*/*" in types
     return (anything or "application/json" in types or "application/*" in types,
             anything or "text/event-stream" in types or "text/*" in types)
+
+
+class _HTTPRequest:
+    """One HTTP request as the endpoint reads it, whichever interface brought it (WSGI, ASGI).
+
+    ``headers``: lower-case names; a header sent more than once has its values joined
+    by commas, as WSGI servers do; names with ``_`` are left out (``X_Token`` must not
+    pass for ``X-Token``). ``sees_disconnect``: the server tells when the client leaves
+    (ASGI always; WSGI only where its socket shows, ``_client_gone``).
+    """
+    __slots__ = ("method", "path", "headers", "version", "scheme", "server", "remote", "sees_disconnect", "auth")
+
+    def __init__(self, method: str, path: str, headers: dict, version: str, scheme: str, server: str,
+                 remote: str, sees_disconnect: bool) -> None:
+        self.method, self.path, self.headers, self.version = method, path, headers, version
+        self.scheme, self.server, self.remote, self.sees_disconnect = scheme, server, remote, sees_disconnect
+        self.auth = None                 # who the auth hook says the client is, once checked
+
+    @classmethod
+    def from_environ(cls, environ: dict) -> "_HTTPRequest":
+        headers = {key[5:].replace("_", "-").lower(): value for key, value in environ.items()
+                   if key.startswith("HTTP_")}
+        for key in ("CONTENT_TYPE", "CONTENT_LENGTH"):
+            if environ.get(key):
+                headers[key.replace("_", "-").lower()] = environ[key]
+        return cls(environ.get("REQUEST_METHOD", "GET"), environ.get("PATH_INFO", ""), headers,
+                   environ.get("SERVER_PROTOCOL", ""), environ.get("wsgi.url_scheme", "http"),
+                   "%s:%s" % (environ.get("SERVER_NAME", ""), environ.get("SERVER_PORT", "")),
+                   environ.get("REMOTE_ADDR", ""), _client_gone(environ) is not None)
+
+    @classmethod
+    def from_scope(cls, scope: dict) -> "_HTTPRequest":
+        headers = {}
+        for name, value in scope.get("headers", ()):
+            name = name.decode("latin-1").lower()
+            if "_" in name:
+                continue
+            value = value.decode("latin-1").strip()
+            headers[name] = headers[name] + "," + value if name in headers else value
+        server, client = scope.get("server") or ("", ""), scope.get("client") or ("", 0)
+        return cls(scope.get("method", "GET"), scope.get("path", ""), headers,
+                   "HTTP/" + scope.get("http_version", "1.1"), scope.get("scheme", "http"),
+                   "%s:%s" % (server[0], server[1] if len(server) > 1 else ""), str(client[0]), True)
 
 
 class _HTTPApp:
@@ -561,14 +615,21 @@ class _HTTPApp:
     every worker sharing the ``session_store`` (``SQLiteSessionStore`` under
     ``$MINIMCP_SESSION_DIR``). Answers are JSON, or SSE when notifications or
     questions to the client come first.
+
+    What a request does is written once, in ``respond``: a generator that asks its
+    server interface for what takes waiting (the body, the next message of a stream) by
+    yielding steps, and yields the response's head and bytes. ``__call__`` drives it as
+    WSGI does, on the request's thread; ``_ASGIApp`` drives it on an event loop.
     """
 
     def __init__(self, server: "MCPServer", path: str = "/mcp", allowed_hosts=None, allowed_origins=None,
                  auth=None, max_body: int = 4 * 1024 * 1024, max_sessions: int = 1000,
                  session_idle: float = 1800.0, session_lifetime: float = 86400.0, keepalive: float = 15.0,
                  disconnect_probe: float = 0.5, session_store=None, resource_metadata: dict = None,
-                 revocation_probe: float = 0.25) -> None:
+                 revocation_probe: float = 0.25, session_share: float = 0.25) -> None:
         self.server, self.path, self.auth, self.max_body = server, path, auth, max_body
+        # The most worker threads one session (or one 2026-07-28 client) holds: its other calls wait their turn.
+        self.most_workers = max(1, int(server.workers * session_share))
         self.allowed_hosts = _env_list("MINIMCP_ALLOWED_HOSTS", allowed_hosts)
         self.allowed_origins = _env_list("MINIMCP_ALLOWED_ORIGINS", allowed_origins)
         self.token = os.environ.get("MINIMCP_HTTP_TOKEN") or None
@@ -593,61 +654,114 @@ class _HTTPApp:
             _logger().warning("minimcp: several processes serve this app, each with a state key of its own: a "
                               "session id or requestState one issues is refused by the others. Set "
                               "MINIMCP_STATE_KEY to one secret for all of them")
+        flow, gone = self.respond(_HTTPRequest.from_environ(environ)), _client_gone(environ)
+        value, refusal = None, None
+        while True:                      # up to the head: start_response is called before returning
+            action = flow.throw(refusal) if refusal is not None else flow.send(value)
+            value, refusal = None, None
+            if action[0] == "start":
+                start_response(action[1], action[2])
+                return self._wsgi_body(flow, environ, gone)
+            try:
+                value = self._wsgi_step(action, environ, gone)
+            except _HTTPError as problem:            # the body refused: the flow answers it
+                refusal = problem
+
+    def _wsgi_body(self, flow, environ: dict, gone):
+        """The rest of the flow, as the WSGI response's iterable; closed, it ends the flow."""
+        value = None
         try:
-            path = environ.get("PATH_INFO", "")
+            while True:
+                try:
+                    action = flow.send(value)
+                except StopIteration:
+                    return
+                value = None
+                if action[0] == "send":
+                    yield action[1]
+                else:
+                    value = self._wsgi_step(action, environ, gone)
+        finally:
+            flow.close()
+
+    def _wsgi_step(self, action: tuple, environ: dict, gone):
+        """What the flow asked for, done on this thread: it may wait."""
+        if action[0] == "body":
+            return self._read_body(environ)
+        if action[0] == "call":
+            return action[1](*action[2])
+        _, exchange, timeout, check, probe = action              # "wait"
+        watch = gone if check is None else check if gone is None else (lambda: check() or gone())
+        return self._wait(exchange, timeout, watch, probe)
+
+    # -- one request, whatever the interface ------------------------------------------
+    def respond(self, request: _HTTPRequest):
+        """What ``request`` does, as a generator of steps its server interface carries out.
+
+        Yields ``("start", status, headers)`` then ``("send", bytes)`` for the response, and
+        for what takes waiting: ``("body",)`` (sent the body, or thrown its ``_HTTPError``),
+        ``("wait", exchange, timeout, check, probe)`` (sent the exchange's next item, None
+        after ``timeout``, or False once the client left or ``check()``, asked every
+        ``probe`` seconds, is true) and ``("call", fn, args)`` (sent ``fn(*args)``, which may
+        block: an event loop runs it on a thread). Closing it mid-stream releases the request.
+        """
+        try:
+            path = request.path
             if self.resource_metadata is not None and path in (_METADATA_PATH, _METADATA_PATH + self.path):
-                self._check_access(environ, authenticate=False)     # what a client reads to learn how to log in
-                return self._metadata(environ, start_response)
-            environ["minimcp.auth"] = self._check_access(environ)
+                self._check_access(request, authenticate=False)     # what a client reads to learn how to log in
+                yield from self._metadata(request)
+                return
+            request.auth = self._check_access(request)
             if path not in (self.path, self.path + "/"):
                 raise _HTTPError("404 Not Found", INVALID_REQUEST, "Not Found: the MCP endpoint is %s" % self.path)
-            method = environ.get("REQUEST_METHOD", "GET")
-            if method == "OPTIONS":
-                return self._reply(start_response, "204 No Content", b"", self._cors(environ))
-            handler = {"POST": self._post, "GET": self._get, "DELETE": self._delete}.get(method)
+            if request.method == "OPTIONS":
+                yield from self._reply("204 No Content", b"", self._cors(request))
+                return
+            handler = {"POST": self._post, "GET": self._get, "DELETE": self._delete}.get(request.method)
             if handler is None:
                 raise _HTTPError("405 Method Not Allowed", INVALID_REQUEST, "Method Not Allowed",
                                  [("Allow", "GET, POST, DELETE, OPTIONS")])
-            return handler(environ, start_response)
+            yield from handler(request)
         except _HTTPError as refusal:
             body = encode_message(_error(refusal.request_id, refusal.code, refusal.message, refusal.data))
-            return self._reply(start_response, refusal.status, body, refusal.headers + self._cors(environ))
+            yield from self._reply(refusal.status, body, refusal.headers + self._cors(request))
 
-    def _reply(self, start_response, status: str, body: bytes, headers=()):
+    def _reply(self, status: str, body: bytes, headers=()):
         headers = list(headers)
         if body:
             headers.append(("Content-Type", "application/json"))
         headers.append(("Content-Length", str(len(body))))
-        start_response(status, headers)
-        return [body]
+        yield "start", status, headers
+        if body:
+            yield "send", body
 
     # -- security -------------------------------------------------------------------
-    def _check_access(self, environ: dict, authenticate: bool = True):
+    def _check_access(self, request: _HTTPRequest, authenticate: bool = True):
         """One Host (400), DNS rebinding (Host 421, Origin 403) and authentication (401), before anything is read.
 
         Returns who the client is: what the ``auth`` hook returned, or None if it
         returned True (or there is no hook); sessions are bound to it.
         """
-        host = environ.get("HTTP_HOST")
-        if host is None and environ.get("SERVER_PROTOCOL") != "HTTP/1.0":      # RFC 9112 section 3.2
+        host = request.headers.get("host")
+        if host is None and request.version != "HTTP/1.0":      # RFC 9112 section 3.2
             raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: an HTTP/1.1 request has one Host "
                              "header; this one has none")
         if host is not None and "," in host:     # servers join repeated headers with commas (gunicorn, ours)
             raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: a request has one Host header; "
                              "this one has several")
-        host = host or environ.get("SERVER_NAME", "")
+        host = host or request.server.rsplit(":", 1)[0]
         hosts = _LOOPBACK_HOSTS if self.allowed_hosts is None else self.allowed_hosts
         if "*" not in hosts and _host_name(host) not in hosts:
             raise _HTTPError("421 Misdirected Request", INVALID_REQUEST, "Misdirected Request: host %r is not "
                              "served here (see allowed_hosts)" % host[:100])
-        origin = environ.get("HTTP_ORIGIN")
+        origin = request.headers.get("origin")
         if origin is not None and not self._origin_allowed(origin):
             raise _HTTPError("403 Forbidden", INVALID_REQUEST, "Forbidden: origin %r is not allowed "
                              "(see allowed_origins)" % origin[:100])
-        if not authenticate or environ.get("REQUEST_METHOD") == "OPTIONS" or (self.auth is None and self.token is None):
+        if not authenticate or request.method == "OPTIONS" or (self.auth is None and self.token is None):
             return None
-        headers = {key[5:].replace("_", "-").lower(): value for key, value in environ.items()
-                   if key.startswith("HTTP_")}
+        headers = {name: value for name, value in request.headers.items()
+                   if name not in ("content-type", "content-length")}
         if self.auth is not None:
             allowed = self.auth(headers)
         else:
@@ -659,23 +773,22 @@ class _HTTPApp:
         if not allowed:                  # the token itself is never logged nor echoed
             challenge = 'Bearer realm="mcp"'
             if self.resource_metadata is not None:           # MCP authorization: where to learn how to log in
-                challenge += ', resource_metadata="%s"' % (self._base_url(environ) + _METADATA_PATH)
+                challenge += ', resource_metadata="%s"' % (self._base_url(request) + _METADATA_PATH)
             raise _HTTPError("401 Unauthorized", INVALID_REQUEST, "Unauthorized: a valid bearer token is required",
                              [("WWW-Authenticate", challenge)])
         return None if allowed is True else allowed
 
-    def _base_url(self, environ: dict) -> str:
-        host = environ.get("HTTP_HOST") or "%s:%s" % (environ.get("SERVER_NAME", ""), environ.get("SERVER_PORT", ""))
-        return "%s://%s" % (environ.get("wsgi.url_scheme", "http"), host)
+    def _base_url(self, request: _HTTPRequest) -> str:
+        return "%s://%s" % (request.scheme, request.headers.get("host") or request.server)
 
-    def _metadata(self, environ: dict, start_response):
+    def _metadata(self, request: _HTTPRequest):
         """RFC 9728 protected-resource metadata: the resource is this endpoint unless it says otherwise."""
-        if environ.get("REQUEST_METHOD", "GET") not in ("GET", "HEAD"):
+        if request.method not in ("GET", "HEAD"):
             raise _HTTPError("405 Method Not Allowed", INVALID_REQUEST, "Method Not Allowed", [("Allow", "GET")])
         document = dict(self.resource_metadata)
-        document.setdefault("resource", self._base_url(environ) + self.path)
+        document.setdefault("resource", self._base_url(request) + self.path)
         body = json.dumps(document).encode("utf-8")
-        return self._reply(start_response, "200 OK", body, self._cors(environ) + [("Cache-Control", "max-age=3600")])
+        yield from self._reply("200 OK", body, self._cors(request) + [("Cache-Control", "max-age=3600")])
 
     def _origin_allowed(self, origin: str) -> bool:
         if self.allowed_origins is not None:
@@ -683,9 +796,9 @@ class _HTTPApp:
         scheme, _, rest = origin.partition("://")
         return scheme in ("http", "https") and _host_name(rest.split("/")[0]) in _LOOPBACK_HOSTS
 
-    def _cors(self, environ: dict) -> list:
+    def _cors(self, request: _HTTPRequest) -> list:
         """CORS headers for a browser page on an allowed origin (checked already)."""
-        origin = environ.get("HTTP_ORIGIN")
+        origin = request.headers.get("origin")
         if origin is None or not self._origin_allowed(origin):     # a refused origin's 403 is not for its page
             return []
         return [("Access-Control-Allow-Origin", origin), ("Vary", "Origin"),
@@ -710,7 +823,14 @@ class _HTTPApp:
                 raise _HTTPError("411 Length Required", INVALID_REQUEST, "Length Required: this WSGI server "
                                  "passes chunked bodies undecoded; send a Content-Length")
             return self._read_to_end(stream)
-        length = environ.get("CONTENT_LENGTH") or "0"
+        size = self._body_length(environ.get("CONTENT_LENGTH") or "0")
+        body = stream.read(size) if size else b""
+        if len(body) < size:
+            raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: the body ended early")
+        return body
+
+    def _body_length(self, length: str) -> int:
+        """A Content-Length as bytes to read: plain digits, at most ``max_body`` (else 400 or 413)."""
         if not (length.isascii() and length.isdigit()):
             raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: Content-Length must be a "
                              "number of bytes, not %r" % length[:40])
@@ -718,11 +838,7 @@ class _HTTPApp:
         if len(length.lstrip("0")) > 18 or int(length) > self.max_body:
             raise _HTTPError("413 Content Too Large", INVALID_REQUEST, "Invalid Request: the body has %s bytes; "
                              "the limit is %d" % (length[:40], self.max_body))
-        size = int(length)
-        body = stream.read(size) if size else b""
-        if len(body) < size:
-            raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: the body ended early")
-        return body
+        return int(length)
 
     def _read_to_end(self, stream) -> bytes:
         """A body of unknown length, read in pieces until it ends or passes ``max_body``."""
@@ -741,27 +857,26 @@ class _HTTPApp:
             raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: the chunked body could not be "
                              "read (%s)" % problem)
 
-    def _post(self, environ: dict, start_response):
+    def _post(self, request: _HTTPRequest):
         """One POSTed message: the session admits it; this maps the outcome to a status and a stream."""
-        kind = environ.get("CONTENT_TYPE", "").split(";", 1)[0].strip().lower()
+        kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
         if kind != "application/json":
             raise _HTTPError("415 Unsupported Media Type", INVALID_REQUEST, "Unsupported Media Type: POST a "
                              "JSON-RPC message as application/json, not %r" % kind[:60])
-        if not any(_accepts(environ)):
+        if not any(_accepts(request)):
             raise _HTTPError("406 Not Acceptable", INVALID_REQUEST, "Not Acceptable: the answer is "
                              "application/json or text/event-stream; Accept must list them")
-        message, problem = _decode_line(self._read_body(environ))
+        message, problem = _decode_line((yield ("body",)))
         if problem is not None:
             raise _HTTPError("400 Bad Request", problem["error"]["code"], problem["error"]["message"])
-        headers = {key[5:].replace("_", "-").lower(): value for key, value in environ.items()
-                   if key.startswith("HTTP_MCP_")}
+        headers = _mcp_headers(request)
         session_id = headers.pop("mcp-session-id", None)
-        identity = environ.get("minimcp.auth")
         if session_id is not None:
-            held = self._find_session(session_id, identity)
+            held = self._find_session(session_id, request.auth)
             session = held.session
         else:
-            held, session = None, _PostSession(self.server, _HTTPOut(), self.tasks, identity)
+            held, session = None, _PostSession(self.server, _HTTPOut(), self.tasks, request.auth)
+            self._share_pool(session, request.remote)
             with self.server._lock:
                 self.server._sessions.add(session)
         if held is not None:
@@ -775,10 +890,29 @@ class _HTTPApp:
         if admission.refusal is not None or admission.stream is None:
             self._done(session, held, admission, None)
             if admission.refusal is None:            # notifications, or the client's answers to us
-                return self._reply(start_response, "202 Accepted", b"", self._cors(environ))
+                yield from self._reply("202 Accepted", b"", self._cors(request))
+                return
             status = self._status(admission, admission.refusal)
-            return self._reply(start_response, status, encode_message(admission.refusal), self._cors(environ))
-        return self._answer(session, held, admission, environ, start_response)
+            yield from self._reply(status, encode_message(admission.refusal), self._cors(request))
+            return
+        yield from self._answer(session, held, admission, request)
+
+    def _share_pool(self, session: _Session, remote: str) -> None:
+        """``session``'s calls hold at most ``most_workers`` of the pool, with those of its client.
+
+        Whose calls they are: the handshake-era session's, or, for a 2026-07-28 request (a
+        session of its own), its client's: the identity the auth hook gave, the address it
+        came from and the clientInfo it names.
+        """
+        server, most = self.server, self.most_workers
+
+        identity = None if session.auth is None else _digest(session.auth)
+
+        def dispatch(call: _Call, job) -> None:
+            info = call.peer.info
+            owner = session if session.lasting else (identity, remote, repr(info.get("name")), repr(info.get("version")))
+            server._submit(job, owner, most)
+        session.dispatch = dispatch
 
     def _status(self, admission: _Admission, answer) -> str:
         """The HTTP status of a JSON answer: 400 for a message refused as such; a stateless error's own."""
@@ -788,44 +922,53 @@ class _HTTPApp:
             return _MODERN_ERROR_STATUS.get(answer["error"].get("code"), "200 OK")
         return "200 OK"
 
-    def _answer(self, session: _Session, held, admission: _Admission, environ: dict, start_response):
-        exchange, gone = admission.stream, _client_gone(environ)
+    def _answer(self, session: _Session, held, admission: _Admission, request: _HTTPRequest):
+        exchange = admission.stream
         if held is not None:
             self._end_when_cancelled(session, admission)
-        takes_json, streams = _accepts(environ)
-        interval, gone = self._quiet_interval(admission, gone), self._post_watch(session, held, gone)
-        item = self._wait(exchange, interval, gone)
-        while not streams and item is None:        # a client that takes no SSE gets the answer only
-            item = self._wait(exchange, self.keepalive, gone)
+        takes_json, streams = _accepts(request)
+        interval, check = self._quiet_interval(admission, request), self._post_watch(session, held)
+        try:
+            item = yield "wait", exchange, interval, check, self.disconnect_probe
+            while not streams and item is None:    # a client that takes no SSE gets the answer only
+                item = yield "wait", exchange, self.keepalive, check, self.disconnect_probe
+        except GeneratorExit:                      # the interface gave up on the request (ASGI: cancelled)
+            if admission.stateless:
+                session.cancel_request(admission.request_id, "the client closed the connection")
+            self._done(session, held, admission, exchange)
+            raise
         data, final = item or (None, None)
         if item is False:                          # the client left: nobody to answer (2026-07-28: cancelled)
             if admission.stateless:
                 session.cancel_request(admission.request_id, "the client closed the connection")
             self._done(session, held, admission, exchange)
-            start_response("200 OK", self._cors(environ) + _SSE_HEADERS)
-            return []
+            yield "start", "200 OK", self._cors(request) + _SSE_HEADERS
+            return
         if item is not None and final == _Exchange.CANCELLED:     # cancelled by the client: never answered
             self._done(session, held, admission, exchange)
             if streams:                            # a request is answered with a stream: this one, empty
-                start_response("200 OK", self._cors(environ) + _SSE_HEADERS)
-                return []
-            return self._reply(start_response, "204 No Content", b"", self._cors(environ))
+                yield "start", "200 OK", self._cors(request) + _SSE_HEADERS
+                return
+            yield from self._reply("204 No Content", b"", self._cors(request))
+            return
         if item is not None and data is None:      # the session ended, or the server stops
             self._done(session, held, admission, exchange)
             status, text = ("503 Service Unavailable", "Service Unavailable: the server is shutting down") \
                 if self.stopping else ("404 Not Found", "Session not found: it ended")
-            return self._reply(start_response, status, encode_message(_error(
+            yield from self._reply(status, encode_message(_error(
                 admission.request_id, INTERNAL_ERROR if self.stopping else INVALID_REQUEST, text)),
-                self._cors(environ))
-        headers = self._cors(environ)
+                self._cors(request))
+            return
+        headers = self._cors(request)
         if held is None and session.lasting:       # initialize opened a session: it gets its id
             held = self._keep(session)
             headers.append(("Mcp-Session-Id", held.id))
         if final and takes_json:                   # the answer came first: plain JSON
             self._done(session, held, admission, exchange, finished=True)
-            return self._reply(start_response, self._status(admission, final), data, headers)
-        start_response("200 OK", headers + _SSE_HEADERS)
-        return self._stream(session, held, admission, data, final, gone, interval)
+            yield from self._reply(self._status(admission, final), data, headers)
+            return
+        yield "start", "200 OK", headers + _SSE_HEADERS
+        yield from self._stream(session, held, admission, data, final, check, interval)
 
     def _end_when_cancelled(self, session: _Session, admission: _Admission) -> None:
         """Handshake era: a ``notifications/cancelled`` for this request ends its stream at once.
@@ -847,8 +990,8 @@ class _HTTPApp:
         if call.cancelled:               # the client's cancellation came before the line above
             cancelled()
 
-    def _post_watch(self, session: _Session, held, gone):
-        """What a POST stream watches while it waits, besides its client leaving (``gone``).
+    def _post_watch(self, session: _Session, held):
+        """What a POST stream watches while it waits, besides its client leaving (None: nothing).
 
         Where it shows (``_host_stopping``), the WSGI server stopping: a ``subscriptions/listen``,
         which never finishes, is answered at once (other calls may still finish in the server's
@@ -858,14 +1001,14 @@ class _HTTPApp:
         stopping = _host_stopping()
         shared = held is not None and not isinstance(self.store, _MemorySessionStore)
         if stopping is None and not shared:
-            return gone
+            return None
 
         def watch() -> bool:
             if stopping is not None and stopping():
                 session.end_listens()
             if shared:
                 self._deleted_elsewhere(held)    # shuts the session's streams: the wait sees it end
-            return gone is not None and gone()
+            return False
         return watch
 
     def _wait(self, exchange: _Exchange, timeout: float, gone, probe: float = None):
@@ -886,34 +1029,34 @@ class _HTTPApp:
                 if time.monotonic() >= deadline:
                     return None
 
-    def _stream(self, session: _Session, held, admission: _Admission, first, finished, gone, interval: float):
-        """Yield SSE events until the answer; a client that goes away cancels a stateless request."""
+    def _stream(self, session: _Session, held, admission: _Admission, first, finished, check, interval: float):
+        """SSE events until the answer; a client that goes away cancels a stateless request."""
         exchange = admission.stream
         try:
             if first is not None:
-                yield b"event: message\ndata: " + first.rstrip(b"\n") + b"\n\n"
+                yield "send", b"event: message\ndata: " + first.rstrip(b"\n") + b"\n\n"
             else:
-                yield b": waiting\n\n"
+                yield "send", b": waiting\n\n"
             while not finished:
-                item = self._wait(exchange, interval, gone)
+                item = yield "wait", exchange, interval, check, self.disconnect_probe
                 if item is None:
-                    yield b": keep-alive\n\n"          # without a socket to watch, a closed one shows up here
+                    yield "send", b": keep-alive\n\n"  # without a socket to watch, a closed one shows up here
                     continue
                 if item is False or item[0] is None:  # the client left or cancelled, or the session ended
                     if item is not False and item[1] is None and self.stopping:   # the server stops: an answer
-                        yield b"event: message\ndata: " + encode_message(_error(
+                        yield "send", b"event: message\ndata: " + encode_message(_error(
                             admission.request_id, INTERNAL_ERROR, "the server is shutting down")).rstrip(b"\n") + \
                             b"\n\n"
                         finished = True
                     return
                 data, finished = item
-                yield b"event: message\ndata: " + data.rstrip(b"\n") + b"\n\n"
+                yield "send", b"event: message\ndata: " + data.rstrip(b"\n") + b"\n\n"
         finally:
             if not finished and admission.stateless:
                 session.cancel_request(admission.request_id, "the client closed the stream")
             self._done(session, held, admission, exchange, bool(finished))
 
-    def _quiet_interval(self, admission: _Admission, gone=None) -> float:
+    def _quiet_interval(self, admission: _Admission, request: _HTTPRequest) -> float:
         """How long a stream may stay silent: short where a disconnect cancels the request.
 
         WSGI tells a server that its client went away only when a write fails, so
@@ -921,7 +1064,7 @@ class _HTTPApp:
         request, which the client cancels by closing the connection, is probed with a
         comment this often; others only get the keepalive.
         """
-        if admission.stateless and gone is None:
+        if admission.stateless and not request.sees_disconnect:
             return min(self.keepalive, self.disconnect_probe)
         return self.keepalive
 
@@ -1026,11 +1169,9 @@ class _HTTPApp:
         if held is not None:
             self._end(held.session)
 
-    def _check_session_headers(self, held: _HTTPSession, environ: dict) -> None:
+    def _check_session_headers(self, held: _HTTPSession, request: _HTTPRequest) -> None:
         """GET and DELETE: the session decides whether their headers fit it (MCP-Protocol-Version)."""
-        headers = {key[5:].replace("_", "-").lower(): value for key, value in environ.items()
-                   if key.startswith("HTTP_MCP_")}
-        refusal = _refuses_headers(held.session, headers)
+        refusal = _refuses_headers(held.session, _mcp_headers(request))
         if refusal is not None:
             raise _HTTPError("400 Bad Request", *refusal[:2], data=refusal[2])
 
@@ -1050,6 +1191,7 @@ class _HTTPApp:
                 not hmac.compare_digest(owner, _digest(identity)):
             raise not_found
         session = _Session(self.server, _HTTPOut(), identity, one_of_many=True)
+        self._share_pool(session, "")
         try:                             # the client's info stays with the replica it sent it to
             session.resume(_Peer(REVISIONS[PROTOCOL_VERSIONS[revision]], _capabilities_from_bits(bits), None,
                                  "debug"))
@@ -1080,34 +1222,33 @@ class _HTTPApp:
         for held in expired:
             self._end(held.session)
 
-    def _get(self, environ: dict, start_response):
+    def _get(self, request: _HTTPRequest):
         """The handshake-era stream for messages that belong to no request."""
-        session_id = environ.get("HTTP_MCP_SESSION_ID")
+        session_id = request.headers.get("mcp-session-id")
         if session_id is None:
             raise _HTTPError("405 Method Not Allowed", INVALID_REQUEST, "Method Not Allowed: GET opens a session's "
                              "stream (send Mcp-Session-Id); protocol 2026-07-28 has none", [("Allow", "POST")])
-        if not _accepts(environ)[1]:
+        if not _accepts(request)[1]:
             raise _HTTPError("406 Not Acceptable", INVALID_REQUEST, "Not Acceptable: GET opens an event stream; "
                              "Accept must list text/event-stream")
-        held = self._find_session(session_id, environ.get("minimcp.auth"))
-        self._check_session_headers(held, environ)
+        held = self._find_session(session_id, request.auth)
+        self._check_session_headers(held, request)
         exchange = held.session.out.open(None)              # a newer GET stream replaces an older one
         with self.lock:
             held.streams += 1
-        start_response("200 OK", self._cors(environ) + _SSE_HEADERS)
-        return self._standalone(held, exchange, *self._standalone_ends(held, _client_gone(environ)))
+        yield from self._standalone(held, exchange, *self._standalone_ends(held), self._cors(request))
 
-    def _standalone_ends(self, held: _HTTPSession, gone) -> tuple:
+    def _standalone_ends(self, held: _HTTPSession) -> tuple:
         """(check, interval): what ends a quiet GET stream besides its own queue, and how often to look.
 
         A GET stream never finishes on its own, so three things are watched: its client
-        leaving (``gone``, every ``disconnect_probe``); a DELETE that another worker or
+        leaving (the interface's, every ``disconnect_probe``); a DELETE that another worker or
         replica answered, which only a shared ``session_store`` tells (every
         ``revocation_probe``: one cheap read; an in-process store needs no probe, its
         DELETE shuts the stream itself); and the WSGI server stopping (gunicorn's
         SIGTERM, which would otherwise wait its graceful timeout on this stream).
         """
-        checks = [check for check in (gone, _host_stopping()) if check is not None]
+        checks = [check for check in (_host_stopping(),) if check is not None]
         interval = self.disconnect_probe
         if not isinstance(self.store, _MemorySessionStore):
             checks.append(lambda: self._deleted_elsewhere(held))
@@ -1131,35 +1272,231 @@ class _HTTPApp:
                 threading.Thread(target=self._end, args=(held.session,), daemon=True).start()
         return revoked
 
-    def _standalone(self, held: _HTTPSession, exchange: _Exchange, ends, interval: float):
+    def _standalone(self, held: _HTTPSession, exchange: _Exchange, ends, interval: float, headers: list):
         try:
-            yield b": stream open\n\n"
+            yield "start", "200 OK", headers + _SSE_HEADERS
+            yield "send", b": stream open\n\n"
             while held.id in self.sessions and time.time() < held.expiry:    # it ends with its session
                 quiet = max(0.0, min(self.keepalive, held.expiry - time.time()))
-                item = self._wait(exchange, quiet, ends, interval)
+                item = yield "wait", exchange, quiet, ends, interval
                 if item is None:
-                    yield b": keep-alive\n\n"
+                    yield "send", b": keep-alive\n\n"
                     continue
                 if item is False or item[0] is None:  # the client left, a DELETE, a newer GET, the server stops
                     return
-                yield b"event: message\ndata: " + item[0].rstrip(b"\n") + b"\n\n"
+                yield "send", b"event: message\ndata: " + item[0].rstrip(b"\n") + b"\n\n"
         finally:
             held.session.out.close(None, exchange)
             with self.lock:
                 held.streams -= 1
                 held.used = time.monotonic()
 
-    def _delete(self, environ: dict, start_response):
-        session_id = environ.get("HTTP_MCP_SESSION_ID")
+    def _delete(self, request: _HTTPRequest):
+        session_id = request.headers.get("mcp-session-id")
         if session_id is None:
             raise _HTTPError("405 Method Not Allowed", INVALID_REQUEST, "Method Not Allowed: DELETE ends a session "
                              "(send Mcp-Session-Id)", [("Allow", "POST")])
-        held = self._find_session(session_id, environ.get("minimcp.auth"))
+        held = self._find_session(session_id, request.auth)
         self.store.revoke(held.id)                   # every worker sharing the store refuses it from now on
         with self.lock:
             self.sessions.pop(held.id, None)
-        self._end(held.session)
-        return self._reply(start_response, "204 No Content", b"", self._cors(environ))
+        yield "call", self._end, (held.session,)     # waits shutdown_grace for its calls
+        yield from self._reply("204 No Content", b"", self._cors(request))
+
+
+def _mcp_headers(request: _HTTPRequest) -> dict:
+    """The request's ``mcp-*`` headers, which the session checks against the body and itself."""
+    return {name: value for name, value in request.headers.items() if name.startswith("mcp-")}
+
+
+class _ASGIApp:
+    """The MCP endpoint as an ASGI 3 application (``app.asgi``): ``uvicorn 'server:app.asgi'``.
+
+    The protocol is the WSGI app's own (``_HTTPApp.respond``, with its sessions, store and
+    options): this carries its steps out on the server's event loop. A stream waits there
+    and holds no thread, so thousands stay open; a request's handler runs on the worker
+    pool, as under WSGI; the steps that may block (a DELETE waiting for its calls, entering
+    the lifespan) run on the loop's default executor. ``lifespan.startup`` enters the app's
+    lifespan and ``lifespan.shutdown`` ends its streams, cancels what still runs and exits it.
+    """
+
+    def __init__(self, http: _HTTPApp) -> None:
+        self.http = http
+        self.entered = False             # the process's lifespan (ASGI servers without lifespan events: at first use)
+
+    async def __call__(self, scope: dict, receive, send) -> None:
+        if scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+            return
+        if scope["type"] != "http":      # a websocket: not served here
+            await send({"type": "websocket.close", "code": 1003})
+            return
+        import asyncio
+        loop = asyncio.get_running_loop()
+        if not self.entered:
+            await loop.run_in_executor(None, self._enter)
+        await _ASGIRequest(self.http, loop, receive, send).run(_HTTPRequest.from_scope(scope))
+
+    def _enter(self) -> None:
+        server = self.http.server
+        if not server.dialect.lifespan_per_session:       # (mcp 1.x: each session enters its own)
+            server._enter_lifespan()
+        self.entered = True
+
+    async def _lifespan(self, receive, send) -> None:
+        import asyncio
+        loop, server = asyncio.get_running_loop(), self.http.server
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                try:
+                    await loop.run_in_executor(None, self._enter)
+                except Exception as failure:     # the lifespan's own error, chained
+                    cause = failure.__cause__
+                    await send({"type": "lifespan.startup.failed",
+                                "message": "minimcp: %s: %s" % (failure, cause if cause is not None else "")})
+                    return
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                self.http.close_streams()
+                await loop.run_in_executor(None, self.http.shutdown)     # cancels, waits shutdown_grace
+                if server._lifespan is not None:
+                    await loop.run_in_executor(None, server._lifespan.exit)
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+
+class _ASGIRequest:
+    """One request under ASGI: ``_HTTPApp.respond``'s steps carried out with awaits.
+
+    A stream waits for its exchange's next item without a thread: the exchange wakes the
+    loop (``call_soon_threadsafe``) as a worker writes to it. The client leaving
+    (``http.disconnect``) ends the wait, which for a 2026-07-28 request cancels its call.
+    Where a per-session lifespan may be entered (mcp 1.x), every step runs on the executor:
+    an async one cannot run its own loop on this loop's thread.
+    """
+
+    def __init__(self, http: _HTTPApp, loop, receive, send) -> None:
+        self.http, self.loop, self.receive, self.send = http, loop, receive, send
+        self.woken = None                # the future a wait is parked on, until an item or a timeout
+        self.gone = False
+        self.listener = None             # the task that waits for http.disconnect, once the body is read
+        server = http.server
+        self.threaded = server.dialect.lifespan_per_session and server._lifespan is not None
+
+    async def run(self, request: _HTTPRequest) -> None:
+        flow = self.http.respond(request)
+        value, refusal = None, None
+        try:
+            while True:
+                try:
+                    if self.threaded:
+                        action = await self.loop.run_in_executor(None, self._advance, flow, value, refusal)
+                    else:
+                        action = self._advance(flow, value, refusal)
+                except StopIteration:
+                    break
+                value, refusal = None, None
+                if action[0] == "start":
+                    await self.send({"type": "http.response.start", "status": int(action[1][:3]),
+                                     "headers": [(name.lower().encode("latin-1"), value.encode("latin-1"))
+                                                 for name, value in action[2]]})
+                elif action[0] == "send":
+                    await self.send({"type": "http.response.body", "body": action[1], "more_body": True})
+                elif action[0] == "body":
+                    try:
+                        value = await self._body(request)
+                    except _HTTPError as problem:
+                        refusal = problem
+                elif action[0] == "call":
+                    value = await self.loop.run_in_executor(None, action[1], *action[2])
+                else:
+                    value = await self._wait(*action[1:])
+            await self.send({"type": "http.response.body", "body": b"", "more_body": False})
+        finally:
+            flow.close()                 # cancelled by the server, or the client gone mid-send: released
+            if self.listener is not None:
+                self.listener.cancel()
+
+    @staticmethod
+    def _advance(flow, value, refusal) -> tuple:
+        return flow.throw(refusal) if refusal is not None else flow.send(value)
+
+    async def _body(self, request: _HTTPRequest) -> bytes:
+        """The body (the server has undone any chunking), never more than ``max_body`` bytes of it kept."""
+        declared = request.headers.get("content-length")
+        expected = self.http._body_length(declared) if declared is not None else None
+        pieces, size = [], 0
+        while True:
+            message = await self.receive()
+            if message["type"] == "http.disconnect":
+                self.gone = True
+                raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: the body ended early")
+            piece = message.get("body", b"")
+            size += len(piece)
+            if size > self.http.max_body:
+                raise _HTTPError("413 Content Too Large", INVALID_REQUEST, "Invalid Request: the body has "
+                                 "more than %d bytes, the limit" % self.http.max_body)
+            pieces.append(piece)
+            if not message.get("more_body", False):
+                break
+        if expected is not None and size < expected:
+            raise _HTTPError("400 Bad Request", INVALID_REQUEST, "Bad Request: the body ended early")
+        return b"".join(pieces)
+
+    async def _listen(self) -> None:
+        while True:
+            message = await self.receive()
+            if message["type"] == "http.disconnect":
+                self.gone = True
+                self._wake()
+                return
+
+    def _wake(self) -> None:
+        """(On the loop.) Whatever waits, look again."""
+        if self.woken is not None and not self.woken.done():
+            self.woken.set_result(None)
+
+    async def _wait(self, exchange: _Exchange, timeout: float, check, probe: float):
+        """As ``_HTTPApp._wait``, awaited: the next item, None after ``timeout``, False once gone or ``check()``."""
+        import queue
+        loop = self.loop
+        try:
+            return exchange.queue.get_nowait()       # answered already (a quick method): nothing to wait for
+        except queue.Empty:
+            pass
+        if self.listener is None and not self.gone:
+            self.listener = loop.create_task(self._listen())
+
+        def wake() -> None:
+            try:
+                loop.call_soon_threadsafe(self._wake)
+            except RuntimeError:         # the loop has closed: nobody waits any more
+                pass
+        deadline = loop.time() + timeout
+        try:
+            while True:
+                self.woken = loop.create_future()     # before looking: an item put after the look wakes it
+                exchange.waker = wake
+                try:
+                    return exchange.queue.get_nowait()
+                except queue.Empty:
+                    pass
+                if self.gone:
+                    return False
+                left = deadline - loop.time()
+                if left <= 0:
+                    return None
+                timer = loop.call_later(min(left, probe) if check is not None else left, self._wake)
+                try:
+                    await self.woken
+                finally:
+                    timer.cancel()
+                if check is not None and exchange.queue.empty() and not self.gone and check():
+                    return False
+        finally:
+            exchange.waker = None
+            self.woken = None
 
 
 def _env_list(name: str, given):
@@ -1798,8 +2135,9 @@ def _wsgi_app(server: "MCPServer", **options) -> "_HTTPApp":
     or an identity, ``ctx.auth``; else $MINIMCP_HTTP_TOKEN), ``max_body`` (4 MiB),
     ``max_sessions``, ``session_idle``, ``session_lifetime``, ``keepalive``,
     ``disconnect_probe`` and ``revocation_probe`` (seconds), ``session_store``
-    (``revoke``/``is_revoked``; default ``SQLiteSessionStore`` under $MINIMCP_SESSION_DIR)
-    and ``resource_metadata`` (RFC 9728).
+    (``revoke``/``is_revoked``; default ``SQLiteSessionStore`` under $MINIMCP_SESSION_DIR),
+    ``resource_metadata`` (RFC 9728) and ``session_share`` (0.25: the part of the worker
+    pool one session, or one 2026-07-28 client, may hold while its other calls wait).
     """
     return _HTTPApp(server, **options)
 
@@ -1807,7 +2145,19 @@ def _default_wsgi(server: "MCPServer") -> "_HTTPApp":
     """The WSGI app with default options (``gunicorn 'server:app.wsgi'``)."""
     return _part(server, "http", lambda: _HTTPApp(server))
 
+def _asgi_app(server: "MCPServer", **options) -> "_ASGIApp":
+    """The Streamable HTTP endpoint as an ASGI 3 application, for uvicorn, hypercorn, granian, ...
 
-_plug("http", "Streamable HTTP as a WSGI app, and a server for it on http.server",
-      methods={"wsgi_app": _wsgi_app, "wsgi": property(_default_wsgi)},
+    The options are ``wsgi_app``'s; it serves the same protocol, with streams on the event loop.
+    """
+    return _ASGIApp(_HTTPApp(server, **options))
+
+def _default_asgi(server: "MCPServer") -> "_ASGIApp":
+    """The ASGI app with default options (``uvicorn 'server:app.asgi'``): sessions and store are ``app.wsgi``'s."""
+    return _part(server, "asgi", lambda: _ASGIApp(_default_wsgi(server)))
+
+
+_plug("http", "Streamable HTTP as a WSGI app and an ASGI app, and a server for it on http.server",
+      methods={"wsgi_app": _wsgi_app, "wsgi": property(_default_wsgi), "asgi_app": _asgi_app,
+               "asgi": property(_default_asgi)},
       transports={"http": _run_http, "streamable-http": _run_http})

@@ -2315,8 +2315,9 @@ _DIALECTS["mcp2"] = _DIALECTS["minimcp"].but(
     missing_prompt_arguments="Missing required arguments: {missing}",
     default_version="", strict_annotations=False, untyped_schema={"type": "string"},
     closed_input=_sdk_forbids_extra, output_spelling=_pydantic_output("typeddict"),
-    non_finite="json", elicit_by_type=_sdk_elicit, resource_failure=_mcp2_resource_failure,
-    odd_tool_names=_sdk_tool_name_warning, undeclared_question=_mcp2_undeclared, annotation_fields={
+    non_finite="json", elicit_by_type=_sdk_elicit, unoffered_method="Method not found",
+    resource_failure=_mcp2_resource_failure, odd_tool_names=_sdk_tool_name_warning,
+    undeclared_question=_mcp2_undeclared, annotation_fields={
         "tool": ("title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"),
         "resource": ("audience", "priority", "lastModified")})
 _DIALECTS["mcp1"] = _DIALECTS["mcp2"].but(        # mcp 1.30.0, the last 1.x

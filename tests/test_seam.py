@@ -65,7 +65,9 @@ def globals_read(text: str) -> set:
 
     def walk(table, top):
         for symbol in table.get_symbols():
-            if symbol.is_referenced() and (top or symbol.is_global() or (
+            # (at the top, a name the module assigns is its own: Python 3.12 inlines a module-level
+            # comprehension, so its loop variable shows up in the top table as one)
+            if symbol.is_referenced() and (not symbol.is_assigned() if top else symbol.is_global() or (
                     table.get_type() == "class" and not symbol.is_local() and not symbol.is_free())):
                 found.add(symbol.get_name())
         for child in table.get_children():

@@ -10,7 +10,8 @@ Environment:
   MCPBENCH_EXTRA=1  register ``slow`` (blocking sleep, runs on the SDK's worker
                     threads) and ``spin`` (async, polls every 10 ms; the SDK
                     cancels the task on notifications/cancelled and the
-                    ``finally`` writes the "MCPBENCH <event> <monotonic ns>" markers to stderr)
+                    ``finally`` writes the "MCPBENCH <event> <monotonic ns>" markers to stderr),
+                    and ``nap`` (``await asyncio.sleep``, bench/http_load.py's slow calls)
 """
 import os
 import sys
@@ -51,6 +52,13 @@ if os.environ.get("MCPBENCH_EXTRA"):
         """Sleep, then answer."""
         time.sleep(seconds)
         return "slept"
+
+    @app.tool(structured_output=False)
+    async def nap(seconds: float) -> str:
+        """Sleep without a thread of its own, then answer."""
+        import asyncio
+        await asyncio.sleep(seconds)
+        return "napped"
 
     @app.tool(structured_output=False)
     async def spin(seconds: float) -> str:

@@ -10,7 +10,9 @@ only for the payload sweep, whose 16 and 64 MiB lines exceed the 16 MiB
 default), MCPBENCH_TOOLS=N (filler tools), MCPBENCH_EXTRA=1 (``slow``:
 blocking sleep on minimcp's worker pool; ``spin``: polls ``ctx.cancelled``
 every 10 ms and writes "MCPBENCH <event> <monotonic ns>" markers to stderr on
-entry and when it leaves).
+entry and when it leaves; ``nap``: ``await asyncio.sleep``, as the SDK's servers wait),
+MCPBENCH_WORKERS=N (the worker pool's size; bench/http_load.py's 1,000 concurrent calls).
+Under an ASGI server (bench/http_load.py), ``app.asgi`` is the ASGI app.
 """
 import os
 import sys
@@ -32,6 +34,8 @@ if "max_output_size" in MCPServer.__init__.__code__.co_varnames:
 # asks for: the mcp2 dialect, MCPServer's default, adds "isError": false to every answer.
 if "dialect" in MCPServer.__init__.__code__.co_varnames:
     _kw["dialect"] = "minimcp"
+if os.environ.get("MCPBENCH_WORKERS"):
+    _kw["workers"] = int(os.environ["MCPBENCH_WORKERS"])
 app = MCPServer("minimcp-echo", **_kw)
 
 
@@ -66,6 +70,13 @@ if os.environ.get("MCPBENCH_EXTRA"):
         """Sleep, then answer."""
         time.sleep(seconds)
         return "slept"
+
+    @app.tool(structured_output=False)
+    async def nap(seconds: float) -> str:
+        """Sleep without a thread of its own, then answer."""
+        import asyncio
+        await asyncio.sleep(seconds)
+        return "napped"
 
     @app.tool()
     def spin(seconds: float, ctx: Context) -> str:

@@ -6,13 +6,20 @@
 #   stop_http_server                           -> SIGTERM to HTTP_PID, then wait for it
 #
 # The server's stdout and stderr go to WORKDIR/http-server.out (print_stdout writes there).
+# With MINIMCP_HTTP_ASGI set to an interpreter that has uvicorn (run_asgi_clients.sh sets it),
+# the script's app.asgi is served on uvicorn instead of the stdlib server.
 
 start_http_server() {
   local workdir="$1" logdir="$2" script="${3:-examples/everything.py}" portfile port i
   portfile="$workdir/http-server.port"
   rm -f "$portfile"
-  python3 "$here/http_server.py" --port-file "$portfile" --logs "$logdir" "$script" \
-    >"$workdir/http-server.out" 2>&1 &
+  if [ -n "${MINIMCP_HTTP_ASGI:-}" ]; then
+    "$MINIMCP_HTTP_ASGI" "$here/http_server.py" --asgi --port-file "$portfile" --logs "$logdir" "$script" \
+      >"$workdir/http-server.out" 2>&1 &
+  else
+    python3 "$here/http_server.py" --port-file "$portfile" --logs "$logdir" "$script" \
+      >"$workdir/http-server.out" 2>&1 &
+  fi
   HTTP_PID=$!
   # the launcher writes the file (atomically) only once the socket listens; poll it with a deadline
   for i in $(seq 1 200); do
@@ -23,7 +30,7 @@ start_http_server() {
   [ -s "$portfile" ] || { stop_http_server; die "the HTTP server did not listen within 10 s"; }
   port="$(cat "$portfile")"
   HTTP_URL="http://127.0.0.1:$port/mcp"
-  echo "# minimcp HTTP server: $script on $HTTP_URL (pid $HTTP_PID)"
+  echo "# minimcp HTTP server: $script on $HTTP_URL (pid $HTTP_PID)${MINIMCP_HTTP_ASGI:+, app.asgi on uvicorn}"
 }
 
 stop_http_server() {

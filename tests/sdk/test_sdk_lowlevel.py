@@ -574,3 +574,39 @@ def test_tool_annotations_and_prompt_messages_read_as_the_sdks_models(tmp_path):
     shown = json.loads(text(answers[1])[0])
     assert shown["annotations"] == [True, True, None, {"readOnlyHint": True}], stderr
     assert shown["message"] == ["assistant", {"role": "assistant", "content": {"type": "text", "text": "x"}}]
+
+
+def test_a_method_of_a_kind_the_server_does_not_offer_is_worded_as_the_sdk_words_it(tmp_path):
+    # the SDK's example servers and mcp-server-time offer tools only: prompts/list is -32601
+    # "Method not found" there; the code is the spec's in every dialect, the wording the dialect's
+    answers, _, _ = serve(tmp_path, '''
+        import asyncio
+        from mcp.server.lowlevel import Server
+        from mcp.server.stdio import stdio_server
+        import mcp.types as types
+
+        server = Server("only-tools")
+
+        @server.list_tools()
+        async def list_tools():
+            return [types.Tool(name="noop", description="Nothing.", inputSchema={"type": "object"})]
+
+        async def main():
+            async with stdio_server() as (read, write):
+                await server.run(read, write, server.create_initialization_options())
+
+        if __name__ == "__main__":
+            asyncio.run(main())
+    ''', [request(1, "prompts/list"), request(2, "resources/read", {"uri": "file:///x"})])
+    assert answers[1]["error"] == {"code": -32601, "message": "Method not found"}
+    assert answers[2]["error"] == {"code": -32601, "message": "Method not found"}
+    own, _, _ = serve(tmp_path, '''
+        from minimcp import MCPServer
+        app = MCPServer("only-tools")
+
+        @app.tool()
+        def noop() -> str:
+            """Nothing."""
+            return ""
+    ''', [request(1, "prompts/list")], name="own.py")
+    assert own[1]["error"] == {"code": -32601, "message": "Method not found: prompts/list (this server offers no prompts)"}

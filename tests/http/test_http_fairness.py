@@ -1,0 +1,198 @@
+"""HTTP under load (issue 42): no session starves another, and work that stops work gets through.
+
+A session (handshake era), or a 2026-07-28 client, holds at most ``session_share`` of the
+worker pool; its other calls wait their turn while another session's call runs at once.
+Cancels, pings and the client's answers never need a worker. Each test runs on the stdlib
+server and on the ASGI app (tests/asgi_driver.py), on the wire. Nothing is timed: the
+calls that hold the pool wait on an Event the test sets at its end, and the other session's
+echo must be answered while they still wait (with one shared queue it would wait behind
+them and the request would time out).
+"""
+
+import json
+import threading
+
+import pytest
+
+from asgi_driver import ASGIServer
+from minimcp import Context, MCPServer
+from test_http import ENVELOPE, MODERN, Endpoint, handshake
+
+WAIT = 20          # seconds: only ever reached when the behaviour is broken
+
+
+class ASGIEndpoint(Endpoint):
+    """``app.asgi_app(**options)`` behind the test's ASGI server, with Endpoint's ways to talk to it."""
+
+    def __init__(self, app, **options):
+        self.app = app
+        self.server = ASGIServer(app.asgi_app(**options))
+        self.port = self.server.port
+
+    def close(self):
+        self.server.close()
+
+
+@pytest.fixture(params=["stdlib", "asgi"])
+def serve(request):
+    started = []
+
+    def start(app, **options):
+        kind = Endpoint if request.param == "stdlib" else ASGIEndpoint
+        started.append(kind(app, **options))
+        return started[-1]
+    yield start
+    for endpoint in started:
+        endpoint.close()
+
+
+class Blocking:
+    """An app whose ``block`` tool waits for the test's gate; it counts the calls running."""
+
+    def __init__(self, workers: int = 32):
+        self.app = MCPServer("fair", dialect="minimcp", workers=workers)
+        self.gate = threading.Event()
+        self.changed = threading.Condition()
+        self.running = self.peak = 0
+
+        @self.app.tool()
+        def block(ctx: Context) -> str:
+            with self.changed:
+                self.running += 1
+                self.peak = max(self.peak, self.running)
+                self.changed.notify_all()
+            try:
+                self.gate.wait(WAIT * 2)
+            finally:
+                with self.changed:
+                    self.running -= 1
+            return "released"
+
+        @self.app.tool()
+        def echo(text: str) -> str:
+            return text
+
+    def wait_running(self, count: int) -> bool:
+        with self.changed:
+            return self.changed.wait_for(lambda: self.running >= count, WAIT)
+
+
+def session_headers(session):
+    return {"Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25"}
+
+
+def call(request_id, name, arguments=None):
+    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
+            "params": {"name": name, "arguments": arguments or {}}}
+
+
+def in_background(target, count):
+    """``target(i)`` for each i on a thread of its own; their results, and the threads."""
+    results = {}
+    threads = [threading.Thread(target=lambda i=i: results.__setitem__(i, target(i)), daemon=True)
+               for i in range(count)]
+    for thread in threads:
+        thread.start()
+    return results, threads
+
+
+def text_of(body):
+    """A tool's text from a JSON answer or the last event of a stream."""
+    answer = body[-1] if isinstance(body, list) else body
+    return answer["result"]["content"][0]["text"]
+
+
+@pytest.mark.parametrize("share, held", [(None, 8), (0.5, 16)])
+def test_a_busy_session_holds_its_share_and_another_session_is_answered_meanwhile(serve, share, held):
+    blocking = Blocking(workers=32)
+    options = {} if share is None else {"session_share": share}
+    ep = serve(blocking.app, **options)
+    busy, other = handshake(ep), handshake(ep)
+    try:
+        results, threads = in_background(
+            lambda i: ep.post(call(100 + i, "block"), session_headers(busy)), 32)
+        assert blocking.wait_running(held), "the busy session's calls did not start"
+        status, _, body = ep.post(call(1, "echo", {"text": "meanwhile"}), session_headers(other))
+        assert status == 200 and text_of(body) == "meanwhile"
+        assert not results and blocking.running == held, "the busy session's calls were answered first"
+    finally:
+        blocking.gate.set()
+    for thread in threads:
+        thread.join(WAIT)
+    # 32 workers, a quarter (or half) for one session: the rest waited their turn, and all were answered
+    assert blocking.peak == held
+    assert sorted(text_of(body) for _, _, body in results.values()) == ["released"] * 32
+
+
+def modern_call(request_id, name, client, arguments=None):
+    params = {"name": name, "arguments": arguments or {},
+              "_meta": dict(ENVELOPE, **{"io.modelcontextprotocol/clientInfo": {"name": client, "version": "1"}})}
+    return ({"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params},
+            {"MCP-Protocol-Version": MODERN, "Mcp-Method": "tools/call", "Mcp-Name": name})
+
+
+def test_a_2026_client_holds_its_share_and_another_client_is_answered_meanwhile(serve):
+    blocking = Blocking(workers=32)
+    ep = serve(blocking.app)
+    try:
+        results, threads = in_background(lambda i: ep.post(*modern_call(i, "block", "busy-client")), 32)
+        assert blocking.wait_running(8), "the busy client's calls did not start"
+        status, _, body = ep.post(*modern_call(1, "echo", "other-client", {"text": "meanwhile"}))
+        assert status == 200 and text_of(body) == "meanwhile"
+        assert not results and blocking.running == 8, "the busy client's calls were answered first"
+    finally:
+        blocking.gate.set()
+    for thread in threads:
+        thread.join(WAIT)
+    assert blocking.peak == 8 and len(results) == 32
+
+
+def test_cancels_and_pings_get_through_a_full_pool(serve):
+    """Every worker busy in one session, and more of its calls queued: the session's pings are
+    answered, and its cancels end each call's stream."""
+    blocking = Blocking(workers=4)
+    ep = serve(blocking.app, session_share=1.0)             # one session may hold the whole pool
+    session = handshake(ep, capabilities={"roots": {}})
+    try:
+        results, threads = in_background(lambda i: ep.post(call(100 + i, "block"), session_headers(session)), 6)
+        assert blocking.wait_running(4), "the calls did not start"
+        status, _, body = ep.post({"jsonrpc": "2.0", "id": 1, "method": "ping"}, session_headers(session))
+        assert status == 200 and body == {"jsonrpc": "2.0", "id": 1, "result": {}}
+        for i in range(6):                                   # 4 running, 2 waiting for a worker
+            status, _, _ = ep.post({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                                    "params": {"requestId": 100 + i}}, session_headers(session))
+            assert status == 202
+        for thread in threads:
+            thread.join(WAIT)
+        # Each cancelled call's stream ended unanswered while every worker was still held.
+        assert len(results) == 6 and all(status == 200 and body == [] for status, _, body in results.values())
+        assert not blocking.gate.is_set() and blocking.running == 4
+    finally:
+        blocking.gate.set()
+
+
+def test_answers_to_our_questions_need_no_worker(serve):
+    """A handler waiting for the client's answer holds the only worker; the answer still arrives."""
+    app = MCPServer("asks", dialect="minimcp", workers=1)
+
+    @app.tool()
+    def ask(ctx: Context) -> str:
+        return "roots: %d" % len(ctx.list_roots())
+
+    ep = serve(app, session_share=1.0)
+    session = handshake(ep, capabilities={"roots": {}})
+    connection = ep.connect(timeout=WAIT)
+    connection.request("POST", "/mcp", body=json.dumps(call(5, "ask")), headers=dict(
+        session_headers(session), **{"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}))
+    response = connection.getresponse()
+    event = b""
+    while not event.endswith(b"\n\n"):                       # the question, on the call's own stream
+        event += response.fp.readline()
+    question = json.loads(event.split(b"data: ", 1)[1])
+    assert question["method"] == "roots/list"
+    status, _, _ = ep.post({"jsonrpc": "2.0", "id": question["id"], "result": {"roots": [
+        {"uri": "file:///tmp", "name": "tmp"}]}}, session_headers(session))
+    assert status == 202
+    rest = response.read().decode("utf-8")
+    connection.close()
+    assert '"roots: 1"' in rest, rest

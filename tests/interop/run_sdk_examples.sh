@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# The official SDK's own example servers, unchanged under `python3 minimcp.py serve` (issue 38).
+#
+# Downloads the source distributions of mcp 1.29.0 and 2.3.0 from PyPI (`pip download --no-deps
+# --no-binary :all:`; the examples are only in the sdists) into a throwaway directory, and runs
+# tests/interop/official_servers.py over what they carry:
+#   - examples/servers/: simple-tool, simple-resource, simple-prompt, simple-pagination,
+#     structured-output-lowlevel (low-level `Server`) and everything-server (FastMCP / MCPServer);
+#   - the low-level snippets of examples/snippets/servers/ (lowlevel/*.py, and the top-level
+#     snippets that define a low-level `Server`: pagination_example.py, resource_subscriptions.py,
+#     set_logging_level.py).
+# Left out, and why (official_servers.py's EXCLUDED; the run prints them; any other example runs):
+#   - simple-streamablehttp, simple-streamablehttp-stateless, sse-polling-demo, simple-task,
+#     simple-task-interactive: their main() serves Streamable HTTP only (no stdio to compare on);
+#   - simple-auth: HTTP only, behind OAuth with its own authorization server.
+# simple-tool's one tool fetches a URL: it is called with the address of a web server the stage
+# runs on loopback (127.0.0.1, a free port), never the network. everything-server's main() serves
+# Streamable HTTP only; its `mcp` object is served on stdio both under the SDK (`mcp.run_stdio_async`)
+# and by `serve FILE`.
+#
+# Per SDK version, a venv with that mcp and the examples' own requirements (the reference, started
+# as the README starts each: `python -m PACKAGE` or `python FILE`), and a copy of it with mcp and
+# whatever only mcp needed uninstalled (`serve FILE`), both driven by the official client (mcp 2.3.0).
+# One line per server: identical / DIFFERS (with the first difference; -v all of them) / SKIPPED
+# (could not start under its SDK: counted, never a pass). Exits non-zero on any difference that is
+# not a row of the README's table of deliberate differences.
+#
+# MINIMCP_DIR=DIR tests minimcp.py (and the minimcp_*.py beside it) from DIR instead of this
+# checkout (another worktree); its README's table of deliberate differences is the one applied.
+#
+# Usage: tests/interop/run_sdk_examples.sh [--only VERSION/NAME]... [-v] [-j N] [--keep DIR]
+#        (e.g. --only 1.29.0/simple-tool, --only "2.3.0/snippet lowlevel/basic.py")
+set -euo pipefail
+
+MCP_VERSIONS=("1.29.0" "2.3.0")
+CLIENT_MCP_VERSION="2.3.0"
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+minimcp_dir="$(cd "${MINIMCP_DIR:-$repo}" && pwd)"
+
+die() { echo "run_sdk_examples.sh: $*" >&2; exit 1; }
+
+# shellcheck source=find_python.sh
+. "$here/find_python.sh"
+
+PY="$(find_python)" || die "no Python >= 3.10 found (looked in \$(pyenv root)/versions/3.1[0-3].* and on PATH); the SDKs need one"
+"$PY" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' || die "$PY is older than 3.11 (the driver reads pyproject.toml with tomllib)"
+"$PY" -m pip --version >/dev/null 2>&1 || die "$PY has no pip to install the SDKs with"
+[ -f "$minimcp_dir/minimcp.py" ] || die "no minimcp.py in $minimcp_dir"
+[ -f "$minimcp_dir/README.md" ] || die "no README.md in $minimcp_dir (its table of deliberate differences)"
+echo "# python: $PY ($("$PY" -c 'import sys; print(sys.version.split()[0])')); minimcp from $minimcp_dir ($(git -C "$minimcp_dir" rev-parse --short HEAD 2>/dev/null || echo '?'))"
+started=$SECONDS
+
+workdir="$(mktemp -d "${TMPDIR:-/tmp}/minimcp-sdk-examples.XXXXXX")"
+trap 'rm -rf "$workdir"' EXIT
+# minimcp as a user has it: its files copied beside nothing else.
+mkdir "$workdir/minimcp"
+cp "$minimcp_dir"/minimcp*.py "$workdir/minimcp/"
+
+# The official client, and the two source distributions, at once.
+# (The client's venv has a pip: official_servers.py installs the other venvs with it.)
+"$PY" -m venv "$workdir/client" || die "could not create a venv with $PY"
+"$workdir/client/bin/python" -m pip install --quiet --disable-pip-version-check --no-compile \
+  "mcp==$CLIENT_MCP_VERSION" >"$workdir/client.log" 2>&1 &
+for version in "${MCP_VERSIONS[@]}"; do
+  "$PY" -m pip download --quiet --disable-pip-version-check --no-deps --no-binary :all: \
+    -d "$workdir/sdist-$version" "mcp==$version" >"$workdir/sdist-$version.log" 2>&1 &
+done
+for job in $(jobs -p); do
+  wait "$job" || { cat "$workdir"/*.log >&2; die "an install or a download failed (see above)"; }
+done
+"$workdir/client/bin/python" -c "import importlib.metadata as m; assert m.version('mcp') == '$CLIENT_MCP_VERSION'" \
+  || die "the client venv does not have mcp $CLIENT_MCP_VERSION"
+
+sdists=()
+for version in "${MCP_VERSIONS[@]}"; do
+  archive="$workdir/sdist-$version/mcp-$version.tar.gz"
+  [ -f "$archive" ] || die "pip download left no $archive"
+  tar -xzf "$archive" -C "$workdir/sdist-$version" || die "cannot extract $archive"
+  [ -d "$workdir/sdist-$version/mcp-$version/examples/servers" ] || die "mcp $version's sdist has no examples/servers"
+  sdists+=(--sdist "$version=$workdir/sdist-$version/mcp-$version")
+done
+echo "# client and sdists ready in $((SECONDS - started))s"
+
+status=0
+"$workdir/client/bin/python" "$here/official_servers.py" examples "${sdists[@]}" --base-python "$PY" \
+  --work "$workdir" --minimcp-dir "$workdir/minimcp" --readme "$minimcp_dir/README.md" "$@" || status=$?
+echo "# the stage took $((SECONDS - started))s"
+exit $status
