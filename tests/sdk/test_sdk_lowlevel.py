@@ -38,6 +38,9 @@ def call(request_id, name, arguments=None, **params):
 def serve(tmp_path, source, messages, python=sys.executable, name="server.py"):
     """Serve ``source`` (a server file) with ``messages``: (answers by id, notifications, its stderr).
 
+    An ``{"after": ID}`` among the messages holds the rest back until request ID is answered,
+    for a client that waits, as one must where the order of two requests matters: the server
+    runs what it is sent at once, each on its own thread.
     Stdin stays open until every request is answered: its end is the client leaving, which
     cancels what still runs (as in the SDK), and the answers of cancelled calls are never sent.
     """
@@ -49,9 +52,14 @@ def serve(tmp_path, source, messages, python=sys.executable, name="server.py"):
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     timer = threading.Timer(60, process.kill)       # a hung server fails the test instead of hanging it
     timer.start()
-    try:
-        process.stdin.write(b"".join(json.dumps(m).encode() + b"\n" for m in messages))
+
+    def send_until_held():
+        while messages and "after" not in messages[0]:
+            process.stdin.write(json.dumps(messages.pop(0)).encode() + b"\n")
         process.stdin.flush()
+
+    try:
+        send_until_held()
         answers, notifications = {}, []
         for line in process.stdout:
             message = json.loads(line)               # stdout holds nothing but JSON-RPC
@@ -60,13 +68,12 @@ def serve(tmp_path, source, messages, python=sys.executable, name="server.py"):
                 waiting.discard(message["id"])
             else:
                 notifications.append(message)
+            if messages and messages[0]["after"] in answers:
+                messages.pop(0)
+                send_until_held()
             if not waiting:
                 break
         process.stdin.close()
-        # what it wrote before it ended too: a notification that is no call's own (resources/updated)
-        # may follow the answers on a loaded machine, as nothing orders them
-        for line in process.stdout:
-            notifications.append(json.loads(line))
         stderr = process.stderr.read().decode()
         process.wait()
     finally:
@@ -555,10 +562,11 @@ SUBSCRIBING = '''
 
 def test_subscriptions_and_the_clients_progress_reach_their_handlers(tmp_path):
     answers, notifications, stderr = serve(tmp_path, SUBSCRIBING, [
-        request(1, "resources/subscribe", {"uri": "file:///watched"}),
+        request(1, "resources/subscribe", {"uri": "file:///watched"}), {"after": 1},
         {"jsonrpc": "2.0", "method": "notifications/progress",
          "params": {"progressToken": "t", "progress": 1, "total": 4, "message": "uploading"}},
-        call(2, "touch"), request(3, "resources/unsubscribe", {"uri": "file:///watched"}), call(4, "touch")])
+        call(2, "touch"), {"after": 2},          # touched while subscribed, then no more
+        request(3, "resources/unsubscribe", {"uri": "file:///watched"}), {"after": 3}, call(4, "touch")])
     assert answers[1]["result"] == {} and answers[3]["result"] == {}
     assert text(answers[2]) == ["subscribed file:///watched; progress t 1/4 uploading"], stderr
     assert text(answers[4])[0].endswith("; unsubscribed file:///watched")
