@@ -1870,40 +1870,44 @@ class Tool:
         self.attributes = None           # a plain annotated class: structuredContent from its attributes
         self.content_fill = None         # content also sent as structuredContent (the dialect's content_structured)
         if output_schema is None and structured_output is not False:
-            try:
-                resolved = signature.resolve(signature.returns)        # no annotation stays _EMPTY
-            except SchemaError:
-                resolved = _EMPTY
-            try:
-                as_content = dialect.content_structured(resolved) if dialect.content_structured is not None \
-                    and resolved is not _EMPTY and _is_content_class(resolved) else None
-                if as_content is not None:
-                    schema, self.content_fill = as_content          # mcp 1.x: content, also structured
-                    self.wrap_result = True
-                elif structured_output:
-                    schema = _schema_for(resolved, signature.namespace) if resolved is not _EMPTY else {}
-                    self.wrap_result = schema.get("type") != "object"   # structuredContent must be an object
-                elif resolved is str and not dialect.text_structured:
-                    schema = None                 # the text once, not again as {"result": text}
-                elif resolved is dict and dialect.dict_structured:
-                    schema = {"type": "object"}   # fastmcp: the dict itself is the structured content
-                else:
-                    schema, self.wrap_result, self.attributes = _output_policy(resolved, signature.namespace)
-                    if dialect.wrap_by_schema and resolved in (None, type(None)):
-                        schema, self.wrap_result = None, False      # fastmcp: -> None has no outputSchema
-                    elif dialect.wrap_by_schema and schema is not None:
-                        self.wrap_result = schema.get("type") != "object"
-                    if self.attributes is not None and not dialect.class_structured:
-                        schema = self.attributes = None
-            except SchemaError as exc:
-                raise SchemaError("%s, return annotation: %s" % (owner, exc)) from None
-            if schema is not None and dialect.output_spelling is not None and resolved is not _EMPTY \
-                    and self.content_fill is None:     # (the content's schema comes spelled)
-                schema = dialect.output_spelling(schema, resolved, signature.namespace)
-            if schema is not None:
-                if self.wrap_result:
-                    schema = {"type": "object", "properties": {"result": schema}, "required": ["result"]}
-                self.output_schema = _inline_root(_hoist_defs(schema))
+            self._derive_output(signature, dialect, structured_output, owner)
+
+    def _derive_output(self, signature: "_Signature", dialect: _Dialect, structured_output, owner: str) -> None:
+        """outputSchema from the return annotation, as the dialect shapes it (and how results fill it)."""
+        try:
+            resolved = signature.resolve(signature.returns)        # no annotation stays _EMPTY
+        except SchemaError:
+            resolved = _EMPTY
+        try:
+            as_content = dialect.content_structured(resolved) if dialect.content_structured is not None \
+                and resolved is not _EMPTY and _is_content_class(resolved) else None
+            if as_content is not None:
+                schema, self.content_fill = as_content          # mcp 1.x: content, also structured
+                self.wrap_result = True
+            elif structured_output:
+                schema = _schema_for(resolved, signature.namespace) if resolved is not _EMPTY else {}
+                self.wrap_result = schema.get("type") != "object"   # structuredContent must be an object
+            elif resolved is str and not dialect.text_structured:
+                schema = None                 # the text once, not again as {"result": text}
+            elif resolved is dict and dialect.dict_structured:
+                schema = {"type": "object"}   # fastmcp: the dict itself is the structured content
+            else:
+                schema, self.wrap_result, self.attributes = _output_policy(resolved, signature.namespace)
+                if dialect.wrap_by_schema and resolved in (None, type(None)):
+                    schema, self.wrap_result = None, False      # fastmcp: -> None has no outputSchema
+                elif dialect.wrap_by_schema and schema is not None:
+                    self.wrap_result = schema.get("type") != "object"
+                if self.attributes is not None and not dialect.class_structured:
+                    schema = self.attributes = None
+        except SchemaError as exc:
+            raise SchemaError("%s, return annotation: %s" % (owner, exc)) from None
+        if schema is not None and dialect.output_spelling is not None and resolved is not _EMPTY \
+                and self.content_fill is None:     # (the content's schema comes spelled)
+            schema = dialect.output_spelling(schema, resolved, signature.namespace)
+        if schema is not None:
+            if self.wrap_result:
+                schema = {"type": "object", "properties": {"result": schema}, "required": ["result"]}
+            self.output_schema = _inline_root(_hoist_defs(schema))
 
     def _dialect_input(self, dialect: _Dialect) -> None:
         """The dialect's closed_input (validated) and untyped_schema (listed only) on the inputSchema."""
