@@ -3573,7 +3573,16 @@ def _sdk_through_middleware(handler):
         chain = self.__dict__.get("middleware")
         if not chain:
             return handler(self, call)
-        return _SDKMiddlewareRun(self, call, handler).answer(self._sdk_middleware_loop())
+        if call.key in call.session.inflight or call.method == "initialize":
+            return _SDKMiddlewareRun(self, call, handler).answer(self._sdk_middleware_loop())
+        # A call the core answers on the thread that reads the connection: the chain may wait
+        # (on the client, on the loop), so it runs on a thread of its own, as a worker's call
+        # (in flight: cancellable, and the low-level Server's handlers answer it there). Only
+        # initialize stays, as in the SDK: what follows it must find the connection initialized.
+        call.session.inflight[call.key] = call
+        threading.Thread(target=call.session._run, args=(call, lambda _call: through(self, call)),
+                         name="minimcp-sdk-middleware", daemon=True).start()
+        return None
     through.__name__ = through.__qualname__ = handler.__name__
     through.__doc__ = handler.__doc__
     return through
@@ -3635,6 +3644,17 @@ class _SDKServerFaces:
             return self._sdk_face
 
     _mcp_server = _lowlevel_server
+
+    def completion(self):
+        """``@mcp.completion()``: ``async def f(ref, argument, context) -> Completion | None`` answers
+        completion/complete, as the low-level Server's decorator of that name takes it."""
+        return self._lowlevel_server.completion()
+
+    def _offers(self, capability: str) -> bool:
+        face = self.__dict__.get("_sdk_face")
+        if face is not None and any(method in face._sdk_handlers for method in _SDK_OFFERED.get(capability, ())):
+            return True
+        return super()._offers(capability)
 
     def _sdk_models(self, table: dict, shape, model: str) -> list:
         with self._lock:

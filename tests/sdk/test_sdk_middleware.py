@@ -91,6 +91,7 @@ def test_middleware_refuses_and_wraps_as_the_sdk_does(tmp_path):
 EVERYTHING_STYLE = '''
     from mcp.server.streamable_http import EventCallback, EventMessage, EventStore
     from mcp.server.{module} import {cls}
+    from mcp.types import Completion
     {types}
 
     class InMemoryEventStore(EventStore):
@@ -117,6 +118,10 @@ EVERYTHING_STYLE = '''
     @mcp.tool()
     def subscriptions() -> list:
         return subscribed
+
+    @mcp.completion()
+    async def complete(ref, argument, context):
+        return Completion(values=[argument.value + "!", ref.type], total=2, hasMore=False)
     {handlers}
 
     if __name__ == "__main__":
@@ -164,12 +169,16 @@ def everything(tmp_path, module, cls, handlers, types=""):
         request(2, "resources/subscribe", {"uri": "test://watched"}),
         request(3, "resources/unsubscribe", {"uri": "test://watched"}),
         call(4, "subscriptions"),
+        request(5, "completion/complete", {"ref": {"type": "ref/prompt", "name": "p"},
+                                           "argument": {"name": "a", "value": "x"}}),
     ])
 
 
 def test_mcp1_fastmcp_registers_through_its_lowlevel_server(tmp_path):
     answers, _, stderr = everything(tmp_path, "fastmcp", "FastMCP", MCP1_HANDLERS)
     assert [answers[i].get("result") for i in (1, 2, 3)] == [{}, {}, {}], stderr
+    assert answers[0]["result"]["capabilities"]["completions"] == {}
+    assert answers[5]["result"] == {"completion": {"values": ["x!", "ref/prompt"], "total": 2, "hasMore": False}}
     assert [block["text"] for block in answers[4]["result"]["content"]] == [
         "level debug", "+test://watched", "-test://watched"]
 
@@ -177,5 +186,47 @@ def test_mcp1_fastmcp_registers_through_its_lowlevel_server(tmp_path):
 def test_mcp2_mcpserver_registers_through_its_lowlevel_server(tmp_path):
     answers, _, stderr = everything(tmp_path, "mcpserver", "MCPServer", MCP2_HANDLERS, MCP2_TYPES)
     assert [answers[i].get("result") for i in (1, 2, 3)] == [{}, {}, {}], stderr
+    assert answers[5]["result"] == {"completion": {"values": ["x!", "ref/prompt"], "total": 2, "hasMore": False}}
     assert [block["text"] for block in answers[4]["result"]["content"]] == [
         "level debug", "+test://watched", "-test://watched"]
+
+
+LOWLEVEL = '''
+    import asyncio
+
+    import mcp.server.stdio
+    from mcp.server import Server
+    from mcp.shared.exceptions import MCPError
+    import mcp_types as types
+
+    async def list_tools(ctx, params) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[types.Tool(name="echo", input_schema={"type": "object"})])
+
+    async def call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+        return types.CallToolResult(content=[types.TextContent(text=params.name + " " + ctx.method)])
+
+    async def only_echo(ctx, call_next):
+        if ctx.method == "tools/call" and ctx.params["name"] != "echo":
+            raise MCPError(code=-32602, message="Unknown tool: " + ctx.params["name"])
+        result = await call_next(ctx)
+        if ctx.method == "tools/list":
+            result["tools"].append({"name": "added", "inputSchema": {"type": "object"}})
+        return result
+
+    server = Server("low", version="2.0", on_list_tools=list_tools, on_call_tool=call_tool)
+    server.middleware.append(only_echo)
+
+    async def run():
+        async with mcp.server.stdio.stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+
+    if __name__ == "__main__":
+        asyncio.run(run())
+'''
+
+
+def test_lowlevel_server_middleware_wraps_its_handlers(tmp_path):
+    answers, _, stderr = serve(tmp_path, LOWLEVEL, [request(1, "tools/list"), call(2, "echo"), call(3, "other")])
+    assert [tool["name"] for tool in answers[1]["result"]["tools"]] == ["echo", "added"], stderr
+    assert answers[2]["result"]["content"] == [{"type": "text", "text": "echo tools/call"}]
+    assert answers[3]["error"] == {"code": -32602, "message": "Unknown tool: other"}
