@@ -3620,9 +3620,11 @@ class _SDKServerFaces:
     servers reach to register what the decorators lack (``mcp._mcp_server.set_logging_level()``
     in mcp 1.x, ``mcp._lowlevel_server.add_request_handler(...)`` in mcp 2.x)."""
 
-    def __init__(self, *args, middleware=None, **settings) -> None:
+    def __init__(self, *args, middleware=None, request_state_security=None, **settings) -> None:
         super().__init__(*args, **settings)
         self.middleware = list(middleware or ())
+        if request_state_security is not None:     # its ttl; minimcp seals requestState with its own key
+            self.state_ttl = request_state_security.ttl
 
     @property
     def _sdk_lifespan_value(self):
@@ -3693,6 +3695,27 @@ def _sdk_face_handlers(base: type) -> dict:
     return _sdk_request_handlers(attrs, base)
 
 
+class _SDKRequestStateSecurity:
+    """mcp 2.x's ``RequestStateSecurity(keys=[...] | codec=..., ttl=600.0, ...)``: how requestState
+    is sealed. minimcp seals it with a key of its own (HMAC-SHA256: the client holds it unread),
+    so of this only ``ttl`` is used; the arguments are checked as the SDK checks them."""
+
+    def __init__(self, *, keys=None, codec=None, ttl: float = 600.0, bind_principal=None,
+                 audience: str = None) -> None:
+        import math
+        if (keys is None) == (codec is None):
+            raise ValueError("RequestStateSecurity takes exactly one of keys= or codec=")
+        if not (isinstance(ttl, (int, float)) and math.isfinite(ttl) and ttl > 0):
+            raise ValueError("request-state ttl must be a positive finite number, got %r" % (ttl,))
+        self.keys, self.codec, self.ttl = keys, codec, ttl
+        self.bind_principal, self.audience = bind_principal, audience
+
+    @classmethod
+    def ephemeral(cls, *, ttl: float = 600.0, audience: str = None) -> "_SDKRequestStateSecurity":
+        """A key of this process's own."""
+        return cls(keys=[os.urandom(32)], ttl=ttl, audience=audience)
+
+
 class _SDKEventMessage:
     """mcp's ``EventMessage(message, event_id=None)``: a message an EventStore replays."""
 
@@ -3726,6 +3749,8 @@ _SDK_MODULE_NAMES = {
     ("mcp.server.context", "ServerMiddleware"): _SDKServerMiddleware,
     ("mcp.server.runner", "ServerMiddleware"): _SDKServerMiddleware,
     ("mcp.server.streamable_http", "EventStore"): _SDKEventStore,
+    ("mcp.server.mcpserver", "RequestStateSecurity"): _SDKRequestStateSecurity,
+    ("mcp.server.request_state", "RequestStateSecurity"): _SDKRequestStateSecurity,
     ("mcp.server.streamable_http", "EventMessage"): _SDKEventMessage,
 }
 

@@ -109,7 +109,7 @@ EVERYTHING_STYLE = '''
 
     event_store = InMemoryEventStore()
     subscribed = []
-    mcp = {cls}(name="everything")
+    mcp = {cls}(name="everything"{settings})
 
     @mcp.resource("test://watched")
     def watched() -> str:
@@ -158,12 +158,14 @@ MCP2_HANDLERS = '''
     mcp._lowlevel_server.add_request_handler("resources/subscribe", SubscribeRequestParams, subscribe)
     mcp._lowlevel_server.add_request_handler("resources/unsubscribe", UnsubscribeRequestParams, unsubscribe)
 '''
-MCP2_TYPES = ("from mcp.types import EmptyResult, SetLevelRequestParams, SubscribeRequestParams, "
+MCP2_TYPES = ("from mcp.server.mcpserver import RequestStateSecurity\n"
+              "    from mcp.types import EmptyResult, SetLevelRequestParams, SubscribeRequestParams, "
               "UnsubscribeRequestParams")
 
 
-def everything(tmp_path, module, cls, handlers, types=""):
+def everything(tmp_path, module, cls, handlers, types="", settings=""):
     source = EVERYTHING_STYLE.replace("{module}", module).replace("{cls}", cls).replace("{types}", types)
+    source = source.replace("{settings}", ", " + settings if settings else "")
     return serve(tmp_path, source.replace("    {handlers}\n", handlers), [
         request(1, "logging/setLevel", {"level": "debug"}),
         request(2, "resources/subscribe", {"uri": "test://watched"}),
@@ -184,7 +186,8 @@ def test_mcp1_fastmcp_registers_through_its_lowlevel_server(tmp_path):
 
 
 def test_mcp2_mcpserver_registers_through_its_lowlevel_server(tmp_path):
-    answers, _, stderr = everything(tmp_path, "mcpserver", "MCPServer", MCP2_HANDLERS, MCP2_TYPES)
+    answers, _, stderr = everything(tmp_path, "mcpserver", "MCPServer", MCP2_HANDLERS, MCP2_TYPES,
+                                    "request_state_security=RequestStateSecurity(keys=[b'k' * 32])")
     assert [answers[i].get("result") for i in (1, 2, 3)] == [{}, {}, {}], stderr
     assert answers[5]["result"] == {"completion": {"values": ["x!", "ref/prompt"], "total": 2, "hasMore": False}}
     assert [block["text"] for block in answers[4]["result"]["content"]] == [
