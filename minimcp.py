@@ -326,13 +326,13 @@ def _schema_for(hint, namespace: dict, seen: tuple = ()) -> dict:
     if special is not None:
         return special
     if _is_enum(hint):
-        return _enum_schema([member.value for member in hint])
+        return _described(_enum_schema([member.value for member in hint]), hint)
     if hint in seen:
         raise SchemaError("recursive type %r is not supported" % (hint,))
     if _is_typeddict(hint):
-        return _typeddict_schema(hint, seen + (hint,))
+        return _described(_typeddict_schema(hint, seen + (hint,)), hint)
     if _is_dataclass(hint):
-        return _dataclass_schema(hint, seen + (hint,))
+        return _described(_dataclass_schema(hint, seen + (hint,)), hint)
     origin, args, metadata = _typing_parts(hint)
     if origin == "annotated":
         schema = _schema_for(args[0], namespace, seen)
@@ -355,6 +355,23 @@ def _schema_for(hint, namespace: dict, seen: tuple = ()) -> dict:
     if hint is object or type(hint).__name__ == "TypeVar" or repr(hint) == "typing.Any":
         return {}
     raise SchemaError("unsupported annotation %r" % (hint,))
+
+
+def _type_description(hint):
+    """A class's own docstring, cleaned, as pydantic describes an Enum, TypedDict or dataclass
+    by it (not the docstring Enum or dataclass make up for a class without one), or None."""
+    doc = getattr(hint, "__doc__", None) if isinstance(hint, type) else None
+    if not isinstance(doc, str) or not doc.strip() or doc == "An enumeration." or (   # Enum's own, before 3.11
+            _is_dataclass(hint) and doc.startswith(hint.__name__ + "(")):
+        return None
+    return _clean_doc(doc)
+
+
+def _described(schema: dict, hint) -> dict:
+    description = _type_description(hint)
+    if description:
+        schema["description"] = description
+    return schema
 
 
 def _container_schema(origin, name: str, args: tuple, namespace: dict, seen: tuple):
@@ -701,8 +718,10 @@ def _coerce(value, hint, namespace: dict):
     if origin is dict and isinstance(value, dict) and len(args) == 2:
         return {k: _coerce(v, args[1], namespace) for k, v in value.items()}
     if origin == "union" or repr(origin) == "typing.Union":
+        args = [_resolve_annotation(arg, namespace) for arg in args]
+        if type(value) in args:            # pydantic's smart union: a member of the value's own type wins
+            return value                   # (1000000.0 for int | float stays a float)
         for arg in args:
-            arg = _resolve_annotation(arg, namespace)
             try:
                 validate(value, _schema_for(arg, namespace))
             except (ValueError, SchemaError):
@@ -860,8 +879,8 @@ def _input_schema(signature: _Signature, skip: set, arg_docs: dict, owner: str) 
             prop = {} if annotation is _EMPTY else _schema_for(annotation, signature.namespace)
         except SchemaError as exc:
             raise SchemaError("%s, parameter %r: %s" % (owner, name, exc)) from None
-        if arg_docs.get(name) and "description" not in prop:
-            prop["description"] = arg_docs[name]
+        if arg_docs.get(name) and prop.get("description") in (None, _type_description(annotation)):
+            prop["description"] = arg_docs[name]       # the parameter's words before its type's
         if default is _EMPTY:
             required.append(name)
         else:
@@ -1354,7 +1373,8 @@ class _Dialect:
              "default_version", "describe_extra", "result_meta", "strict_annotations",
              "untyped_schema", "closed_input", "meta_in_results", "output_spelling",
              "wrap_by_schema", "annotation_fields", "non_finite", "elicit_by_type", "lifespan_per_session",
-             "unoffered_method")
+             "unoffered_method", "resource_failure", "odd_tool_names", "undeclared_question", "mcp_error_fails",
+             "log_data", "result_wording", "content_structured")
     __slots__ = ("name",) + RULES
 
     def __init__(self, name: str, **rules) -> None:
@@ -1394,7 +1414,8 @@ class _Dialect:
 #   is_error_always: results carry "isError": false too;
 #   objects: an object that is not JSON is written as its fields ("fields", or refused when it
 #     has none) or as the JSON string of its repr() ("repr");
-#   list_blocks: a returned list is one content block per item ("items") or one JSON text ("json");
+#   list_blocks: a returned list is one content block per item ("items") or one JSON text ("json",
+#     no block for an empty list);
 #   compact_json: JSON text without spaces; dict_structured: a dict (unannotated, or ``-> dict``,
 #     whose outputSchema is then {"type": "object"}) is also structuredContent; text_structured: ``-> str`` has an outputSchema ({"result": ...});
 #     class_structured: a plain annotated class has one, from its annotations;
@@ -1418,7 +1439,7 @@ class _Dialect:
 #   output_spelling: None, or fn(schema, hint, namespace) giving a tool's outputSchema (before it
 #     is wrapped in {"result": ...}) as the SDK's pydantic spells it; wrap_by_schema: a result is
 #     wrapped in {"result": ...} exactly when its schema is not an object (fastmcp: typing.Dict
-#     too is the structured content itself), not by the kind of annotation (mcp);
+#     too is the structured content itself, and ``-> None`` has none), not by the kind of annotation (mcp);
 #   annotation_fields: None (tool and resource annotations are sent as given) or {"tool": names,
 #     "resource": names}: the fields the SDK's models have, snake_case taken for camelCase, the
 #     rest dropped (mcp 2.x's types ignore unknown fields; mcp 1.x's keep them);
@@ -1430,7 +1451,23 @@ class _Dialect:
 #   lifespan_per_session: the lifespan is entered for each handshake-era HTTP session (mcp 1.x),
 #     not once per process;
 #   unoffered_method: the message of the -32601 error for a method of a kind the server does not
-#     offer (tools/call on a server without tools), a format of {method} and {capability}.
+#     offer (tools/call on a server without tools), a format of {method} and {capability};
+#   resource_failure: None (a read that raises ValueError or OSError is "Reading URI failed:
+#     ...", anything else an internal error naming its type) or fn(exc, uri, template) giving
+#     the message of the -32603 error for a resource (or template) function that raised;
+#   odd_tool_names: None (a tool name outside the spec's 1-128 characters of A-Z a-z 0-9 _ - .
+#     is refused at registration) or fn(name) that warns as the SDK warns, and it is registered;
+#   undeclared_question: None (a question the client did not declare the capability for is
+#     -32021 in every revision) or fn(capability, method) giving the exception the tool sees
+#     before 2026-07-28, where the spec names no code (None: -32021 still). Never sent, either way;
+#   mcp_error_fails: an MCPError a tool raises is its call's JSON-RPC error (False), or a failure
+#     like any other exception, an isError result (mcp 1.x, fastmcp), but for -32021, the spec's;
+#   log_data: None (a log message's data is what the handler logged) or fn(data, extra) giving it;
+#   result_wording: None (the validator's words) or fn(tool, value) giving the SDK's words for a
+#     result that fails its outputSchema, or None where it has none;
+#   content_structured: None (a content annotation, ``-> list[TextContent]``, has no outputSchema)
+#     or fn(hint) giving (outputSchema, fn(block) -> the block as structured content) for the
+#     annotations whose content the SDK also sends as {"result": [...]} (mcp 1.x), else None.
 _DIALECTS = {
     # minimcp's own, the one row of the core: what its README documents. minimcp_sdk.py adds
     # the rows of the SDKs (mcp2, mcp1, fastmcp), each as it differs from this one.
@@ -1445,7 +1482,9 @@ _DIALECTS = {
         describe_extra=None, result_meta=None, strict_annotations=True, untyped_schema=None, closed_input=False,
         meta_in_results=False, output_spelling=None, wrap_by_schema=False, annotation_fields=None,
         non_finite=None, elicit_by_type=None, lifespan_per_session=False,
-        unoffered_method="Method not found: {method} (this server offers no {capability})"),
+        unoffered_method="Method not found: {method} (this server offers no {capability})", resource_failure=None,
+        odd_tool_names=None, undeclared_question=None, mcp_error_fails=False, log_data=None, result_wording=None,
+        content_structured=None),
 }
 _MASKED_FAILURE = "Error executing tool {name}"   # a failing tool's text under mask_errors=True (mcp's words)
 
@@ -1728,6 +1767,17 @@ def _is_content_class(hint) -> bool:
     return False
 
 
+def _names_whole_result(hint) -> bool:
+    """Whether a return annotation names a whole tool result (the SDK's CallToolResult), bare or
+    in a union (``-> CallToolResult | InputRequiredResult``): the function makes the result itself."""
+    if isinstance(hint, type) and type(hint).__name__ != "GenericAlias":
+        return hasattr(hint, "to_result")
+    origin, args, _ = _typing_parts(hint)
+    if origin == "annotated":
+        return _names_whole_result(args[0])
+    return (origin == "union" or repr(origin) == "typing.Union") and any(_names_whole_result(a) for a in args)
+
+
 def _output_policy(hint, namespace: dict) -> tuple:
     """The official SDK's rule for a return annotation: (outputSchema or None, wrap in "result", attributes).
 
@@ -1736,7 +1786,7 @@ def _output_policy(hint, namespace: dict) -> tuple:
     structured content themselves; no annotation, content, and classes without
     annotations (``dict``, ``datetime``, an Enum) give no structured output.
     """
-    if hint is _EMPTY or _is_content_class(hint):
+    if hint is _EMPTY or _is_content_class(hint) or _names_whole_result(hint):
         return None, False, None
     if hint is None or hint is type(None) or hint in (str, int, float, bool, bytes):
         return _schema_for(hint, namespace), True, None
@@ -1788,11 +1838,13 @@ class Tool:
                  meta=None, input_schema=None, output_schema=None, structured_output=None,
                  timeout=None, task_support="forbidden", ask_first=False, dialect: _Dialect = None) -> None:
         name = fn.__name__ if name is None else name
+        self.dialect = dialect = dialect or _DIALECTS["minimcp"]
         if not isinstance(name, str) or not (1 <= len(name) <= 128) or not set(name) <= _TOOL_NAME_CHARS:
-            raise ValueError("invalid tool name %r: use 1-128 characters of A-Z a-z 0-9 _ - ." % name)
+            if not isinstance(name, str) or dialect.odd_tool_names is None:
+                raise ValueError("invalid tool name %r: use 1-128 characters of A-Z a-z 0-9 _ - ." % name)
+            dialect.odd_tool_names(name)        # the spec says SHOULD: the SDKs warn, and register it
         if task_support not in ("forbidden", "optional", "required"):
             raise ValueError("task_support must be 'forbidden', 'optional' or 'required'")
-        self.dialect = dialect = dialect or _DIALECTS["minimcp"]
         if dialect.strict_annotations:
             _check_tool_annotations(name, annotations)
         self.fn, self.name, self.title, self.icons, self.meta = fn, name, title, icons, meta
@@ -1816,13 +1868,19 @@ class Tool:
         self.wrap_result = False
         self.output_schema = output_schema
         self.attributes = None           # a plain annotated class: structuredContent from its attributes
+        self.content_fill = None         # content also sent as structuredContent (the dialect's content_structured)
         if output_schema is None and structured_output is not False:
             try:
                 resolved = signature.resolve(signature.returns)        # no annotation stays _EMPTY
             except SchemaError:
                 resolved = _EMPTY
             try:
-                if structured_output:
+                as_content = dialect.content_structured(resolved) if dialect.content_structured is not None \
+                    and resolved is not _EMPTY and _is_content_class(resolved) else None
+                if as_content is not None:
+                    schema, self.content_fill = as_content          # mcp 1.x: content, also structured
+                    self.wrap_result = True
+                elif structured_output:
                     schema = _schema_for(resolved, signature.namespace) if resolved is not _EMPTY else {}
                     self.wrap_result = schema.get("type") != "object"   # structuredContent must be an object
                 elif resolved is str and not dialect.text_structured:
@@ -1831,13 +1889,16 @@ class Tool:
                     schema = {"type": "object"}   # fastmcp: the dict itself is the structured content
                 else:
                     schema, self.wrap_result, self.attributes = _output_policy(resolved, signature.namespace)
-                    if dialect.wrap_by_schema and schema is not None:
+                    if dialect.wrap_by_schema and resolved in (None, type(None)):
+                        schema, self.wrap_result = None, False      # fastmcp: -> None has no outputSchema
+                    elif dialect.wrap_by_schema and schema is not None:
                         self.wrap_result = schema.get("type") != "object"
                     if self.attributes is not None and not dialect.class_structured:
                         schema = self.attributes = None
             except SchemaError as exc:
                 raise SchemaError("%s, return annotation: %s" % (owner, exc)) from None
-            if schema is not None and dialect.output_spelling is not None and resolved is not _EMPTY:
+            if schema is not None and dialect.output_spelling is not None and resolved is not _EMPTY \
+                    and self.content_fill is None:     # (the content's schema comes spelled)
                 schema = dialect.output_spelling(schema, resolved, signature.namespace)
             if schema is not None:
                 if self.wrap_result:
@@ -1915,9 +1976,12 @@ class Tool:
         if self.attributes is not None and not isinstance(value, dict):
             fields = {k: getattr(value, k) for k in self.attributes if hasattr(value, k)}
         content = self._content(value if dialect.objects == "repr" else fields)
+        if self.content_fill is not None:
+            return {"content": content, "structuredContent": {"result": [self.content_fill(b) for b in content]}}
         if self.output_schema is None:
-            if dialect.dict_structured and type(value) is dict:
-                return {"content": content, "structuredContent": value}
+            if dialect.dict_structured and type(value) is dict:      # its datetimes, UUIDs ... as pydantic writes them
+                plain = json.loads(_to_json_text(value, allow_nan=dialect.non_finite == "json"))
+                return {"content": content, "structuredContent": plain}
             return {"content": content}
         # plain JSON types: dataclasses become dicts
         plain = json.loads(_to_json_text(fields, allow_nan=dialect.non_finite == "json"))
@@ -1925,7 +1989,8 @@ class Tool:
         try:
             validate(structured, self.output_schema, "result")
         except ValueError as exc:
-            raise ValueError("tool %r returned a value that does not match its outputSchema: %s"
+            worded = dialect.result_wording(self, value) if dialect.result_wording is not None else None
+            raise ValueError(worded or "tool %r returned a value that does not match its outputSchema: %s"
                              % (self.name, exc)) from None
         if dialect.non_finite == "json":
             structured = _nulled(structured)               # pydantic's JSON: inf and nan are null
@@ -1940,7 +2005,7 @@ class Tool:
         try:
             if dialect.list_blocks == "json" and isinstance(value, (list, tuple)) and not any(
                     hasattr(v, "to_content") or _is_content_block(v) for v in value):
-                return [{"type": "text", "text": _to_json_text(value, compact=True)}]
+                return [{"type": "text", "text": _to_json_text(value, compact=True)}] if value else []
             return _to_content(value, indent=None if dialect.compact_json else 2, compact=dialect.compact_json,
                                allow_nan=dialect.non_finite == "json")
         except _UnsendableResult:
@@ -2106,12 +2171,12 @@ class Resource:
         """Turn the function's return value into ReadResourceResult ``contents``."""
         # A list is several contents, or (the SDKs) data written as one JSON text.
         several = isinstance(value, list) and (self.dialect.resource_lists == "items" or any(
-            isinstance(item, dict) and ("text" in item or "blob" in item) for item in value))
+            _is_contents_entry(item) for item in value))
         items = value if several else [value]
         mime_type = self.mime_type or self.dialect.default_mime
         contents = []
         for item in items:
-            if isinstance(item, dict) and ("text" in item or "blob" in item):
+            if _is_contents_entry(item):
                 entry = dict(item)
                 entry.setdefault("uri", uri)
             elif isinstance(item, (bytes, bytearray)):
@@ -2128,6 +2193,29 @@ class Resource:
         if meta is not None:
             contents = [dict(entry, _meta=meta) if "_meta" not in entry else entry for entry in contents]
         return contents
+
+
+def _field_description(signature: _Signature, annotation, default):
+    """The description a parameter's ``Field(description=...)`` gives it, in ``Annotated`` or as
+    its default (the SDKs describe a prompt's arguments so), or None."""
+    try:
+        if _is_field_info(default):
+            annotation = _field_annotation(annotation, default)
+        if annotation is _EMPTY:
+            return None
+        return _schema_for(annotation, signature.namespace).get("description")
+    except SchemaError:
+        return None
+
+
+def _is_contents_entry(item) -> bool:
+    """Whether a resource function returned a contents entry ({"text": ...} or {"blob": ...}, with
+    only the fields of one) rather than data that happens to have such a key ({"id": 1, "text":
+    "..."}, which every SDK writes as JSON text)."""
+    return isinstance(item, dict) and ("text" in item or "blob" in item) and set(item) <= _CONTENTS_FIELDS
+
+
+_CONTENTS_FIELDS = frozenset(("uri", "mimeType", "text", "blob", "_meta"))
 
 
 def _convert_text(value, hint, namespace: dict, what: str):
@@ -2189,10 +2277,11 @@ class Prompt:
         self.context_param = signature.context_param()
         params = [(n, a, d) for n, a, d in signature.params if n != self.context_param]
         self.arguments = []
-        for name, _, default in params:
+        for name, annotation, default in params:
             argument = {"name": name}
-            if arg_docs.get(name):
-                argument["description"] = arg_docs[name]
+            described = _field_description(signature, annotation, default) or arg_docs.get(name)   # Field's first
+            if described:
+                argument["description"] = described
             argument["required"] = default is _EMPTY
             self.arguments.append(argument)
         self.hints = {n: a for n, a, _ in params}
@@ -2214,8 +2303,9 @@ class Prompt:
         missing = [a["name"] for a in self.arguments if a["required"] and a["name"] not in arguments]
         if missing:
             text = self.dialect.missing_prompt_arguments
-            raise _invalid_params(text.format(prompt=self.name, listed=", ".join(repr(m) for m in missing),
-                                              missing=set(missing)))
+            required = {a["name"] for a in self.arguments if a["required"]}   # the SDKs' set, built as they build it:
+            raise _invalid_params(text.format(prompt=self.name, listed=", ".join(repr(m) for m in missing),  # the same
+                                              missing=required - set(arguments)))                           # order
         namespace = self.signature.namespace
         return {name: _convert_text(value, self.hints[name], namespace, "prompt %r argument %r" % (self.name, name))
                 for name, value in arguments.items() if name in self.hints}     # unknown arguments are ignored
@@ -2361,37 +2451,40 @@ class Context:
             params["message"] = message
         self._session.notify_for(self._call, "notifications/progress", params)
 
-    def log(self, level: str, data, logger: str = None) -> None:
-        """Send a ``notifications/message`` to the client, if its level lets it through."""
+    def log(self, level: str, data, logger: str = None, logger_name: str = None, extra: dict = None) -> None:
+        """Send a ``notifications/message`` to the client, if its level lets it through.
+        ``logger_name`` and ``extra`` are the SDKs' spellings (a dialect may shape the data with ``extra``)."""
         if level not in _LOG_RANK:
             raise ValueError("unknown log level %r; use one of %s" % (level, ", ".join(LOG_LEVELS)))
         threshold = self._call.peer.log_level
         if threshold is None or _LOG_RANK[level] < _LOG_RANK[threshold]:
             return
-        params = {"level": level, "data": data}
+        logger = logger if logger is not None else logger_name
+        shape = self._session.server.dialect.log_data
+        params = {"level": level, "data": data if shape is None else shape(data, extra)}
         if logger is not None:
             params["logger"] = logger
         self._session.notify_for(self._call, "notifications/message", params)
 
-    def debug(self, data, logger: str = None) -> None:
+    def debug(self, data, logger: str = None, **sdk) -> None:
         """Log at level debug."""
-        self.log("debug", data, logger)
+        self.log("debug", data, logger, **sdk)
 
-    def info(self, data, logger: str = None) -> None:
+    def info(self, data, logger: str = None, **sdk) -> None:
         """Log at level info."""
-        self.log("info", data, logger)
+        self.log("info", data, logger, **sdk)
 
-    def notice(self, data, logger: str = None) -> None:
+    def notice(self, data, logger: str = None, **sdk) -> None:
         """Log at level notice."""
-        self.log("notice", data, logger)
+        self.log("notice", data, logger, **sdk)
 
-    def warning(self, data, logger: str = None) -> None:
+    def warning(self, data, logger: str = None, **sdk) -> None:
         """Log at level warning."""
-        self.log("warning", data, logger)
+        self.log("warning", data, logger, **sdk)
 
-    def error(self, data, logger: str = None) -> None:
+    def error(self, data, logger: str = None, **sdk) -> None:
         """Log at level error."""
-        self.log("error", data, logger)
+        self.log("error", data, logger, **sdk)
 
     # -- questions to the client ---------------------------------------------
     def sample(self, messages, max_tokens: int = 512, system_prompt: str = None,
@@ -2542,8 +2635,11 @@ class Context:
         return self._session.ask(self._call, [question], timeout)[0]
 
     def read_resource(self, uri: str) -> list:
-        """Read one of this server's own resources; returns its ``contents`` list."""
-        return self._session.server._read_resource(uri, self._call)["contents"]
+        """Read one of this server's own resources; returns its ``contents`` list. Each entry
+        also reads as the SDKs' (``.content``: the text, or the blob's bytes; ``.mime_type``),
+        and the list as fastmcp's result (``.contents``)."""
+        contents = self._session.server._read_resource(str(uri), self._call)["contents"]
+        return _ReadContents(_ResourceContents(entry) for entry in contents)
 
 
 class _Questions:
@@ -2621,6 +2717,30 @@ class _Fields(dict):
             if key in self:
                 return self[key]
         raise AttributeError(name)
+
+    def __await__(self):
+        return self
+        yield
+
+
+class _ResourceContents(_Fields):
+    """One entry of ``ctx.read_resource``'s answer: the wire's dict, with the SDKs' ``.content``."""
+
+    @property
+    def content(self):
+        if "text" in self:
+            return self["text"]
+        import base64
+        return base64.b64decode(self.get("blob") or "")
+
+
+class _ReadContents(list):
+    """``ctx.read_resource``'s answer: the list of contents (mcp's), also as fastmcp 4's result
+    (``.contents``), and awaitable."""
+
+    @property
+    def contents(self) -> list:
+        return self
 
     def __await__(self):
         return self
@@ -4271,6 +4391,10 @@ class _Session(_SessionTasks):
                 raise MCPError(METHOD_NOT_FOUND, "ping does not exist in protocol %s" % rev.version)
             lacking = _missing_capability(call.peer.capabilities, question.needs)
             if lacking:                         # the spec's rule, in every dialect: never sent
+                worded = self.server.dialect.undeclared_question
+                refusal = worded(lacking, question.method) if worded is not None and rev.sessions else None
+                if refusal is not None:         # before 2026-07-28 the spec names no code: the dialect's error
+                    raise refusal
                 raise MCPError(MISSING_CLIENT_CAPABILITY, "the client did not declare the %s capability, so the "
                                "server cannot send %s" % (lacking, question.method),
                                {"requiredCapabilities": question.needs})
@@ -4818,6 +4942,8 @@ def _run_coroutine(call: _Call, coroutine):
     loop = getattr(_WORKER_LOCAL, "loop", None)
     if loop is None:
         loop = _WORKER_LOCAL.loop = asyncio.new_event_loop()
+    if loop.is_running():        # an async tool reading an async resource: this thread's loop waits on us
+        return _run_beside(coroutine)
     task = loop.create_task(coroutine)
     cancel = lambda: loop.call_soon_threadsafe(task.cancel)   # noqa: E731
     call.on_cancel.append(cancel)
@@ -4827,6 +4953,25 @@ def _run_coroutine(call: _Call, coroutine):
         raise Cancelled(call.cancel_reason or "cancelled") from None
     finally:
         call.on_cancel.remove(cancel)
+
+
+def _run_beside(coroutine):
+    """Run a coroutine to its end on a loop of its own, on a thread of its own, while this
+    thread (whose loop is running the handler that asked) waits for it."""
+    import asyncio
+    outcome = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = asyncio.run(coroutine)
+        except BaseException as exc:           # handed to the caller, whatever it is
+            outcome["error"] = exc
+    helper = threading.Thread(target=run, name="minimcp-nested-handler", daemon=True)
+    helper.start()
+    helper.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
 
 
 def _complete(source, prefix: str, chosen: dict) -> list:
@@ -5026,17 +5171,24 @@ class _Protocol:
             timer.start()
         try:
             result = tool.to_result(self._invoke(call, tool, tool.bind(arguments)))
-        except MCPError:                       # (Cancelled and _NeedInput are no Exception: they pass)
-            raise
+        except MCPError as exc:                # (Cancelled and _NeedInput are no Exception: they pass)
+            if not self.dialect.mcp_error_fails or exc.code == MISSING_CLIENT_CAPABILITY:
+                raise
+            return self._tool_failed(tool, exc)
         except Exception as exc:
-            _log_tool_failure(tool.name, exc)
-            told = isinstance(exc, self.dialect.told)         # the SDK's ToolError: its message is for the model
-            text = self.dialect.tool_error if told else _MASKED_FAILURE if self.mask_errors else self.dialect.tool_failure
-            return _tool_error(text.format(name=tool.name, error=str(exc) or type(exc).__name__))
+            return self._tool_failed(tool, exc)
         finally:
             if timer is not None:
                 timer.cancel()
         return _shape_tool_result(result, call.rev.version)
+
+    def _tool_failed(self, tool: Tool, exc: Exception) -> dict:
+        """The isError result of a tool that raised, in its dialect's words."""
+        _log_tool_failure(tool.name, exc)
+        told = isinstance(exc, self.dialect.told)         # the SDK's ToolError: its message is for the model
+        text = self.dialect.tool_error if told else _MASKED_FAILURE if self.mask_errors else self.dialect.tool_failure
+        error = exc.message if isinstance(exc, MCPError) else str(exc) or type(exc).__name__
+        return _tool_error(text.format(name=tool.name, error=error))
 
     def _time_out(self, call: _Call, tool: Tool) -> None:
         """A tool ran past its timeout: answer with an error now and cancel its context."""
@@ -5066,7 +5218,15 @@ class _Protocol:
         if record is None:
             text, with_data = self.dialect.missing_resource
             raise MCPError(call.rev.missing_resource, text.format(uri=uri), {"uri": uri} if with_data else None)
-        value = self._invoke(call, record, record.arguments_for(variables))
+        try:
+            value = self._invoke(call, record, record.arguments_for(variables))
+        except (MCPError, FileNotFoundError, IsADirectoryError, PermissionError):
+            raise                          # (the last three: "no such item", -32002, below)
+        except Exception as exc:           # worded as the dialect's SDK words it, if it has a rule
+            said = self.dialect.resource_failure and self.dialect.resource_failure(exc, uri, record.is_template)
+            if said is None:
+                raise
+            raise MCPError(INTERNAL_ERROR, said) from None
         result = {"contents": [_trim("contents", c, call.rev.version) for c in record.to_contents(uri, value)]}
         if call.rev.cache_hints:
             if record.ttl_ms is not None:

@@ -23,6 +23,7 @@ from minimcp import (  # noqa: E402
     Cancelled,
     Context,
     INTERNAL_ERROR,
+    INVALID_REQUEST,
     Image,
     LATEST_HANDSHAKE_VERSION,
     MCPError,
@@ -1522,6 +1523,7 @@ def _fastmcp_prompt_argument(record, argument: dict) -> dict:
         return argument
     namespace = record.signature.namespace
     try:
+        fielded = _schema_for(hint, namespace).get("description")      # Field(description=...) in Annotated
         hint = _resolve_annotation(hint, namespace)
         origin, args, metadata = _typing_parts(hint)
         words = [m for m in metadata if isinstance(m, str)] if origin == "annotated" else []
@@ -1533,22 +1535,32 @@ def _fastmcp_prompt_argument(record, argument: dict) -> dict:
     except SchemaError:
         return argument
     schema = {k: v for k, v in schema.items() if k != "description"}
+    if fielded and fielded not in words:                  # pydantic's schema keeps a Field's words
+        schema["description"] = fielded
     note = ("Provide a value matching the following JSON schema: %s. Encode non-string values as JSON."
             % json.dumps(_pydantic_sorted(schema), separators=(",", ":")))
     described = argument.get("description")
     return dict(argument, description=described + "\n\n" + note if described else note)
 
 
-def _pydantic_output(described_root: bool):
+def _pydantic_output(described_root):
     """An SDK row's output_spelling: the outputSchema as pydantic writes it, equivalent to minimcp's
     own but spelled out: a bare list's items {}, a bare dict's additionalProperties true, and a
     TypedDict's or dataclass's docstring as its description (dedented; not a dataclass's generated
-    one). mcp 1.x and 2.x build the returned class's own model from its fields, so the class
-    returned is not described (``described_root`` False); fastmcp 4.2.3 describes it too."""
+    one). Whether the class returned is described too (``described_root``): mcp 1.x builds its
+    own model of a TypedDict's or dataclass's fields, so neither is (False); mcp 2.3.0 hands
+    pydantic a TypedDict as it is, so it is, and a dataclass is not ("typeddict"); fastmcp 4.2.3
+    describes both (True)."""
     def spell(schema: dict, hint, namespace: dict) -> dict:
         import copy
         schema = copy.deepcopy(schema)
-        _pydantic_walk(schema, hint, namespace, described_root, ())
+        resolved = _resolve_annotation(hint, namespace)
+        described = described_root is True or (described_root == "typeddict" and _is_typeddict(resolved))
+        if not described and (_is_typeddict(resolved) or _is_dataclass(resolved)) and schema.get(
+                "description") is not None and schema["description"] == _schema_for(resolved, namespace).get(
+                    "description"):
+            del schema["description"]              # the class's docstring, which the SDK's own model lacks
+        _pydantic_walk(schema, hint, namespace, described, ())
         return schema
     return spell
 
@@ -1651,7 +1663,7 @@ def _fastmcp_listing(kind: str, record, described: dict) -> dict:
     if kind == "prompt" and described.get("arguments"):
         described["arguments"] = [_fastmcp_prompt_argument(record, a) for a in described["arguments"]]
     if kind == "tool":
-        described.setdefault("title", record.name.replace("_", " ").title())
+        described.setdefault("title", record.name.replace("_", " ").replace("-", " ").title())
         if record.wrap_result:
             described["outputSchema"] = dict(described["outputSchema"], **{"x-fastmcp-wrap-result": True})
     return described
@@ -1689,6 +1701,7 @@ _PYDANTIC_WORDS = {   # error type -> pydantic-core's message template
     "sequence_str": "'str' instances are not allowed as a Sequence value",
     "model_type": "Input should be a valid dictionary or instance of {0}",
     "dataclass_type": "Input should be a dictionary or an instance of {0}",
+    "model_attributes_type": "Input should be a valid dictionary or object to extract fields from",
     "literal_error": "Input should be {0}", "enum": "Input should be {0}",
     "greater_than": "Input should be greater than {0}",
     "greater_than_equal": "Input should be greater than or equal to {0}",
@@ -2088,8 +2101,9 @@ def _pydantic_report(title: str, errors: list) -> str:
     """str(ValidationError): a count, then each error's location, words, type, input and link."""
     lines = ["%d validation error%s for %s" % (len(errors), "" if len(errors) == 1 else "s", title)]
     for loc, kind, words, value in errors:
-        lines += [_pydantic_loc(loc), "  %s [type=%s, input_value=%s, input_type=%s]" % (
-            words, kind, _pydantic_repr(value), type(value).__name__)]
+        lines += [_pydantic_loc(loc)] if loc else []          # an error of the whole value has no location line
+        lines.append("  %s [type=%s, input_value=%s, input_type=%s]" % (
+            words, kind, _pydantic_repr(value), type(value).__name__))
         if kind not in _PYDANTIC_UNLINKED:
             lines.append("    For further information visit https://errors.pydantic.dev/%s/v/%s"
                          % (_pydantic_docs_version(), kind))
@@ -2137,6 +2151,49 @@ def _pydantic_worded(sdk: str):
     return wording
 
 
+def _mcp_result_worded(tool, value):
+    """mcp 1.x's words for a result that fails its annotation: pydantic's report, for the model
+    named ``<function>Output`` (the value under "result") or for the class returned; None where
+    the emulation cannot judge."""
+    try:
+        hint = tool.signature.resolve(tool.signature.returns)
+        judge = _PydanticJudge(tool.signature.namespace, False)
+        if _is_dataclass(hint) and not isinstance(value, (dict, hint)):   # mcp's own model of its fields
+            judge.fail((), "model_attributes_type", value)
+        else:
+            judge.check(value, hint, ("result",) if tool.wrap_result else ())
+    except Exception:                             # _Unworded, or a hint nothing here foresaw
+        return None
+    if not judge.errors:
+        return None
+    function = getattr(tool.fn, "__name__", None) or tool.name
+    return _pydantic_report("%sOutput" % function if tool.wrap_result else getattr(hint, "__name__", function),
+                            judge.errors)
+
+
+# mcp 1.30.0's schema of a text block (pydantic's, in the shortest form D1 compares).
+_MCP1_TEXT_CONTENT = {
+    "description": "Text content for a message.", "type": "object", "required": ["type", "text"],
+    "properties": {
+        "type": {"const": "text", "type": "string"}, "text": {"type": "string"},
+        "annotations": {"anyOf": [{"type": "object", "properties": {
+            "audience": {"anyOf": [{"type": "array", "items": {"enum": ["user", "assistant"], "type": "string"}},
+                                   {"type": "null"}], "default": None},
+            "priority": {"anyOf": [{"type": "number", "minimum": 0.0, "maximum": 1.0}, {"type": "null"}],
+                         "default": None}}}, {"type": "null"}], "default": None},
+        "_meta": {"anyOf": [{"type": "object"}, {"type": "null"}], "default": None}}}
+
+
+def _mcp1_content_structured(hint):
+    """mcp 1.x's ``-> list[TextContent]``: an outputSchema of text blocks, and the blocks again as
+    {"result": [...]}, each with its unset fields as null (pydantic's model_dump)."""
+    origin, args, _ = _typing_parts(hint)
+    if origin is list and len(args) == 1 and args[0] is _sdk_names()["TextContent"]:
+        fill = lambda block: dict(block, annotations=block.get("annotations"), _meta=block.get("_meta"))  # noqa: E731
+        return {"type": "array", "items": _MCP1_TEXT_CONTENT}, fill
+    return None
+
+
 def _mcp_pre_parsed(params: list, arguments: dict, namespace: dict) -> dict:
     """mcp's pre_parse_json: a string for a parameter not annotated ``str`` is read as JSON when
     that gives a list, an object or null (Claude Desktop sends lists as JSON text)."""
@@ -2172,6 +2229,86 @@ def _sdk_forbids_extra() -> bool:
     return isinstance(config, dict) and config.get("extra") == "forbid"
 
 
+def _mcp2_resource_failure(exc: Exception, uri: str, template: bool) -> str:
+    """mcp 2.3.0's words for a resource function that raised: ResourceError's own message, else
+    the URI alone (the exception is hidden from the client)."""
+    if isinstance(exc, _SDKResourceError):
+        return str(exc)
+    return ("Error creating resource from template %s" if template else "Error reading resource %s") % uri
+
+
+def _mcp1_resource_failure(exc: Exception, uri: str, template: bool) -> str:
+    """mcp 1.30.0's: every exception's message, behind the step that failed (mcp 1.x says code 0;
+    the error's code stays the spec's -32603)."""
+    if template:             # wrapped twice: by the template, then by the resource manager
+        return "Error creating resource from template: Error creating resource from template: %s" % exc
+    return "Error reading resource %s: %s" % (uri, exc)
+
+
+def _fastmcp_resource_failure(exc: Exception, uri: str, template: bool) -> str:
+    """fastmcp 4.2.3's: its own errors' messages as they are, others behind the URI, quoted."""
+    if isinstance(exc, (_SDKResourceError, _SDKToolError)):
+        return str(exc)
+    return "Error reading resource %r: %s" % (uri, exc)
+
+
+_SDK_REFUSALS = {"sampling": "Sampling not supported", "elicitation": "Elicitation not supported"}
+
+
+def _mcp2_undeclared(capability: str, method: str):
+    """mcp 2.3.0 refuses a question its client did not declare with an MCPError(-32600), the call's error."""
+    said = _SDK_REFUSALS.get(capability.split(".")[0])
+    return MCPError(INVALID_REQUEST, said) if said else None
+
+
+def _mcp1_undeclared(capability: str, method: str):
+    """mcp 1.x and fastmcp: the same words, raised in the tool as any failure (an isError result)."""
+    said = _SDK_REFUSALS.get(capability.split(".")[0])
+    return RuntimeError(said) if said else None
+
+
+def _fastmcp_result_worded(tool, value):
+    """fastmcp 4.2.3 checks only that an object-schema result is an object (else its ToolResult
+    refuses it in these words); the rest it sends unchecked (README D11)."""
+    if tool.wrap_result or isinstance(value, dict) or tool.attributes is not None or _is_dataclass(type(value)) \
+            or _is_pydantic_model(type(value)):
+        return None
+    return ("structured_content must be a dict or None. Got %s: %r. Tools should wrap non-dict values based on "
+            "their output_schema." % (type(value).__name__, value))
+
+
+def _fastmcp_log_data(message, extra) -> dict:
+    """fastmcp's ``await ctx.info(message, extra=...)`` sends its LogData: {"msg": ..., "extra": ...}."""
+    return {"msg": message, "extra": extra}
+
+
+def _sdk_tool_name_warning(name: str) -> None:
+    """The SDKs' SEP-986 check of a tool name (mcp.shared.tool_name_validation): a name outside
+    the spec's characters or length is registered, after these warnings on the log."""
+    said = []
+    if not name or len(name) > 128:
+        said.append("Tool name cannot be empty" if not name else
+                    "Tool name exceeds maximum length of 128 characters (current: %d)" % len(name))
+    else:
+        said += ["Tool name contains %s, which may cause parsing issues" % what
+                 for mark, what in ((" ", "spaces"), (",", "commas")) if mark in name]
+        said += ["Tool name starts or ends with a %s, which may cause parsing issues in some contexts" % what
+                 for mark, what in (("-", "dash"), (".", "dot")) if name.startswith(mark) or name.endswith(mark)]
+        allowed = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-."     # SEP-986's
+        odd = [c for i, c in enumerate(name) if c not in allowed and c not in name[:i]]
+        if odd:
+            said += ["Tool name contains invalid characters: %s" % ", ".join(repr(c) for c in odd),
+                     "Allowed characters are: A-Z, a-z, 0-9, underscore (_), dash (-), and dot (.)"]
+    logger = _sdk_get_logger("mcp.shared.tool_name_validation")
+    logger.warning('Tool name validation warning for "%s":', name)
+    for line in said:
+        logger.warning("  - %s", line)
+    logger.warning("Tool registration will proceed, but this may cause compatibility issues.")
+    logger.warning("Consider updating the tool name to conform to the MCP tool naming standard.")
+    logger.warning("See SEP-986 (https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool-names) "
+                   "for more details.")
+
+
 # The SDK rows of the dialect table, which the core's row (minimcp's own) does not have:
 # mcp 2.3.0's whole, then the others as each differs from it. Added, never replacing a row.
 _DIALECTS["mcp2"] = _DIALECTS["minimcp"].but(
@@ -2182,14 +2319,19 @@ _DIALECTS["mcp2"] = _DIALECTS["minimcp"].but(
     missing_resource=("Unknown resource: {uri}", True), unknown_prompt=("Unknown prompt: {name}", False),
     missing_prompt_arguments="Missing required arguments: {missing}",
     default_version="", strict_annotations=False, untyped_schema={"type": "string"},
-    closed_input=_sdk_forbids_extra, output_spelling=_pydantic_output(False),
-    non_finite="json", elicit_by_type=_sdk_elicit, unoffered_method="Method not found", annotation_fields={
+    closed_input=_sdk_forbids_extra, output_spelling=_pydantic_output("typeddict"),
+    non_finite="json", elicit_by_type=_sdk_elicit, unoffered_method="Method not found",
+    resource_failure=_mcp2_resource_failure, odd_tool_names=_sdk_tool_name_warning,
+    undeclared_question=_mcp2_undeclared, annotation_fields={
         "tool": ("title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"),
         "resource": ("audience", "priority", "lastModified")})
 _DIALECTS["mcp1"] = _DIALECTS["mcp2"].but(        # mcp 1.30.0, the last 1.x
     "mcp1", annotation_fields=None, tool_failure="Error executing tool {name}: {error}",
     decode_uri_variables=False,
-    missing_resource=("Unknown resource: {uri}", False), default_version="1.30.0", lifespan_per_session=True)
+    missing_resource=("Unknown resource: {uri}", False), default_version="1.30.0", lifespan_per_session=True,
+    resource_failure=_mcp1_resource_failure, undeclared_question=_mcp1_undeclared, mcp_error_fails=True,
+    result_wording=_mcp_result_worded, content_structured=_mcp1_content_structured,
+    output_spelling=_pydantic_output(False))
 _DIALECTS["fastmcp"] = _DIALECTS["mcp2"].but(     # fastmcp 4.2.3
     "fastmcp", docstrings=_fastmcp_docstring, tool_failure="Error calling tool {name!r}: {error}",
     tool_error="{error}",
@@ -2199,7 +2341,9 @@ _DIALECTS["fastmcp"] = _DIALECTS["mcp2"].but(     # fastmcp 4.2.3
     missing_resource=("Resource not found: {uri!r}", True), unknown_prompt=("Unknown prompt: {name!r}", False),
     default_version="4.2.3", describe_extra=_fastmcp_listing, result_meta={"fastmcp": {"wrap_result": True}},
     untyped_schema=None, closed_input=True, meta_in_results=True, output_spelling=_pydantic_output(True),
-    wrap_by_schema=True, non_finite=_fastmcp_finite)
+    wrap_by_schema=True, non_finite=_fastmcp_finite, resource_failure=_fastmcp_resource_failure,
+    undeclared_question=_mcp1_undeclared, mcp_error_fails=True, log_data=_fastmcp_log_data,
+    result_wording=_fastmcp_result_worded)
 
 
 def _sdk_get_logger(name: str):
@@ -2308,6 +2452,16 @@ def _sdk_build_component() -> type:
             """The component for ``fn``; positional arguments as the SDK takes them (a resource's uri)."""
             options.update(zip(cls.positional, args))
             return cls(fn, **options)
+
+        @classmethod
+        def from_tool(cls, tool, transform_fn=None, transform_args=None, **options) -> "_SDKComponent":
+            """fastmcp's ``Tool.from_tool(tool, name=..., description=...)``: the same function under
+            new options. Rewriting its arguments (``transform_args``, ``transform_fn``) is not emulated."""
+            if transform_fn is not None or transform_args:
+                raise NotImplementedError("Tool.from_tool(..., transform_args=/transform_fn=) rewrites a tool's "
+                                          "arguments, which minimcp does not emulate: register a function with "
+                                          "the arguments you want instead")
+            return cls(tool.fn, **dict(tool.options, **{k: v for k, v in options.items() if v is not None}))
 
         @property
         def name(self) -> str:

@@ -16,6 +16,7 @@
 #
 # Usage: tests/interop/run_sdk_generate.sh [--seeds A-B] [-j N] [-v] [--report FILE] [--keep --work DIR]
 #        (the options go to sdk_generate.py; --seeds overrides SEEDS)
+#        VENVS=DIR tests/interop/run_sdk_generate.sh ...   (keep the venvs in DIR for the next run)
 #        UNSEEN=/work/.mirror tests/interop/run_sdk_generate.sh
 #        (the same venvs for tests/interop/unseen_servers.py: the servers of unseen_servers.txt, read
 #        from the git snapshots under that folder, under their SDK and under serve)
@@ -44,17 +45,30 @@ PY="$(find_python)" || die "no Python >= 3.10 found (looked in \$(pyenv root)/ve
 echo "# python: $PY ($("$PY" -c 'import sys; print(sys.version.split()[0])'))"
 started=$SECONDS
 
-workdir="$(mktemp -d "${TMPDIR:-/tmp}/minimcp-sdk-generate.XXXXXX")"
-trap 'rm -rf "$workdir"' EXIT
+# VENVS=DIR keeps the venvs in DIR between runs (one folder per set of pins, reused when each
+# venv still holds its pins); without it they live in a throwaway folder removed at exit.
+pins="mcp$MCP1_VERSION-mcp$MCP2_VERSION-fastmcp$FASTMCP2_VERSION-fastmcp$FASTMCP4_VERSION-pydantic$PYDANTIC_VERSION-anyio$ANYIO_VERSION"
+if [ -n "${VENVS:-}" ]; then
+  mkdir -p "$VENVS"
+  workdir="$(cd "$VENVS" && pwd)/$pins"
+  mkdir -p "$workdir"
+else
+  workdir="$(mktemp -d "${TMPDIR:-/tmp}/minimcp-sdk-generate.XXXXXX")"
+  trap 'rm -rf "$workdir"' EXIT
+fi
 
 install() {  # VENV PACKAGE...
   # One pip (the base interpreter's) installs into each venv, without compiling: the venvs need
-  # no pip of their own, and the servers compile only the modules they import, once.
+  # no pip of their own, and the servers compile only the modules they import, once. A kept
+  # venv whose installs completed (its .done marker) is reused as it is.
   local venv="$workdir/$1"
   shift
+  [ -f "$venv.done" ] && return 0
+  rm -rf "$venv"
   "$PY" -m venv --without-pip "$venv" || die "could not create a venv with $PY"
   "$PY" -m pip --python "$venv/bin/python" install --quiet --disable-pip-version-check --no-compile "$@" \
     >"$venv.log" 2>&1 || { cat "$venv.log" >&2; die "pip install $* failed"; }
+  touch "$venv.done"
 }
 
 install mcp1 "mcp==$MCP1_VERSION" "pydantic==$PYDANTIC_VERSION" &

@@ -315,9 +315,25 @@ def _undeclared(data: dict) -> dict:
     return out
 
 
+def _call_kind(key: str) -> str:
+    """The kind of a call's recording key ("04 resource notes://1 {}" -> "resource")."""
+    parts = key.split(" ", 2)
+    return parts[1] if len(parts) > 2 and parts[0].isdigit() else ""
+
+
 def rule_undeclared_lists(real, mini, dialect):
-    """D4: no capability (and -32601) for a kind of thing the server has none of."""
-    return _undeclared(real), _undeclared(mini)
+    """D4: no capability (and -32601) for a kind of thing the server has none of: listing it,
+    and reading or getting one by name (the SDK answers its own "unknown" error there)."""
+    real, mini = _undeclared(real), _undeclared(mini)
+    kinds = {"resource": "resources", "prompt": "prompts"}
+    for key, answer in mini.items():
+        kind = kinds.get(_call_kind(key))
+        error = answer.get("error") if isinstance(answer, dict) else None
+        theirs = real.get(key)
+        if (kind and isinstance(error, dict) and error.get("code") == -32601 and isinstance(theirs, dict)
+                and "error" in theirs and _lists_nothing(real, kind) and _lists_nothing(mini, kind)):
+            real[key] = answer
+    return real, mini
 
 
 _LISTINGS = {"tools": (("tools/list", "tools"),), "prompts": (("prompts/list", "prompts"),),
@@ -361,9 +377,15 @@ def rule_spec_fixed(real, mini, dialect):
         if not isinstance(answer, dict) or not isinstance(other, dict) or not isinstance(other.get("error"), dict):
             continue
         mine = other["error"]
-        if mine.get("code") != -32602:
+        if mine.get("code") not in (-32602, -32002, -32603):
             continue
         error = answer.get("error")
+        if _call_kind(key) == "resource" and isinstance(error, dict) and (
+                mine.get("code") == -32002 or error.get("code") == 0):
+            real[key] = dict(answer, error=dict(error, code=mine["code"]))   # a missing resource (0, -32602),
+            continue                                                          # a failed read (0)
+        if mine.get("code") != -32602:
+            continue
         if isinstance(error, dict) and error.get("code") == 0:             # an unknown prompt, a missing argument
             real[key] = dict(answer, error=dict(error, code=-32602))
         elif answer.get("isError") and _texts(answer) == [mine.get("message")]:   # an unknown tool
@@ -503,9 +525,23 @@ def rule_text_once(real, mini, dialect):
     return real, mini
 
 
+def rule_refused_results(real, mini, dialect):
+    """D11: a result that breaks its outputSchema is an isError result, where fastmcp sends it and
+    the official client refuses the answer ("Invalid structured content returned by tool ...")."""
+    real = dict(real)
+    for key, answer in real.items():
+        other = mini.get(key)
+        refused = isinstance(answer, dict) and str(answer.get("client_error", "")).startswith(
+            "RuntimeError: Invalid structured content returned by tool")
+        if refused and isinstance(other, dict) and other.get("isError") is True:
+            real[key] = dict(other, **({"notifications": answer["notifications"]} if "notifications" in answer else {}))
+    return real, mini
+
+
 RULES = {"D1": rule_shortest_schemas, "D2": rule_docstrings, "D3": rule_error_text,
          "D4": rule_undeclared_lists, "D5": rule_fastmcp_extras, "D6": rule_mime_types,
-         "D7": rule_resource_lists, "D8": rule_object_text, "D9": rule_text_once, "D10": rule_spec_fixed}
+         "D7": rule_resource_lists, "D8": rule_object_text, "D9": rule_text_once, "D10": rule_spec_fixed,
+         "D11": rule_refused_results}
 
 
 def readme_rules(readme: Path) -> list[str]:

@@ -37,6 +37,7 @@ of difference and their counts per style, and `N passed, N failed, N skipped`.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import random
@@ -503,8 +504,9 @@ _FASTMCP2 = dict(_MCP1, server=("fastmcp", "FastMCP"), context=("fastmcp", "Cont
                  messages=[("fastmcp.prompts.prompt", "Message")], user="Message({text})",
                  assistant='Message({text}, role="assistant")', read="(await ctx.read_resource({uri}))[0].content",
                  elicit="ctx.elicit({msg}, response_type=bool)", sample="(await ctx.sample({msg})).text")
+# fastmcp 4 has no ctx.sample: its tools sample through the session, as mcp's do.
 _FASTMCP4 = dict(_FASTMCP2, sc="structured_content", mcp_error=_MCP2["mcp_error"], raise_mcp=_MCP2["raise_mcp"],
-                 messages=[("fastmcp.prompts", "Message")], lifespan="ctx.lifespan_context",
+                 messages=[("fastmcp.prompts", "Message")], lifespan="ctx.lifespan_context", sample=_MCP1["sample"],
                  read="(await ctx.read_resource({uri})).contents[0].content")
 API = {"mcp1": _MCP1, "mcp2": _MCP2, "fastmcp2": _FASTMCP2, "fastmcp4": _FASTMCP4}
 CONFIG_TEXT = "theme=dark\\nlanguage=en"
@@ -1175,6 +1177,16 @@ def render(server: Server) -> str:
     return render_decorated(server)
 
 
+def source_for(server: Server, reference: str) -> str:
+    """The source a reference SDK runs: the server itself, but a fastmcp server runs under the
+    other pinned fastmcp in that version's idioms (fastmcp 4 has no fastmcp.prompts.prompt, no
+    ctx.sample; its ctx.read_resource answers a result, not a list): the same tools, resources
+    and prompts, written as a fastmcp 4 (or 2) user writes them. Under serve it runs as written."""
+    if server.style.startswith("fastmcp") and reference.startswith("fastmcp") and reference != server.style:
+        return render(dataclasses.replace(server, style=reference))
+    return render(server)
+
+
 # --------------------------------------------------------------------------
 # the calls a server gets: every tool with valid and invalid arguments, every read and prompt
 # --------------------------------------------------------------------------
@@ -1244,6 +1256,11 @@ class Harness:
         self.sdks = dict(item.split("=", 1) for item in args.sdk)
         self.mini = args.mini_python
         self.minimcp = str(Path(args.repo).resolve() / "minimcp.py")
+        # `python3 minimcp.py serve FILE`, but from minimcp's cached bytecode: a script is compiled
+        # at every start (13k lines, for each of the servers), a module once.
+        self.serve = [self.mini, "-c", "import runpy, sys; sys.path.insert(0, %r); "
+                      "runpy.run_module('minimcp', run_name='__main__', alter_sys=True)"
+                      % str(Path(args.repo).resolve()), "serve"]
         self.rules = deliberate.serve_scopes(Path(args.readme), sdk_diff.RULES)
         self.work = Path(args.work)
         # A fixed hash seed: the order of a set in a message is the same in every run.
@@ -1297,14 +1314,15 @@ def check_seed(seed: int, harness: Harness) -> dict:
     mini = None
     tried = []
     for reference in REFERENCES[spec.style]:
-        real, failure = harness.record([harness.sdks[reference], file], base / reference, file, source, cases)
+        real, failure = harness.record([harness.sdks[reference], file], base / reference, file,
+                                       source_for(spec, reference), cases)
         if "initialize" not in real:
             tried.append({"reference": reference, "refused": failure or "no answer to initialize"})
             if reference == REFERENCES[spec.style][0]:
                 break          # its own SDK refuses it: skipped, whatever the other says
             continue
         if mini is None:
-            mini, mini_failure = harness.record([harness.mini, harness.minimcp, "serve", file], base / "mini", file,
+            mini, mini_failure = harness.record([*harness.serve, file], base / "mini", file,
                                                 source, cases)
             outcome["mini_failure"] = mini_failure
         differences, used = harness.compare(real, mini, invalid, dialect)
@@ -1348,9 +1366,13 @@ def reproduction(outcome: dict, difference: dict) -> list:
         ask = {"tool": ["call", name, arguments], "resource": ["read", name],
                "prompt": ["prompt", name] + [f"{k}={v}" for k, v in (rest[0] if rest else {}).items()]}[kind]
     shown = " ".join(_quote(a) for a in ask)
-    return [f"python3 tests/interop/sdk_generate.py --show {outcome['seed']} > {file}",
+    as_written = reference.startswith("fastmcp") and reference != outcome["style"]
+    reference_file = f"ref_{outcome['seed']}.py" if as_written else file
+    return [f"python3 tests/interop/sdk_generate.py --show {outcome['seed']} > {file}"]  + (
+            [f"python3 tests/interop/sdk_generate.py --show {outcome['seed']} --as {reference} > {reference_file}"
+             "   # the same server in that fastmcp's idioms"] if as_written else []) + [
             f"python3 -m venv sdk && sdk/bin/pip install {PINS[reference]}   # the SDK it runs under",
-            f"PYTHONHASHSEED=0 python3 minimcp.py {shown} -- sdk/bin/python {file}",
+            f"PYTHONHASHSEED=0 python3 minimcp.py {shown} -- sdk/bin/python {reference_file}",
             "python3 -m venv mini && mini/bin/pip install pydantic anyio   # no SDK",
             f"PYTHONHASHSEED=0 python3 minimcp.py {shown} -- mini/bin/python minimcp.py serve {file}"]
 
@@ -1562,6 +1584,8 @@ def run(args) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--show", type=int, metavar="SEED", help="print the server of SEED and stop")
+    parser.add_argument("--as", dest="as_style", choices=("fastmcp2", "fastmcp4"),
+                        help="with --show: a fastmcp server in that fastmcp's idioms (what that pin runs)")
     parser.add_argument("--write", type=Path, metavar="DIR", help="write the servers of --seeds and their calls to DIR")
     parser.add_argument("--seeds", type=seed_range, default=seed_range("0-199"), help="A-B (default 0-199)")
     parser.add_argument("--sdk", action="append", default=[],
@@ -1577,7 +1601,8 @@ def main() -> int:
     parser.add_argument("-v", "--verbose", action="store_true", help="print every difference")
     args = parser.parse_args()
     if args.show is not None:
-        sys.stdout.write(render(draw(args.show)))
+        spec = draw(args.show)
+        sys.stdout.write(source_for(spec, args.as_style) if args.as_style else render(spec))
         return 0
     if args.write:
         write_servers(args.seeds, args.write)

@@ -97,3 +97,14 @@ def test_show_prints_the_server_of_a_seed_with_the_standard_library_alone():
     assert done.returncode == 0, done.stderr
     assert done.stdout == sdk_generate.render(sdk_generate.draw(5))
     assert "on_call_tool=handle_call_tool" in done.stdout        # seed 5 is the low-level 2.x form
+
+
+def test_a_fastmcp_server_runs_under_the_other_fastmcp_in_that_versions_idioms():
+    spec = sdk_generate.draw(14)                                   # fastmcp2: fastmcp.prompts.prompt.Message
+    assert spec.style == "fastmcp2" and "from fastmcp.prompts.prompt import Message" in sdk_generate.render(spec)
+    assert sdk_generate.source_for(spec, "fastmcp2") == sdk_generate.render(spec)
+    other = sdk_generate.source_for(spec, "fastmcp4")
+    assert "from fastmcp.prompts import Message" in other and "fastmcp.prompts.prompt" not in other
+    assert sdk_generate.source_for(spec, "fastmcp4").count("@") == sdk_generate.render(spec).count("@")
+    mcp1 = sdk_generate.draw(0)
+    assert sdk_generate.source_for(mcp1, "mcp1") == sdk_generate.render(mcp1)

@@ -63,6 +63,10 @@ def serve(tmp_path, source, messages, python=sys.executable, name="server.py"):
             if not waiting:
                 break
         process.stdin.close()
+        # what it wrote before it ended too: a notification that is no call's own (resources/updated)
+        # may follow the answers on a loaded machine, as nothing orders them
+        for line in process.stdout:
+            notifications.append(json.loads(line))
         stderr = process.stderr.read().decode()
         process.wait()
     finally:
