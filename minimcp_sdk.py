@@ -3734,7 +3734,7 @@ def _sdk_through_middleware(handler):
         # (in flight: cancellable, and the low-level Server's handlers answer it there). Only
         # initialize stays, as in the SDK: what follows it must find the connection initialized.
         call.session.inflight[call.key] = call
-        threading.Thread(target=call.session._run, args=(call, lambda _call: through(self, call)),
+        threading.Thread(target=_sdk_respond, args=(call, lambda: through(self, call)),
                          name="minimcp-sdk-middleware", daemon=True).start()
         return None
     through.__name__ = through.__qualname__ = handler.__name__
@@ -3742,13 +3742,31 @@ def _sdk_through_middleware(handler):
     return through
 
 
+def _sdk_respond(call, answer) -> None:
+    """Answer ``call`` with what ``answer()`` gives (from a thread of its own): its result, its
+    error, or nothing once it is cancelled; never a call left unanswered."""
+    try:
+        result = answer()
+    except MCPError as exc:
+        call.session.respond(call, error=exc.to_error())
+    except Cancelled:
+        call.session.drop(call)
+    except BaseException as exc:
+        call.session.respond(call, error={"code": INTERNAL_ERROR, "message": "Internal error: %s: %s"
+                                          % (type(exc).__name__, exc)})
+    else:
+        if result is not None:
+            call.session.respond(call, result)
+
+
 def _sdk_request_handlers(attrs: dict, base: type) -> dict:
     """Each request row of METHODS as a class made of ``attrs`` on ``base`` answers it, through
-    its middleware (the rows of the core and of the components plugged in by now)."""
+    its middleware: the core's rows (a component's handlers are the seam's to find, not the class's)."""
     wrapped = {}
     for method, (core_handler, _, _, _) in METHODS.items():
-        if not method.startswith("notifications/"):
-            wrapped[core_handler] = _sdk_through_middleware(attrs.get(core_handler) or getattr(base, core_handler))
+        handler = attrs.get(core_handler) or getattr(base, core_handler, None)
+        if handler is not None and not method.startswith("notifications/"):
+            wrapped[core_handler] = _sdk_through_middleware(handler)
     return wrapped
 
 
