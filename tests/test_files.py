@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import urllib.request
 
 import pytest
@@ -53,12 +54,34 @@ def folder_with(tmp_path, minimcp_py, *examples):
 
 
 def serve_lines(folder, words, lines):
-    """Run ``python -B words`` in ``folder`` with the lines on stdin: (status, raw output lines, stderr)."""
+    """Run ``python -B words`` in ``folder`` with the lines on stdin: (status, raw output lines, stderr).
+
+    Stdin stays open until every request is answered: at its end the server cancels what still
+    runs and never answers it (as documented), which on a loaded machine can be a quick request.
+    """
     environment = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
-    done = subprocess.run([sys.executable, "-B"] + words, cwd=str(folder), env=environment, timeout=60,
-                          input=b"".join(json.dumps(line).encode() + b"\n" for line in lines),
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    return done.returncode, done.stdout.splitlines(), done.stderr.decode()
+    process = subprocess.Popen([sys.executable, "-B"] + words, cwd=str(folder), env=environment,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    timer = threading.Timer(60, process.kill)           # a hung server fails the test instead of hanging it
+    timer.start()
+    try:
+        process.stdin.write(b"".join(json.dumps(line).encode() + b"\n" for line in lines))
+        process.stdin.flush()
+        waiting, output = {line["id"] for line in lines if "id" in line}, []
+        while waiting:
+            raw = process.stdout.readline()
+            if not raw:
+                break
+            output.append(raw.rstrip(b"\n"))
+            message = json.loads(raw)
+            if "method" not in message:
+                waiting.discard(message.get("id"))
+        process.stdin.close()
+        output.extend(process.stdout.read().splitlines())
+        stderr = process.stderr.read().decode()
+        return process.wait(), output, stderr
+    finally:
+        timer.cancel()
 
 
 def test_pyproject_installs_the_core_every_component_file_and_nothing_else_there_is():
