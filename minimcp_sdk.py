@@ -3925,6 +3925,10 @@ _SDK_MODULE_NAMES = {
     ("mcp.server.request_state", "RequestStateSecurity"): _SDKRequestStateSecurity,
     ("mcp.server.streamable_http", "EventMessage"): _SDKEventMessage,
 }
+for _backed in _SDK_MODULE_NAMES.items():
+    _backed[1].__name__ = _backed[1].__qualname__ = _backed[0][1]    # tracebacks name them as the SDK does
+del _backed
+
 
 def install_sdk_aliases() -> None:
     """Let code written for the official SDK or FastMCP import its names from minimcp.
