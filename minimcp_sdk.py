@@ -25,6 +25,7 @@ from minimcp import (  # noqa: E402
     INTERNAL_ERROR,
     INVALID_REQUEST,
     Image,
+    LATEST_HANDSHAKE_VERSION,
     MCPError,
     MCPServer,
     METHODS,
@@ -50,6 +51,10 @@ from minimcp import (  # noqa: E402
     _plug,
     _resolve_annotation,
     _schema_for,
+    _shape_prompt,
+    _shape_resource,
+    _shape_tool,
+    _shaped,
     _typing_parts,
 )
 
@@ -2553,14 +2558,15 @@ def _sdk_server(dialect: str) -> type:
                 "fastmcp": "fastmcp:FastMCP"}[dialect]
         attrs = {"__module__": base.__module__, "__doc__": base.__doc__}
         for member in _sdk_table()[1].get(path, "").split():
-            if hasattr(base, member) or hasattr(_SDKServerSurface, member):
+            if hasattr(base, member) or hasattr(_SDKServerSurface, member) or hasattr(_SDKServerFaces, member):
                 continue
             what = "%s.%s" % (path.replace(":", "."), member)
             if member.endswith("_app"):
                 attrs[member] = _sdk_app_factory(what + "()")
             else:
                 attrs[member] = _SDKMissingMember(what)
-        _SDK_CACHE[key] = type(path.split(":")[1], (_SDKServerSurface, base), attrs)
+        attrs.update(_sdk_face_handlers(base))
+        _SDK_CACHE[key] = type(path.split(":")[1], (_SDKServerFaces, _SDKServerSurface, base), attrs)
     return _SDK_CACHE[key]
 
 
@@ -2620,7 +2626,8 @@ def _sdk_exports(module: str) -> dict:
     if key not in _SDK_CACHE:
         names = {}
         listed = _sdk_modules()
-        for word in (listed[module] if module in listed else _SDK_PRIVATE_MODULES[module]).split():
+        words = listed[module] if module in listed else _SDK_PRIVATE_MODULES[module]
+        for word in (words + " " + _SDK_UNLISTED_NAMES.get(module, "")).split():
             name, _, value = word.partition("=")
             names[name] = (value[1:-1] if value[:1] == "'" else int(value)) if value else None
         _SDK_CACHE[key] = names
@@ -2639,6 +2646,8 @@ def _sdk_value(module: str, name: str):
     value = _sdk_exports(module)[name]
     if value is not None:
         return value
+    if (module, name) in _SDK_MODULE_NAMES:
+        return _SDK_MODULE_NAMES[module, name]
     framework = module.startswith(("fastmcp", "mcp.server.fastmcp", "mcp.server.mcpserver"))
     if name == "FastMCP" and module.startswith("fastmcp"):
         return _sdk_server("fastmcp")
@@ -2924,6 +2933,9 @@ class _SDKRequestContext:
     """``server.request_context`` while a handler runs (mcp 2.x hands it to each handler as ``ctx``):
     the request's id, its ``_meta``, the session to talk to the client, what the lifespan yielded."""
 
+    def __class_getitem__(cls, _types):
+        return cls                       # ServerRequestContext[Any, Any] in an annotation
+
     def __init__(self, server, call) -> None:
         context = Context(call)
         meta = call.params.get("_meta")
@@ -3208,7 +3220,7 @@ class _SDKLowLevel:
         self._sdk_declared = {}           # the capabilities the initialization options declared
         self._sdk_module = sys._getframe(1).f_globals.get("__name__")   # whose __main__ block starts it
         self._sdk_started = False         # run() was entered (the __main__ block may start it)
-        self.middleware, self.extensions = [], {}      # mcp 2.x's: accepted, not applied
+        self.middleware, self.extensions = [], {}      # mcp 2.x's: the middleware wraps each request
         for key, handler in handlers.items():
             if handler is not None:
                 self.add_request_handler(_SDK_ON[key][0], _sdk_types()[_SDK_ON[key][1]], handler)
@@ -3591,6 +3603,8 @@ def _sdk_lowlevel_server() -> type:
             core_handler = METHODS[method][0]
             make = _sdk_notified if method.startswith("notifications/") else _sdk_answering
             attrs[core_handler] = make(method, core_handler)
+        attrs.update(_sdk_request_handlers(attrs, MCPServer))
+        attrs["_sdk_middleware_loop"] = _sdk_serving_loop
         _SDK_CACHE["Server"] = type("Server", (_SDKLowLevel, MCPServer), attrs)
     return _SDK_CACHE["Server"]
 
@@ -3625,6 +3639,295 @@ def _sdk_lowlevel_names() -> dict:
             "create_mcp_http_client": _sdk_http_client, "ServerSession": _SDKServerSession,
             "ReadResourceContents": _SDKReadResourceContents, "McpError": _SDKMcpError, "MCPError": _SDKMcpError,
             "stdio_server": _SDKStdioServer}
+
+
+
+# mcp 2.x's request middleware, and the low-level face of the decorator servers ----------
+#
+# mcp 2.3's ``Server.middleware`` (``MCPServer(middleware=[...])``, ``server.middleware.append``)
+# is a list of ``async fn(ctx, call_next)``, outermost first, wrapped around the handling of
+# each request: ``ctx`` is the request's context (``.method`` and ``.params`` as the client
+# sent them), ``await call_next(ctx)`` is the rest of the chain and the handler, and whatever a
+# middleware raises is the answer, as a handler's would be: an MCPError as its error, any other
+# exception as code 0 with its text. The official reference servers refuse unknown tools with
+# one (``await server.list_tools()`` inside it). Here the chain runs on an event loop of the
+# server's (the low-level Server's while it serves, else one of its own), and ``call_next``
+# runs the core's handler on a thread, so that the handler may run coroutines of its own.
+# A server whose list is empty pays nothing.
+
+class _SDKServerMiddleware:
+    """mcp's ``ServerMiddleware``: ``async __call__(ctx, call_next)``; subclass it and override that."""
+
+    def __class_getitem__(cls, _lifespan_type):
+        return cls                       # ServerMiddleware[Any] in an annotation
+
+    async def __call__(self, ctx, call_next):
+        return await call_next(ctx)
+
+
+class _SDKMiddlewareRun:
+    """One request through a server's middleware, to the core's handler (``handler(server, call)``)."""
+
+    def __init__(self, server, call, handler) -> None:
+        self.server, self.call, self.handler = server, call, handler
+        self.own_errors = []             # what the core's handler raised: answered as the core answers it
+        self.deferred = False            # the handler answers later itself (it returned None)
+
+    def answer(self, loop):
+        """The request's answer (None if answered later); MCPError for what a middleware raised."""
+        try:
+            result = loop.run(self.call, self.chain(loop))
+        except MCPError:
+            raise
+        except Exception as exc:
+            if any(exc is own for own in self.own_errors):
+                raise
+            raise MCPError(0, str(exc)) from None        # as the SDK answers a failing middleware
+        if result is None:
+            return None if self.deferred else {}
+        if isinstance(result, _sdk_types()["ErrorData"]):
+            raise _SDKMcpError(result)
+        return _sdk_json(result)
+
+    def chain(self, loop):
+        """The composed chain, as a coroutine function of no arguments (what ``loop.run`` takes)."""
+        async def innermost(ctx):
+            if ctx.params is not self.call.params and isinstance(ctx.params, dict):
+                self.call.params = dict(ctx.params)      # call_next(replace(ctx, params=...)): the handler's
+            try:
+                result = await loop.in_thread(self.handler, self.server, self.call)
+            except BaseException as exc:
+                self.own_errors.append(exc)
+                raise
+            self.deferred = result is None
+            return result
+        step = innermost
+        for middleware in reversed(list(self.server.middleware)):
+            step = self.link(middleware, step)
+        context = _SDKRequestContext(self.server, self.call)
+
+        async def run():
+            token = _sdk_request_var().set(context)
+            try:
+                return await step(context)
+            finally:
+                _sdk_request_var().reset(token)
+        return run
+
+    @staticmethod
+    def link(middleware, call_next):
+        async def step(ctx):
+            return await middleware(ctx, call_next)
+        return step
+
+
+def _sdk_through_middleware(handler):
+    """A METHODS request handler that passes the request through ``server.middleware`` first."""
+    def through(self, call):
+        chain = self.__dict__.get("middleware")
+        if not chain:
+            return handler(self, call)
+        if call.key in call.session.inflight or call.method == "initialize":
+            return _SDKMiddlewareRun(self, call, handler).answer(self._sdk_middleware_loop())
+        # A call the core answers on the thread that reads the connection: the chain may wait
+        # (on the client, on the loop), so it runs on a thread of its own, as a worker's call
+        # (in flight: cancellable, and the low-level Server's handlers answer it there). Only
+        # initialize stays, as in the SDK: what follows it must find the connection initialized.
+        call.session.inflight[call.key] = call
+        threading.Thread(target=_sdk_respond, args=(call, lambda: through(self, call)),
+                         name="minimcp-sdk-middleware", daemon=True).start()
+        return None
+    through.__name__ = through.__qualname__ = handler.__name__
+    through.__doc__ = handler.__doc__
+    return through
+
+
+def _sdk_respond(call, answer) -> None:
+    """Answer ``call`` with what ``answer()`` gives (from a thread of its own): its result, its
+    error, or nothing once it is cancelled; never a call left unanswered."""
+    try:
+        result = answer()
+    except MCPError as exc:
+        call.session.respond(call, error=exc.to_error())
+    except Cancelled:
+        call.session.drop(call)
+    except BaseException as exc:
+        call.session.respond(call, error={"code": INTERNAL_ERROR, "message": "Internal error: %s: %s"
+                                          % (type(exc).__name__, exc)})
+    else:
+        if result is not None:
+            call.session.respond(call, result)
+
+
+def _sdk_request_handlers(attrs: dict, base: type) -> dict:
+    """Each request row of METHODS as a class made of ``attrs`` on ``base`` answers it, through
+    its middleware: the core's rows (a component's handlers are the seam's to find, not the class's)."""
+    wrapped = {}
+    for method, (core_handler, _, _, _) in METHODS.items():
+        handler = attrs.get(core_handler) or getattr(base, core_handler, None)
+        if handler is not None and not method.startswith("notifications/"):
+            wrapped[core_handler] = _sdk_through_middleware(handler)
+    return wrapped
+
+
+def _sdk_face_answering(method: str, handler):
+    """A decorator server's handler of ``method``: the handler its low-level face registered for
+    it (``mcp._mcp_server.subscribe_resource()(fn)``), else its own."""
+    def answer(self, call):
+        face = self.__dict__.get("_sdk_face")
+        own = face._sdk_handlers.get(method) if face is not None else None
+        if own is None:
+            return handler(self, call)
+        if method in _SDK_CORE_TOO:             # the core keeps the subscription or log level too
+            handler(self, call)
+        face._sdk_loop, face._sdk_lifespan_value = self._sdk_middleware_loop(), self._sdk_lifespan_value
+        return face._sdk_answer(call, own)
+    answer.__name__ = answer.__qualname__ = handler.__name__
+    return answer
+
+
+class _SDKServerFaces:
+    """What an SDK's decorator server has besides its decorators: mcp 2.x's ``middleware`` list,
+    its async listings (``await server.list_tools()``), and the low-level Server beneath it that
+    servers reach to register what the decorators lack (``mcp._mcp_server.set_logging_level()``
+    in mcp 1.x, ``mcp._lowlevel_server.add_request_handler(...)`` in mcp 2.x)."""
+
+    def __init__(self, *args, middleware=None, request_state_security=None, **settings) -> None:
+        super().__init__(*args, **settings)
+        self.middleware = list(middleware or ())
+        if request_state_security is not None:     # its ttl; minimcp seals requestState with its own key
+            self.state_ttl = request_state_security.ttl
+
+    @property
+    def _sdk_lifespan_value(self):
+        return self._lifespan.value if self._lifespan is not None else {}
+
+    def _sdk_middleware_loop(self) -> _SDKLoop:
+        """The event loop middleware and the face's handlers run on, started when first needed."""
+        with self._lock:
+            if self.__dict__.get("_sdk_loop") is None:
+                self._sdk_loop = _SDKLoop.own()
+            return self._sdk_loop
+
+    @property
+    def _lowlevel_server(self):
+        """The low-level Server face: handlers registered on it answer this server's requests."""
+        with self._lock:
+            if self.__dict__.get("_sdk_face") is None:
+                self._sdk_face = _sdk_lowlevel_server()(self.name, self.version)
+            return self._sdk_face
+
+    _mcp_server = _lowlevel_server
+
+    def completion(self):
+        """``@mcp.completion()``: ``async def f(ref, argument, context) -> Completion | None`` answers
+        completion/complete, as the low-level Server's decorator of that name takes it."""
+        return self._lowlevel_server.completion()
+
+    def _offers(self, capability: str) -> bool:
+        face = self.__dict__.get("_sdk_face")
+        if face is not None and any(method in face._sdk_handlers for method in _SDK_OFFERED.get(capability, ())):
+            return True
+        return super()._offers(capability)
+
+    def _sdk_models(self, table: dict, shape, model: str) -> list:
+        with self._lock:
+            records = list(table.values())
+        made = _sdk_types()[model]
+        return [made(**_shaped(record, shape, LATEST_HANDSHAKE_VERSION)) for record in records]
+
+    async def list_tools(self) -> list:
+        """The tools, as ``Tool`` models (mcp 2.x's ``await server.list_tools()``)."""
+        return self._sdk_models(self._tools, _shape_tool, "Tool")
+
+    async def list_prompts(self) -> list:
+        """The prompts, as ``Prompt`` models."""
+        return self._sdk_models(self._prompts, _shape_prompt, "Prompt")
+
+    async def list_resources(self) -> list:
+        """The resources, as ``Resource`` models."""
+        return self._sdk_models(self._resources, _shape_resource, "Resource")
+
+
+def _sdk_serving_loop(server) -> _SDKLoop:
+    """A low-level Server's loop, while it serves: its middleware runs there, as its handlers do."""
+    loop = server.__dict__.get("_sdk_loop")
+    if loop is None:
+        raise MCPError(INTERNAL_ERROR, "the server is not running (it is served by server.run())")
+    return loop
+
+
+def _sdk_face_handlers(base: type) -> dict:
+    """A decorator server's handlers: its face's first, then through its middleware."""
+    attrs = {}
+    for method, _ in _SDK_ON.values():
+        if not method.startswith("notifications/") and method != "ping":
+            core_handler = METHODS[method][0]
+            attrs[core_handler] = _sdk_face_answering(method, getattr(base, core_handler))
+    return _sdk_request_handlers(attrs, base)
+
+
+class _SDKRequestStateSecurity:
+    """mcp 2.x's ``RequestStateSecurity(keys=[...] | codec=..., ttl=600.0, ...)``: how requestState
+    is sealed. minimcp seals it with a key of its own (HMAC-SHA256: the client holds it unread),
+    so of this only ``ttl`` is used; the arguments are checked as the SDK checks them."""
+
+    def __init__(self, *, keys=None, codec=None, ttl: float = 600.0, bind_principal=None,
+                 audience: str = None) -> None:
+        import math
+        if (keys is None) == (codec is None):
+            raise ValueError("RequestStateSecurity takes exactly one of keys= or codec=")
+        if not (isinstance(ttl, (int, float)) and math.isfinite(ttl) and ttl > 0):
+            raise ValueError("request-state ttl must be a positive finite number, got %r" % (ttl,))
+        self.keys, self.codec, self.ttl = keys, codec, ttl
+        self.bind_principal, self.audience = bind_principal, audience
+
+    @classmethod
+    def ephemeral(cls, *, ttl: float = 600.0, audience: str = None) -> "_SDKRequestStateSecurity":
+        """A key of this process's own."""
+        return cls(keys=[os.urandom(32)], ttl=ttl, audience=audience)
+
+
+class _SDKEventMessage:
+    """mcp's ``EventMessage(message, event_id=None)``: a message an EventStore replays."""
+
+    def __init__(self, message, event_id: str = None) -> None:
+        self.message, self.event_id = message, event_id
+
+    def __repr__(self) -> str:
+        return "EventMessage(message=%r, event_id=%r)" % (self.message, self.event_id)
+
+
+class _SDKEventStore:
+    """mcp's ``EventStore``, the base of a server's own store of events for resumable streams.
+
+    Servers subclass it and hand an instance to ``run(..., event_store=...)``, which minimcp
+    accepts and does not use: its HTTP transport keeps what a resumed stream needs itself.
+    """
+
+    async def store_event(self, stream_id: str, message) -> str:
+        raise NotImplementedError("store_event")
+
+    async def replay_events_after(self, last_event_id: str, send_callback):
+        raise NotImplementedError("replay_events_after")
+
+
+# Names the generated table misses: its reader does not see aliases made with collections.abc
+# (``CallNext = Callable[...]``), so they are added to their module here, as the table writes them.
+_SDK_UNLISTED_NAMES = {"mcp.server.context": "CallNext", "mcp.server.streamable_http": "EventCallback"}
+# Names backed in one module only (fastmcp's EventStore, of the same name, is another class).
+_SDK_MODULE_NAMES = {
+    ("mcp.server.context", "ServerRequestContext"): _SDKRequestContext,
+    ("mcp.server.context", "ServerMiddleware"): _SDKServerMiddleware,
+    ("mcp.server.runner", "ServerMiddleware"): _SDKServerMiddleware,
+    ("mcp.server.streamable_http", "EventStore"): _SDKEventStore,
+    ("mcp.server.mcpserver", "RequestStateSecurity"): _SDKRequestStateSecurity,
+    ("mcp.server.request_state", "RequestStateSecurity"): _SDKRequestStateSecurity,
+    ("mcp.server.streamable_http", "EventMessage"): _SDKEventMessage,
+}
+for _backed in _SDK_MODULE_NAMES.items():
+    _backed[1].__name__ = _backed[1].__qualname__ = _backed[0][1]    # tracebacks name them as the SDK does
+del _backed
 
 
 def install_sdk_aliases() -> None:
