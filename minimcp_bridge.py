@@ -120,9 +120,48 @@ _ROUNDS_LIMIT = 16                       # input_required rounds for one request
 
 
 
-def _log():
-    import logging
-    return logging.getLogger("minimcp.bridge")
+class _Stderr:
+    """The bridge's log: ``minimcp bridge: MESSAGE`` lines on stderr, at or above its level (``-v``
+    debug, ``-q`` warning, else info). Not the logging module, whose import alone (traceback,
+    string, weakref...) is a tenth of the bridge's start; the same four calls."""
+    LEVELS = {"debug": 10, "info": 20, "warning": 30}
+
+    def __init__(self) -> None:
+        self.level = 30                  # until the command line sets it: warnings (a library's use)
+        self.lock = threading.Lock()
+
+    def _say(self, level: int, message: str, args: tuple, trace: bool = False) -> None:
+        if level < self.level:
+            return
+        text = "minimcp bridge: " + (message % args if args else message) + "\n"
+        if trace:
+            import traceback
+            text += traceback.format_exc()
+        with self.lock:
+            try:
+                sys.stderr.write(text)
+                sys.stderr.flush()
+            except (OSError, ValueError, AttributeError):    # no stderr (a host that closed it): nothing to say
+                pass
+
+    def debug(self, message: str, *args) -> None:
+        self._say(10, message, args)
+
+    def info(self, message: str, *args) -> None:
+        self._say(20, message, args)
+
+    def warning(self, message: str, *args) -> None:
+        self._say(30, message, args)
+
+    def exception(self, message: str, *args) -> None:
+        self._say(40, message, args, trace=True)
+
+
+_STDERR = _Stderr()
+
+
+def _log() -> _Stderr:
+    return _STDERR
 
 
 # Headers: --header, --header-file, ${ENV}, and the hook for tokens ###########
@@ -959,8 +998,8 @@ class _OAuthHttp:
 
     LIMIT = 1 << 20
 
-    def __init__(self, context=None, timeout: float = 30.0) -> None:
-        self.context, self.timeout = context, timeout
+    def __init__(self, context=None, timeout: float = 30.0, ca_file: str = None) -> None:
+        self.context, self.timeout, self.ca_file = context, timeout, ca_file
 
     def _opener(self, url: str):
         import urllib.request
@@ -970,10 +1009,17 @@ class _OAuthHttp:
                 if req.get_method() != "GET" or not newurl.lower().startswith(("https://", "http://")):
                     return None                 # a token request is never sent on elsewhere, nor to ftp:
                 return super().redirect_request(req, fp, code, msg, headers, newurl)
-        handlers = [GetOnlyRedirects(), urllib.request.HTTPSHandler(context=self.context or tls_context())]
+        handlers = [GetOnlyRedirects(), urllib.request.HTTPSHandler(context=self._tls())]
         if _is_loopback(_split_url(url)[1]):
             handlers.append(urllib.request.ProxyHandler({}))
         return urllib.request.build_opener(*handlers)
+
+    def _tls(self):
+        """The TLS context, made on first use: loading the CA store is a fifth of the bridge's start,
+        and most bridges never sign in (or share the upstream's context)."""
+        if self.context is None:
+            self.context = tls_context(self.ca_file)
+        return self.context
 
     def call(self, url: str, data: bytes = None, headers: dict = None) -> tuple:
         """(status, parsed JSON or None, response headers); HTTP error statuses are answers too.
@@ -1317,7 +1363,7 @@ class OAuth(HeaderProvider):
         return key + (" client-credentials" if self.client_credentials else "")
 
     def bind(self, upstream: "Upstream") -> None:
-        self.http = _OAuthHttp(tls_context(upstream.ca_file), max(upstream.connect_timeout or 30.0, 30.0))
+        self.http = _OAuthHttp(upstream.context, max(upstream.connect_timeout or 30.0, 30.0), upstream.ca_file)
         self.closing = upstream.closing
 
     # -- the hook ---------------------------------------------------------------------------------
@@ -3281,13 +3327,7 @@ def _seconds(options: dict, name: str, default: float) -> float:
 
 
 def _setup_logging(level: str) -> None:
-    import logging
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("minimcp bridge: %(message)s"))
-    logger = _log()
-    logger.addHandler(handler)
-    logger.setLevel({"debug": logging.DEBUG, "warning": logging.WARNING}.get(level, logging.INFO))
-    logger.propagate = False
+    _log().level = _Stderr.LEVELS.get(level, _Stderr.LEVELS["info"])
 
 
 def build(argv: list) -> tuple:

@@ -50,13 +50,13 @@ def bridge():
 class Host:
     """The host's side of a spawned bridge: it writes JSON lines and reads the bridge's."""
 
-    def __init__(self, argv, env=None):
+    def __init__(self, argv, env=None, cwd=ROOT):
         environment = dict(os.environ, PYTHONUNBUFFERED="1")
         for name in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY", "all_proxy"):
             environment.pop(name, None)            # the tests' own network, unless a test sets one
         environment.update(env or {})
         self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                        env=environment, cwd=ROOT)
+                                        env=environment, cwd=cwd)
         self.inbox = queue.Queue()
         self.backlog = []                  # messages read while waiting for another
         self.stderr_lines = []
