@@ -2579,13 +2579,15 @@ class Bridge:
     def drain(self, seconds: float, host_alive=None) -> None:
         """The host closed its input: every request it sent still gets its answer, for up to
         ``seconds`` (while ``host_alive()``, when given); then each left gets a JSON-RPC error.
-        The bridge's own questions to the host can no longer be answered: they fail at once."""
+        Questions to the host (the bridge's own, the server's) can no longer be answered: refused at once."""
         with self.lock:
             self.input_closed = True
             questions, self.questions = list(self.questions.values()), {}
         for slot in questions:
             slot.answer = _INPUT_CLOSED
             slot.arrived.set()
+        if isinstance(self.era, _Mirror):
+            self.era.input_closed()
         deadline = time.monotonic() + seconds
         with self.lock:
             while (self.in_flight or self.held is not None) and time.monotonic() < deadline:
@@ -2715,6 +2717,7 @@ class _Mirror:
         self.subscriptions = set()
         self.get_reply = None
         self.listening = False
+        self.asked = {}                  # the server's requests the host has yet to answer: id key -> id
 
     def headers(self, message: dict = None) -> dict:
         headers = _request_headers(message, self.version, {}) if message and "method" in message else {}
@@ -2817,6 +2820,9 @@ class _Mirror:
         return self.bridge.upstream.request("GET", headers)
 
     def notify(self, message: dict, ticket: int) -> None:
+        if "method" not in message:
+            with self.bridge.lock:
+                self.asked.pop(_id_key(message.get("id")), None)
         self.bridge._start(self._send, message, ticket)
 
     def _send(self, message: dict, ticket: int) -> None:
@@ -2905,7 +2911,27 @@ class _Mirror:
             delay = min(delay * 2, 30.0)
 
     def from_server(self, message: dict) -> None:
-        self.bridge.write(message)       # the server's notifications and requests, as they are
+        """The server's notifications and requests, as they are; a request the host can no longer
+        answer (its input ended) is refused at once, as the server would wait for it."""
+        if "id" in message:
+            with self.bridge.lock:
+                gone = self.bridge.input_closed
+                if not gone:
+                    self.asked[_id_key(message["id"])] = message["id"]
+            if gone:
+                return self._refuse(message["id"])
+        self.bridge.write(message)
+
+    def input_closed(self) -> None:
+        """The host's input ended: refuse the server's requests it has not answered."""
+        with self.bridge.lock:
+            asked, self.asked = list(self.asked.values()), {}
+        for request_id in asked:
+            self._refuse(request_id)
+
+    def _refuse(self, request_id) -> None:
+        self.notify(_error(request_id, INTERNAL_ERROR, "the host closed its input: it answers no more requests"),
+                    self.bridge.turns.take())
 
     def close(self) -> None:
         reply = self.get_reply

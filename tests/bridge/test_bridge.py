@@ -269,6 +269,21 @@ def test_at_stdin_s_end_an_answer_still_away_after_the_idle_timeout_is_an_error(
     assert server.requests[-1][0] == "DELETE"
 
 
+def test_at_stdin_s_end_the_server_s_question_to_the_host_is_refused_and_its_call_answered(bridge, upstream):
+    server = upstream()
+    host = bridge(server.url)
+    host.initialize(capabilities={"elicitation": {}})
+    host.send({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "elicit", "arguments": {}}})
+    question = host.next(lambda m: m.get("method") == "elicitation/create")
+    host.process.stdin.close()                       # it will never answer: the server must not wait for it
+    answer = host.answer_to(4)
+    assert "the host closed its input" in str(answer), answer
+    assert host.process.wait(WAIT) == 0
+    refusal = [body for verb, _, body in server.requests
+               if verb == "POST" and "method" not in body and body.get("id") == question["id"]]
+    assert refusal and refusal[0]["error"]["code"] == -32603, refusal
+
+
 def test_a_2025_03_26_batch_goes_up_one_by_one_and_its_answers_come_back_as_one(bridge, upstream):
     server = upstream()
     host = bridge(server.url)
