@@ -160,6 +160,62 @@ def test_a_handshake_host_is_bridged_to_the_servers_2026(bridge, upstream):
     assert listen["params"]["notifications"]["resourceSubscriptions"] == ["fixture://hello"]
 
 
+#: How servers of one era refuse the other's first request (the spec leaves most of it to them).
+MODERN_ONLY_REFUSALS = {
+    "unsupported version (400, -32022)": (400, {"code": -32022, "message": "Unsupported protocol version",
+                                                "data": {"supported": [MODERN], "requested": "2025-06-18"}}),
+    "no such method (404, -32601)": (404, {"code": -32601, "message": "Method not found: initialize"}),
+    "no MCP-Protocol-Version (400, -32020)": (400, {"code": -32020, "message": "Header mismatch: "
+                                                     "MCP-Protocol-Version is missing"}),
+}
+HANDSHAKE_ONLY_REFUSALS = {
+    "no session (400, -32000), as the official SDK's": (400, {"code": -32000, "message": "Bad Request: No valid "
+                                                              "session ID provided"}),
+    "an empty 404": (404, None),
+    "no such method (200, -32601)": (200, {"code": -32601, "message": "Method not found"}),
+}
+
+
+def refusing(when, status, error):
+    """A ``refuse`` for Upstream: the POSTs ``when(headers, body)`` accepts get ``status`` and ``error``."""
+    def refuse(verb, headers, body):
+        if verb != "POST" or not when(headers, body):
+            return None
+        return status, (None if error is None else {"jsonrpc": "2.0", "id": body.get("id"), "error": error})
+    return refuse
+
+
+@pytest.mark.parametrize("refusal", sorted(MODERN_ONLY_REFUSALS))
+def test_auto_bridges_a_handshake_host_to_a_server_that_refuses_initialize_and_speaks_2026(bridge, upstream,
+                                                                                            refusal):
+    server = upstream(refuse=refusing(lambda headers, body: body.get("method") == "initialize",
+                                      *MODERN_ONLY_REFUSALS[refusal]))
+    host = bridge(server.url)
+    info = host.initialize("2025-06-18")
+    assert info["protocolVersion"] == "2025-06-18" and info["serverInfo"]["name"] == "everything"
+    assert host.request("tools/call", {"name": "echo", "arguments": {"text": "x"}})["result"]["content"][0][
+        "text"] == "x"
+    methods = [body["method"] for verb, _, body in server.requests if verb == "POST"
+               and body["method"] != "subscriptions/listen"]        # (list changes: its own stream)
+    assert methods == ["initialize", "server/discover", "tools/call"], methods
+    assert server.posted("tools/call")[0][1]["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] == MODERN
+
+
+@pytest.mark.parametrize("refusal", sorted(HANDSHAKE_ONLY_REFUSALS))
+def test_auto_answers_a_2026_host_s_discover_with_method_not_found_when_the_server_speaks_only_handshake(
+        bridge, upstream, refusal):
+    server = upstream(refuse=refusing(lambda headers, body: "mcp-session-id" not in headers
+                                      and body.get("method") != "initialize", *HANDSHAKE_ONLY_REFUSALS[refusal]))
+    host = bridge(server.url)
+    refused = host.request("server/discover", {"_meta": envelope()})
+    assert refused["error"]["code"] == -32601, refused
+    assert host.initialize()["protocolVersion"] == "2025-11-25"       # the host falls back, the bridge mirrors
+    assert host.request("tools/call", {"name": "echo", "arguments": {"text": "y"}})["result"]["content"][0][
+        "text"] == "y"
+    methods = [body["method"] for verb, _, body in server.requests if verb == "POST"]
+    assert methods[:3] == ["server/discover", "initialize", "notifications/initialized"], methods
+
+
 def test_a_handshake_only_server_answers_discover_with_method_not_found(bridge, upstream):
     server = upstream()
     host = bridge(server.url, "--protocol", "handshake")
