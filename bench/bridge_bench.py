@@ -10,13 +10,13 @@ MCPBENCH_HTTP_PORT) on 127.0.0.1. The bridges are started as a host starts a std
 from the same environment (client.SCRUB_ENV removed: no PYTHONDONTWRITEBYTECODE, which this
 machine sets globally), with the bench's stdio client (client.py) as the host:
 
-  minimcp.py bridge     python3 minimcp.py bridge URL, the entry `config --url` writes (minimcp.py,
-                        the core, is compiled at every start; the command line's and the
-                        bridge's files, which it imports, are not)
-  minimcp bridge        python3 minimcp_bridge.py URL (the script is compiled at every start;
+  minimcp bridge        the command `config --client claude --url URL` writes, run as the host
+                        runs it: python3 -I -S -c "...import minimcp, minimcp_bridge..." URL
+                        (the core and the bridge from cached bytecode, no site-packages)
+  minimcp.py bridge     python3 minimcp.py bridge URL (minimcp.py, the core, is compiled at
+                        every start, as a script is never cached)
+  minimcp_bridge.py     python3 minimcp_bridge.py URL (the bridge's file compiled at every start;
                         minimcp.py, which it imports, is not)
-  minimcp bridge (-m)   python3 -m minimcp_bridge URL, PYTHONPATH at the repository (all cached):
-                        the form `config` would write, as it does for `serve`
   mcp-remote            node .../mcp-remote/dist/proxy.js URL, npm mcp-remote (pinned), as
                         `npx mcp-remote URL` runs it once installed (npx's own start not counted)
 
@@ -94,12 +94,22 @@ def start_upstream(python: str, port: int) -> subprocess.Popen:
     sys.exit("the upstream did not listen within 20 s")
 
 
+def config_entry(python: str, url: str) -> list:
+    """The command ``config --url`` writes into a host's entry (its interpreter: ``python``)."""
+    done = subprocess.run([python, os.path.join(REPO, "minimcp.py"), "config", "--client", "claude", "--name",
+                           "bench", "--url", url], capture_output=True, text=True, env=client.server_env({}))
+    if done.returncode != 0:
+        sys.exit("config --url failed: %s" % done.stderr)
+    entry = json.loads(done.stdout)["mcpServers"]["bench"]
+    return [entry["command"]] + entry["args"]
+
+
 def bridges(python: str, node: str, proxy: str, url: str) -> list:
     """(label, command, extra environment) of each bridge compared."""
     return [
+        ("minimcp bridge", config_entry(python, url) + ["-q"], {}),
         ("minimcp.py bridge", [python, os.path.join(REPO, "minimcp.py"), "bridge", url, "-q"], {}),
-        ("minimcp bridge", [python, os.path.join(REPO, "minimcp_bridge.py"), url, "-q"], {}),
-        ("minimcp bridge (-m)", [python, "-m", "minimcp_bridge", url, "-q"], {"PYTHONPATH": REPO}),
+        ("minimcp_bridge.py", [python, os.path.join(REPO, "minimcp_bridge.py"), url, "-q"], {}),
         ("mcp-remote", [node, proxy, url], {}),
     ]
 
