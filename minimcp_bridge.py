@@ -3409,7 +3409,8 @@ options:
   --ca-file FILE           trust these CAs (PEM) besides the system's store
   --connect-timeout S      seconds to connect (default 10)
   --idle-timeout S         seconds an answer or stream may stay silent (default 300; 0: no limit);
-                           progress and keep-alives count, so a long call that reports is never cut
+                           progress and keep-alives count, so a long call that reports is never cut.
+                           Also how long the answers still due get once stdin ends (0: 300)
   --retry-for S            seconds to retry a refused connection (default 10)
   -v, --verbose            log each exchange on stderr (header names, never values)
   -q, --quiet              log only failures

@@ -396,10 +396,15 @@ _HOSTS = {
 }
 
 
-def _shell_words(words: list) -> str:
-    """A command line the user pastes into a shell (POSIX quoting; cmd.exe needs none for plain paths)."""
+def _shell_words(words: list, windows: bool = os.name == "nt") -> str:
+    """A command line the user pastes into a shell: POSIX quoting, or on Windows double quotes
+    as cmd.exe and PowerShell read them (``subprocess.list2cmdline``): the bridge's ``-c`` line
+    holds spaces and single quotes, which POSIX quoting would garble there."""
+    if windows:
+        import subprocess
+        return subprocess.list2cmdline(words)
     import shlex
-    return " ".join(shlex.quote(w) if os.name != "nt" or " " in w else w for w in words)
+    return " ".join(shlex.quote(w) for w in words)
 
 
 def _config_entry(host: str, name: str, command: str, args: list, env: dict) -> str:

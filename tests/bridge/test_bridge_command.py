@@ -192,3 +192,14 @@ def test_config_url_for_a_command_line_host_names_it_and_carries_the_proxy():
         "--", os.path.abspath(sys.executable)] + bridge_form(ROOT) + ["https://mcp.example.com:8443/mcp", "--protocol",
                                                                       "2026-07-28"]
     assert "the proxy settings here (HTTPS_PROXY) are in the entry's env too" in done.stderr.decode()
+
+
+def test_a_command_line_host_s_line_quotes_the_bridge_s_c_line_for_the_shell_it_is_pasted_into():
+    import minimcp_cli
+    python = "C:\\Python 3\\python.exe"
+    code = bridge_form("C:\\Users\\me\\minimcp")[3]
+    words = ["codex", "mcp", "add", "r", "--", python] + bridge_form("C:\\Users\\me\\minimcp") + [
+        "https://mcp.example.com/mcp"]
+    assert shlex.split(minimcp_cli._shell_words(words, windows=False)) == words
+    line = minimcp_cli._shell_words(words, windows=True)     # one double-quoted word each: cmd.exe, PowerShell
+    assert line == 'codex mcp add r -- "%s" -I -S -c "%s" https://mcp.example.com/mcp' % (python, code), line
