@@ -2064,7 +2064,7 @@ class _Pending:
     __slots__ = ("host_id", "method", "message", "answered", "cancelled", "reply", "ticket", "asked", "batch",
                  "holds")
 
-    def __init__(self, message: dict, ticket: int, batch: "_Batch" = None) -> None:
+    def __init__(self, message: dict, ticket: int, batch: "_HostBatch" = None) -> None:
         self.host_id, self.method, self.message = message.get("id"), message.get("method"), message
         self.answered = self.cancelled = False
         self.reply = None                # the HTTP answer being read (aborted on cancellation)
@@ -2074,7 +2074,7 @@ class _Pending:
         self.holds = False               # an initialize the host's next messages wait for
 
 
-class _Batch:
+class _HostBatch:
     """A host's JSON-RPC batch (2025-03-26): its messages go up one by one, as no later
     revision takes batches, and their answers go back to the host as one array, once all
     are in (a cancelled request owes none). A batch of notifications gets no reply."""
@@ -2182,7 +2182,7 @@ class Bridge:
         self._own = 0
 
     # -- the host's messages (the reader thread) -----------------------------------------
-    def handle(self, message, batch: _Batch = None, replayed: bool = False) -> None:
+    def handle(self, message, batch: _HostBatch = None, replayed: bool = False) -> None:
         """One message from the host: dispatch it without waiting on the network.
 
         While the host's ``initialize`` waits for its answer, what the host sends next waits
@@ -2213,19 +2213,19 @@ class Bridge:
         if not messages:
             self.write(_error(None, INVALID_REQUEST, "Invalid Request: an empty batch"))
             return
-        batch = _Batch(self.write)
+        batch = _HostBatch(self.write)
         for item in messages:
             self.handle(item, batch)
         batch.seal()
 
-    def _reply(self, batch: _Batch, message: dict) -> None:
+    def _reply(self, batch: _HostBatch, message: dict) -> None:
         """An answer to the host: on its own line, or in its batch's reply."""
         if batch is not None:
             batch.settle(message)
         else:
             self.write(message)
 
-    def _on_request(self, message: dict, batch: _Batch = None) -> None:
+    def _on_request(self, message: dict, batch: _HostBatch = None) -> None:
         method, key = message.get("method"), _id_key(message.get("id"))
         if not isinstance(method, str) or not _valid_id(message.get("id")):
             self._reply(batch, _error(message.get("id") if _valid_id(message.get("id")) else None, INVALID_REQUEST,
