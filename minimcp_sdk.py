@@ -2929,6 +2929,15 @@ class _SDKServerSession:
         return _sdk_types()["EmptyResult"]()
 
 
+def _sdk_request_meta(meta: dict, dialect: str):
+    """A request's ``_meta`` as the handler's SDK hands it: mcp 1.x a model (``meta.progressToken``),
+    mcp 2.x its ``RequestParamsMeta``, a TypedDict, so a plain dict whose one declared key is
+    snake_case (``meta.get("progress_token")``) and whose other keys are as sent."""
+    if dialect != "mcp2":
+        return _sdk_types()["RequestParamsMeta"](**meta)
+    return {("progress_token" if key == "progressToken" else key): value for key, value in meta.items()}
+
+
 class _SDKRequestContext:
     """``server.request_context`` while a handler runs (mcp 2.x hands it to each handler as ``ctx``):
     the request's id, its ``_meta``, the session to talk to the client, what the lifespan yielded."""
@@ -2940,7 +2949,7 @@ class _SDKRequestContext:
         context = Context(call)
         meta = call.params.get("_meta")
         self.request_id, self.method, self.params = call.id, call.method, call.params
-        self.meta = _sdk_types()["RequestParamsMeta"](**meta) if isinstance(meta, dict) else None
+        self.meta = _sdk_request_meta(meta, server.dialect.name) if isinstance(meta, dict) else None
         self.session = _SDKServerSession(context, server._sdk_loop)
         self.lifespan_context = self.lifespan = server._sdk_lifespan_value
         self.protocol_version = call.rev.version
