@@ -3060,11 +3060,14 @@ def _jsonschema_errors(instance, schema, depth: int = 0):
                 if name in instance:
                     for found in _jsonschema_errors(instance[name], inner, depth + 1):
                         yield found
-        elif keyword == "additionalProperties" and value is False and isinstance(instance, dict):
+        elif keyword == "additionalProperties" and isinstance(instance, dict):
             extra = [k for k in instance if k not in (schema.get("properties") or {})]
-            if extra:
+            if extra and value is False:
                 yield depth, "Additional properties are not allowed (%s %s unexpected)" % (
                     ", ".join(repr(k) for k in extra), "was" if len(extra) == 1 else "were")
+            for name in extra if isinstance(value, dict) else ():     # dict[str, int]: each value's schema
+                for found in _jsonschema_errors(instance[name], value, depth + 1):
+                    yield found
         elif keyword == "items" and isinstance(instance, list) and isinstance(value, dict):
             for item in instance:
                 for found in _jsonschema_errors(item, value, depth + 1):

@@ -49,3 +49,43 @@ def test_mcp2_hands_the_request_meta_as_a_dict_with_its_progress_token_in_snake_
     assert answers[2]["result"]["content"] == [{"type": "text", "text": "None"}]
     assert [n["params"] for n in notifications if n["method"] == "notifications/progress"] == [
         {"progressToken": "p1", "progress": 1.0, "total": 2.0}]
+
+
+MCP1_DICT = '''
+    import asyncio
+    import mcp.types as types
+    from mcp.server.lowlevel import Server
+    from mcp.server.stdio import stdio_server
+
+    server = Server("gen")
+
+
+    @server.list_tools()
+    async def list_tools() -> list[types.Tool]:
+        return [types.Tool(name="count", inputSchema={"type": "object", "properties": {
+            "counts": {"type": "object", "additionalProperties": {"type": "integer"}}}, "required": ["counts"]})]
+
+
+    @server.call_tool()
+    async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
+        return [types.TextContent(type="text", text=str(sorted(arguments["counts"].items())))]
+
+
+    async def main() -> None:
+        async with stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+    if __name__ == "__main__":
+        asyncio.run(main())
+'''
+
+
+def test_mcp1_validates_each_value_of_a_dict_by_its_additional_properties_schema(tmp_path):
+    # seeds 16, 124 and 136 (dict[str, int] written as a schema): mcp 1.30.0 validates the
+    # arguments with jsonschema, which checks every value against additionalProperties
+    answers, _, stderr = serve(tmp_path, MCP1_DICT, [
+        call(1, "count", {"counts": {"a": 1, "b": 2}}), call(2, "count", {"counts": {"a": 1, "b": "x"}})])
+    assert answers[1]["result"] == {"content": [{"type": "text", "text": "[('a', 1), ('b', 2)]"}], "isError": False}
+    assert answers[2]["result"] == {"content": [{"type": "text", "text": "Input validation error: 'x' is not of type "
+                                                 "'integer'"}], "isError": True}, stderr
