@@ -1281,6 +1281,7 @@ class Harness:
     def compare(self, real: dict, mini: dict, invalid: set, dialect: str) -> tuple:
         """(differences, rows used): the answers to calls with invalid arguments may use every row
         that applies under serve, the other answers only the rows that apply to all."""
+        real, mini = _schema_unquoted(real), _schema_unquoted(mini)
         everywhere = [row for row, scope in self.rules.items() if scope == "all"]
         differ = self.corpus.answer_differences
         outside, used = self.diff.compare(real, mini, everywhere, dialect, differ)
@@ -1289,6 +1290,22 @@ class Harness:
         if len(at_invalid) < len([d for d in outside if answer_key(d["field"], invalid) in invalid]):
             used += [row for row in used_inside if row not in used]
         return [d for d in outside if answer_key(d["field"], invalid) not in invalid] + at_invalid, used
+
+
+def _schema_unquoted(answers: dict) -> dict:
+    """The answers, with the schema that the client's refusal of a result quotes left out
+    ("Invalid structured content ...: 'text' is a required property\n\nFailed validating
+    'required' in schema:\n    {...}\n\nOn instance: ..."). jsonschema prints that schema with
+    its keys in the order they came on the wire, and mcp 2.3.0 writes an outputSchema's keys in
+    its revision's model order ("properties", "required", "type"), minimcp in the order the
+    server wrote them: the same JSON object, compared field by field in tools/list."""
+    quoted = re.compile(r"( in schema[^:]*:\n).*?(\n\nOn instance:|$)", re.S)
+    unquoted = {}
+    for key, answer in answers.items():
+        if isinstance(answer, dict) and isinstance(answer.get("client_error"), str):
+            answer = dict(answer, client_error=quoted.sub(r"\1    (the listed schema)\2", answer["client_error"]))
+        unquoted[key] = answer
+    return unquoted
 
 
 def last_word(stderr: Path, failure: str) -> str:
