@@ -1595,7 +1595,22 @@ def run(args) -> int:
         args.report.write_text(json.dumps(outcomes, indent=1, default=str) + "\n", encoding="utf-8")
     if not args.keep:
         shutil.rmtree(args.work, ignore_errors=True)
-    return 1 if any(o["status"] == "fail" for o in outcomes) else 0
+    short = too_few_compared(outcomes, args.require)
+    if short:
+        print(f"sdk_generate: {short}", file=sys.stderr)
+    return 1 if short or any(o["status"] == "fail" for o in outcomes) else 0
+
+
+def too_few_compared(outcomes: list, required: int) -> str | None:
+    """Why the run proves less than CI asks (--require N: N servers compared, some of every style
+    the seeds drew), or None. A run whose SDKs refuse every server would otherwise pass."""
+    compared = [o for o in outcomes if o["status"] != "skip"]
+    unseen = [s for s in STYLES if any(o["style"] == s for o in outcomes)
+              and not any(o["style"] == s for o in compared)]
+    if len(compared) < required or (required and unseen):
+        return (f"only {len(compared)} of {len(outcomes)} servers were compared (--require {required})"
+                + (f"; none in the styles {', '.join(unseen)}" if unseen else ""))
+    return None
 
 
 def main() -> int:
@@ -1616,6 +1631,8 @@ def main() -> int:
     parser.add_argument("--keep", action="store_true", help="keep --work (each seed's files and stderr)")
     parser.add_argument("--report", type=Path, help="write every outcome to this JSON file")
     parser.add_argument("-v", "--verbose", action="store_true", help="print every difference")
+    parser.add_argument("--require", type=int, default=0, metavar="N",
+                        help="fail unless at least N servers were compared, some in every style drawn")
     args = parser.parse_args()
     if args.show is not None:
         spec = draw(args.show)

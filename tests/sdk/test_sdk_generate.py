@@ -121,3 +121,14 @@ def test_a_refused_result_is_compared_by_what_was_refused_not_by_the_order_the_s
     assert sdk_generate._schema_unquoted({"06 tool t {}": real}) == sdk_generate._schema_unquoted({"06 tool t {}": mini})
     other = refusal("{'type': 'object'}", instance="{'summary': 6}")
     assert sdk_generate._schema_unquoted({"06 tool t {}": real}) != sdk_generate._schema_unquoted({"06 tool t {}": other})
+
+
+def test_a_run_that_compared_too_few_servers_or_none_of_a_style_fails():
+    def outcome(style, status):
+        return {"style": style, "status": status}
+    every = [outcome(style, "pass") for style in sdk_generate.STYLES]
+    assert sdk_generate.too_few_compared(every, 6) is None
+    assert "only 6 of 6" in sdk_generate.too_few_compared(every, 7)
+    skipped = every[:4] + [outcome("lowlevel1", "skip"), outcome("lowlevel2", "fail")]
+    assert "none in the styles lowlevel1" in sdk_generate.too_few_compared(skipped, 5)
+    assert sdk_generate.too_few_compared(skipped, 0) is None          # without --require, as before
