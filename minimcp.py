@@ -5490,7 +5490,8 @@ class MCPServer(_Protocol):
         instructions: guidance for the model, sent at initialize / discover.
         title, description, icons, website_url: more of serverInfo, where the revision has them.
         workers: the most threads that run handlers (tools/call, resources/read, prompts/get,
-            completion); they start only as slow handlers keep the others busy.
+            completion); they start only as slow handlers keep the others busy. An ``async def``
+            handler's thread, while its coroutine awaits, leaves its place to the next call.
         queue_size: requests waiting for a worker before the reader stops reading.
         page_size: items per page of the list methods (None: everything in one page).
         max_message_size: the longest input line accepted, in bytes.

@@ -235,3 +235,34 @@ def test_one_sessions_awaiting_calls_leave_its_share_to_its_next(serve):
     for thread in threads:
         thread.join(WAIT * 2)
     assert sorted(text_of(body) for _, _, body in results.values()) == ["%d together" % count] * count
+
+
+def test_a_cancel_sent_to_another_worker_reaches_the_call(serve, tmp_path):
+    """Two workers sharing the store and the key (uvicorn's or gunicorn's --workers, replicas):
+    the cancel lands in the one not running the call, and the call's stream still ends, unanswered."""
+    from minimcp_http import SQLiteSessionStore
+    running, stopped = threading.Event(), threading.Event()
+    first, second = MCPServer("w1", state_key="shared"), MCPServer("w2", state_key="shared")
+
+    @first.tool()
+    def wait(ctx: Context) -> str:
+        running.set()
+        try:
+            ctx.sleep(WAIT * 2)                # raises Cancelled at once when cancelled
+        finally:
+            if ctx.cancelled:
+                stopped.set()
+        return "never cancelled"
+
+    one = serve(first, session_store=SQLiteSessionStore(str(tmp_path)))
+    other = serve(second, session_store=SQLiteSessionStore(str(tmp_path)))
+    session = handshake(one)
+    results, threads = in_background(lambda i: one.post(call(9, "wait"), session_headers(session)), 1)
+    assert running.wait(WAIT), "the call did not start"
+    status, _, _ = other.post({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                               "params": {"requestId": 9, "reason": "changed my mind"}}, session_headers(session))
+    assert status == 202
+    threads[0].join(WAIT)
+    assert stopped.wait(WAIT), "the call never saw the cancel"
+    status, _, body = results[0]
+    assert status == 200 and body == []        # its stream ended, with nothing on it
