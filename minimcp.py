@@ -4765,7 +4765,7 @@ class _WorkerPool:
             return
         self._queue(job)
 
-    def _give_place(self, owner) -> tuple:
+    def _give_place(self, owner):
         """(Under ``lock``.) One of ``owner``'s places is free: its next job, if one waits its turn, or None."""
         share = self.owners[owner]
         share.places -= 1
