@@ -563,8 +563,9 @@ class _PostSession(_Session):
     forward_cancel = None               # a kept session whose store every worker shares: _HTTPApp._route_cancels
 
     def cancel_request(self, request_id, reason) -> None:
-        """As a session's, and left in the shared store too: the call may run in another worker."""
-        if self.forward_cancel is not None:
+        """As a session's; and for a call not running here, left in the shared store too: another worker may run it."""
+        if self.forward_cancel is not None and not any(
+                call.id == request_id and type(call.id) is type(request_id) for call in list(self.inflight.values())):
             self.forward_cancel(request_id, reason)
         super().cancel_request(request_id, reason)
 
