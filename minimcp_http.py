@@ -409,7 +409,8 @@ class SQLiteSessionStore:
         (``request_id``: its id as JSON), and forget those older than ``CANCEL_KEEP``."""
         now = time.time()
         with self.lock, self.db:
-            self.db.execute("INSERT OR REPLACE INTO cancelled VALUES (?, ?, ?, ?)", (session_id, request_id, reason, now))
+            self.db.execute("INSERT OR REPLACE INTO cancelled VALUES (?, ?, ?, ?)",
+                            (session_id, request_id, reason, now))
             self.db.execute("DELETE FROM cancelled WHERE at < ?", (now - self.CANCEL_KEEP,))
 
     def cancelled(self, session_id: str, request_id: str):
@@ -563,10 +564,11 @@ class _PostSession(_Session):
     forward_cancel = None               # a kept session whose store every worker shares: _HTTPApp._route_cancels
 
     def cancel_request(self, request_id, reason) -> None:
-        """As a session's; and for a call not running here, left in the shared store too: another worker may run it."""
-        if self.forward_cancel is not None and not any(
-                call.id == request_id and type(call.id) is type(request_id) for call in list(self.inflight.values())):
-            self.forward_cancel(request_id, reason)
+        """As a session's; for a call not running here, left in the shared store too (another worker may run it)."""
+        forward = self.forward_cancel
+        if forward is not None and not any(call.id == request_id and type(call.id) is type(request_id)
+                                           for call in list(self.inflight.values())):
+            forward(request_id, reason)
         super().cancel_request(request_id, reason)
 
     def _announce_task(self, task: _Task) -> None:
