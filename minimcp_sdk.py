@@ -145,7 +145,8 @@ from minimcp import (  # noqa: E402
 #|   RootsList SamplingHandler SessionKwargs
 #| fastmcp.client.dependencies: get_http_headers
 #| fastmcp.client.elicitation: ElicitRequestParams ElicitResult ElicitationHandler
-#| fastmcp.client.extension_hooks: build_internal_client_extensions register_internal_client_extension_factory
+#| fastmcp.client.extension_hooks: InternalClientExtensionFactory build_internal_client_extensions
+#|   register_internal_client_extension_factory
 #| fastmcp.client.group: ClientGroup ToolRoute
 #| fastmcp.client.logging: LogHandler LogMessage MessageHandler create_log_callback default_log_handler
 #| fastmcp.client.messages: Message MessageHandler MessageHandlerT
@@ -281,7 +282,7 @@ from minimcp import (  # noqa: E402
 #| fastmcp.server.auth.ssrf: SSRFError SSRFFetchError SSRFFetchResponse ValidatedURL format_ip_for_url
 #|   is_ip_allowed resolve_hostname ssrf_safe_fetch ssrf_safe_fetch_response validate_url
 #| fastmcp.server.caching: CacheScope build_cache_hints
-#| fastmcp.server.completions: CompletionReference CompletionValues MAX_COMPLETION_VALUES=100
+#| fastmcp.server.completions: CompletionHandler CompletionReference CompletionValues MAX_COMPLETION_VALUES=100
 #|   normalize_completion
 #| fastmcp.server.context: Context LogData ToolChoiceOption TransportType reset_transport set_context
 #|   set_transport
@@ -298,7 +299,8 @@ from minimcp import (  # noqa: E402
 #| fastmcp.server.http: FastMCPStreamableHTTPSessionManager HostOriginGuardMiddleware HostOriginProtection
 #|   HostOriginProtectionMode RequestContextMiddleware StarletteWithLifespan StreamableHTTPASGIApp
 #|   create_base_app create_sse_app create_streamable_http_app set_http_request setup_auth_middleware_and_routes
-#| fastmcp.server.lifespan: ComposedLifespan ContextManagerLifespan Lifespan lifespan
+#| fastmcp.server.lifespan: ComposedLifespan ContextManagerLifespan Lifespan LifespanContextManagerFn LifespanFn
+#|   lifespan
 #| fastmcp.server.low_level: FastMCPServerMiddleware LowLevelServer MiddlewareServerSession
 #|   client_supports_extension
 #| fastmcp.server.middleware: AuthMiddleware CallNext Middleware MiddlewareContext PingMiddleware
@@ -358,7 +360,7 @@ from minimcp import (  # noqa: E402
 #| fastmcp.server.providers.openapi.components: OpenAPIResource OpenAPIResourceTemplate OpenAPITool
 #| fastmcp.server.providers.openapi.provider: OpenAPIProvider
 #| fastmcp.server.providers.openapi.routing: ComponentFn MCPType RouteMap RouteMapFn
-#| fastmcp.server.providers.prefab_payload: annotate_payload_identities payload_has_identities
+#| fastmcp.server.providers.prefab_payload: IdentityResolver annotate_payload_identities payload_has_identities
 #|   rewrite_payload_tool_names
 #| fastmcp.server.providers.prefab_synthesis: PREFAB_PLACEHOLDER_URI='ui://prefab/renderer.html'
 #|   rewrite_tool_meta_for_wire synthesize_prefab_resource_by_uri synthesize_prefab_resources
@@ -385,8 +387,8 @@ from minimcp import (  # noqa: E402
 #|   create_final_response_tool determine_handler_mode execute_tools extract_tool_calls prepare_messages
 #|   prepare_tools sample_impl sample_step_impl
 #| fastmcp.server.sampling.sampling_tool: SamplingTool
-#| fastmcp.server.server: DuplicateBehavior FastMCP MountedServer StateValue Transport add_resource_prefix
-#|   create_proxy default_lifespan has_resource_prefix remove_resource_prefix
+#| fastmcp.server.server: DuplicateBehavior FastMCP LifespanCallable MountedServer StateValue Transport
+#|   add_resource_prefix create_proxy default_lifespan has_resource_prefix remove_resource_prefix
 #| fastmcp.server.session_scoped_event_store: SessionScopedEventStore
 #| fastmcp.server.sessions: CurrentSession InvalidSession OptionalCurrentSession Session SessionAuthError
 #|   SessionId SessionProvider UserSession create_session current_principal end_session
@@ -424,8 +426,8 @@ from minimcp import (  # noqa: E402
 #| fastmcp.server.transforms.resources_as_tools: ResourcesAsTools
 #| fastmcp.server.transforms.search: BM25SearchTransform RegexSearchTransform SearchResultSerializer
 #|   serialize_tools_for_output_json serialize_tools_for_output_markdown
-#| fastmcp.server.transforms.search.base: BaseSearchTransform serialize_tools_for_output_json
-#|   serialize_tools_for_output_markdown
+#| fastmcp.server.transforms.search.base: BaseSearchTransform SearchResultSerializer
+#|   serialize_tools_for_output_json serialize_tools_for_output_markdown
 #| fastmcp.server.transforms.search.bm25: BM25SearchTransform
 #| fastmcp.server.transforms.search.regex: RegexSearchTransform
 #| fastmcp.server.transforms.tool_transform: ToolTransform
@@ -451,7 +453,7 @@ from minimcp import (  # noqa: E402
 #| fastmcp.tools.base: InputRequiredToolResult Tool ToolResult
 #| fastmcp.tools.function_parsing: ParsedFunction
 #| fastmcp.tools.function_tool: DecoratedTool FunctionTool ToolMeta tool
-#| fastmcp.tools.tool: FunctionTool ParsedFunction Tool ToolResult default_serializer
+#| fastmcp.tools.tool: FunctionTool ParsedFunction Tool ToolResult ToolResultSerializerType default_serializer
 #| fastmcp.tools.tool_manager: ToolManager
 #| fastmcp.tools.tool_transform: ArgTransform ArgTransformConfig ToolTransformConfig TransformedTool
 #|   apply_transformations_to_tools forward forward_raw
@@ -518,7 +520,7 @@ from minimcp import (  # noqa: E402
 #|   run_server_in_process temporary_settings
 #| fastmcp.utilities.timeout: normalize_timeout_to_seconds normalize_timeout_to_timedelta
 #| fastmcp.utilities.token_cache: DEFAULT_MAX_CACHE_SIZE=10000 TokenCache
-#| fastmcp.utilities.types: Audio ContextSamplingFallbackProtocol FastMCPBaseModel File Image
+#| fastmcp.utilities.types: AnyFunction Audio ContextSamplingFallbackProtocol FastMCPBaseModel File Image
 #|   create_function_without_params find_kwarg_by_type get_cached_typeadapter get_fn_name get_function_type_hints
 #|   is_class_member_of_type issubclass_safe replace_type
 #| fastmcp.utilities.ui: FASTMCP_LOGO_URL='https://gofastmcp.com/assets/brand/blue-logo.png' create_button_group
@@ -580,10 +582,11 @@ from minimcp import (  # noqa: E402
 #|   terminate_windows_process terminate_windows_process_tree
 #| mcp.client.stdio.win32: create_windows_process get_windows_executable_command terminate_windows_process
 #| mcp.client.streamable_http: ACCEPT='accept' CONTENT_TYPE='content-type' DEFAULT_MAX_SSE_EVENT_SIZE=1048576
-#|   DEFAULT_RECONNECTION_DELAY_MS=1000 JSON='application/json' LAST_EVENT_ID='last-event-id'
-#|   MAX_RECONNECTION_ATTEMPTS=2 MCP_PROTOCOL_VERSION='mcp-protocol-version' MCP_SESSION_ID='mcp-session-id'
-#|   RequestContext ResumptionError SSE='text/event-stream' SessionMessageOrError StreamReader StreamWriter
-#|   StreamableHTTPError StreamableHTTPTransport streamable_http_client streamablehttp_client
+#|   DEFAULT_RECONNECTION_DELAY_MS=1000 GetSessionIdCallback JSON='application/json'
+#|   LAST_EVENT_ID='last-event-id' MAX_RECONNECTION_ATTEMPTS=2 MCP_PROTOCOL_VERSION='mcp-protocol-version'
+#|   MCP_SESSION_ID='mcp-session-id' RequestContext ResumptionError SSE='text/event-stream' SessionMessageOrError
+#|   StreamReader StreamWriter StreamableHTTPError StreamableHTTPTransport streamable_http_client
+#|   streamablehttp_client
 #| mcp.client.subscriptions: ListenNotSupportedError OnEvent PromptsListChanged ResourceUpdated
 #|   ResourcesListChanged ServerEvent Subscription SubscriptionLost ToolsListChanged listen
 #| mcp.os:
@@ -623,7 +626,7 @@ from minimcp import (  # noqa: E402
 #| mcp.server.auth.settings: AuthSettings ClientRegistrationOptions RevocationOptions
 #| mcp.server.caching: CACHEABLE_METHODS CacheHint CacheableMethod apply_cache_hint validate_cache_hints
 #| mcp.server.connection: Connection
-#| mcp.server.context: Context HandlerResult ServerMiddleware ServerRequestContext
+#| mcp.server.context: CallNext Context HandlerResult ServerMiddleware ServerRequestContext
 #| mcp.server.elicitation: AcceptedElicitation AcceptedUrlElicitation CancelledElicitation DeclinedElicitation
 #|   ElicitationResult UrlElicitationResult elicit_url elicit_with_validation render_elicitation_schema
 #| mcp.server.experimental:
@@ -634,7 +637,8 @@ from minimcp import (  # noqa: E402
 #| mcp.server.experimental.task_scope: new_session_scope scoped_task_id session_scope_of task_in_session_scope
 #|   task_listable_in_session_scope
 #| mcp.server.experimental.task_support: TaskSupport
-#| mcp.server.extension: Extension MethodBinding ResourceBinding ToolBinding compose_tool_call_handler
+#| mcp.server.extension: Extension MethodBinding RequestHandler ResourceBinding ToolBinding
+#|   compose_tool_call_handler
 #| mcp.server.fastmcp: Audio Context FastMCP Icon Image __version__='1.30.0'
 #| mcp.server.fastmcp.exceptions: FastMCPError InvalidSignature ResourceError ToolError ValidationError
 #| mcp.server.fastmcp.prompts: Prompt PromptManager
@@ -663,8 +667,8 @@ from minimcp import (  # noqa: E402
 #| mcp.server.lowlevel.experimental: ExperimentalHandlers
 #| mcp.server.lowlevel.func_inspection: create_call_wrapper
 #| mcp.server.lowlevel.helper_types: ReadResourceContents
-#| mcp.server.lowlevel.server: CombinationContent HandlerEntry NotificationOptions Server StructuredContent
-#|   UnstructuredContent lifespan
+#| mcp.server.lowlevel.server: CombinationContent HandlerEntry NotificationHandler NotificationOptions
+#|   RequestHandler Server StructuredContent UnstructuredContent lifespan
 #| mcp.server.mcpserver: AESGCMRequestStateCodec AcceptedElicitation AssistantMessage Audio CancelledElicitation
 #|   Context DEFAULT_RESOURCE_SECURITY DeclinedElicitation Elicit ElicitationResult Extension Icon Image
 #|   InvalidRequestState ListRoots MCPServer Message MethodBinding RequestStateBoundary RequestStateCodec
@@ -708,7 +712,7 @@ from minimcp import (  # noqa: E402
 #| mcp.server.sse: SseServerTransport
 #| mcp.server.stdio: stdio_server
 #| mcp.server.streamable_http: CONTENT_TYPE_JSON='application/json' CONTENT_TYPE_SSE='text/event-stream'
-#|   EventMessage EventStore GET_STREAM_KEY='_GET_stream' LAST_EVENT_ID_HEADER='last-event-id'
+#|   EventCallback EventMessage EventStore GET_STREAM_KEY='_GET_stream' LAST_EVENT_ID_HEADER='last-event-id'
 #|   MAXIMUM_MESSAGE_SIZE=4194304 MCP_PROTOCOL_VERSION_HEADER='mcp-protocol-version'
 #|   MCP_SESSION_ID_HEADER='mcp-session-id' REQUEST_CANCELLED=-32800 REQUEST_STREAM_BUFFER_SIZE=16 SSEEvent
 #|   StreamableHTTPServerTransport check_accept_headers
@@ -759,7 +763,8 @@ from minimcp import (  # noqa: E402
 #|   handler_exception_to_error_data progress_token_from_params
 #| mcp.shared.memory: MessageStream create_client_server_memory_streams
 #|   create_connected_server_and_client_session
-#| mcp.shared.message: ClientMessageMetadata MessageMetadata ServerMessageMetadata SessionMessage
+#| mcp.shared.message: ClientMessageMetadata CloseSSEStreamCallback MessageMetadata ResumptionTokenUpdateCallback
+#|   ServerMessageMetadata SessionMessage
 #| mcp.shared.metadata_utils: get_display_name
 #| mcp.shared.path_security: PathEscapeError contains_path_traversal is_absolute_path safe_join
 #| mcp.shared.peer: ClientPeer Meta
@@ -775,7 +780,7 @@ from minimcp import (  # noqa: E402
 #| mcp.shared.uri_template: DEFAULT_MAX_TEMPLATE_LENGTH=8192 DEFAULT_MAX_URI_LENGTH=65536
 #|   DEFAULT_MAX_VARIABLES=256 InvalidUriTemplate Operator UriTemplate Variable
 #| mcp.shared.version:
-#| mcp.types: Annotations AudioContent BaseMetadata BlobResourceContents
+#| mcp.types: Annotations AnyFunction AudioContent BaseMetadata BlobResourceContents
 #|   CLIENT_CAPABILITIES_META_KEY='io.modelcontextprotocol/clientCapabilities'
 #|   CLIENT_INFO_META_KEY='io.modelcontextprotocol/clientInfo' CONNECTION_CLOSED=-32000 CORE_RESULT_TYPES
 #|   CacheableResult CallToolRequest CallToolRequestParams CallToolResult CancelTaskRequest
@@ -2627,7 +2632,7 @@ def _sdk_exports(module: str) -> dict:
         names = {}
         listed = _sdk_modules()
         words = listed[module] if module in listed else _SDK_PRIVATE_MODULES[module]
-        for word in (words + " " + _SDK_UNLISTED_NAMES.get(module, "")).split():
+        for word in words.split():
             name, _, value = word.partition("=")
             names[name] = (value[1:-1] if value[:1] == "'" else int(value)) if value else None
         _SDK_CACHE[key] = names
@@ -3912,9 +3917,6 @@ class _SDKEventStore:
         raise NotImplementedError("replay_events_after")
 
 
-# Names the generated table misses: its reader does not see aliases made with collections.abc
-# (``CallNext = Callable[...]``), so they are added to their module here, as the table writes them.
-_SDK_UNLISTED_NAMES = {"mcp.server.context": "CallNext", "mcp.server.streamable_http": "EventCallback"}
 # Names backed in one module only (fastmcp's EventStore, of the same name, is another class).
 _SDK_MODULE_NAMES = {
     ("mcp.server.context", "ServerRequestContext"): _SDKRequestContext,
