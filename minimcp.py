@@ -2632,6 +2632,14 @@ class Context:
         """
         return _Questions(self)
 
+    def close_sse_stream(self) -> None:
+        """The SDKs' ``ctx.close_sse_stream()``: nothing here. The SDK closes the call's HTTP stream
+        for the client to poll, replaying what it missed from the server's event store, and does
+        nothing without one (stdio); minimcp keeps the stream open until the call answers, so
+        the client misses nothing and need not reconnect."""
+
+    close_standalone_sse_stream = close_sse_stream      # the same, for the GET stream
+
     def _ask(self, question: _Question, timeout):
         if self._gathering is not None:
             self._gathering.append(question)
@@ -2866,7 +2874,7 @@ def _awaitable_results(method):
 _AWAITABLE_NONE = _AwaitableNone()
 _AWAITABLE_TYPES = {dict: _AwaitableDict, list: _AwaitableList}
 for _name in ("progress", "log", "debug", "info", "notice", "warning", "error", "sample", "list_roots",
-              "elicit", "elicit_url", "ping", "read_resource"):
+              "elicit", "elicit_url", "ping", "read_resource", "close_sse_stream", "close_standalone_sse_stream"):
     setattr(Context, _name, _awaitable_results(getattr(Context, _name)))
 Context.report_progress = Context.progress      # the official SDK's spelling
 del _name
