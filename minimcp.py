@@ -1374,7 +1374,7 @@ class _Dialect:
              "untyped_schema", "closed_input", "meta_in_results", "output_spelling",
              "wrap_by_schema", "annotation_fields", "non_finite", "elicit_by_type", "lifespan_per_session",
              "unoffered_method", "resource_failure", "odd_tool_names", "undeclared_question", "mcp_error_fails",
-             "log_data", "result_wording", "content_structured")
+             "log_data", "result_wording", "content_structured", "prompt_failure")
     __slots__ = ("name",) + RULES
 
     def __init__(self, name: str, **rules) -> None:
@@ -1467,7 +1467,9 @@ class _Dialect:
 #     result that fails its outputSchema, or None where it has none;
 #   content_structured: None (a content annotation, ``-> list[TextContent]``, has no outputSchema)
 #     or fn(hint) giving (outputSchema, fn(block) -> the block as structured content) for the
-#     annotations whose content the SDK also sends as {"result": [...]} (mcp 1.x), else None.
+#     annotations whose content the SDK also sends as {"result": [...]} (mcp 1.x), else None;
+#   prompt_failure: None (a prompt function that raises is an internal error naming its type) or
+#     fn(exc, name) giving the message of the -32603 error for it, as resource_failure does.
 _DIALECTS = {
     # minimcp's own, the one row of the core: what its README documents. minimcp_sdk.py adds
     # the rows of the SDKs (mcp2, mcp1, fastmcp), each as it differs from this one.
@@ -1484,7 +1486,7 @@ _DIALECTS = {
         non_finite=None, elicit_by_type=None, lifespan_per_session=False,
         unoffered_method="Method not found: {method} (this server offers no {capability})", resource_failure=None,
         odd_tool_names=None, undeclared_question=None, mcp_error_fails=False, log_data=None, result_wording=None,
-        content_structured=None),
+        content_structured=None, prompt_failure=None),
 }
 _MASKED_FAILURE = "Error executing tool {name}"   # a failing tool's text under mask_errors=True (mcp's words)
 
@@ -5278,9 +5280,18 @@ class _Protocol:
         arguments = call.params.get("arguments") or {}
         if not isinstance(arguments, dict) or not all(isinstance(v, str) for v in arguments.values()):
             raise _invalid_params("Invalid params: arguments must be an object of strings")
-        value = self._invoke(call, prompt, prompt.bind(arguments))
+        bound = prompt.bind(arguments)
+        try:
+            messages = prompt.to_messages(self._invoke(call, prompt, bound))
+        except MCPError:
+            raise
+        except Exception as exc:           # worded as the dialect's SDK words it, if it has a rule
+            said = self.dialect.prompt_failure and self.dialect.prompt_failure(exc, name)
+            if said is None:
+                raise
+            raise MCPError(INTERNAL_ERROR, said) from None
         version = call.rev.version
-        result = {"messages": [dict(m, content=_trim_block(m["content"], version)) for m in prompt.to_messages(value)]}
+        result = {"messages": [dict(m, content=_trim_block(m["content"], version)) for m in messages]}
         if prompt.description is not None:
             result["description"] = prompt.description
         if _own_meta(prompt) is not None:

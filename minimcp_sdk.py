@@ -2257,6 +2257,24 @@ def _fastmcp_resource_failure(exc: Exception, uri: str, template: bool) -> str:
     return "Error reading resource %r: %s" % (uri, exc)
 
 
+def _mcp2_prompt_failure(exc: Exception, name: str) -> str:
+    """mcp 2.3.0's words for a prompt function that raised: the prompt's name alone (the exception
+    is hidden from the client; the SDK says code 0, the error's code stays the spec's -32603)."""
+    return "Error rendering prompt %s" % name
+
+
+def _mcp1_prompt_failure(exc: Exception, name: str) -> str:
+    """mcp 1.30.0's: the exception's message behind the prompt's name (code 0 there too)."""
+    return "Error rendering prompt %s: %s" % (name, exc)
+
+
+def _fastmcp_prompt_failure(exc: Exception, name: str) -> str:
+    """fastmcp 4.2.3's: its own errors' messages as they are, others behind the name, quoted."""
+    if isinstance(exc, (_SDKResourceError, _SDKToolError)):
+        return str(exc)
+    return "Error rendering prompt %r: %s" % (name, exc)
+
+
 _SDK_REFUSALS = {"sampling": "Sampling not supported", "elicitation": "Elicitation not supported"}
 
 
@@ -2326,7 +2344,7 @@ _DIALECTS["mcp2"] = _DIALECTS["minimcp"].but(
     default_version="", strict_annotations=False, untyped_schema={"type": "string"},
     closed_input=_sdk_forbids_extra, output_spelling=_pydantic_output("typeddict"),
     non_finite="json", elicit_by_type=_sdk_elicit, unoffered_method="Method not found",
-    resource_failure=_mcp2_resource_failure, odd_tool_names=_sdk_tool_name_warning,
+    resource_failure=_mcp2_resource_failure, prompt_failure=_mcp2_prompt_failure, odd_tool_names=_sdk_tool_name_warning,
     undeclared_question=_mcp2_undeclared, annotation_fields={
         "tool": ("title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"),
         "resource": ("audience", "priority", "lastModified")})
@@ -2334,7 +2352,8 @@ _DIALECTS["mcp1"] = _DIALECTS["mcp2"].but(        # mcp 1.30.0, the last 1.x
     "mcp1", annotation_fields=None, tool_failure="Error executing tool {name}: {error}",
     decode_uri_variables=False,
     missing_resource=("Unknown resource: {uri}", False), default_version="1.30.0", lifespan_per_session=True,
-    resource_failure=_mcp1_resource_failure, undeclared_question=_mcp1_undeclared, mcp_error_fails=True,
+    resource_failure=_mcp1_resource_failure, prompt_failure=_mcp1_prompt_failure, undeclared_question=_mcp1_undeclared,
+    mcp_error_fails=True,
     result_wording=_mcp_result_worded, content_structured=_mcp1_content_structured,
     output_spelling=_pydantic_output(False))
 _DIALECTS["fastmcp"] = _DIALECTS["mcp2"].but(     # fastmcp 4.2.3
@@ -2347,6 +2366,7 @@ _DIALECTS["fastmcp"] = _DIALECTS["mcp2"].but(     # fastmcp 4.2.3
     default_version="4.2.3", describe_extra=_fastmcp_listing, result_meta={"fastmcp": {"wrap_result": True}},
     untyped_schema=None, closed_input=True, meta_in_results=True, output_spelling=_pydantic_output(True),
     wrap_by_schema=True, non_finite=_fastmcp_finite, resource_failure=_fastmcp_resource_failure,
+    prompt_failure=_fastmcp_prompt_failure,
     undeclared_question=_mcp1_undeclared, mcp_error_fails=True, log_data=_fastmcp_log_data,
     result_wording=_fastmcp_result_worded)
 

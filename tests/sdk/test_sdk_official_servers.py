@@ -48,3 +48,25 @@ async def reconnect(ctx: Context) -> str:
     assert "isError" not in answers[2]["result"] or answers[2]["result"]["isError"] is False
     logged = [n["params"]["data"] for n in answers[2]["notifications"] if n["method"] == "notifications/message"]
     assert len(logged) == 2
+
+
+# --- a prompt function that raises -------------------------------------------------------------
+
+PROMPT_RAISES = '''
+@mcp.prompt()
+def embedded(resourceUri: str) -> str:
+    raise ValueError(f"not a URL: {resourceUri}")
+'''
+
+
+@pytest.mark.parametrize("dialect, message", [
+    ("mcp1", "Error rendering prompt embedded: not a URL: abc"),
+    ("mcp2", "Error rendering prompt embedded"),
+    ("fastmcp", "Error rendering prompt 'embedded': not a URL: abc"),
+])
+def test_a_prompt_function_that_raises_is_worded_as_its_sdk_words_it_with_the_spec_code(tmp_path, dialect, message):
+    # mcp 1.29.0's everything-server, test_prompt_with_embedded_resource with resourceUri "abc" (its
+    # AnyUrl refuses it): mcp 1.x says code 0 "Error rendering prompt NAME: ...", which no JSON-RPC
+    # code is; an internal error is -32603 in every dialect (README, D10).
+    answers = serve(tmp_path, HEADERS[dialect] + PROMPT_RAISES, [prompt("embedded", {"resourceUri": "abc"})])
+    assert answers[1]["error"] == {"code": -32603, "message": message}
