@@ -4551,7 +4551,7 @@ _SEAM = {
         # reading type hints as the schema section does (the SDK dialects' pydantic wording)
         "_typing_parts", "_resolve_annotation", "_class_hints", "_class_namespace", "_field_annotation",
         "_field_default", "_is_dataclass", "_is_enum", "_is_field_info", "_is_pydantic_model", "_is_typeddict",
-        "_clean_doc", "_schema_for",
+        "_clean_doc", "_schema_for", "_pydantic",
         # the bridge's host side: the stdio reader, ids, and results shaped for a handshake-era host
         "_valid_id", "_LineReader", "_Oversized", "_trim_block", "_shape_tool", "_shape_prompt",
         "_shape_tool_result",
@@ -5162,6 +5162,7 @@ class _Protocol:
             arguments = _lax_arguments(tool.input_schema, arguments)
         try:
             tool.check_arguments(arguments)
+            bound = tool.bind(arguments)          # a value its annotation refuses (pydantic's AnyUrl) is invalid too
         except ValueError as exc:
             if self.dialect.argument_error is not None:
                 wording = self.dialect.argument_wording
@@ -5171,20 +5172,20 @@ class _Protocol:
                 raise _invalid_params("Invalid arguments for tool %s: %s" % (name, exc)) from None
             return _tool_error("Invalid arguments for tool %s: %s" % (name, exc))
         if ttl is False:
-            return self._execute_tool(call, tool, arguments)
-        call.session.run_task(call, ttl, lambda target: self._execute_tool(target, tool, arguments),
+            return self._execute_tool(call, tool, bound)
+        call.session.run_task(call, ttl, lambda target: self._execute_tool(target, tool, bound),
                               deferred=tool.ask_first and call.rev.questions == "rounds")
         return None
 
-    def _execute_tool(self, call: _Call, tool: Tool, arguments: dict) -> dict:
-        """Run a tool whose arguments are valid; failures become isError results."""
+    def _execute_tool(self, call: _Call, tool: Tool, bound: dict) -> dict:
+        """Run a tool on its valid arguments, bound (Tool.bind); failures become isError results."""
         timer = None
         if tool.timeout:
             timer = threading.Timer(tool.timeout, self._time_out, (call, tool))
             timer.daemon = True
             timer.start()
         try:
-            result = tool.to_result(self._invoke(call, tool, tool.bind(arguments)))
+            result = tool.to_result(self._invoke(call, tool, bound))
         except MCPError as exc:                # (Cancelled and _NeedInput are no Exception: they pass)
             if not self.dialect.mcp_error_fails or exc.code == MISSING_CLIENT_CAPABILITY:
                 raise

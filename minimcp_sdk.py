@@ -49,6 +49,7 @@ from minimcp import (  # noqa: E402
     _is_typeddict,
     _json_default,
     _plug,
+    _pydantic,
     _resolve_annotation,
     _schema_for,
     _shape_prompt,
@@ -1884,7 +1885,23 @@ class _PydanticJudge:
             return self._dataclass(value, hint, loc)
         if isinstance(hint, type) and _is_typeddict(hint):
             return self._typeddict(value, hint, loc)
+        if isinstance(hint, type) and hasattr(hint, "__get_pydantic_core_schema__"):
+            return self._own_rules(value, hint, loc, constraints, strict)
         return self._generic(value, hint, loc, constraints, namespace)
+
+    def _own_rules(self, value, hint, loc: tuple, constraints: dict, strict: bool) -> None:
+        """A type that brings its own pydantic rules (pydantic's ``AnyUrl``, ``EmailStr``, a class with
+        ``__get_pydantic_core_schema__``): judged by the pydantic the server imported, in its words."""
+        pydantic = _pydantic()
+        if pydantic is None or constraints:
+            raise _Unworded()
+        try:
+            pydantic.TypeAdapter(hint).validate_python(value, strict=strict or None)
+        except ValueError as exc:            # pydantic's ValidationError
+            if not callable(getattr(exc, "errors", None)):
+                raise _Unworded() from None
+            for error in exc.errors():
+                self.errors.append((loc + tuple(error["loc"]), error["type"], error["msg"], error["input"]))
 
     def _generic(self, value, hint, loc: tuple, constraints: dict, namespace: dict) -> None:
         """``check`` for typing's generics: Literal, unions, lists, sequences, sets, tuples, dicts."""

@@ -70,3 +70,63 @@ def test_a_prompt_function_that_raises_is_worded_as_its_sdk_words_it_with_the_sp
     # code is; an internal error is -32603 in every dialect (README, D10).
     answers = serve(tmp_path, HEADERS[dialect] + PROMPT_RAISES, [prompt("embedded", {"resourceUri": "abc"})])
     assert answers[1]["error"] == {"code": -32603, "message": message}
+
+
+# --- an argument its annotation refuses: pydantic's AnyUrl -------------------------------------
+
+FETCH = '''
+from typing import Annotated
+from pydantic import AnyUrl, Field
+
+
+@mcp.tool()
+async def fetch(url: Annotated[AnyUrl, Field(description="URL to fetch")], raw: bool = False) -> str:
+    return "fetched " + str(url)
+'''
+
+
+@needs_pydantic
+@pytest.mark.parametrize("dialect, prefix, title", [
+    ("mcp2", "Error executing tool fetch: ", "fetchArguments"),
+    ("mcp1", "Error executing tool fetch: ", "fetchArguments"),
+])
+def test_an_argument_its_pydantic_type_refuses_is_invalid_in_that_pydantics_words(tmp_path, dialect, prefix, title):
+    # mcp-server-fetch 2026.10.24, fetch(url="abc"): the SDK's pydantic refuses the URL before the
+    # tool runs; the server's own pydantic (it imports AnyUrl) words the refusal under serve too.
+    answers = serve(tmp_path, HEADERS[dialect] + FETCH, [call("fetch", {"url": "abc"}),
+                                                         call("fetch", {"url": "http://example.com/a"})])
+    version = ".".join(pydantic.VERSION.split(".")[:2])
+    assert answers[1]["result"] == {"content": [{"type": "text", "text": (
+        prefix + "1 validation error for %s\nurl\n  Input should be a valid URL, relative URL without a base "
+        "[type=url_parsing, input_value='abc', input_type=str]\n"
+        "    For further information visit https://errors.pydantic.dev/%s/v/url_parsing" % (title, version))}],
+        "isError": True}
+    assert answers[2]["result"]["content"] == [{"type": "text", "text": "fetched http://example.com/a"}]
+
+
+@needs_pydantic
+def test_an_argument_its_annotation_refuses_is_an_invalid_argument_not_a_failed_tool():
+    # In minimcp's own dialect too: before 2025-11-25 invalid arguments are -32602, from it an
+    # isError result that says the arguments were invalid; the tool never runs.
+    from typing import Annotated
+
+    from conftest import Wire
+    from minimcp import MCPServer
+    ran = []
+
+    def fetch(url: Annotated[pydantic.AnyUrl, pydantic.Field(description="URL to fetch")]) -> str:
+        ran.append(url)
+        return str(url)
+
+    app = MCPServer("urls")
+    app.add_tool(fetch)
+    for version in ("2025-06-18", "2025-11-25"):
+        wire = Wire(app)
+        wire.initialize(version)
+        answer = wire.call("tools/call", {"name": "fetch", "arguments": {"url": "abc"}})
+        if version == "2025-06-18":
+            assert answer["error"]["code"] == -32602 and "url_parsing" in answer["error"]["message"], answer
+        else:
+            assert answer["result"]["isError"] is True
+            assert answer["result"]["content"][0]["text"].startswith("Invalid arguments for tool fetch: "), answer
+    assert ran == []
