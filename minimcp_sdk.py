@@ -2193,27 +2193,81 @@ def _mcp_result_worded(tool, value):
                             judge.errors)
 
 
-# mcp 1.30.0's schema of a text block (pydantic's, in the shortest form D1 compares).
-_MCP1_TEXT_CONTENT = {
-    "description": "Text content for a message.", "type": "object", "required": ["type", "text"],
-    "properties": {
-        "type": {"const": "text", "type": "string"}, "text": {"type": "string"},
-        "annotations": {"anyOf": [{"type": "object", "properties": {
-            "audience": {"anyOf": [{"type": "array", "items": {"enum": ["user", "assistant"], "type": "string"}},
-                                   {"type": "null"}], "default": None},
-            "priority": {"anyOf": [{"type": "number", "minimum": 0.0, "maximum": 1.0}, {"type": "null"}],
-                         "default": None}}}, {"type": "null"}], "default": None},
-        "_meta": {"anyOf": [{"type": "object"}, {"type": "null"}], "default": None}}}
+def _mcp1_nullable(schema: dict) -> dict:
+    return {"anyOf": [schema, {"type": "null"}], "default": None}
+
+
+def _mcp1_content_schemas() -> dict:
+    """mcp 1.30.0's schemas of the content blocks (pydantic's, in the shortest form D1 compares)
+    and the fields its model_dump fills with null when unset, by the block's type."""
+    annotations = _mcp1_nullable({"type": "object", "properties": {
+        "audience": _mcp1_nullable({"type": "array", "items": {"enum": ["user", "assistant"], "type": "string"}}),
+        "priority": _mcp1_nullable({"type": "number", "minimum": 0.0, "maximum": 1.0})}})
+    meta, text, uri = _mcp1_nullable({"type": "object"}), {"type": "string"}, \
+        {"type": "string", "format": "uri", "minLength": 1}
+    optional_text = _mcp1_nullable(text)
+
+    def block(kind: str, description: str, fields: dict, required: tuple) -> dict:
+        properties = dict({"type": {"const": kind, "type": "string"}}, **fields, annotations=annotations, _meta=meta)
+        return {"description": description, "type": "object", "properties": properties, "required": list(required)}
+
+    def contents(description: str, field: str) -> dict:
+        return {"description": description, "type": "object", "required": ["uri", field],
+                "properties": {"uri": uri, "mimeType": optional_text, "_meta": meta, field: text}}
+
+    icon = {"description": "An icon for display in user interfaces.", "type": "object", "required": ["src"],
+            "properties": {"src": text, "mimeType": optional_text,
+                           "sizes": _mcp1_nullable({"type": "array", "items": text})}}
+    media = "%s content for a message."
+    return {
+        "text": (block("text", media % "Text", {"text": text}, ("type", "text")), ()),
+        "image": (block("image", media % "Image", {"data": text, "mimeType": text}, ("type", "data", "mimeType")), ()),
+        "audio": (block("audio", media % "Audio", {"data": text, "mimeType": text}, ("type", "data", "mimeType")), ()),
+        "resource": (block("resource", "The contents of a resource, embedded into a prompt or tool call result.\n\n"
+                           "It is up to the client how best to render embedded resources for the benefit\n"
+                           "of the LLM and/or the user.", {"resource": {"anyOf": [
+                               contents("Text contents of a resource.", "text"),
+                               contents("Binary contents of a resource.", "blob")]}}, ("type", "resource")), ()),
+        "resource_link": (block("resource_link", "A resource that the server is capable of reading, included in a "
+                                "prompt or tool call result.\n\nNote: resource links returned by tools are not "
+                                "guaranteed to appear in the results of `resources/list` requests.", {
+                                    "name": text, "title": optional_text, "uri": uri, "description": optional_text,
+                                    "mimeType": optional_text, "size": _mcp1_nullable({"type": "integer"}),
+                                    "icons": _mcp1_nullable({"type": "array", "items": icon})},
+                                ("name", "uri", "type")),
+                          ("name", "title", "uri", "description", "mimeType", "size", "icons")),
+    }
+
+
+def _mcp1_dumped(block: dict, schemas: dict) -> dict:
+    """A content block as mcp 1.x's model_dump writes it: every field, null when unset."""
+    schema, _ = schemas.get(block.get("type"), (None, ()))
+    if schema is None:
+        return block
+    dumped = {name: block.get(name) for name in schema["properties"]}
+    resource = block.get("resource")
+    if isinstance(resource, dict):       # the embedded contents: its own fields, null when unset
+        dumped["resource"] = dict({"mimeType": None, "_meta": None}, **resource)
+    return dumped
 
 
 def _mcp1_content_structured(hint):
-    """mcp 1.x's ``-> list[TextContent]``: an outputSchema of text blocks, and the blocks again as
-    {"result": [...]}, each with its unset fields as null (pydantic's model_dump)."""
+    """mcp 1.x's ``-> list[ImageContent]`` (any content class of mcp.types, or a union of them): an
+    outputSchema of those blocks, and the blocks again as {"result": [...]}, each with its unset
+    fields as null (pydantic's model_dump). mcp 2.x sends content as content only."""
     origin, args, _ = _typing_parts(hint)
-    if origin is list and len(args) == 1 and args[0] is _sdk_names()["TextContent"]:
-        fill = lambda block: dict(block, annotations=block.get("annotations"), _meta=block.get("_meta"))  # noqa: E731
-        return {"type": "array", "items": _MCP1_TEXT_CONTENT}, fill
-    return None
+    if origin is not list or len(args) != 1:
+        return None
+    inner, members, _ = _typing_parts(args[0])
+    if not (inner == "union" or repr(inner) == "typing.Union"):
+        members = (args[0],)
+    schemas = _mcp1_content_schemas()
+    kinds = [getattr(m, "kind", None) if isinstance(m, type) and issubclass(m, _SDKModel) else None for m in members]
+    if not kinds or any(kind not in schemas for kind in kinds):
+        return None
+    items = [schemas[kind][0] for kind in kinds]
+    return {"type": "array", "items": items[0] if len(items) == 1 else {"anyOf": items}}, \
+        lambda block: _mcp1_dumped(block, schemas)
 
 
 def _mcp_pre_parsed(params: list, arguments: dict, namespace: dict) -> dict:

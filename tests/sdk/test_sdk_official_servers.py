@@ -130,3 +130,73 @@ def test_an_argument_its_annotation_refuses_is_an_invalid_argument_not_a_failed_
             assert answer["result"]["isError"] is True
             assert answer["result"]["content"][0]["text"].startswith("Invalid arguments for tool fetch: "), answer
     assert ran == []
+
+
+# --- content annotations: mcp 1.x also sends the blocks as structuredContent -------------------
+
+CONTENT = '''
+from mcp.types import AudioContent, EmbeddedResource, ImageContent, TextContent, TextResourceContents
+
+PNG = "iVBORw0KGgo="
+
+
+@mcp.tool()
+def image() -> list[ImageContent]:
+    return [ImageContent(type="image", data=PNG, mimeType="image/png")]
+
+
+@mcp.tool()
+def embedded() -> list[EmbeddedResource]:
+    return [EmbeddedResource(type="resource", resource=TextResourceContents(
+        uri="test://embedded", mimeType="text/plain", text="inside"))]
+
+
+@mcp.tool()
+def mixed() -> list[TextContent | ImageContent | AudioContent]:
+    return [TextContent(type="text", text="both"), ImageContent(type="image", data=PNG, mimeType="image/png")]
+'''
+
+# mcp 1.30.0's schemas of these blocks (pydantic's, read from the SDK, in D1's shortest form)
+_NULLABLE_META = {"anyOf": [{"type": "object"}, {"type": "null"}], "default": None}
+
+
+def _items(listed: dict) -> dict:
+    schema = listed["outputSchema"]
+    assert schema["type"] == "object" and schema["required"] == ["result"]
+    assert schema["properties"]["result"]["type"] == "array"
+    return schema["properties"]["result"]["items"]
+
+
+def test_content_annotations_are_also_structured_content_in_mcp1_as_the_sdk_sends_them(tmp_path):
+    # mcp 1.29.0's everything-server: test_image_content, test_audio_content, test_embedded_resource and
+    # test_multiple_content_types list pydantic's schema of their blocks and send the blocks twice.
+    answers = serve(tmp_path, HEADERS["mcp1"] + CONTENT, [("tools/list", {}), call("image"), call("embedded"),
+                                                          call("mixed")])
+    listed = {t["name"]: t for t in answers[1]["result"]["tools"]}
+    image = _items(listed["image"])
+    assert image["description"] == "Image content for a message."
+    assert image["required"] == ["type", "data", "mimeType"]
+    assert image["properties"]["_meta"] == _NULLABLE_META
+    assert image["properties"]["type"] == {"const": "image", "type": "string"}
+    resource = _items(listed["embedded"])["properties"]["resource"]["anyOf"]
+    assert [r["required"] for r in resource] == [["uri", "text"], ["uri", "blob"]]
+    assert [m["description"] for m in _items(listed["mixed"])["anyOf"]] == [
+        "Text content for a message.", "Image content for a message.", "Audio content for a message."]
+    block = {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}
+    assert answers[2]["result"] == {"content": [block], "isError": False, "structuredContent": {
+        "result": [dict(block, annotations=None, _meta=None)]}}
+    assert answers[3]["result"]["structuredContent"] == {"result": [{
+        "type": "resource", "annotations": None, "_meta": None,
+        "resource": {"uri": "test://embedded", "mimeType": "text/plain", "_meta": None, "text": "inside"}}]}
+    assert answers[4]["result"]["structuredContent"] == {"result": [
+        {"type": "text", "text": "both", "annotations": None, "_meta": None}, dict(block, annotations=None, _meta=None)]}
+
+
+def test_content_annotations_are_content_only_in_mcp2(tmp_path):
+    # mcp 2.3.0's everything-server: the same tools list no outputSchema and send the blocks once.
+    source = HEADERS["mcp2"] + CONTENT.replace('mimeType="image/png"', 'mime_type="image/png"').replace(
+        'mimeType="text/plain"', 'mime_type="text/plain"')
+    answers = serve(tmp_path, source, [("tools/list", {}), call("image")])
+    assert all("outputSchema" not in t for t in answers[1]["result"]["tools"])
+    assert answers[2]["result"] == {"content": [{"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}],
+                                    "isError": False}
