@@ -2373,8 +2373,10 @@ class Context:
 
     @property
     def client_capabilities(self) -> dict:
-        """What the client declared (per request in 2026-07-28, at initialize before)."""
-        return self._call.peer.capabilities
+        """What the client declared (per request in 2026-07-28, at initialize before): the dict,
+        its fields also read as attributes, None where undeclared (``caps.sampling``, as the SDKs')."""
+        declared = self._call.peer.capabilities
+        return _Declared.of(declared) if isinstance(declared, dict) else declared
 
     @property
     def client_info(self) -> dict:
@@ -2642,6 +2644,29 @@ class Context:
 
     close_standalone_sse_stream = close_sse_stream      # the same, for the GET stream
 
+    def notify_tools_changed(self) -> None:
+        """mcp 2.3's ``ctx.notify_tools_changed()``: tell the client the tool list changed
+        (registering or removing a tool tells it already; said twice is allowed)."""
+        self.server._list_changed("tools")
+
+    def notify_prompts_changed(self) -> None:
+        """mcp 2.3's ``ctx.notify_prompts_changed()``, as ``notify_tools_changed``."""
+        self.server._list_changed("prompts")
+
+    def notify_resources_changed(self) -> None:
+        """mcp 2.3's ``ctx.notify_resources_changed()``, as ``notify_tools_changed``."""
+        self.server._list_changed("resources")
+
+    @property
+    def input_responses(self) -> None:
+        """mcp 2.3's ``ctx.input_responses``, the answers to an InputRequiredResult the handler
+        returned: always None here. minimcp refuses a handler's own InputRequiredResult and asks
+        the questions of ``elicit``, ``sample`` and ``list_roots`` itself, in 2026-07-28 as rounds
+        whose answers those calls return."""
+        return None
+
+    request_state = input_responses   # mcp 2.3's ``ctx.request_state``: the state of that flow, None too
+
     def _ask(self, question: _Question, timeout):
         if self._gathering is not None:
             self._gathering.append(question)
@@ -2794,6 +2819,11 @@ class _ClientSession:
         """``roots/list``, as ``ctx.list_roots``; the result reads as the SDK's ListRootsResult."""
         return _Fields.of({"roots": self._ctx.list_roots()})
 
+    @property
+    def client_capabilities(self) -> "_Fields":
+        """What the client declared, read as the SDK's ClientCapabilities: an undeclared one is None."""
+        return _Declared.of(self._ctx.client_capabilities or {})
+
     def check_client_capability(self, capability) -> bool:
         """Whether the client declared ``capability`` (a ClientCapabilities, or its dict)."""
         wanted = {k: v for k, v in (_as_json(capability) or {}).items() if v is not None}
@@ -2824,6 +2854,19 @@ class _ClientSession:
     def send_resource_list_changed(self) -> "_AwaitableNone":
         """Tell the client its resource list changed."""
         return self._changed("resources")
+
+
+class _Declared(_Fields):
+    """A client's capabilities as the SDKs' ClientCapabilities reads them: ``caps.sampling`` is
+    None when the client did not declare sampling."""
+
+    def __getattr__(self, name: str):
+        try:
+            return _Fields.__getattr__(self, name)
+        except AttributeError:
+            if name.startswith("_"):
+                raise
+            return None
 
 
 class _AwaitableNone:
@@ -2876,7 +2919,8 @@ def _awaitable_results(method):
 _AWAITABLE_NONE = _AwaitableNone()
 _AWAITABLE_TYPES = {dict: _AwaitableDict, list: _AwaitableList}
 for _name in ("progress", "log", "debug", "info", "notice", "warning", "error", "sample", "list_roots",
-              "elicit", "elicit_url", "ping", "read_resource", "close_sse_stream", "close_standalone_sse_stream"):
+              "elicit", "elicit_url", "ping", "read_resource", "close_sse_stream", "close_standalone_sse_stream",
+              "notify_tools_changed", "notify_prompts_changed", "notify_resources_changed"):
     setattr(Context, _name, _awaitable_results(getattr(Context, _name)))
 Context.report_progress = Context.progress      # the official SDK's spelling
 del _name
@@ -4573,7 +4617,7 @@ _SEAM = {
         # reading type hints as the schema section does (the SDK dialects' pydantic wording)
         "_typing_parts", "_resolve_annotation", "_class_hints", "_class_namespace", "_field_annotation",
         "_field_default", "_is_dataclass", "_is_enum", "_is_field_info", "_is_pydantic_model", "_is_typeddict",
-        "_clean_doc", "_schema_for", "_pydantic",
+        "_clean_doc", "_schema_for", "_pydantic", "_run_coroutine",
         # the bridge's host side: the stdio reader, ids, and results shaped for a handshake-era host
         "_valid_id", "_LineReader", "_Oversized", "_trim_block", "_shape_tool", "_shape_prompt",
         "_shape_tool_result",
@@ -4585,7 +4629,8 @@ _SEAM = {
                              "_offers",              # (a server class of a component may offer more)
                              # a transport serving many clients: the pool, each held to a share of it;
                              # the lifespan, entered and exited by a server interface's own events (ASGI)
-                             "_submit", "_enter_lifespan", "_lifespan"]),
+                             "_submit", "_enter_lifespan", "_lifespan",
+                             "_call"]),              # (a Context's request: the SDK's resolvers run on its loop)
 }
 
 

@@ -30,6 +30,7 @@ from minimcp import (  # noqa: E402
     MCPServer,
     METHODS,
     METHOD_NOT_FOUND,
+    MISSING_CLIENT_CAPABILITY,
     SchemaError,
     _DIALECTS,
     _EMPTY,
@@ -51,6 +52,7 @@ from minimcp import (  # noqa: E402
     _plug,
     _pydantic,
     _resolve_annotation,
+    _run_coroutine,
     _schema_for,
     _shape_prompt,
     _shape_resource,
@@ -1037,6 +1039,14 @@ _SDK_TYPES = {
     "EmbeddedResource": 'type="resource" resource annotations _meta',
     "ResourceLink": 'name title uri description mimeType size icons annotations _meta type="resource_link"',
     "TextResourceContents": "uri mimeType _meta text",
+    # what a handler asks the client (mcp 2.3's InputRequiredResult holds them)
+    "ElicitRequest": 'method="elicitation/create" params',
+    "ElicitRequestFormParams": 'mode="form" message requestedSchema _meta',
+    "CreateMessageRequest": 'method="sampling/createMessage" params',
+    "CreateMessageRequestParams": "messages modelPreferences systemPrompt includeContext temperature maxTokens "
+                                  "stopSequences metadata tools toolChoice _meta",
+    "ListRootsRequest": 'method="roots/list" params',
+    "InputRequiredResult": "inputRequests requestState _meta",
     "BlobResourceContents": "uri mimeType _meta blob",
     "Annotations": "audience priority lastModified",
     "Icon": "src mimeType sizes theme",
@@ -1226,6 +1236,19 @@ class _SDKFastMCP(MCPServer):
             return super().tool(**self._options("tool", options))(name)
         return super().tool(name, **self._options("tool", options))
 
+    def add_tool(self, fn, **options):
+        super().add_tool(_sdk_registered(fn), **options)     # mcp 2.3's Resolve(...), InputRequiredResult
+        return fn
+
+    def add_prompt(self, fn, **options):
+        super().add_prompt(_sdk_registered(fn), **options)
+        return fn
+
+    @property
+    def _tool_manager(self) -> "_SDKToolManager":
+        """The SDKs' private tool registry, which servers reach into (``mcp._tool_manager._tools``)."""
+        return _SDKToolManager(self)
+
     def resource(self, uri: str, **options):
         return super().resource(uri, **self._options("resource", options))
 
@@ -1257,6 +1280,40 @@ class _SDKFastMCP(MCPServer):
 
     async def run_http_async(self, **options) -> None:
         self.run("http", **options)
+
+
+class _SDKToolView:
+    """A registered tool as the SDK's ``Tool`` shows it: ``name``, ``description``, ``fn`` and
+    ``parameters``, the inputSchema listed. Setting ``parameters`` replaces what tools/list
+    shows and nothing else: the SDK validates arguments against the function, not the listing."""
+
+    def __init__(self, tool) -> None:
+        self._tool = tool
+
+    name = property(lambda self: self._tool.name)
+    description = property(lambda self: self._tool.description)
+    fn = property(lambda self: self._tool.fn)
+
+    @property
+    def parameters(self) -> dict:
+        return self._tool.listed_input_schema or self._tool.input_schema
+
+    @parameters.setter
+    def parameters(self, schema: dict) -> None:
+        self._tool.listed_input_schema = schema
+
+
+class _SDKToolManager:
+    """``mcp._tool_manager``: ``_tools`` (name -> tool), ``get_tool(name)`` and ``list_tools()``."""
+
+    def __init__(self, server) -> None:
+        self._tools = {name: _SDKToolView(tool) for name, tool in server._tools.items()}
+
+    def get_tool(self, name: str):
+        return self._tools.get(name)
+
+    def list_tools(self) -> list:
+        return list(self._tools.values())
 
 
 def _sdk_server_class(dialect: str) -> type:
@@ -4008,6 +4065,232 @@ class _SDKEventStore:
         raise NotImplementedError("replay_events_after")
 
 
+# mcp 2.3's resolvers: a tool parameter ``Annotated[T, Resolve(fn)]`` is no argument of the
+# client's; ``fn`` fills it before the tool runs (it may take the tool's arguments by name, the
+# Context, and other resolved values), and may return a question (Elicit, Sample, ListRoots)
+# that is asked for it. The tool gets the answer's data, or with ``ElicitationResult[T]`` the
+# whole outcome (accept, decline, cancel). Asked as minimcp asks (in 2026-07-28 as rounds).
+
+class _SDKResolve:
+    """mcp 2.3's ``Resolve(fn)``: fill the parameter by running ``fn``."""
+
+    def __init__(self, fn) -> None:
+        self.fn = fn
+
+
+class _SDKElicit:
+    """``Elicit(message, schema)``: a resolver's question to the user (a pydantic model's fields)."""
+
+    def __class_getitem__(cls, _item):
+        return cls
+
+    def __init__(self, message: str, schema) -> None:
+        self.message, self.schema = message, schema
+
+
+class _SDKSample:
+    """``Sample(messages, max_tokens=..., ...)``: a resolver's request for the client's LLM."""
+
+    def __init__(self, messages, *, max_tokens: int, **options) -> None:
+        self.messages, self.max_tokens, self.options = messages, max_tokens, options
+
+
+class _SDKListRoots:
+    """``ListRoots()``: a resolver's request for the client's roots."""
+
+
+class _SDKOutcome:
+    """An elicitation's outcome as mcp 2.3 hands it over: ``.action`` and, accepted, ``.data``."""
+    action = None
+
+    def __class_getitem__(cls, _item):
+        return cls
+
+    def __init__(self, data=None) -> None:
+        self.data = data
+
+    def __repr__(self) -> str:
+        return "%s(action=%r%s)" % (type(self).__name__, self.action,
+                                    ", data=%r" % (self.data,) if self.action == "accept" else "")
+
+
+class _SDKAccepted(_SDKOutcome):
+    action = "accept"
+
+
+class _SDKDeclined(_SDKOutcome):
+    action = "decline"
+
+
+class _SDKCancelled(_SDKOutcome):
+    action = "cancel"
+
+
+class _SDKElicitationResult(_SDKOutcome):
+    """``ElicitationResult[T]`` in an annotation: the consumer wants the whole outcome."""
+
+
+def _sdk_resolved_params(fn) -> dict:
+    """{parameter: (its Resolve, whether it wants the whole outcome)} of a function."""
+    resolved = {}
+    signature = _Signature(fn)
+    for name, annotation, _ in signature.params:
+        try:
+            hint = signature.resolve(annotation)
+        except SchemaError:
+            continue
+        origin, args, metadata = _typing_parts(hint)
+        marker = next((m for m in metadata or () if isinstance(m, _SDKResolve)), None) \
+            if origin == "annotated" else None
+        if marker is not None:
+            wants = args[0] if isinstance(args[0], type) else _typing_parts(args[0])[0]
+            resolved[name] = (marker, isinstance(wants, type) and issubclass(wants, _SDKOutcome))
+    return resolved
+
+
+def _sdk_resolver_key(fn) -> str:
+    return "%s:%s" % (getattr(fn, "__module__", None) or type(fn).__module__,
+                      getattr(fn, "__qualname__", None) or type(fn).__qualname__)
+
+
+def _sdk_require(ctx, question, key: str) -> None:
+    """mcp 2.3's check before a resolver's question: -32021, naming the capability and the resolver."""
+    declared = ctx.client_capabilities or {}
+    if isinstance(question, _SDKElicit):
+        elicitation = declared.get("elicitation")
+        if isinstance(elicitation, dict) and ("form" in elicitation or "url" not in elicitation):
+            return
+        name, required = "form elicitation", {"elicitation": {"form": {}}}
+    elif isinstance(question, _SDKSample):
+        if isinstance(declared.get("sampling"), dict):
+            return
+        name, required = "sampling", {"sampling": {}}
+    else:
+        if isinstance(declared.get("roots"), dict):
+            return
+        name, required = "roots", {"roots": {}}
+    raise MCPError(MISSING_CLIENT_CAPABILITY, "Client did not declare the %s capability required by resolver %r"
+                   % (name, key), {"requiredCapabilities": required})
+
+
+def _sdk_ask(ctx, question, key: str) -> _SDKOutcome:
+    """A resolver's question asked, its answer as an outcome."""
+    _sdk_require(ctx, question, key)
+    if isinstance(question, _SDKElicit):
+        answer = Context.elicit.__wrapped__(ctx, question.message, question.schema)
+        action = answer.get("action") if isinstance(answer, dict) else None
+        if action == "accept":
+            content = answer.get("content") or {}
+            schema = question.schema
+            return _SDKAccepted(schema.model_validate(content) if _is_pydantic_model(schema) else content)
+        return _SDKDeclined() if action == "decline" else _SDKCancelled()
+    if isinstance(question, _SDKSample):
+        return _SDKAccepted(Context.sample.__wrapped__(ctx, question.messages, question.max_tokens))
+    return _SDKAccepted(Context.list_roots.__wrapped__(ctx))
+
+
+def _sdk_resolve(ctx, fn, arguments: dict, done: dict):
+    """What resolver ``fn`` gives (its outcome), run once per call (``done``: key -> outcome)."""
+    key = _sdk_resolver_key(fn)
+    if key not in done:
+        signature, values = _Signature(fn), {}
+        nested = _sdk_resolved_params(fn)
+        for name, annotation, _ in signature.params:
+            if name in nested:
+                outcome = _sdk_resolve(ctx, nested[name][0].fn, arguments, done)
+                values[name] = outcome if nested[name][1] else _sdk_unwrapped(outcome, name)
+            elif name == signature.context_param():
+                values[name] = ctx
+            elif name in arguments:
+                values[name] = arguments[name]
+        value = _sdk_awaited(ctx, fn(**values))
+        asked = isinstance(value, (_SDKElicit, _SDKSample, _SDKListRoots))
+        done[key] = _sdk_ask(ctx, value, key) if asked else _SDKAccepted(value)
+    return done[key]
+
+
+def _sdk_awaited(ctx, value):
+    """A resolver's or a tool's value, run to its end on the call's loop if it is a coroutine."""
+    import inspect
+    return _run_coroutine(ctx._call, value) if inspect.iscoroutine(value) else value
+
+
+def _sdk_unwrapped(outcome: _SDKOutcome, name: str):
+    if outcome.action == "accept":
+        return outcome.data
+    raise _SDKToolError("Resolver for parameter %r could not resolve: elicitation was %s" % (name, outcome.action))
+
+
+def _sdk_input_required(hint) -> tuple:
+    """(whether a return annotation has an ``InputRequiredResult`` arm, the annotation without it)."""
+    import inspect
+    import typing
+    cls = _sdk_types()["InputRequiredResult"]
+    origin, args, _ = _typing_parts(hint)
+    if hint is cls:
+        return True, inspect.Parameter.empty
+    if not (origin == "union" or repr(origin) == "typing.Union") or cls not in args:
+        return False, hint
+    rest = tuple(a for a in args if a is not cls)
+    return True, rest[0] if len(rest) == 1 else typing.Union[rest]
+
+
+def _sdk_registered(fn):
+    """``fn`` as the core registers a tool or a prompt of mcp 2.3's: its resolved parameters gone
+    from its signature (so from the inputSchema) and filled when it is called, and an
+    ``InputRequiredResult`` arm gone from its return annotation (mcp 2.3 lists ``-> str |
+    InputRequiredResult`` as ``-> str``); ``fn`` itself when it has neither."""
+    import functools
+    import inspect
+    if not inspect.isroutine(fn):                 # a Prompt.from_function(...) object, a callable instance
+        return fn
+    signature, read = inspect.signature(fn), _Signature(fn)
+
+    def resolved_hint(annotation):                # read where fn was written, not here
+        try:
+            return annotation if annotation is inspect.Parameter.empty else read.resolve(annotation)
+        except SchemaError:
+            return annotation
+    resolved = _sdk_resolved_params(fn)
+    asks, returns = _sdk_input_required(resolved_hint(signature.return_annotation))
+    if not resolved and not asks:
+        return fn
+    context = read.context_param()
+    kept = [p.replace(annotation=resolved_hint(p.annotation)) for name, p in signature.parameters.items()
+            if name not in resolved]
+    if context is None:
+        context = "_sdk_context"
+        kept.append(inspect.Parameter(context, inspect.Parameter.KEYWORD_ONLY, annotation=Context))
+
+    def call(**arguments):
+        ctx = arguments[context]
+        done, given = {}, {k: v for k, v in arguments.items() if k != context}
+        for name, (marker, whole) in resolved.items():
+            outcome = _sdk_resolve(ctx, marker.fn, given, done)
+            arguments[name] = outcome if whole else _sdk_unwrapped(outcome, name)
+        if context == "_sdk_context":
+            del arguments[context]
+        value = _sdk_awaited(ctx, fn(**arguments))
+        if isinstance(value, _sdk_types()["InputRequiredResult"]):
+            raise MCPError(INTERNAL_ERROR, _SDK_INPUT_REQUIRED[ctx._call.rev.questions == "rounds"])
+        return value
+
+    stand_in = functools.partial(call)            # no __code__: the core reads __signature__ instead
+    stand_in.__signature__ = signature.replace(parameters=kept, return_annotation=returns)
+    for attribute in ("__name__", "__qualname__", "__doc__", "__module__"):
+        setattr(stand_in, attribute, getattr(fn, attribute, None))
+    return stand_in
+
+
+# An InputRequiredResult a handler builds itself: mcp 2.3's words for it before 2026-07-28, where
+# it is no result; from 2026-07-28, where mcp 2.3 sends it on, what minimcp does instead.
+_SDK_INPUT_REQUIRED = {
+    False: "Handler returned an invalid result",
+    True: "Handler returned an invalid result: minimcp does not send on an InputRequiredResult a handler "
+          "builds; ask with ctx.elicit(), ctx.sample() or ctx.list_roots(), which minimcp asks as rounds",
+}
+
+
 # Names backed in one module only (fastmcp's EventStore, of the same name, is another class).
 _SDK_MODULE_NAMES = {
     ("mcp.server.context", "ServerRequestContext"): _SDKRequestContext,
@@ -4017,6 +4300,20 @@ _SDK_MODULE_NAMES = {
     ("mcp.server.mcpserver", "RequestStateSecurity"): _SDKRequestStateSecurity,
     ("mcp.server.request_state", "RequestStateSecurity"): _SDKRequestStateSecurity,
     ("mcp.server.streamable_http", "EventMessage"): _SDKEventMessage,
+    ("mcp.server.mcpserver", "Resolve"): _SDKResolve, ("mcp.server.mcpserver.resolve", "Resolve"): _SDKResolve,
+    ("mcp.server.mcpserver", "Elicit"): _SDKElicit, ("mcp.server.mcpserver.resolve", "Elicit"): _SDKElicit,
+    ("mcp.server.mcpserver", "Sample"): _SDKSample, ("mcp.server.mcpserver.resolve", "Sample"): _SDKSample,
+    ("mcp.server.mcpserver", "ListRoots"): _SDKListRoots,
+    ("mcp.server.mcpserver.resolve", "ListRoots"): _SDKListRoots,
+    ("mcp.server.mcpserver", "ElicitationResult"): _SDKElicitationResult,
+    ("mcp.server.mcpserver.resolve", "ElicitationResult"): _SDKElicitationResult,
+    ("mcp.server.elicitation", "ElicitationResult"): _SDKElicitationResult,
+    ("mcp.server.mcpserver", "AcceptedElicitation"): _SDKAccepted,
+    ("mcp.server.elicitation", "AcceptedElicitation"): _SDKAccepted,
+    ("mcp.server.mcpserver", "DeclinedElicitation"): _SDKDeclined,
+    ("mcp.server.elicitation", "DeclinedElicitation"): _SDKDeclined,
+    ("mcp.server.mcpserver", "CancelledElicitation"): _SDKCancelled,
+    ("mcp.server.elicitation", "CancelledElicitation"): _SDKCancelled,
 }
 for _backed in _SDK_MODULE_NAMES.items():
     _backed[1].__name__ = _backed[1].__qualname__ = _backed[0][1]    # tracebacks name them as the SDK does

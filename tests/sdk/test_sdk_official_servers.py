@@ -13,6 +13,7 @@ import sys
 import pytest
 
 from test_sdk_generated_classes import HEADERS, call, serve
+from test_sdk_lowlevel import converse        # a client that answers the server's questions
 
 pytestmark = pytest.mark.skipif(sys.version_info < (3, 10), reason="servers written for the SDKs, which need "
                                 "Python 3.10, in the syntax their users write")
@@ -200,3 +201,153 @@ def test_content_annotations_are_content_only_in_mcp2(tmp_path):
     assert all("outputSchema" not in t for t in answers[1]["result"]["tools"])
     assert answers[2]["result"] == {"content": [{"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}],
                                     "isError": False}
+
+
+# --- mcp 2.3.0's everything-server: resolvers, InputRequiredResult, the tool manager, ctx ------
+
+RESOLVERS = HEADERS["mcp2"] + '''
+from typing import Annotated
+from pydantic import BaseModel
+from mcp.server.mcpserver import Elicit, ElicitationResult, Resolve
+
+
+class Word(BaseModel):
+    who: str
+
+
+def ask_word() -> Elicit[Word]:
+    return Elicit("Who?", Word)
+
+
+def shout(who: Annotated[Word, Resolve(ask_word)], punctuation: str) -> str:
+    return who.who.upper() + punctuation
+
+
+@mcp.tool()
+async def outcome(answer: Annotated[ElicitationResult[Word], Resolve(ask_word)]) -> str:
+    return f"elicitation {answer.action}"
+
+
+@mcp.tool()
+def unwrapped(punctuation: str, loud: Annotated[str, Resolve(shout)]) -> str:
+    return loud
+'''
+
+
+@needs_pydantic
+def test_a_resolver_parameter_is_no_argument_and_is_filled_by_asking(tmp_path):
+    # test_streaming_elicitation: the parameter is not in the inputSchema; the resolver's Elicit is asked,
+    # and the tool gets the whole outcome (ElicitationResult[T]) or the accepted data (T), resolvers
+    # taking the tool's arguments by name and other resolved values.
+    listed = serve(tmp_path, RESOLVERS, [("tools/list", {})])[1]["result"]["tools"]
+    assert [t["inputSchema"].get("properties", {}) for t in listed] == [{}, {"punctuation": {"type": "string"}}]
+    replies = {"elicitation/create": {"action": "accept", "content": {"who": "Grace"}}}
+    answer, asked, stderr = converse(tmp_path, RESOLVERS, [
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "outcome", "arguments": {}}}],
+        replies, until=1)
+    assert answer["result"]["content"] == [{"type": "text", "text": "elicitation accept"}], stderr
+    answer, asked, stderr = converse(tmp_path, RESOLVERS, [{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "unwrapped", "arguments": {"punctuation": "!"}}}], replies, until=1)
+    assert asked == ["elicitation/create"] and answer["result"]["content"] == [{"type": "text", "text": "GRACE!"}]
+
+
+@needs_pydantic
+def test_a_resolvers_question_to_a_client_that_cannot_answer_it_is_the_spec_error_naming_the_resolver(tmp_path):
+    # mcp 2.3.0 answers -32021 before asking, naming the capability and the resolver (module:qualname).
+    answers = serve(tmp_path, RESOLVERS, [call("outcome")])
+    assert answers[1]["error"] == {"code": -32021, "message": "Client did not declare the form elicitation capability "
+                                   "required by resolver 'server:ask_word'",
+                                   "data": {"requiredCapabilities": {"elicitation": {"form": {}}}}}
+
+
+INPUT_REQUIRED = HEADERS["mcp2"] + '''
+from mcp.server.mcpserver.prompts.base import UserMessage
+from mcp.types import ElicitRequest, ElicitRequestFormParams, InputRequiredResult, ListRootsRequest
+
+
+@mcp.tool()
+async def name(ctx: Context) -> str | InputRequiredResult:
+    if ctx.input_responses and "user_name" in ctx.input_responses:
+        return "Hello"
+    ask = ElicitRequest(params=ElicitRequestFormParams(message="Name?", requested_schema={"type": "object"}))
+    return InputRequiredResult(input_requests={"user_name": ask}, request_state="round-1")
+
+
+@mcp.tool()
+async def roots(ctx: Context) -> InputRequiredResult:
+    caps = ctx.client_capabilities
+    return InputRequiredResult(input_requests={"r": ListRootsRequest()} if caps.roots is not None else {})
+
+
+@mcp.prompt()
+async def asking(ctx: Context) -> list[UserMessage] | InputRequiredResult:
+    return InputRequiredResult(input_requests={"r": ListRootsRequest()})
+'''
+
+
+def test_a_handlers_own_input_required_result_is_listed_without_that_arm_and_refused_as_the_sdk_refuses_it(tmp_path):
+    # The test_input_required_result_* tools and prompt: mcp 2.3.0 lists `-> str | InputRequiredResult` as
+    # `-> str` (and `-> InputRequiredResult` with no outputSchema), and before 2026-07-28 answers the
+    # result with -32603 "Handler returned an invalid result".
+    answers = serve(tmp_path, INPUT_REQUIRED, [("tools/list", {}), call("name"), call("roots"), prompt("asking")])
+    listed = {t["name"]: t for t in answers[1]["result"]["tools"]}
+    assert listed["name"]["outputSchema"] == {"type": "object", "properties": {"result": {"type": "string"}},
+                                              "required": ["result"]}
+    assert "outputSchema" not in listed["roots"]
+    for index in (2, 3, 4):
+        assert answers[index]["error"] == {"code": -32603, "message": "Handler returned an invalid result"}, answers
+
+
+TOOL_MANAGER = HEADERS["mcp2"] + '''
+from mcp.server.mcpserver.prompts.base import Prompt
+from mcp.shared.exceptions import MCPError
+
+SCHEMA = {"type": "object", "properties": {"name": {"type": "string"}}, "additionalProperties": False}
+
+
+@mcp.tool()
+def fixed() -> str:
+    return "fixed"
+
+
+mcp._tool_manager._tools["fixed"].parameters = SCHEMA
+
+
+def _dynamic() -> str:
+    return "dynamic"
+
+
+@mcp.tool()
+async def churn(ctx: Context) -> str:
+    mcp.add_tool(_dynamic, name="dynamic_tool")
+    mcp.remove_tool("dynamic_tool")
+    await ctx.notify_tools_changed()
+    mcp.add_prompt(Prompt.from_function(_dynamic, name="dynamic_prompt", description="dynamic"))
+    mcp.remove_prompt("dynamic_prompt")
+    await ctx.notify_prompts_changed()
+    return "changed"
+
+
+@mcp.tool()
+async def needs_sampling(ctx: Context) -> str:
+    if ctx.session.client_capabilities.sampling is None:
+        raise MCPError(code=-32021, message="needs sampling", data={"requiredCapabilities": {"sampling": {}}})
+    return "sampled"
+'''
+
+
+def test_the_tool_managers_parameters_replace_the_listing_and_ctx_speaks_mcp_2_3(tmp_path):
+    # json_schema_2020_12_tool's inputSchema set through mcp._tool_manager._tools: listed as set, while the
+    # call is judged by the function (mcp 2.3.0 takes {"name": {...}} for a function without parameters);
+    # test_trigger_tool_change and test_trigger_prompt_change; test_missing_capability's ctx.session.
+    answers = serve(tmp_path, TOOL_MANAGER, [("tools/list", {}), call("fixed", {"name": {"unexpected": 1}}),
+                                             call("churn"), call("needs_sampling")])
+    listed = {t["name"]: t for t in answers[1]["result"]["tools"]}
+    assert listed["fixed"]["inputSchema"] == {"type": "object", "properties": {"name": {"type": "string"}},
+                                              "additionalProperties": False}
+    assert answers[2]["result"]["content"] == [{"type": "text", "text": "fixed"}]
+    assert answers[3]["result"]["content"] == [{"type": "text", "text": "changed"}], answers["stderr"]
+    changed = [n["method"] for n in answers[3]["notifications"]]
+    assert changed.count("notifications/tools/list_changed") >= 1 and "notifications/prompts/list_changed" in changed
+    assert answers[4]["error"] == {"code": -32021, "message": "needs sampling",
+                                   "data": {"requiredCapabilities": {"sampling": {}}}}
