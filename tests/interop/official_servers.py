@@ -34,10 +34,8 @@ are compared field by field after the README's deliberate differences that hold 
 (deliberate.py, as sdk_generate.py applies them: the rows for invalid arguments only to those answers).
 
 Prints one line per server, `identical NAME`, `DIFFERS NAME: N difference(s), the first: ...` or
-`SKIPPED NAME: could not start under mcp X: ...` (counted, never a pass), `UNFINISHED NAME: ...` (a
-server of UNFINISHED that still differs, with what minimcp lacks for it), and the servers left out
-with the reason; ends with the counts and exits 1 on any difference but those of UNFINISHED, and on
-an UNFINISHED server that no longer differs.
+`SKIPPED NAME: could not start under mcp X: ...` (counted, never a pass), and the servers left out
+with the reason; ends with the counts and exits 1 on any difference.
 """
 
 from __future__ import annotations
@@ -84,17 +82,6 @@ EXCLUDED = {
     "sse-polling-demo": "HTTP only (SSE polling and resumption, which only exist on HTTP)",
     "simple-task": "HTTP only (tasks over Streamable HTTP; its main() takes no stdio)",
     "simple-task-interactive": "HTTP only (tasks asking the client over Streamable HTTP; no stdio)",
-}
-
-# Servers that run under serve but still differ, each with what minimcp lacks for it: the stage
-# passes while such a server differs (it prints every difference), and fails when one comes out
-# identical (remove it here then) or when any server not listed differs. Fewer is better.
-UNFINISHED = {
-    "2.3.0/everything-server": "mcp 2.3's conformance fixture for 2026-07-28: a tool parameter filled by "
-                               "a resolver (Annotated[T, Resolve(fn)], Elicit), which minimcp does not back, so "
-                               "the module does not import; behind it, handlers returning InputRequiredResult "
-                               "(-> str | InputRequiredResult), and an inputSchema replaced through "
-                               "mcp._tool_manager._tools",
 }
 
 # Third-party modules the examples import without declaring them: under the SDK they come with mcp
@@ -466,24 +453,9 @@ def check(server: dict, commands: dict, harness, env_base: dict, stub: str) -> d
     return result
 
 
-def listed(result: dict) -> dict:
-    """The result with UNFINISHED applied: a listed server that differs is "unfinished"; one that
-    no longer differs is a difference of the list itself."""
-    if result["name"] not in UNFINISHED or result["status"] == "skipped":
-        return result
-    if result["status"] == "differs":
-        return dict(result, status="unfinished")
-    return dict(result, status="differs", differences=[{"field": "/", "text": "identical, but listed in "
-                                                        "official_servers.py's UNFINISHED: remove it there"}])
-
-
 def report(result: dict, verbose: bool) -> None:
     name = result["name"]
-    if result["status"] == "unfinished":
-        print(f"UNFINISHED {name}: {len(result['differences'])} difference(s); listed: {UNFINISHED[name]}")
-        for difference in result["differences"] if verbose else []:
-            print("    " + sdk_corpus.describe(difference))
-    elif result["status"] == "skipped":
+    if result["status"] == "skipped":
         print(f"SKIPPED {name}: could not start under its SDK: {result['why']}")
     elif result["status"] == "identical":
         used = f", deliberate differences {', '.join(result['used'])}" if result["used"] else ""
@@ -573,7 +545,7 @@ def run_all(servers: list, commands: dict, harness, jobs: int, verbose: bool) ->
     results = []
     try:
         with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-            for result in map(listed, pool.map(one, servers)):
+            for result in pool.map(one, servers):
                 report(result, verbose)
                 results.append(result)
     finally:
@@ -618,9 +590,8 @@ def main() -> int:
                 json.dumps(result, indent=1, default=str, ensure_ascii=False))
     for name, why in left_out:
         print(f"left out {name}: {why}")
-    counts = {s: sum(r["status"] == s for r in results) for s in ("identical", "differs", "unfinished", "skipped")}
+    counts = {s: sum(r["status"] == s for r in results) for s in ("identical", "differs", "skipped")}
     print(f"\n{len(results)} servers: {counts['identical']} identical, {counts['differs']} differ, "
-          f"{counts['unfinished']} listed as unfinished, "
           f"{counts['skipped']} could not start under their SDK (skipped); {len(left_out)} left out; "
           f"{time.monotonic() - started:.0f}s")
     return 1 if counts["differs"] or not results else 0

@@ -18,11 +18,6 @@
 #     minimcp stands in for the SDK's names, not for its ASGI transport (its own is `app.asgi`),
 #     and `serve --entry` runs a console script on stdio only;
 #   - simple-auth: HTTP only, behind OAuth with its own authorization server.
-# Listed as unfinished, and why (official_servers.py's UNFINISHED: the stage passes while such a
-# server differs, printing each difference, and fails once it stops differing, to be unlisted):
-#   - 2.3.0/everything-server: mcp 2.3's fixture for the 2026-07-28 conformance scenarios; it
-#     fills a tool parameter with a resolver (`Annotated[T, Resolve(fn)]`), which minimcp does
-#     not back, so under `serve` the module does not import.
 # simple-tool's one tool fetches a URL: it is called with the address of a web server the stage
 # runs on loopback (127.0.0.1, a free port), never the network. everything-server's main() serves
 # Streamable HTTP only; its `mcp` object is served on stdio both under the SDK (`mcp.run_stdio_async`)
@@ -32,9 +27,8 @@
 # as the README starts each: `python -m PACKAGE` or `python FILE`), and a copy of it with mcp and
 # whatever only mcp needed uninstalled (`serve FILE`), both driven by the official client (mcp 2.3.0).
 # One line per server: identical / DIFFERS (with the first difference; -v all of them) / SKIPPED
-# (could not start under its SDK: counted, never a pass) / UNFINISHED (listed above). Exits non-zero
-# on any difference that is not a row of the README's table of deliberate differences, but those of
-# the unfinished servers.
+# (could not start under its SDK: counted, never a pass). Exits non-zero on any difference that is
+# not a row of the README's table of deliberate differences.
 #
 # MINIMCP_DIR=DIR tests minimcp.py (and the minimcp_*.py beside it) from DIR instead of this
 # checkout (another worktree); its README's table of deliberate differences is the one applied.
