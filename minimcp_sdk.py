@@ -4184,9 +4184,9 @@ def _sdk_ask(ctx, question, key: str) -> _SDKOutcome:
             schema = question.schema
             return _SDKAccepted(schema.model_validate(content) if _is_pydantic_model(schema) else content)
         return _SDKDeclined() if action == "decline" else _SDKCancelled()
-    if isinstance(question, _SDKSample):
-        return _SDKAccepted(Context.sample.__wrapped__(ctx, question.messages, question.max_tokens))
-    return _SDKAccepted(Context.list_roots.__wrapped__(ctx))
+    if isinstance(question, _SDKSample):          # the SDK's CreateMessageResult, ListRootsResult
+        return _SDKAccepted(ctx.session.create_message(question.messages, question.max_tokens, **question.options))
+    return _SDKAccepted(ctx.session.list_roots())
 
 
 def _sdk_resolve(ctx, fn, arguments: dict, done: dict):

@@ -208,7 +208,8 @@ def test_content_annotations_are_content_only_in_mcp2(tmp_path):
 RESOLVERS = HEADERS["mcp2"] + '''
 from typing import Annotated
 from pydantic import BaseModel
-from mcp.server.mcpserver import Elicit, ElicitationResult, Resolve
+from mcp.server.mcpserver import Elicit, ElicitationResult, ListRoots, Resolve, Sample
+from mcp.types import SamplingMessage, TextContent
 
 
 class Word(BaseModel):
@@ -231,6 +232,15 @@ async def outcome(answer: Annotated[ElicitationResult[Word], Resolve(ask_word)])
 @mcp.tool()
 def unwrapped(punctuation: str, loud: Annotated[str, Resolve(shout)]) -> str:
     return loud
+
+
+def ask_model(topic: str) -> Sample:
+    return Sample([SamplingMessage(role="user", content=TextContent(type="text", text=topic))], max_tokens=5)
+
+
+@mcp.tool()
+def sampled(topic: str, said: Annotated[object, Resolve(ask_model)], roots: Annotated[object, Resolve(ListRoots)]) -> str:
+    return f"{said.content.text} in {roots.roots[0].uri}"
 '''
 
 
@@ -240,7 +250,8 @@ def test_a_resolver_parameter_is_no_argument_and_is_filled_by_asking(tmp_path):
     # and the tool gets the whole outcome (ElicitationResult[T]) or the accepted data (T), resolvers
     # taking the tool's arguments by name and other resolved values.
     listed = serve(tmp_path, RESOLVERS, [("tools/list", {})])[1]["result"]["tools"]
-    assert [t["inputSchema"].get("properties", {}) for t in listed] == [{}, {"punctuation": {"type": "string"}}]
+    assert {t["name"]: t["inputSchema"].get("properties", {}) for t in listed} == {
+        "outcome": {}, "unwrapped": {"punctuation": {"type": "string"}}, "sampled": {"topic": {"type": "string"}}}
     replies = {"elicitation/create": {"action": "accept", "content": {"who": "Grace"}}}
     answer, asked, stderr = converse(tmp_path, RESOLVERS, [
         {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "outcome", "arguments": {}}}],
@@ -249,6 +260,12 @@ def test_a_resolver_parameter_is_no_argument_and_is_filled_by_asking(tmp_path):
     answer, asked, stderr = converse(tmp_path, RESOLVERS, [{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
         "params": {"name": "unwrapped", "arguments": {"punctuation": "!"}}}], replies, until=1)
     assert asked == ["elicitation/create"] and answer["result"]["content"] == [{"type": "text", "text": "GRACE!"}]
+    replies = {"sampling/createMessage": {"role": "assistant", "model": "m", "content": {"type": "text", "text": "Ada"}},
+               "roots/list": {"roots": [{"uri": "file:///work"}]}}
+    answer, asked, stderr = converse(tmp_path, RESOLVERS, [{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "sampled", "arguments": {"topic": "who?"}}}], replies, until=1)
+    assert asked == ["sampling/createMessage", "roots/list"], stderr
+    assert answer["result"]["content"] == [{"type": "text", "text": "Ada in file:///work"}], stderr
 
 
 @needs_pydantic
