@@ -4244,7 +4244,10 @@ def _sdk_registered(fn):
     import inspect
     if not inspect.isroutine(fn):                 # a Prompt.from_function(...) object, a callable instance
         return fn
-    signature, read = inspect.signature(fn), _Signature(fn)
+    try:
+        signature, read = inspect.signature(fn), _Signature(fn)
+    except (TypeError, ValueError):               # a builtin without a signature: the core says what it lacks
+        return fn
 
     def resolved_hint(annotation):                # read where fn was written, not here
         try:
