@@ -1,0 +1,66 @@
+"""What servers from GitHub that no one here had seen showed under ``serve`` (issue 38).
+
+Each test is a class of difference found by tests/interop/unseen_servers.py on a real server
+(named in its docstring; their code is not here): a server file written as its author wrote
+it, started with ``python3 minimcp.py serve FILE`` (no SDK installed), answering as mcp 1.30.0
+answers the same file.
+"""
+
+import re
+
+from test_sdk_lowlevel import call, request, serve, text
+
+PYDANTIC_LINK = r"\n    For further information visit https://errors\.pydantic\.dev/\d+\.\d+/v/missing"
+
+
+def test_a_model_built_without_a_field_the_sdk_requires_fails_in_pydantics_words(tmp_path):
+    """Chi-Lei-Tsai/MCPproject lists a Resource without its name, MISO01/mcp-python-examples a Tool
+    without its inputSchema: the SDK's pydantic model refuses to be built, and the handler's
+    error is the answer (code 0, the ValidationError's words); minimcp listed them, and the
+    client rejected the list."""
+    answers, _, _ = serve(tmp_path, '''
+        import asyncio
+        import mcp.server.stdio
+        import mcp.types as types
+        from mcp.server.lowlevel import Server
+
+        server = Server("unseen")
+
+        @server.list_resources()
+        async def list_resources() -> list[types.Resource]:
+            return [types.Resource(uri="greeting://World", title="Hello", contentType="text/plain")]
+
+        @server.list_tools()
+        async def list_tools() -> list[types.Tool]:
+            return [types.Tool(name="get-users", description="모든 사용자 목록을 가져옵니다", arguments=[])]
+
+        async def main():
+            async with mcp.server.stdio.stdio_server() as (read, write):
+                await server.run(read, write, server.create_initialization_options())
+
+        if __name__ == "__main__":
+            asyncio.run(main())
+    ''', [request(1, "resources/list"), request(2, "tools/list")])
+    error = answers[1]["error"]
+    assert error["code"] == 0
+    assert re.fullmatch(r"1 validation error for Resource\nname\n  Field required \[type=missing, input_value="
+                        r"\{'uri': 'greeting://World\.\.\.tentType': 'text/plain'\}, input_type=dict\]"
+                        + PYDANTIC_LINK, error["message"]), error["message"]
+    assert re.fullmatch(r"1 validation error for Tool\ninputSchema\n  Field required \[type=missing, input_value="
+                        r"\{'name': 'get-users', 'de\.\.\.다', 'arguments': \[\]\}, input_type=dict\]"
+                        + PYDANTIC_LINK, answers[2]["error"]["message"]), answers[2]["error"]["message"]
+    answers, _, _ = serve(tmp_path, '''
+        from mcp.server.fastmcp import FastMCP
+        from mcp.types import TextContent, TextResourceContents
+
+        mcp = FastMCP("unseen")
+
+        @mcp.tool()
+        def missing() -> list[TextContent]:
+            try:
+                TextResourceContents(uri="file:///a.txt")
+            except ValueError as exc:              # pydantic's ValidationError is a ValueError
+                return [TextContent(type="text", text=str(exc).splitlines()[1])]
+            return []
+    ''', [call(1, "missing")])
+    assert text(answers[1]) == ["text"]
