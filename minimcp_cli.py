@@ -768,6 +768,9 @@ def _serve_command(words: list) -> int:
         if app is None and main is not None and http is None:
             sys.argv = [script]
             result = main()                   # it builds its server and runs it, as its console script does
+            if hasattr(result, "__await__"):   # async def main(): the script's asyncio.run(main())
+                import asyncio
+                result = asyncio.run(result)
             return result if isinstance(result, int) else 0
     if not isinstance(app, MCPServer):
         raise SystemExit("minimcp: found no MCPServer object in %s%s (name it: serve FILE:OBJECT or "

@@ -64,3 +64,35 @@ def test_a_model_built_without_a_field_the_sdk_requires_fails_in_pydantics_words
             return []
     ''', [call(1, "missing")])
     assert text(answers[1]) == ["text"]
+
+
+def test_an_async_main_that_builds_its_server_is_awaited(tmp_path):
+    """IvanMazeppa/PlasmaDXR builds its Server inside ``async def main()`` and starts it with
+    ``asyncio.run(main())``: serve called main() and never awaited the coroutine it returned."""
+    answers, _, stderr = serve(tmp_path, '''
+        import asyncio
+        from mcp.server import Server
+        from mcp.server.stdio import stdio_server
+        from mcp.types import TextContent, Tool
+
+        async def main():
+            server = Server("test-server")
+
+            @server.list_tools()
+            async def list_tools() -> list[Tool]:
+                return [Tool(name="test_tool", description="Echo", inputSchema={
+                    "type": "object", "properties": {"message": {"type": "string"}}, "required": ["message"]})]
+
+            @server.call_tool()
+            async def call_tool(name: str, arguments: dict) -> list[TextContent]:
+                return [TextContent(type="text", text="Echo: " + arguments["message"])]
+
+            async with stdio_server() as (read_stream, write_stream):
+                await server.run(read_stream, write_stream, server.create_initialization_options())
+
+        if __name__ == "__main__":
+            asyncio.run(main())
+    ''', [request(1, "tools/list"), call(2, "test_tool", {"message": "hi"})])
+    assert [tool["name"] for tool in answers[1]["result"]["tools"]] == ["test_tool"]
+    assert text(answers[2]) == ["Echo: hi"]
+    assert "never awaited" not in stderr
