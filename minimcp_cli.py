@@ -606,7 +606,9 @@ def _load_script(path: str):
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules.setdefault(name, module)
-    spec.loader.exec_module(module)
+    # Compiled from its source, as ``python FILE`` compiles a script: exec_module would write
+    # its bytecode to a __pycache__ beside it, a folder its tools may list and ``python`` never makes.
+    exec(spec.loader.source_to_code(spec.loader.get_data(path), path), module.__dict__)
     return module
 
 

@@ -6,6 +6,7 @@ it, started with ``python3 minimcp.py serve FILE`` (no SDK installed), answering
 answers the same file.
 """
 
+import os
 import re
 
 from test_sdk_lowlevel import call, request, serve, text
@@ -96,3 +97,31 @@ def test_an_async_main_that_builds_its_server_is_awaited(tmp_path):
     assert [tool["name"] for tool in answers[1]["result"]["tools"]] == ["test_tool"]
     assert text(answers[2]) == ["Echo: hi"]
     assert "never awaited" not in stderr
+
+
+def test_the_served_script_is_compiled_as_python_compiles_a_script(tmp_path):
+    """jjhbk/vailam's list_files tool lists its own folder: under serve it also listed the
+    __pycache__ that importing the script had written there; ``python FILE`` never caches the
+    bytecode of the script it runs (only of the modules it imports)."""
+    folder, cache = tmp_path / "server", tmp_path / "bytecode"
+    folder.mkdir()
+    (folder / "helper.py").write_text("WORD = 'helper'\n")
+    environment = dict(os.environ, PYTHONPYCACHEPREFIX=str(cache))     # where every .pyc goes, to be seen
+    environment.pop("PYTHONDONTWRITEBYTECODE", None)
+    answers, _, _ = serve(folder, '''
+        import os
+        from mcp.server.fastmcp import FastMCP
+        from helper import WORD
+
+        mcp = FastMCP("filesystem")
+
+        @mcp.tool()
+        def list_files(path: str = ".") -> list[str]:
+            return sorted(os.listdir(path)) + [WORD]
+
+        if __name__ == "__main__":
+            mcp.run(transport="stdio")
+    ''', [call(1, "list_files")], env=environment)
+    assert answers[1]["result"]["structuredContent"] == {"result": ["helper.py", "server.py", "helper"]}
+    cached = sorted(p.name.split(".")[0] for p in cache.rglob("*.pyc") if p.parent.name == "server")
+    assert cached == ["helper"]                 # the module it imports is cached, the script is not
