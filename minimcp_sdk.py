@@ -3590,7 +3590,9 @@ def _sdk_run_main_block(module_name: str) -> bool:
               and any(getattr(c, "value", getattr(c, "s", None)) == "__main__" for c in node.test.comparators)]
     if not blocks:
         return False
-    sys.argv = [path]
+    # Its arguments, where serve was given them (serve server.py --stdio set sys.argv so).
+    named = bool(sys.argv) and os.path.abspath(sys.argv[0]) == os.path.abspath(path)
+    sys.argv = [path] + (sys.argv[1:] if named else [])
     for block in blocks:
         body = ast.Module(body=block.body, type_ignores=[])
         exec(compile(body, path, "exec"), module.__dict__)

@@ -9,7 +9,7 @@ never committed here). Then, with sdk_corpus.py's harness and the official clien
   1. runs it as its users do, `python FILE ARGUMENTS` from its directory, under the pinned SDK of
      its style (a fastmcp server under fastmcp 4.2.3, then 2.14.7 if that one differs), twice: the
      fields in which the two runs differ (clocks, random draws, process ids) are values of the run;
-  2. runs it unchanged as `python3 minimcp.py serve FILE` in a venv without any SDK;
+  2. runs it unchanged as `python3 minimcp.py serve FILE ARGUMENTS` in a venv without any SDK;
   3. records initialize, the listings, every tool with arguments its schema accepts, with none and
      with a wrong type, every listed resource and prompt (sdk_corpus.generated_cases), and compares
      the answers field by field with sdk_generate.py's rules (the README's deliberate differences
@@ -137,7 +137,7 @@ def check(server: dict, harness, args) -> dict:
         again, _, _ = run(reference + "-again", [harness.sdks[reference], file, *server["args"]], cases)
         volatile = answers_alike(harness, real, again)
         if mini is None:
-            mini, _, mini_failure = run("mini", [harness.mini, harness.minimcp, "serve", file], cases)
+            mini, _, mini_failure = run("mini", [harness.mini, harness.minimcp, "serve", file, *server["args"]], cases)
             outcome["started"] = "initialize" in mini
             if not outcome["started"]:
                 outcome["why"] = sdk_generate.last_word(base / "mini.stderr", mini_failure)

@@ -125,3 +125,45 @@ def test_the_served_script_is_compiled_as_python_compiles_a_script(tmp_path):
     assert answers[1]["result"]["structuredContent"] == {"result": ["helper.py", "server.py", "helper"]}
     cached = sorted(p.name.split(".")[0] for p in cache.rglob("*.pyc") if p.parent.name == "server")
     assert cached == ["helper"]                 # the module it imports is cached, the script is not
+
+
+def test_the_arguments_after_the_script_are_its_own(tmp_path):
+    """zhoukangchn/myagent's users start it with ``python server.py --stdio`` (its main() chooses
+    stdio or SSE from its arguments, and prints its usage without one): ``serve server.py --stdio``
+    gives the script those arguments, as python does."""
+    answers, _, _ = serve(tmp_path, '''
+        import argparse
+        import asyncio
+        import sys
+        import mcp.server.stdio
+        import mcp.types as types
+        from mcp.server import Server
+
+        app = Server("mcp-demo")
+        SEEN = list(sys.argv[1:])
+
+        @app.list_tools()
+        async def list_tools() -> list[types.Tool]:
+            return [types.Tool(name="argv", description="", inputSchema={"type": "object"})]
+
+        @app.call_tool()
+        async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
+            return [types.TextContent(type="text", text=" ".join(SEEN + sys.argv[1:]))]
+
+        async def run_stdio():
+            async with mcp.server.stdio.stdio_server() as (read_stream, write_stream):
+                await app.run(read_stream, write_stream, app.create_initialization_options())
+
+        def main():
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--stdio", action="store_true")
+            parser.add_argument("--port", type=int, default=3001)
+            if not parser.parse_args().stdio:
+                parser.print_help()
+                sys.exit(1)
+            asyncio.run(run_stdio())
+
+        if __name__ == "__main__":
+            main()
+    ''', [call(1, "argv")], arguments=["--stdio", "--port", "9"])
+    assert text(answers[1]) == ["--stdio --port 9 --stdio --port 9"]
