@@ -40,8 +40,10 @@ STYLE_REFERENCES = {"mcp1": ("mcp1",), "fastmcp": ("fastmcp4", "fastmcp2"), "low
 
 
 def read_list(path: Path) -> list:
-    servers = []
+    servers, current = [], "gathered first"
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.startswith("# Set:"):
+            current = line[len("# Set:"):].strip()
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         parts = [p.strip() for p in line.split("|")]
@@ -50,7 +52,7 @@ def read_list(path: Path) -> list:
         repo, commit = parts[0].split("@")
         servers.append({"repo": repo, "commit": commit, "file": parts[1], "style": parts[2],
                         "args": [] if parts[3] == "-" else parts[3].split(),
-                        "requires": [] if parts[4] == "-" else parts[4].split(), "line": number})
+                        "requires": [] if parts[4] == "-" else parts[4].split(), "line": number, "set": current})
     return servers
 
 
@@ -118,7 +120,7 @@ def check(server: dict, harness, args) -> dict:
     folder = str(Path(server["file"]).parent)
     file = Path(server["file"]).name
     env_extra = {"PYTHONPATH": str(deps)} if server["requires"] else {}
-    outcome = {"name": name, "style": server["style"]}
+    outcome = {"name": name, "style": server["style"], "set": server["set"]}
 
     def run(label: str, python: list, cases):
         cwd = base / label
@@ -158,7 +160,8 @@ def checked(server: dict, harness, args) -> dict:
     try:
         return check(server, harness, args)
     except Exception as exc:  # noqa: BLE001 - reported per server, the others go on
-        return {"name": f"{server['repo']}:{server['file']}", "style": server["style"], "answered": False,
+        return {"name": f"{server['repo']}:{server['file']}", "style": server["style"], "set": server["set"],
+                "answered": False,
                 "identical": False, "reference_failures": {"harness": f"{type(exc).__name__}: {exc}"}}
 
 
@@ -203,12 +206,14 @@ def main() -> int:
             report(outcome, args.verbose)
             outcomes.append(outcome)
     print()
-    for title, styles in (("FastMCP", ("mcp1", "fastmcp")), ("low-level Server", ("lowlevel1",))):
-        mine = [o for o in outcomes if o["style"] in styles]
-        answered = [o for o in mine if o["answered"]]
-        print(f"# {title}: {sum(o.get('started', False) for o in answered)} of {len(answered)} start under serve, "
-              f"{sum(o['identical'] for o in answered)} of {len(answered)} answer as under their SDK"
-              + (f" ({len(mine) - len(answered)} do not start under their own SDK here)" if len(answered) < len(mine) else ""))
+    for group in dict.fromkeys(o["set"] for o in outcomes):
+        for title, styles in (("FastMCP", ("mcp1", "fastmcp")), ("low-level Server", ("lowlevel1",))):
+            mine = [o for o in outcomes if o["style"] in styles and o["set"] == group]
+            answered = [o for o in mine if o["answered"]]
+            print(f"# {group}, {title}: {sum(o.get('started', False) for o in answered)} of {len(answered)} start "
+                  f"under serve, {sum(o['identical'] for o in answered)} of {len(answered)} answer as under their SDK"
+                  + (f" ({len(mine) - len(answered)} do not start under their own SDK here)"
+                     if len(answered) < len(mine) else ""))
     if args.report:
         args.report.write_text(json.dumps(outcomes, indent=1, default=str) + "\n", encoding="utf-8")
     if not args.keep:
