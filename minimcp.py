@@ -3519,6 +3519,10 @@ class _Waiter:
         self.error = None
 
 
+#: Why a stop cancels what runs; also the error a stopped request is answered with.
+_STOPPING = "the server is shutting down"
+
+
 class _Call:
     """One client request being served: its session, its peer, and its cancellation state.
 
@@ -3929,6 +3933,7 @@ class _Session(_SessionTasks):
         self.last_envelope = None      # 2026-07-28: (the last envelope's fields, its peer)
         self.next_id = 0
         self.stopped = False
+        self.answer_unfinished = False     # set by stop(): see there
         self.lock = threading.Lock()
         # How a worker-bound call is run: on the shared pool, unless the transport
         # has a better way (the stdio reader runs it itself after passing reading on).
@@ -4225,8 +4230,11 @@ class _Session(_SessionTasks):
 
     # -- running handlers ---------------------------------------------------------
     def _run_queued(self, call: _Call, handler) -> None:
-        if call.done:                   # cancelled before it started: never runs
+        if call.done:                   # cancelled by the client before it started: never runs
             self.inflight.pop(call.key, None)
+            return
+        if call.cancelled:              # by a stop: never runs, but may be owed an answer
+            self.drop(call)
             return
         self._run(call, handler)
 
@@ -4323,7 +4331,10 @@ class _Session(_SessionTasks):
         self._leave_inflight(call)
 
     def drop(self, call: _Call) -> None:
-        """A cancelled call: no response, ever."""
+        """A cancelled call: no response, ever (but the error a stop owes it: see stop())."""
+        if self.answer_unfinished and call.cancel_reason == _STOPPING and self.inflight.get(call.key) is call:
+            self.respond(call, error={"code": INTERNAL_ERROR, "message": _STOPPING})
+            return
         self.inflight.pop(call.key, None)
         if self._claim(call) and call.batch is not None:
             call.batch.add(None)
@@ -4472,16 +4483,27 @@ class _Session(_SessionTasks):
             self.respond(call, {"_meta": {META_SUBSCRIPTION: call.id}})
         self.listens.clear()
 
-    def stop(self) -> None:
-        """End of input: cancel running handlers, give them a grace period, close listens."""
+    def stop(self, answer_unfinished: bool = False) -> None:
+        """End of input: cancel running handlers, give them a grace period, close listens.
+
+        ``answer_unfinished``: a request that the stop leaves without its answer (its
+        handler gave up when cancelled, or still runs when the grace is over) gets a
+        -32603 error, so a client reading to the end (``printf ... | server``) sees
+        every request answered. The stdio transport asks for it; HTTP answers what is
+        left on its own streams.
+        """
         running = list(self.inflight.values()) + [t.call for t in list(self.tasks.values())
                                                    if t.status not in _TERMINAL]
+        self.answer_unfinished = answer_unfinished     # before the cancels: drop() reads it
         for call in running:
-            call.cancel("the server is shutting down")
+            call.cancel(_STOPPING)
         self.end_listens()
         deadline = time.monotonic() + self.server.shutdown_grace
         while self.inflight and time.monotonic() < deadline:
             time.sleep(0.005)
+        if answer_unfinished:
+            for call in list(self.inflight.values()):   # still running: answered now, its result never sent
+                self.respond(call, error={"code": INTERNAL_ERROR, "message": _STOPPING})
         self.out.wait_idle(max(deadline, time.monotonic() + 1.0))   # let queued responses reach the client
         self.stopped = True
         if self.own_lifespan is not None:
@@ -4951,6 +4973,8 @@ def _run_coroutine(call: _Call, coroutine):
     task = loop.create_task(coroutine)
     cancel = lambda: loop.call_soon_threadsafe(task.cancel)   # noqa: E731
     call.on_cancel.append(cancel)
+    if call.cancelled:           # cancelled before the line above (at EOF, say, before it started)
+        task.cancel()
     try:
         return loop.run_until_complete(task)
     except asyncio.CancelledError:
@@ -5761,7 +5785,7 @@ class MCPServer(_Protocol):
         finally:
             with self._lock:
                 self._sessions.discard(session)
-            session.stop()
+            session.stop(answer_unfinished=True)
 
     def __getattr__(self, name: str):
         """The methods and properties components plug in (``add_skills``, ``wsgi``, ...)."""

@@ -14,7 +14,7 @@ import pytest
 
 from conftest import HANDSHAKE_VERSIONS, Wire, check_line, load_example, transcript
 
-from minimcp import MCPServer
+from minimcp import Context, MCPServer
 
 LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
 LATEST_HANDSHAKE = "2025-11-25"
@@ -743,6 +743,65 @@ def test_response_computed_before_eof_is_not_lost(everything):
     out = after_handshake(everything, [req(1, "tools/call", {"name": "echo", "arguments": {"text": text}})])
     assert len(out) == 1, "the response to the request sent before EOF was lost"
     assert out[0]["id"] == 1 and out[0]["result"]["content"] == [{"type": "text", "text": text}]
+
+
+def test_eof_answers_every_request_it_cancels(everything):
+    """``printf ... | server``: a request the end of input cancels is answered with an error, not lost."""
+    wire = Wire(everything)
+    wire.initialize()
+    request_id = wire.request("tools/call", {"name": "slow", "arguments": {"seconds": 30, "steps": 300},
+                                             "_meta": {"progressToken": "eof"}})
+    assert wire.recv()["method"] == "notifications/progress"        # EOF finds it running
+    _closing_time(wire)
+    answers = [check_line(raw) for raw in wire.raw_lines if b'"id"' in raw]
+    assert answers[-1] == {"jsonrpc": "2.0", "id": request_id,
+                           "error": {"code": -32603, "message": "the server is shutting down"}}
+
+
+def test_eof_answers_a_handler_still_running_when_the_grace_is_over():
+    app, running = _stubborn_server(0.1)
+    wire = Wire(app)
+    wire.initialize()
+    request_id = wire.request("tools/call", {"name": "stubborn", "arguments": {"seconds": 6}})
+    assert running.wait(5)
+    _closing_time(wire)
+    answers = [check_line(raw) for raw in wire.raw_lines]
+    assert answers[-1] == {"jsonrpc": "2.0", "id": request_id,
+                           "error": {"code": -32603, "message": "the server is shutting down"}}
+
+
+def test_a_call_the_eof_cancels_before_it_starts_never_runs():
+    """Queued behind a busy worker when input ends: cancelled, answered, and never started.
+
+    (It once started anyway, and an ``async def`` handler then ran on, uncancelled, through
+    the whole grace: its cancel had come before it could listen for one.)
+    """
+    app = MCPServer("queued", dialect="minimcp", workers=1, shutdown_grace=30.0)
+    busy, started = threading.Event(), []
+
+    @app.tool()
+    def hold(ctx: Context) -> str:
+        """Hold the only worker until the stop cancels it."""
+        busy.set()
+        ctx.sleep(60)                    # wakes with Cancelled when the stop cancels it
+        return "held"
+
+    @app.tool()
+    async def queued() -> str:
+        started.append(True)
+        return "ran"
+
+    wire = Wire(app)
+    wire.initialize()
+    held = wire.request("tools/call", {"name": "hold", "arguments": {}})
+    assert busy.wait(5)
+    waiting = wire.request("tools/call", {"name": "queued", "arguments": {}})
+    assert wire.result("ping") == {}             # answered by the reader: the call before it was read
+    _closing_time(wire)
+    answers = {message["id"]: message for message in map(check_line, wire.raw_lines) if "id" in message}
+    assert started == [], "the queued call ran after the stop had cancelled it"
+    assert answers[waiting]["error"] == {"code": -32603, "message": "the server is shutting down"}
+    assert answers[held]["error"] == {"code": -32603, "message": "the server is shutting down"}
 
 
 def test_handler_finishing_within_the_grace_still_answers():
