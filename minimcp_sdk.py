@@ -2964,12 +2964,31 @@ class _SDKRequestContext:
         self.request = self.experimental = None          # no HTTP request under stdio; no experimental tasks
 
 
-class _SDKUrl(str):
-    """The SDK hands a resource handler its uri as pydantic's AnyUrl: text, with its parts as attributes."""
+class _SDKUrl:
+    """The SDK hands a resource handler its uri as pydantic's AnyUrl: not text (``str(uri)`` is; a
+    handler's ``uri.startswith(...)`` fails and ``uri == "note://a"`` is False, as there), with
+    its parts as attributes."""
+
+    __slots__ = ("_text",)
+
+    def __init__(self, text: str) -> None:
+        self._text = str(text)
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return "AnyUrl(%r)" % self._text
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, _SDKUrl) and other._text == self._text
+
+    def __hash__(self) -> int:
+        return hash((_SDKUrl, self._text))
 
     def _parts(self):
         from urllib.parse import urlsplit
-        return urlsplit(str(self))
+        return urlsplit(self._text)
 
     scheme = property(lambda self: self._parts().scheme)
     host = property(lambda self: self._parts().hostname)
@@ -2979,7 +2998,12 @@ class _SDKUrl(str):
     fragment = property(lambda self: self._parts().fragment or None)
 
     def unicode_string(self) -> str:
-        return str(self)
+        return self._text
+
+    encoded_string = unicode_string
+
+
+_SDKUrl.__name__ = _SDKUrl.__qualname__ = "AnyUrl"     # as its errors name it ('AnyUrl' object has no ...)
 
 
 def _sdk_url(uri: str):

@@ -167,3 +167,39 @@ def test_the_arguments_after_the_script_are_its_own(tmp_path):
             main()
     ''', [call(1, "argv")], arguments=["--stdio", "--port", "9"])
     assert text(answers[1]) == ["--stdio --port 9 --stdio --port 9"]
+
+
+def test_a_resource_handler_gets_its_uri_as_pydantics_anyurl_not_as_text(tmp_path):
+    """zhoukangchn/myagent's read_resource calls ``uri.startswith(...)``: mcp 1.x hands it an
+    AnyUrl, which is no str, and answers code 0 "'AnyUrl' object has no attribute 'startswith'";
+    minimcp handed it text and read the resource. The server imports no pydantic of its own."""
+    answers, _, _ = serve(tmp_path, '''
+        import asyncio
+        import mcp.server.stdio
+        import mcp.types as types
+        from mcp.server import Server
+
+        app = Server("urls")
+
+        @app.list_resources()
+        async def list_resources() -> list[types.Resource]:
+            return [types.Resource(uri="system://info", name="info"), types.Resource(uri="note://a/b", name="b")]
+
+        @app.read_resource()
+        async def read_resource(uri) -> str:
+            if str(uri) == "note://a/b":
+                same = uri == "note://a/b"          # an AnyUrl is not equal to its text
+                return "%s %s %s %s %s" % (uri.scheme, uri.host, uri.path, same, uri == type(uri)("note://a/b"))
+            if uri.startswith("system://"):
+                return "text"
+            raise ValueError("unknown")
+
+        async def main():
+            async with mcp.server.stdio.stdio_server() as (read, write):
+                await app.run(read, write, app.create_initialization_options())
+
+        if __name__ == "__main__":
+            asyncio.run(main())
+    ''', [request(1, "resources/read", {"uri": "system://info"}), request(2, "resources/read", {"uri": "note://a/b"})])
+    assert answers[1]["error"] == {"code": 0, "message": "'AnyUrl' object has no attribute 'startswith'"}
+    assert answers[2]["result"]["contents"][0]["text"] == "note a /b False True"
