@@ -4735,9 +4735,18 @@ class _WorkerPool:
     own, and join the shared queue one by one as its running jobs end, so one busy
     client never holds every worker while another's job waits. Such a submit never
     blocks: the HTTP server's own caps bound what waits.
+
+    A worker whose ``async def`` handler awaits (its thread's loop waits in ``select``,
+    see ``_worker_loop``) rests: it keeps its thread but gives its place, in the pool and
+    in its owner's share, to the next job, and takes it back when the loop wakes (even
+    over ``size``: what it was doing goes on). So ``size`` bounds the handlers that run
+    code, and a thousand calls that only await run at once, each on a thread and a loop
+    of its own, as before (``REST_FACTOR`` x ``size`` at most). Workers over ``size``
+    end when their job does.
     """
 
     STALL = 0.002                          # seconds without progress before adding a thread
+    REST_FACTOR = 32                       # resting workers, at most, per place (each: a thread, a loop)
 
     def __init__(self, size: int, queue_size: int) -> None:
         try:                                # the C queue alone: "import queue" costs 1.4 ms at start
@@ -4752,6 +4761,7 @@ class _WorkerPool:
         self.idle = 0                      # workers blocked waiting for a job
         self.readers = 0                   # workers reading a connection: not counted against size
         self.lent = 0                      # threads outside the pool running a handler: counted
+        self.resting = 0                   # workers whose coroutine awaits: not counted against size
         self.taken = 0                     # jobs ever taken: the watcher's sign of progress
         self.lock = threading.Lock()
         self.room = threading.Condition(self.lock)       # submit waits here when full
@@ -4760,41 +4770,60 @@ class _WorkerPool:
         self.watcher = None
         self.parked = False                # the watcher waits for something to watch
         self.loops = set()                 # _ReadLoops whose reading thread may run a call itself
-        self.owners = {}                   # owner -> [its jobs queued or running, its jobs waiting their turn]
+        self.owners = {}                   # owner -> _Share
 
     def submit(self, job, owner=None, most: int = None) -> None:
         """Queue ``job``; an ``owner``'s job waits its own turn while ``most`` of its jobs hold workers."""
         if owner is not None:
             with self.lock:
-                held = self.owners.get(owner)
-                if held is None:
-                    held = self.owners[owner] = [0, collections.deque()]
-                if held[0] >= max(1, most or self.size):
-                    held[1].append(job)
+                share = self.owners.get(owner)
+                if share is None:
+                    share = self.owners[owner] = _Share(max(1, most or self.size))
+                if share.places >= share.most:
+                    share.line.append(job)
                     return
-                held[0] += 1
-            self._queue(self._owned(job, owner), block=False)
+                share.places += 1
+            self._queue(job, owner, block=False)
             return
         self._queue(job)
 
-    def _owned(self, job, owner):
-        """``job``, which hands its owner's place on to the owner's next job when it ends."""
-        def run() -> None:
-            try:
-                job()
-            finally:
-                with self.lock:
-                    held = self.owners[owner]
-                    following = held[1].popleft() if held[1] else None
-                    if following is None:
-                        held[0] -= 1
-                        if not held[0]:
-                            del self.owners[owner]
-                if following is not None:         # behind what others queued meanwhile: first come, first served
-                    self._queue(self._owned(following, owner), block=False)
-        return run
+    def _give_place(self, owner):
+        """(Under ``lock``.) One of ``owner``'s places is free: its next job, if one waits its turn, or None."""
+        share = self.owners[owner]
+        share.places -= 1
+        if share.line and share.places < share.most:
+            share.places += 1
+            return share.line.popleft()
+        if not share.places and not share.resting:
+            del self.owners[owner]
+        return None
 
-    def _queue(self, job, block: bool = True) -> None:
+    def rest(self, owner) -> bool:
+        """This worker's coroutine awaits: its place goes to the next job. False: it keeps it (too many rest)."""
+        with self.lock:
+            if self.resting >= self.REST_FACTOR * self.size:
+                return False
+            self.resting += 1
+            following = None
+            if owner is not None:
+                self.owners[owner].resting += 1
+                following = self._give_place(owner)
+            if self.waiting > self.idle and self._room():
+                self._start_worker()                   # what waits runs now, not at the watcher's next look
+        if following is not None:
+            self._queue(following, owner, block=False)
+        return True
+
+    def wake(self, owner) -> None:
+        """This worker's coroutine runs again: it holds a place again, even over the limits, until it ends."""
+        with self.lock:
+            self.resting -= 1
+            if owner is not None:
+                share = self.owners[owner]
+                share.resting -= 1
+                share.places += 1
+
+    def _queue(self, job, owner=None, block: bool = True) -> None:
         with self.lock:
             while block and self.waiting >= self.limit:
                 self.blocked = True
@@ -4804,7 +4833,7 @@ class _WorkerPool:
                 self._start_worker()
             elif self.waiting > self.idle and self._room():
                 self._wake_watcher()              # some job will have to wait: watch it
-        self.jobs.put(job)
+        self.jobs.put((job, owner))
 
     def watch(self, loop: "_ReadLoop") -> None:
         """(Under ``lock``.) Watch ``loop``'s reading thread, which is about to run a call itself."""
@@ -4837,15 +4866,15 @@ class _WorkerPool:
                     return False
                 self._start_worker()
             self.waiting += 1
-            self.jobs.put(job)               # under the lock: no submit() can slip in ahead of it
+            self.jobs.put((job, _READER))    # under the lock: no submit() can slip in ahead of it
         return True
 
     def has_room(self) -> bool:
         """Whether one more handler may run now without exceeding ``size`` (read without the lock)."""
-        return len(self.threads) - self.idle - self.readers + self.lent < self.size
+        return len(self.threads) - self.idle - self.readers - self.resting + self.lent < self.size
 
     def _room(self) -> bool:
-        return len(self.threads) - self.readers + self.lent < self.size
+        return len(self.threads) - self.readers - self.resting + self.lent < self.size
 
     def _start_worker(self) -> None:
         thread = threading.Thread(target=self._work, name="minimcp-worker-%d" % len(self.threads))
@@ -4898,7 +4927,7 @@ class _WorkerPool:
         while True:
             with self.lock:
                 self.idle += 1
-            job = self.jobs.get()
+            job, owner = self.jobs.get()
             with self.lock:
                 self.idle -= 1
                 self.waiting -= 1
@@ -4906,10 +4935,44 @@ class _WorkerPool:
                 if self.blocked:
                     self.blocked = False
                     self.room.notify_all()
+            # A reading thread (hand_off) holds no place to give while it runs a call itself.
+            _WORKER_LOCAL.place = None if owner is _READER else (self, owner)
             try:
                 job()
             except BaseException:           # a job never kills its worker
                 _logger().exception("minimcp worker job failed")
+            finally:
+                _WORKER_LOCAL.place = None
+            if self._finished(owner):
+                return
+
+    def _finished(self, owner) -> bool:
+        """A job ended: its owner's next job takes its place. True: this worker is over ``size`` and ends."""
+        following = None
+        with self.lock:
+            if owner is not None and owner is not _READER:
+                following = self._give_place(owner)
+            surplus = len(self.threads) - self.readers - self.resting + self.lent > self.size
+            if surplus:
+                self.threads.remove(threading.current_thread())
+        if following is not None:                 # behind what others queued meanwhile: first come, first served
+            self._queue(following, owner, block=False)
+        if surplus:
+            loop = getattr(_WORKER_LOCAL, "loop", None)
+            if loop is not None:                  # its selector and wake-up pipe: three descriptors
+                loop.close()
+        return surplus
+
+
+class _Share:
+    """One owner's part of the pool: the places its jobs hold, the most they may, its jobs waiting their turn."""
+    __slots__ = ("places", "most", "line", "resting")
+
+    def __init__(self, most: int) -> None:
+        self.places, self.most, self.line, self.resting = 0, most, collections.deque(), 0
+
+
+_READER = object()                        # the "owner" of a job handed off to read a connection
 
 
 def _agreed_notifications(server: "MCPServer", call: _Call) -> dict:
@@ -4965,9 +5028,7 @@ _WORKER_LOCAL = threading.local()
 def _run_coroutine(call: _Call, coroutine):
     """Run an ``async def`` handler on this worker thread's own event loop."""
     import asyncio
-    loop = getattr(_WORKER_LOCAL, "loop", None)
-    if loop is None:
-        loop = _WORKER_LOCAL.loop = asyncio.new_event_loop()
+    loop = _worker_loop()
     if loop.is_running():        # an async tool reading an async resource: this thread's loop waits on us
         return _run_beside(coroutine)
     task = loop.create_task(coroutine)
@@ -4981,6 +5042,38 @@ def _run_coroutine(call: _Call, coroutine):
         raise Cancelled(call.cancel_reason or "cancelled") from None
     finally:
         call.on_cancel.remove(cancel)
+
+
+def _worker_loop():
+    """This thread's event loop (made on first use), whose waits let a pool worker rest.
+
+    Each handler keeps a loop and a thread of its own, so its ``contextvars``, its
+    ``asyncio.get_running_loop()`` and any blocking call it makes are its alone, as
+    ever. While the loop waits in its selector (every coroutine awaits), the worker
+    gives its place to another job (``_WorkerPool.rest``). The loop's ``_selector`` is
+    the one attribute of asyncio's own loops (selector and proactor alike, 3.8-3.13)
+    this relies on; a loop without it (an event loop policy's own) never rests.
+    """
+    loop = getattr(_WORKER_LOCAL, "loop", None)
+    if loop is not None:
+        return loop
+    import asyncio
+    loop = _WORKER_LOCAL.loop = asyncio.new_event_loop()
+    selector = getattr(loop, "_selector", None)
+    if selector is None or not callable(getattr(selector, "select", None)):
+        return loop
+    wait = selector.select
+
+    def select(timeout=None):
+        place = getattr(_WORKER_LOCAL, "place", None)
+        if place is None or (timeout is not None and timeout <= 0) or not place[0].rest(place[1]):
+            return wait(timeout)         # (a timeout of 0: callbacks are ready, nothing waits)
+        try:
+            return wait(timeout)
+        finally:
+            place[0].wake(place[1])
+    selector.select = select
+    return loop
 
 
 def _run_beside(coroutine):
@@ -5421,7 +5514,8 @@ class MCPServer(_Protocol):
         instructions: guidance for the model, sent at initialize / discover.
         title, description, icons, website_url: more of serverInfo, where the revision has them.
         workers: the most threads that run handlers (tools/call, resources/read, prompts/get,
-            completion); they start only as slow handlers keep the others busy.
+            completion); they start only as slow handlers keep the others busy. An ``async def``
+            handler's thread, while its coroutine awaits, leaves its place to the next call.
         queue_size: requests waiting for a worker before the reader stops reading.
         page_size: items per page of the list methods (None: everything in one page).
         max_message_size: the longest input line accepted, in bytes.

@@ -367,7 +367,8 @@ class SQLiteSessionStore:
     ``$MINIMCP_SESSION_DIR`` names a directory, and, under a private directory of the
     temporary directory named after the key, whenever the state key is shared
     (``_default_session_store``). For replicas on several hosts, pass any object with
-    the same two methods (Redis, a database) as ``session_store=``.
+    the same two methods (Redis, a database) as ``session_store=``; with ``cancel`` and
+    ``cancelled`` as well, it also carries a handshake-era cancel to the worker running its call.
 
     Args:
         directory: where ``minimcp-sessions.sqlite3`` lives (made if missing).
@@ -384,6 +385,8 @@ class SQLiteSessionStore:
         self.db = sqlite3.connect(self.path, timeout=10.0, check_same_thread=False)
         with self.lock, self.db:
             self.db.execute("CREATE TABLE IF NOT EXISTS revoked (id TEXT PRIMARY KEY, at REAL NOT NULL)")
+            self.db.execute("CREATE TABLE IF NOT EXISTS cancelled (session TEXT NOT NULL, request TEXT NOT NULL, "
+                            "reason TEXT, at REAL NOT NULL, PRIMARY KEY (session, request))")
 
     def revoke(self, session_id: str) -> None:
         """Remember that ``session_id`` was deleted (and forget deletions older than ``keep``)."""
@@ -396,6 +399,26 @@ class SQLiteSessionStore:
         """Whether any worker sharing the directory deleted ``session_id``."""
         with self.lock:
             return self.db.execute("SELECT 1 FROM revoked WHERE id = ?", (session_id,)).fetchone() is not None
+
+    # A cancel waits this long for its call: one that reached this worker before the call reached
+    # another is found there once admitted. (A session never reuses a request id, the spec says.)
+    CANCEL_KEEP = 60.0
+
+    def cancel(self, session_id: str, request_id: str, reason: str = None) -> None:
+        """Leave a handshake-era ``notifications/cancelled`` for the worker running the call
+        (``request_id``: its id as JSON), and forget those older than ``CANCEL_KEEP``."""
+        now = time.time()
+        with self.lock, self.db:
+            self.db.execute("INSERT OR REPLACE INTO cancelled VALUES (?, ?, ?, ?)",
+                            (session_id, request_id, reason, now))
+            self.db.execute("DELETE FROM cancelled WHERE at < ?", (now - self.CANCEL_KEEP,))
+
+    def cancelled(self, session_id: str, request_id: str):
+        """The reason a worker was given to cancel that call of that session ("" if none), or None."""
+        with self.lock:
+            row = self.db.execute("SELECT reason FROM cancelled WHERE session = ? AND request = ? AND at >= ?",
+                                  (session_id, request_id, time.time() - self.CANCEL_KEEP)).fetchone()
+        return None if row is None else (row[0] or "")
 
 
 def _default_session_store(server: "MCPServer", keep: float):
@@ -537,6 +560,16 @@ class _PostSession(_Session):
     def stop(self) -> None:
         self.shared_tasks = {}          # stop() cancels its session's tasks; the app's outlive this POST
         super().stop()
+
+    forward_cancel = None               # a kept session whose store every worker shares: _HTTPApp._route_cancels
+
+    def cancel_request(self, request_id, reason) -> None:
+        """As a session's; for a call not running here, left in the shared store too (another worker may run it)."""
+        forward = self.forward_cancel
+        if forward is not None and not any(call.id == request_id and type(call.id) is type(request_id)
+                                           for call in list(self.inflight.values())):
+            forward(request_id, reason)
+        super().cancel_request(request_id, reason)
 
     def _announce_task(self, task: _Task) -> None:
         if self.lasting:
@@ -927,7 +960,7 @@ class _HTTPApp:
         if held is not None:
             self._end_when_cancelled(session, admission)
         takes_json, streams = _accepts(request)
-        interval, check = self._quiet_interval(admission, request), self._post_watch(session, held)
+        interval, check = self._quiet_interval(admission, request), self._post_watch(session, held, admission)
         try:
             item = yield "wait", exchange, interval, check, self.disconnect_probe
             while not streams and item is None:    # a client that takes no SSE gets the answer only
@@ -990,26 +1023,56 @@ class _HTTPApp:
         if call.cancelled:               # the client's cancellation came before the line above
             cancelled()
 
-    def _post_watch(self, session: _Session, held):
+    def _post_watch(self, session: _Session, held, admission: _Admission):
         """What a POST stream watches while it waits, besides its client leaving (None: nothing).
 
         Where it shows (``_host_stopping``), the WSGI server stopping: a ``subscriptions/listen``,
         which never finishes, is answered at once (other calls may still finish in the server's
         graceful time). In a handshake-era session, with a shared store, a DELETE that another
-        worker answered: the session ends here too, and with it this stream.
+        worker answered: the session ends here too, and with it this stream; and a
+        ``notifications/cancelled`` for this call that another worker was sent (``_route_cancels``).
         """
         stopping = _host_stopping()
         shared = held is not None and not isinstance(self.store, _MemorySessionStore)
         if stopping is None and not shared:
             return None
+        cancels = shared and hasattr(self.store, "cancelled")
 
         def watch() -> bool:
             if stopping is not None and stopping():
                 session.end_listens()
-            if shared:
-                self._deleted_elsewhere(held)    # shuts the session's streams: the wait sees it end
+            if shared and not self._deleted_elsewhere(held) and cancels:    # (a deletion shuts its streams)
+                self._cancelled_elsewhere(held, admission)
             return False
         return watch
+
+    def _route_cancels(self, held: _HTTPSession) -> None:
+        """With a store every worker shares, a handshake-era cancel is left there too.
+
+        Several workers (uvicorn's or gunicorn's ``--workers``, replicas) may each serve a
+        session's POSTs, and a cancel may land in a worker other than the one running its
+        call. The worker running it looks in the store while the call's stream waits.
+        """
+        store = self.store
+        if isinstance(store, _MemorySessionStore) or not hasattr(store, "cancel"):
+            return
+
+        def forward(request_id, reason) -> None:
+            try:
+                store.cancel(held.id, json.dumps(request_id), reason if isinstance(reason, str) else None)
+            except Exception:            # the cancel still holds here; the log says why not elsewhere
+                _logger().warning("minimcp: the session store could not take a cancel", exc_info=True)
+        held.session.forward_cancel = forward
+
+    def _cancelled_elsewhere(self, held: _HTTPSession, admission: _Admission) -> None:
+        """Cancel this POST's call if another worker was told to (its stream then ends)."""
+        try:
+            reason = self.store.cancelled(held.id, json.dumps(admission.request_id))
+        except Exception:                # a store that fails for a moment must not cut a stream
+            _logger().warning("minimcp: the session store could not be read", exc_info=True)
+            return
+        if reason is not None:           # (the session's own: forwarding it again would be no news)
+            _Session.cancel_request(held.session, admission.request_id, reason or "cancelled by the client")
 
     def _wait(self, exchange: _Exchange, timeout: float, gone, probe: float = None):
         """The exchange's next (data, final); None after ``timeout`` of silence; False once ``gone()`` is true.
@@ -1128,6 +1191,7 @@ class _HTTPApp:
                             os.urandom(8), _digest(session.peer.info), owner)
         mac = hmac.new(self.server._signing_key(), b"session:" + token, hashlib.sha256).digest()[:16]
         held = _HTTPSession(_b64url(token + mac), session, owner, expiry)
+        self._route_cancels(held)
         self._sweep(room_for=1)
         with self.lock:
             self.sessions[held.id] = held
@@ -1190,7 +1254,7 @@ class _HTTPApp:
         if form != 1 or revision >= len(PROTOCOL_VERSIONS) or time.time() >= expiry or \
                 not hmac.compare_digest(owner, _digest(identity)):
             raise not_found
-        session = _Session(self.server, _HTTPOut(), identity, one_of_many=True)
+        session = _PostSession(self.server, _HTTPOut(), self.tasks, identity)
         self._share_pool(session, "")
         try:                             # the client's info stays with the replica it sent it to
             session.resume(_Peer(REVISIONS[PROTOCOL_VERSIONS[revision]], _capabilities_from_bits(bits), None,
@@ -1203,6 +1267,7 @@ class _HTTPApp:
         if held.session is not session:  # another request revived it first: this one never served
             session.stop()
             return held
+        self._route_cancels(held)
         with self.server._lock:
             self.server._sessions.add(held.session)
         return held
@@ -1323,6 +1388,7 @@ class _ASGIApp:
     def __init__(self, http: _HTTPApp) -> None:
         self.http = http
         self.entered = False             # the process's lifespan (ASGI servers without lifespan events: at first use)
+        self.probes = None               # _ASGIProbes of the loop serving this app
 
     async def __call__(self, scope: dict, receive, send) -> None:
         if scope["type"] == "lifespan":
@@ -1335,7 +1401,9 @@ class _ASGIApp:
         loop = asyncio.get_running_loop()
         if not self.entered:
             await loop.run_in_executor(None, self._enter)
-        await _ASGIRequest(self.http, loop, receive, send).run(_HTTPRequest.from_scope(scope))
+        if self.probes is None or self.probes.loop is not loop:
+            self.probes = _ASGIProbes(loop)
+        await _ASGIRequest(self.http, self.probes, receive, send).run(_HTTPRequest.from_scope(scope))
 
     def _enter(self) -> None:
         server = self.http.server
@@ -1376,10 +1444,12 @@ class _ASGIRequest:
     an async one cannot run its own loop on this loop's thread.
     """
 
-    def __init__(self, http: _HTTPApp, loop, receive, send) -> None:
-        self.http, self.loop, self.receive, self.send = http, loop, receive, send
+    def __init__(self, http: _HTTPApp, probes: "_ASGIProbes", receive, send) -> None:
+        self.http, self.probes, self.receive, self.send = http, probes, receive, send
+        self.loop = probes.loop
         self.woken = None                # the future a wait is parked on, until an item or a timeout
         self.gone = False
+        self.ended_by_check = False      # the probes found the wait's check true
         self.listener = None             # the task that waits for http.disconnect, once the body is read
         server = http.server
         self.threaded = server.dialect.lifespan_per_session and server._lifespan is not None
@@ -1474,6 +1544,8 @@ class _ASGIRequest:
             except RuntimeError:         # the loop has closed: nobody waits any more
                 pass
         deadline = loop.time() + timeout
+        if check is not None:
+            self.probes.add(self, check, probe)
         try:
             while True:
                 self.woken = loop.create_future()     # before looking: an item put after the look wakes it
@@ -1482,21 +1554,58 @@ class _ASGIRequest:
                     return exchange.queue.get_nowait()
                 except queue.Empty:
                     pass
-                if self.gone:
+                if self.gone or self.ended_by_check:
                     return False
                 left = deadline - loop.time()
                 if left <= 0:
                     return None
-                timer = loop.call_later(min(left, probe) if check is not None else left, self._wake)
+                timer = loop.call_later(left, self._wake)
                 try:
                     await self.woken
                 finally:
                     timer.cancel()
-                if check is not None and exchange.queue.empty() and not self.gone and check():
-                    return False
         finally:
             exchange.waker = None
             self.woken = None
+            if check is not None:
+                self.probes.discard(self)
+
+
+class _ASGIProbes:
+    """The checks of every stream waiting on one loop (its WSGI server stopping, its session
+    deleted by another worker), made by one ticker rather than by a timer per stream.
+
+    300 GET streams, each woken every ``disconnect_probe`` to ask, woke together in bursts
+    (opened together, they stay in step) that held the loop for tens of milliseconds at
+    load, and pings answered behind a burst waited as long: a tick asks every check in one
+    pass and wakes only the streams whose check is true.
+    """
+
+    def __init__(self, loop) -> None:
+        self.loop = loop
+        self.waiting = {}                # _ASGIRequest -> (check, probe seconds)
+        self.ticker = None               # the task that asks, while anything waits
+
+    def add(self, request: _ASGIRequest, check, probe: float) -> None:
+        self.waiting[request] = (check, probe)
+        if self.ticker is None:
+            self.ticker = self.loop.create_task(self._tick())
+
+    def discard(self, request: _ASGIRequest) -> None:
+        self.waiting.pop(request, None)
+
+    async def _tick(self) -> None:
+        import asyncio
+        try:
+            while self.waiting:
+                await asyncio.sleep(min(probe for _, probe in self.waiting.values()))
+                for request, (check, _) in list(self.waiting.items()):
+                    if request in self.waiting and check():
+                        self.waiting.pop(request, None)
+                        request.ended_by_check = True
+                        request._wake()
+        finally:
+            self.ticker = None
 
 
 def _env_list(name: str, given):

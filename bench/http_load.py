@@ -24,8 +24,8 @@ Figures, each from servers started for it (so one figure's leftovers never weigh
             median over rounds. Default pool (32 workers).
   slow      ``--slow`` concurrent 2026-07-28 calls of nap(2 s), each from a client of its own
             (its own connection and clientInfo): how many were answered within 100 s, the wall
-            time until the last, and its p50. minimcp's servers run a pool of 1,024 workers
-            (``MCPServer(workers=1024)``): tools run on the pool, one worker per running call.
+            time until the last, and its p50. minimcp's servers keep the default pool (32
+            workers): a worker whose ``async def`` tool awaits gives its place to the next call.
   streams   ``--streams`` handshake sessions each with its GET stream open, then 100 pings from
             those sessions, one after another: streams opened, pings answered, ping p50/p99.
   cancels   ``--cancels`` handshake sessions each with nap(60 s) running or queued (minimcp: the
@@ -593,12 +593,11 @@ def specs_for(a, wanted: list) -> tuple:
     return specs, versions
 
 
-def start(specs, logdir: str, extra_env: dict = None) -> list:
+def start(specs, logdir: str) -> list:
     running = []
     try:
         for key, label, argv, env in specs:
-            more = dict(extra_env or {}) if key.startswith("minimcp") else {}
-            running.append(http_bench.Running(key, label, argv, dict(env, MCPBENCH_EXTRA="1", **more), logdir))
+            running.append(http_bench.Running(key, label, argv, dict(env, MCPBENCH_EXTRA="1"), logdir))
         for r in running:
             r.wait_ready()
     except BaseException:
@@ -645,8 +644,7 @@ def main() -> int:
                 "machine": "%s %s, %s" % (platform.system(), platform.machine(), http_bench.cpu_model()),
                 "load_before": "%.2f" % os.getloadavg()[0]}
         for figure in figures:
-            # 1,000 calls at once each hold a worker while they run: minimcp's pool is sized for them
-            running = start(specs, logdir, {"MCPBENCH_WORKERS": "1024"} if figure == "slow" else None)
+            running = start(specs, logdir)
             try:
                 run.log("%s: serving %s" % (figure, ", ".join("%s on %d" % (r.key, r.port) for r in running)))
                 if figure == "load":

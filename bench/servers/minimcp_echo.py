@@ -11,7 +11,7 @@ default), MCPBENCH_TOOLS=N (filler tools), MCPBENCH_EXTRA=1 (``slow``:
 blocking sleep on minimcp's worker pool; ``spin``: polls ``ctx.cancelled``
 every 10 ms and writes "MCPBENCH <event> <monotonic ns>" markers to stderr on
 entry and when it leaves; ``nap``: ``await asyncio.sleep``, as the SDK's servers wait),
-MCPBENCH_WORKERS=N (the worker pool's size; bench/http_load.py's 1,000 concurrent calls).
+MCPBENCH_WORKERS=N (the worker pool's size).
 Under an ASGI server (bench/http_load.py), ``app.asgi`` is the ASGI app.
 """
 import os

@@ -317,6 +317,60 @@ def test_async_handlers_work_with_context():
     assert cancel_me not in wire.stash
 
 
+def test_async_calls_that_await_do_not_hold_the_pool():
+    """More async calls than workers await at once: a worker whose coroutine awaits gives its place."""
+    import asyncio
+    app = MCPServer("waits", dialect="minimcp", workers=4)
+    count = 40
+    arrived = []
+
+    @app.tool()
+    async def gather() -> str:
+        arrived.append(1)
+        deadline = time.monotonic() + 20
+        while len(arrived) < count and time.monotonic() < deadline:   # each awaits the others
+            await asyncio.sleep(0.005)
+        return "%d together" % len(arrived)
+
+    wire = Wire(app)
+    wire.initialize()
+    ids = [wire.request("tools/call", {"name": "gather"}) for _ in range(count)]
+    for request_id in ids:
+        assert wire.response(request_id, timeout=30)["result"]["content"][0]["text"] == "%d together" % count
+    wire.close()
+
+
+def test_async_calls_that_block_still_hold_their_worker():
+    """Blocking code in an async def holds its worker (and only its own): no more run than workers."""
+    import asyncio
+    app = MCPServer("blocks", dialect="minimcp", workers=2)
+    running = {"now": 0, "most": 0}
+    lock = threading.Lock()
+    two_in = threading.Event()
+
+    @app.tool()
+    async def block() -> str:
+        await asyncio.sleep(0)
+        with lock:
+            running["now"] += 1
+            running["most"] = max(running["most"], running["now"])
+            if running["now"] == 2:
+                two_in.set()
+        two_in.wait(10)             # blocking, inside async def: the loop does not wait in select
+        time.sleep(0.01)
+        with lock:
+            running["now"] -= 1
+        return "done"
+
+    wire = Wire(app)
+    wire.initialize()
+    ids = [wire.request("tools/call", {"name": "block"}) for _ in range(6)]
+    for request_id in ids:
+        assert wire.response(request_id, timeout=30)["result"]["content"][0]["text"] == "done"
+    assert running["most"] == 2
+    wire.close()
+
+
 def test_tool_timeout_answers_with_error_and_cancels():
     app = MCPServer("t", dialect="minimcp")
     observed = {}

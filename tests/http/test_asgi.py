@@ -278,3 +278,25 @@ def test_an_mcp1_server_enters_an_async_lifespan_per_session_off_the_event_loop(
     delete.request("DELETE", "/mcp", headers=session_headers(session=first))
     assert delete.getresponse().status == 204
     assert exited == [1]
+
+
+def test_streams_end_when_another_replica_deletes_their_sessions(served, tmp_path):
+    """Twenty GET streams on one replica, their sessions deleted on another sharing the store:
+    every stream ends (one ticker asks the store for all of them, see _ASGIProbes)."""
+    from minimcp_http import SQLiteSessionStore
+    store = str(tmp_path)
+    first, replica = MCPServer("r1", state_key="shared"), MCPServer("r2", state_key="shared")
+    opened = served(first, session_store=SQLiteSessionStore(store))
+    other = served(replica, session_store=SQLiteSessionStore(store))
+    streams = []
+    for _ in range(20):
+        session = handshake(opened)
+        streams.append((session, open_get(opened, session)))
+    for session, (connection, response) in streams:
+        assert response.fp.readline() == b": stream open\n"
+        delete = other.connect()
+        delete.request("DELETE", "/mcp", headers=session_headers(session))
+        assert delete.getresponse().status == 204
+    for session, (connection, response) in streams:
+        assert response.read() == b"\n"              # the rest of the opening comment, then the end
+        connection.close()

@@ -196,3 +196,73 @@ def test_answers_to_our_questions_need_no_worker(serve):
     rest = response.read().decode("utf-8")
     connection.close()
     assert '"roots: 1"' in rest, rest
+
+
+class Gathering:
+    """An app whose ``gather`` tool, an ``async def``, awaits until ``count`` calls have arrived."""
+
+    def __init__(self, count: int):
+        import asyncio
+        import time
+        self.app = MCPServer("gather", dialect="minimcp")       # the default pool: 32 workers
+        arrived = []
+
+        @self.app.tool()
+        async def gather() -> str:
+            arrived.append(1)
+            deadline = time.monotonic() + WAIT
+            while len(arrived) < count and time.monotonic() < deadline:
+                await asyncio.sleep(0.02)
+            return "%d together" % len(arrived)
+
+
+def test_async_calls_that_await_hold_no_worker(serve):
+    """100 clients' async calls await together on the default pool of 32: an awaiting call rests."""
+    count = 100
+    ep = serve(Gathering(count).app)
+    results, threads = in_background(lambda i: ep.post(*modern_call(i, "gather", "client-%d" % i)), count)
+    for thread in threads:
+        thread.join(WAIT * 2)
+    assert sorted(text_of(body) for _, _, body in results.values()) == ["%d together" % count] * count
+
+
+def test_one_sessions_awaiting_calls_leave_its_share_to_its_next(serve):
+    """One session's 40 async calls await together, though its share is 8 of the 32 workers."""
+    count = 40
+    ep = serve(Gathering(count).app)
+    session = handshake(ep)
+    results, threads = in_background(lambda i: ep.post(call(100 + i, "gather"), session_headers(session)), count)
+    for thread in threads:
+        thread.join(WAIT * 2)
+    assert sorted(text_of(body) for _, _, body in results.values()) == ["%d together" % count] * count
+
+
+def test_a_cancel_sent_to_another_worker_reaches_the_call(serve, tmp_path):
+    """Two workers sharing the store and the key (uvicorn's or gunicorn's --workers, replicas):
+    the cancel lands in the one not running the call, and the call's stream still ends, unanswered."""
+    from minimcp_http import SQLiteSessionStore
+    running, stopped = threading.Event(), threading.Event()
+    first, second = MCPServer("w1", state_key="shared"), MCPServer("w2", state_key="shared")
+
+    @first.tool()
+    def wait(ctx: Context) -> str:
+        running.set()
+        try:
+            ctx.sleep(WAIT * 2)                # raises Cancelled at once when cancelled
+        finally:
+            if ctx.cancelled:
+                stopped.set()
+        return "never cancelled"
+
+    one = serve(first, session_store=SQLiteSessionStore(str(tmp_path)))
+    other = serve(second, session_store=SQLiteSessionStore(str(tmp_path)))
+    session = handshake(one)
+    results, threads = in_background(lambda i: one.post(call(9, "wait"), session_headers(session)), 1)
+    assert running.wait(WAIT), "the call did not start"
+    status, _, _ = other.post({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                               "params": {"requestId": 9, "reason": "changed my mind"}}, session_headers(session))
+    assert status == 202
+    threads[0].join(WAIT)
+    assert stopped.wait(WAIT), "the call never saw the cancel"
+    status, _, body = results[0]
+    assert status == 200 and body == []        # its stream ended, with nothing on it
