@@ -2946,6 +2946,15 @@ class _SDKServerSession:
         return _sdk_types()["EmptyResult"]()
 
 
+def _sdk_request_meta(meta: dict, dialect: str):
+    """A request's ``_meta`` as the handler's SDK hands it: mcp 1.x a model (``meta.progressToken``),
+    mcp 2.x its ``RequestParamsMeta``, a TypedDict, so a plain dict whose one declared key is
+    snake_case (``meta.get("progress_token")``) and whose other keys are as sent."""
+    if dialect != "mcp2":
+        return _sdk_types()["RequestParamsMeta"](**meta)
+    return {("progress_token" if key == "progressToken" else key): value for key, value in meta.items()}
+
+
 class _SDKRequestContext:
     """``server.request_context`` while a handler runs (mcp 2.x hands it to each handler as ``ctx``):
     the request's id, its ``_meta``, the session to talk to the client, what the lifespan yielded."""
@@ -2957,7 +2966,7 @@ class _SDKRequestContext:
         context = Context(call)
         meta = call.params.get("_meta")
         self.request_id, self.method, self.params = call.id, call.method, call.params
-        self.meta = _sdk_types()["RequestParamsMeta"](**meta) if isinstance(meta, dict) else None
+        self.meta = _sdk_request_meta(meta, server.dialect.name) if isinstance(meta, dict) else None
         self.session = _SDKServerSession(context, server._sdk_loop)
         self.lifespan_context = self.lifespan = server._sdk_lifespan_value
         self.protocol_version = call.rev.version
@@ -3092,11 +3101,14 @@ def _jsonschema_errors(instance, schema, depth: int = 0):
                 if name in instance:
                     for found in _jsonschema_errors(instance[name], inner, depth + 1):
                         yield found
-        elif keyword == "additionalProperties" and value is False and isinstance(instance, dict):
+        elif keyword == "additionalProperties" and isinstance(instance, dict):
             extra = [k for k in instance if k not in (schema.get("properties") or {})]
-            if extra:
+            if extra and value is False:
                 yield depth, "Additional properties are not allowed (%s %s unexpected)" % (
                     ", ".join(repr(k) for k in extra), "was" if len(extra) == 1 else "were")
+            for name in extra if isinstance(value, dict) else ():     # dict[str, int]: each value's schema
+                for found in _jsonschema_errors(instance[name], value, depth + 1):
+                    yield found
         elif keyword == "items" and isinstance(instance, list) and isinstance(value, dict):
             for item in instance:
                 for found in _jsonschema_errors(item, value, depth + 1):

@@ -108,3 +108,27 @@ def test_a_fastmcp_server_runs_under_the_other_fastmcp_in_that_versions_idioms()
     assert sdk_generate.source_for(spec, "fastmcp4").count("@") == sdk_generate.render(spec).count("@")
     mcp1 = sdk_generate.draw(0)
     assert sdk_generate.source_for(mcp1, "mcp1") == sdk_generate.render(mcp1)
+
+
+def test_a_refused_result_is_compared_by_what_was_refused_not_by_the_order_the_schema_is_quoted_in():
+    # seed 161: mcp 2.3.0 writes an outputSchema's keys in its wire model's order, minimcp in the
+    # server's; the client quotes the listed schema in its refusal, in the order it came
+    def refusal(schema, instance="{'summary': 5}"):
+        return {"client_error": "RuntimeError: Invalid structured content returned by tool t: 'text' is a required "
+                "property\n\nFailed validating 'required' in schema:\n    %s\n\nOn instance:\n    %s" % (schema, instance)}
+    real = refusal("{'properties': {'text': {'type': 'string'}},\n     'required': ['text'],\n     'type': 'object'}")
+    mini = refusal("{'type': 'object',\n     'properties': {'text': {'type': 'string'}},\n     'required': ['text']}")
+    assert sdk_generate._schema_unquoted({"06 tool t {}": real}) == sdk_generate._schema_unquoted({"06 tool t {}": mini})
+    other = refusal("{'type': 'object'}", instance="{'summary': 6}")
+    assert sdk_generate._schema_unquoted({"06 tool t {}": real}) != sdk_generate._schema_unquoted({"06 tool t {}": other})
+
+
+def test_a_run_that_compared_too_few_servers_or_none_of_a_style_fails():
+    def outcome(style, status):
+        return {"style": style, "status": status}
+    every = [outcome(style, "pass") for style in sdk_generate.STYLES]
+    assert sdk_generate.too_few_compared(every, 6) is None
+    assert "only 6 of 6" in sdk_generate.too_few_compared(every, 7)
+    skipped = every[:4] + [outcome("lowlevel1", "skip"), outcome("lowlevel2", "fail")]
+    assert "none in the styles lowlevel1" in sdk_generate.too_few_compared(skipped, 5)
+    assert sdk_generate.too_few_compared(skipped, 0) is None          # without --require, as before
