@@ -920,6 +920,10 @@ def _camel(name: str) -> str:
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
+class _SDKValidationError(ValueError):
+    """pydantic's ValidationError (a ValueError), raised by a model built without a field it requires."""
+
+
 class _SDKModel:
     """A protocol object built with keyword fields, like the SDK's pydantic types.
 
@@ -931,8 +935,14 @@ class _SDKModel:
     kind = None
     fields = ()                     # the wire names of a typed model's fields, in the SDK's order
     defaults = {}                   # the fields whose default is not None (a copy is handed out)
+    required = ()                   # the fields the SDK's model cannot be built without
 
     def __init__(self, **fields) -> None:
+        given = set(_camel(k) for k in fields)
+        missing = [key for key in self.required if key not in given]
+        if missing:                 # pydantic's input_value is the keywords as they were given
+            raise _SDKValidationError(_pydantic_report(type(self).__name__, [
+                ((key,), "missing", _PYDANTIC_WORDS["missing"], dict(fields)) for key in missing]))
         if self.kind is not None:
             fields.setdefault("type", self.kind)
         self.__dict__["_fields"] = {_camel(k): v for k, v in fields.items() if v is not None}
@@ -1029,16 +1039,21 @@ def _sdk_dumped(value, by_alias: bool, exclude_none: bool, mode: str):
 
 
 # The models of mcp.types (mcp_types in mcp 2.3) that servers build and read, each with its
-# fields' wire names in the SDK's order; NAME=JSON is a default other than None. The blocks
-# (a "type" default) are content: a tool of the decorator API may return them as they are.
+# fields' wire names in the SDK's order; NAME=JSON is a default other than None; NAME! a field
+# both SDKs require (built without it, the model raises pydantic's ValidationError, worded as
+# pydantic words it: a server's list handler that leaves out a Resource's name answers with
+# those words under the SDK, not with a list its client rejects). The blocks (a "type"
+# default) are content: a tool of the decorator API may return them as they are. mcp 1.x also
+# requires a block's "type"; minimcp fills it in, as mcp 2.x does.
 _SDK_TYPES = {
     # content
-    "TextContent": 'type="text" text annotations _meta',
-    "ImageContent": 'type="image" data mimeType annotations _meta',
-    "AudioContent": 'type="audio" data mimeType annotations _meta',
-    "EmbeddedResource": 'type="resource" resource annotations _meta',
-    "ResourceLink": 'name title uri description mimeType size icons annotations _meta type="resource_link"',
-    "TextResourceContents": "uri mimeType _meta text",
+    "TextContent": 'type="text" text! annotations _meta',
+    "ImageContent": 'type="image" data! mimeType! annotations _meta',
+    "AudioContent": 'type="audio" data! mimeType! annotations _meta',
+    "EmbeddedResource": 'type="resource" resource! annotations _meta',
+    "ResourceLink": 'name! title uri! description mimeType size icons annotations _meta type="resource_link"',
+    "TextResourceContents": "uri! mimeType _meta text!",
+    "BlobResourceContents": "uri! mimeType _meta blob!",
     # what a handler asks the client (mcp 2.3's InputRequiredResult holds them)
     "ElicitRequest": 'method="elicitation/create" params',
     "ElicitRequestFormParams": 'mode="form" message requestedSchema _meta',
@@ -1047,16 +1062,15 @@ _SDK_TYPES = {
                                   "stopSequences metadata tools toolChoice _meta",
     "ListRootsRequest": 'method="roots/list" params',
     "InputRequiredResult": "inputRequests requestState _meta",
-    "BlobResourceContents": "uri mimeType _meta blob",
     "Annotations": "audience priority lastModified",
-    "Icon": "src mimeType sizes theme",
+    "Icon": "src! mimeType sizes theme",
     # what the lists hold
-    "Tool": "name title description inputSchema outputSchema icons annotations _meta execution",
-    "Resource": "name title uri description mimeType size icons annotations _meta",
-    "ResourceTemplate": "name title uriTemplate description mimeType icons annotations _meta",
-    "Prompt": "name title description arguments icons _meta",
-    "PromptArgument": "name title description required",
-    "Root": "uri name _meta",
+    "Tool": "name! title description inputSchema! outputSchema icons annotations _meta execution",
+    "Resource": "name! title uri! description mimeType size icons annotations _meta",
+    "ResourceTemplate": "name! title uriTemplate! description mimeType icons annotations _meta",
+    "Prompt": "name! title description arguments icons _meta",
+    "PromptArgument": "name! title description required",
+    "Root": "uri! name _meta",
     # results
     "ListToolsResult": "_meta nextCursor tools=[]",
     "ListResourcesResult": "_meta nextCursor resources=[]",
@@ -1122,14 +1136,17 @@ def _sdk_types() -> dict:
     if "types" not in _SDK_CACHE:
         made = {}
         for name, spec in _SDK_TYPES.items():
-            fields, defaults = [], {}
+            fields, defaults, required = [], {}, []
             for word in spec.split():
                 key, _, default = word.partition("=")
+                if key.endswith("!"):
+                    key = key[:-1]
+                    required.append(key)
                 fields.append(key)
                 if default:
                     defaults[key] = json.loads(default)
             kind = defaults.pop("type", None)
-            attrs = {"fields": tuple(fields), "defaults": defaults, "kind": kind,
+            attrs = {"fields": tuple(fields), "defaults": defaults, "kind": kind, "required": tuple(required),
                      "__doc__": "mcp.types.%s: %s." % (name, ", ".join(fields) or "no fields")}
             if kind is not None and name.endswith(("Content", "Resource", "ResourceLink")):
                 attrs["to_content"] = _SDKModel.to_json          # a content block is its content
@@ -3109,12 +3126,31 @@ class _SDKRequestContext:
         self.request = self.experimental = None          # no HTTP request under stdio; no experimental tasks
 
 
-class _SDKUrl(str):
-    """The SDK hands a resource handler its uri as pydantic's AnyUrl: text, with its parts as attributes."""
+class _SDKUrl:
+    """The SDK hands a resource handler its uri as pydantic's AnyUrl: not text (``str(uri)`` is; a
+    handler's ``uri.startswith(...)`` fails and ``uri == "note://a"`` is False, as there), with
+    its parts as attributes."""
+
+    __slots__ = ("_text",)
+
+    def __init__(self, text: str) -> None:
+        self._text = str(text)
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return "AnyUrl(%r)" % self._text
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, _SDKUrl) and other._text == self._text
+
+    def __hash__(self) -> int:
+        return hash((_SDKUrl, self._text))
 
     def _parts(self):
         from urllib.parse import urlsplit
-        return urlsplit(str(self))
+        return urlsplit(self._text)
 
     scheme = property(lambda self: self._parts().scheme)
     host = property(lambda self: self._parts().hostname)
@@ -3124,7 +3160,12 @@ class _SDKUrl(str):
     fragment = property(lambda self: self._parts().fragment or None)
 
     def unicode_string(self) -> str:
-        return str(self)
+        return self._text
+
+    encoded_string = unicode_string
+
+
+_SDKUrl.__name__ = _SDKUrl.__qualname__ = "AnyUrl"     # as its errors name it ('AnyUrl' object has no ...)
 
 
 def _sdk_url(uri: str):
@@ -3738,7 +3779,9 @@ def _sdk_run_main_block(module_name: str) -> bool:
               and any(getattr(c, "value", getattr(c, "s", None)) == "__main__" for c in node.test.comparators)]
     if not blocks:
         return False
-    sys.argv = [path]
+    # Its arguments, where serve was given them (serve server.py --stdio set sys.argv so).
+    named = bool(sys.argv) and os.path.abspath(sys.argv[0]) == os.path.abspath(path)
+    sys.argv = [path] + (sys.argv[1:] if named else [])
     for block in blocks:
         body = ast.Module(body=block.body, type_ignores=[])
         exec(compile(body, path, "exec"), module.__dict__)
