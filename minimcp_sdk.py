@@ -1254,10 +1254,12 @@ class _SDKFastMCP(MCPServer):
         return super().tool(name, **self._options("tool", options))
 
     def add_tool(self, fn, **options):
-        super().add_tool(_sdk_registered(fn), **options)     # mcp 2.3's Resolve(...), InputRequiredResult
+        """MCPServer.add_tool, reading mcp 2.3's ``Resolve(...)`` parameters and ``InputRequiredResult`` returns."""
+        super().add_tool(_sdk_registered(fn), **options)
         return fn
 
     def add_prompt(self, fn, **options):
+        """MCPServer.add_prompt, reading mcp 2.3's ``InputRequiredResult`` returns (and resolvers)."""
         super().add_prompt(_sdk_registered(fn), **options)
         return fn
 
