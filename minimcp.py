@@ -1374,7 +1374,7 @@ class _Dialect:
              "untyped_schema", "closed_input", "meta_in_results", "output_spelling",
              "wrap_by_schema", "annotation_fields", "non_finite", "elicit_by_type", "lifespan_per_session",
              "unoffered_method", "resource_failure", "odd_tool_names", "undeclared_question", "mcp_error_fails",
-             "log_data", "result_wording", "content_structured")
+             "log_data", "result_wording", "content_structured", "prompt_failure")
     __slots__ = ("name",) + RULES
 
     def __init__(self, name: str, **rules) -> None:
@@ -1467,7 +1467,9 @@ class _Dialect:
 #     result that fails its outputSchema, or None where it has none;
 #   content_structured: None (a content annotation, ``-> list[TextContent]``, has no outputSchema)
 #     or fn(hint) giving (outputSchema, fn(block) -> the block as structured content) for the
-#     annotations whose content the SDK also sends as {"result": [...]} (mcp 1.x), else None.
+#     annotations whose content the SDK also sends as {"result": [...]} (mcp 1.x), else None;
+#   prompt_failure: None (a prompt function that raises is an internal error naming its type) or
+#     fn(exc, name) giving the message of the -32603 error for it, as resource_failure does.
 _DIALECTS = {
     # minimcp's own, the one row of the core: what its README documents. minimcp_sdk.py adds
     # the rows of the SDKs (mcp2, mcp1, fastmcp), each as it differs from this one.
@@ -1484,7 +1486,7 @@ _DIALECTS = {
         non_finite=None, elicit_by_type=None, lifespan_per_session=False,
         unoffered_method="Method not found: {method} (this server offers no {capability})", resource_failure=None,
         odd_tool_names=None, undeclared_question=None, mcp_error_fails=False, log_data=None, result_wording=None,
-        content_structured=None),
+        content_structured=None, prompt_failure=None),
 }
 _MASKED_FAILURE = "Error executing tool {name}"   # a failing tool's text under mask_errors=True (mcp's words)
 
@@ -2371,8 +2373,10 @@ class Context:
 
     @property
     def client_capabilities(self) -> dict:
-        """What the client declared (per request in 2026-07-28, at initialize before)."""
-        return self._call.peer.capabilities
+        """What the client declared (per request in 2026-07-28, at initialize before): the dict,
+        its fields also read as attributes, None where undeclared (``caps.sampling``, as the SDKs')."""
+        declared = self._call.peer.capabilities
+        return _Declared.of(declared) if isinstance(declared, dict) else declared
 
     @property
     def client_info(self) -> dict:
@@ -2632,6 +2636,37 @@ class Context:
         """
         return _Questions(self)
 
+    def close_sse_stream(self) -> None:
+        """The SDKs' ``ctx.close_sse_stream()``: nothing here. The SDK closes the call's HTTP stream
+        for the client to poll, replaying what it missed from the server's event store, and does
+        nothing without one (stdio); minimcp keeps the stream open until the call answers, so
+        the client misses nothing and need not reconnect."""
+
+    close_standalone_sse_stream = close_sse_stream      # the same, for the GET stream
+
+    def notify_tools_changed(self) -> None:
+        """mcp 2.3's ``ctx.notify_tools_changed()``: tell the client the tool list changed
+        (registering or removing a tool tells it already; said twice is allowed)."""
+        self.server._list_changed("tools")
+
+    def notify_prompts_changed(self) -> None:
+        """mcp 2.3's ``ctx.notify_prompts_changed()``, as ``notify_tools_changed``."""
+        self.server._list_changed("prompts")
+
+    def notify_resources_changed(self) -> None:
+        """mcp 2.3's ``ctx.notify_resources_changed()``, as ``notify_tools_changed``."""
+        self.server._list_changed("resources")
+
+    @property
+    def input_responses(self) -> None:
+        """mcp 2.3's ``ctx.input_responses``, the answers to an InputRequiredResult the handler
+        returned: always None here. minimcp refuses a handler's own InputRequiredResult and asks
+        the questions of ``elicit``, ``sample`` and ``list_roots`` itself, in 2026-07-28 as rounds
+        whose answers those calls return."""
+        return None
+
+    request_state = input_responses   # mcp 2.3's ``ctx.request_state``: the state of that flow, None too
+
     def _ask(self, question: _Question, timeout):
         if self._gathering is not None:
             self._gathering.append(question)
@@ -2784,6 +2819,11 @@ class _ClientSession:
         """``roots/list``, as ``ctx.list_roots``; the result reads as the SDK's ListRootsResult."""
         return _Fields.of({"roots": self._ctx.list_roots()})
 
+    @property
+    def client_capabilities(self) -> "_Fields":
+        """What the client declared, read as the SDK's ClientCapabilities: an undeclared one is None."""
+        return _Declared.of(self._ctx.client_capabilities or {})
+
     def check_client_capability(self, capability) -> bool:
         """Whether the client declared ``capability`` (a ClientCapabilities, or its dict)."""
         wanted = {k: v for k, v in (_as_json(capability) or {}).items() if v is not None}
@@ -2814,6 +2854,19 @@ class _ClientSession:
     def send_resource_list_changed(self) -> "_AwaitableNone":
         """Tell the client its resource list changed."""
         return self._changed("resources")
+
+
+class _Declared(_Fields):
+    """A client's capabilities as the SDKs' ClientCapabilities reads them: ``caps.sampling`` is
+    None when the client did not declare sampling."""
+
+    def __getattr__(self, name: str):
+        try:
+            return _Fields.__getattr__(self, name)
+        except AttributeError:
+            if name.startswith("_"):
+                raise
+            return None
 
 
 class _AwaitableNone:
@@ -2866,7 +2919,8 @@ def _awaitable_results(method):
 _AWAITABLE_NONE = _AwaitableNone()
 _AWAITABLE_TYPES = {dict: _AwaitableDict, list: _AwaitableList}
 for _name in ("progress", "log", "debug", "info", "notice", "warning", "error", "sample", "list_roots",
-              "elicit", "elicit_url", "ping", "read_resource"):
+              "elicit", "elicit_url", "ping", "read_resource", "close_sse_stream", "close_standalone_sse_stream",
+              "notify_tools_changed", "notify_prompts_changed", "notify_resources_changed"):
     setattr(Context, _name, _awaitable_results(getattr(Context, _name)))
 Context.report_progress = Context.progress      # the official SDK's spelling
 del _name
@@ -4563,7 +4617,7 @@ _SEAM = {
         # reading type hints as the schema section does (the SDK dialects' pydantic wording)
         "_typing_parts", "_resolve_annotation", "_class_hints", "_class_namespace", "_field_annotation",
         "_field_default", "_is_dataclass", "_is_enum", "_is_field_info", "_is_pydantic_model", "_is_typeddict",
-        "_clean_doc", "_schema_for",
+        "_clean_doc", "_schema_for", "_pydantic", "_run_coroutine",
         # the bridge's host side: the stdio reader, ids, and results shaped for a handshake-era host
         "_valid_id", "_LineReader", "_Oversized", "_trim_block", "_shape_tool", "_shape_prompt",
         "_shape_tool_result",
@@ -4575,7 +4629,8 @@ _SEAM = {
                              "_offers",              # (a server class of a component may offer more)
                              # a transport serving many clients: the pool, each held to a share of it;
                              # the lifespan, entered and exited by a server interface's own events (ASGI)
-                             "_submit", "_enter_lifespan", "_lifespan"]),
+                             "_submit", "_enter_lifespan", "_lifespan",
+                             "_call"]),              # (a Context's request: the SDK's resolvers run on its loop)
 }
 
 
@@ -5269,6 +5324,7 @@ class _Protocol:
             arguments = _lax_arguments(tool.input_schema, arguments)
         try:
             tool.check_arguments(arguments)
+            bound = tool.bind(arguments)          # a value its annotation refuses (pydantic's AnyUrl) is invalid too
         except ValueError as exc:
             if self.dialect.argument_error is not None:
                 wording = self.dialect.argument_wording
@@ -5278,20 +5334,20 @@ class _Protocol:
                 raise _invalid_params("Invalid arguments for tool %s: %s" % (name, exc)) from None
             return _tool_error("Invalid arguments for tool %s: %s" % (name, exc))
         if ttl is False:
-            return self._execute_tool(call, tool, arguments)
-        call.session.run_task(call, ttl, lambda target: self._execute_tool(target, tool, arguments),
+            return self._execute_tool(call, tool, bound)
+        call.session.run_task(call, ttl, lambda target: self._execute_tool(target, tool, bound),
                               deferred=tool.ask_first and call.rev.questions == "rounds")
         return None
 
-    def _execute_tool(self, call: _Call, tool: Tool, arguments: dict) -> dict:
-        """Run a tool whose arguments are valid; failures become isError results."""
+    def _execute_tool(self, call: _Call, tool: Tool, bound: dict) -> dict:
+        """Run a tool on its valid arguments, bound (Tool.bind); failures become isError results."""
         timer = None
         if tool.timeout:
             timer = threading.Timer(tool.timeout, self._time_out, (call, tool))
             timer.daemon = True
             timer.start()
         try:
-            result = tool.to_result(self._invoke(call, tool, tool.bind(arguments)))
+            result = tool.to_result(self._invoke(call, tool, bound))
         except MCPError as exc:                # (Cancelled and _NeedInput are no Exception: they pass)
             if not self.dialect.mcp_error_fails or exc.code == MISSING_CLIENT_CAPABILITY:
                 raise
@@ -5387,9 +5443,18 @@ class _Protocol:
         arguments = call.params.get("arguments") or {}
         if not isinstance(arguments, dict) or not all(isinstance(v, str) for v in arguments.values()):
             raise _invalid_params("Invalid params: arguments must be an object of strings")
-        value = self._invoke(call, prompt, prompt.bind(arguments))
+        bound = prompt.bind(arguments)
+        try:
+            messages = prompt.to_messages(self._invoke(call, prompt, bound))
+        except MCPError:
+            raise
+        except Exception as exc:           # worded as the dialect's SDK words it, if it has a rule
+            said = self.dialect.prompt_failure and self.dialect.prompt_failure(exc, name)
+            if said is None:
+                raise
+            raise MCPError(INTERNAL_ERROR, said) from None
         version = call.rev.version
-        result = {"messages": [dict(m, content=_trim_block(m["content"], version)) for m in prompt.to_messages(value)]}
+        result = {"messages": [dict(m, content=_trim_block(m["content"], version)) for m in messages]}
         if prompt.description is not None:
             result["description"] = prompt.description
         if _own_meta(prompt) is not None:

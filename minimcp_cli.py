@@ -69,8 +69,9 @@ commands:
                                                        windsurf, zed, goose
   config --client HOST --url URL [--name N] [BRIDGE OPTIONS...]
                                                        the same for a remote server, through bridge
-  serve SCRIPT[:OBJECT]                                run the MCPServer object defined in a file
-                                                       (in a package: imported as pkg.module)
+  serve SCRIPT[:OBJECT] [ARGS...]                      run the MCPServer object defined in a file
+                                                       (in a package: imported as pkg.module); ARGS:
+                                                       the script's own, as `python SCRIPT ARGS`
   serve -m MODULE[:OBJECT]                             the same for a module (pkg.server), from here
   serve --entry CONSOLE_SCRIPT [ARGS...]               run an installed server's console script
   serve --functions SCRIPT [FUNCTION ...]              serve a script's plain functions as tools
@@ -558,9 +559,11 @@ def _config_plan(script: str, arguments: list, env: dict, pythonpath: bool = Tru
     else:
         notes.append("%s has no `if __name__ == \"__main__\":` block that starts it: the host runs its "
                      "server object through minimcp serve" % script)
-    if arguments:
-        notes.append("its arguments (%s) are left out: serve runs the file's server object and passes none"
+    if arguments and served[0] == "--functions":
+        notes.append("its arguments (%s) are left out: serve --functions takes the names of functions"
                      % " ".join(arguments))
+    elif arguments:
+        served += arguments                       # serve gives them to the script, as python would
     args, env = _serve_form(served, env, pythonpath=pythonpath)
     return args, env, notes
 
@@ -611,7 +614,9 @@ def _load_script(path: str):
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules.setdefault(name, module)
-    spec.loader.exec_module(module)
+    # Compiled from its source, as ``python FILE`` compiles a script: exec_module would write
+    # its bytecode to a __pycache__ beside it, a folder its tools may list and ``python`` never makes.
+    exec(spec.loader.source_to_code(spec.loader.get_data(path), path), module.__dict__)
     return module
 
 
@@ -749,10 +754,13 @@ def _serve_command(words: list) -> int:
         return _run_entry_point(words[1], words[2:])
     as_module = words[:1] == ["-m"]
     words = words[1:] if as_module else words
-    if len(words) != 1:
-        raise SystemExit("minimcp: serve SCRIPT[:OBJECT], serve -m MODULE[:OBJECT], serve --entry CONSOLE_SCRIPT"
-                         "  or  serve --functions SCRIPT [FUNCTION ...]")
+    if not words or words[0].startswith("-"):
+        raise SystemExit("minimcp: serve SCRIPT[:OBJECT] [ARGS...], serve -m MODULE[:OBJECT] [ARGS...], serve --entry "
+                         "CONSOLE_SCRIPT [ARGS...]  or  serve --functions SCRIPT [FUNCTION ...]")
     script, _, attribute = words[0].partition(":")
+    arguments = words[1:]                     # the script's own (python server.py --stdio): its sys.argv
+    if arguments:
+        sys.argv = [script] + arguments
     if len(script) == 1 and attribute and os.name == "nt":        # C:\path\x.py
         script, _, attribute = words[0].rpartition(":") if words[0].count(":") > 1 else (words[0], "", "")
     _sdk_aliases()                            # a server written for the official SDK runs unchanged
@@ -771,8 +779,11 @@ def _serve_command(words: list) -> int:
     if app is None and not attribute:
         app, main = _built_server(module)
         if app is None and main is not None and http is None:
-            sys.argv = [script]
+            sys.argv = [script] + arguments
             result = main()                   # it builds its server and runs it, as its console script does
+            if hasattr(result, "__await__"):   # async def main(): the script's asyncio.run(main())
+                import asyncio
+                result = asyncio.run(result)
             return result if isinstance(result, int) else 0
     if not isinstance(app, MCPServer):
         raise SystemExit("minimcp: found no MCPServer object in %s%s (name it: serve FILE:OBJECT or "

@@ -30,6 +30,7 @@ from minimcp import (  # noqa: E402
     MCPServer,
     METHODS,
     METHOD_NOT_FOUND,
+    MISSING_CLIENT_CAPABILITY,
     SchemaError,
     _DIALECTS,
     _EMPTY,
@@ -49,7 +50,9 @@ from minimcp import (  # noqa: E402
     _is_typeddict,
     _json_default,
     _plug,
+    _pydantic,
     _resolve_annotation,
+    _run_coroutine,
     _schema_for,
     _shape_prompt,
     _shape_resource,
@@ -145,7 +148,8 @@ from minimcp import (  # noqa: E402
 #|   RootsList SamplingHandler SessionKwargs
 #| fastmcp.client.dependencies: get_http_headers
 #| fastmcp.client.elicitation: ElicitRequestParams ElicitResult ElicitationHandler
-#| fastmcp.client.extension_hooks: build_internal_client_extensions register_internal_client_extension_factory
+#| fastmcp.client.extension_hooks: InternalClientExtensionFactory build_internal_client_extensions
+#|   register_internal_client_extension_factory
 #| fastmcp.client.group: ClientGroup ToolRoute
 #| fastmcp.client.logging: LogHandler LogMessage MessageHandler create_log_callback default_log_handler
 #| fastmcp.client.messages: Message MessageHandler MessageHandlerT
@@ -281,7 +285,7 @@ from minimcp import (  # noqa: E402
 #| fastmcp.server.auth.ssrf: SSRFError SSRFFetchError SSRFFetchResponse ValidatedURL format_ip_for_url
 #|   is_ip_allowed resolve_hostname ssrf_safe_fetch ssrf_safe_fetch_response validate_url
 #| fastmcp.server.caching: CacheScope build_cache_hints
-#| fastmcp.server.completions: CompletionReference CompletionValues MAX_COMPLETION_VALUES=100
+#| fastmcp.server.completions: CompletionHandler CompletionReference CompletionValues MAX_COMPLETION_VALUES=100
 #|   normalize_completion
 #| fastmcp.server.context: Context LogData ToolChoiceOption TransportType reset_transport set_context
 #|   set_transport
@@ -298,7 +302,8 @@ from minimcp import (  # noqa: E402
 #| fastmcp.server.http: FastMCPStreamableHTTPSessionManager HostOriginGuardMiddleware HostOriginProtection
 #|   HostOriginProtectionMode RequestContextMiddleware StarletteWithLifespan StreamableHTTPASGIApp
 #|   create_base_app create_sse_app create_streamable_http_app set_http_request setup_auth_middleware_and_routes
-#| fastmcp.server.lifespan: ComposedLifespan ContextManagerLifespan Lifespan lifespan
+#| fastmcp.server.lifespan: ComposedLifespan ContextManagerLifespan Lifespan LifespanContextManagerFn LifespanFn
+#|   lifespan
 #| fastmcp.server.low_level: FastMCPServerMiddleware LowLevelServer MiddlewareServerSession
 #|   client_supports_extension
 #| fastmcp.server.middleware: AuthMiddleware CallNext Middleware MiddlewareContext PingMiddleware
@@ -358,7 +363,7 @@ from minimcp import (  # noqa: E402
 #| fastmcp.server.providers.openapi.components: OpenAPIResource OpenAPIResourceTemplate OpenAPITool
 #| fastmcp.server.providers.openapi.provider: OpenAPIProvider
 #| fastmcp.server.providers.openapi.routing: ComponentFn MCPType RouteMap RouteMapFn
-#| fastmcp.server.providers.prefab_payload: annotate_payload_identities payload_has_identities
+#| fastmcp.server.providers.prefab_payload: IdentityResolver annotate_payload_identities payload_has_identities
 #|   rewrite_payload_tool_names
 #| fastmcp.server.providers.prefab_synthesis: PREFAB_PLACEHOLDER_URI='ui://prefab/renderer.html'
 #|   rewrite_tool_meta_for_wire synthesize_prefab_resource_by_uri synthesize_prefab_resources
@@ -385,8 +390,8 @@ from minimcp import (  # noqa: E402
 #|   create_final_response_tool determine_handler_mode execute_tools extract_tool_calls prepare_messages
 #|   prepare_tools sample_impl sample_step_impl
 #| fastmcp.server.sampling.sampling_tool: SamplingTool
-#| fastmcp.server.server: DuplicateBehavior FastMCP MountedServer StateValue Transport add_resource_prefix
-#|   create_proxy default_lifespan has_resource_prefix remove_resource_prefix
+#| fastmcp.server.server: DuplicateBehavior FastMCP LifespanCallable MountedServer StateValue Transport
+#|   add_resource_prefix create_proxy default_lifespan has_resource_prefix remove_resource_prefix
 #| fastmcp.server.session_scoped_event_store: SessionScopedEventStore
 #| fastmcp.server.sessions: CurrentSession InvalidSession OptionalCurrentSession Session SessionAuthError
 #|   SessionId SessionProvider UserSession create_session current_principal end_session
@@ -424,8 +429,8 @@ from minimcp import (  # noqa: E402
 #| fastmcp.server.transforms.resources_as_tools: ResourcesAsTools
 #| fastmcp.server.transforms.search: BM25SearchTransform RegexSearchTransform SearchResultSerializer
 #|   serialize_tools_for_output_json serialize_tools_for_output_markdown
-#| fastmcp.server.transforms.search.base: BaseSearchTransform serialize_tools_for_output_json
-#|   serialize_tools_for_output_markdown
+#| fastmcp.server.transforms.search.base: BaseSearchTransform SearchResultSerializer
+#|   serialize_tools_for_output_json serialize_tools_for_output_markdown
 #| fastmcp.server.transforms.search.bm25: BM25SearchTransform
 #| fastmcp.server.transforms.search.regex: RegexSearchTransform
 #| fastmcp.server.transforms.tool_transform: ToolTransform
@@ -451,7 +456,7 @@ from minimcp import (  # noqa: E402
 #| fastmcp.tools.base: InputRequiredToolResult Tool ToolResult
 #| fastmcp.tools.function_parsing: ParsedFunction
 #| fastmcp.tools.function_tool: DecoratedTool FunctionTool ToolMeta tool
-#| fastmcp.tools.tool: FunctionTool ParsedFunction Tool ToolResult default_serializer
+#| fastmcp.tools.tool: FunctionTool ParsedFunction Tool ToolResult ToolResultSerializerType default_serializer
 #| fastmcp.tools.tool_manager: ToolManager
 #| fastmcp.tools.tool_transform: ArgTransform ArgTransformConfig ToolTransformConfig TransformedTool
 #|   apply_transformations_to_tools forward forward_raw
@@ -518,7 +523,7 @@ from minimcp import (  # noqa: E402
 #|   run_server_in_process temporary_settings
 #| fastmcp.utilities.timeout: normalize_timeout_to_seconds normalize_timeout_to_timedelta
 #| fastmcp.utilities.token_cache: DEFAULT_MAX_CACHE_SIZE=10000 TokenCache
-#| fastmcp.utilities.types: Audio ContextSamplingFallbackProtocol FastMCPBaseModel File Image
+#| fastmcp.utilities.types: AnyFunction Audio ContextSamplingFallbackProtocol FastMCPBaseModel File Image
 #|   create_function_without_params find_kwarg_by_type get_cached_typeadapter get_fn_name get_function_type_hints
 #|   is_class_member_of_type issubclass_safe replace_type
 #| fastmcp.utilities.ui: FASTMCP_LOGO_URL='https://gofastmcp.com/assets/brand/blue-logo.png' create_button_group
@@ -580,10 +585,11 @@ from minimcp import (  # noqa: E402
 #|   terminate_windows_process terminate_windows_process_tree
 #| mcp.client.stdio.win32: create_windows_process get_windows_executable_command terminate_windows_process
 #| mcp.client.streamable_http: ACCEPT='accept' CONTENT_TYPE='content-type' DEFAULT_MAX_SSE_EVENT_SIZE=1048576
-#|   DEFAULT_RECONNECTION_DELAY_MS=1000 JSON='application/json' LAST_EVENT_ID='last-event-id'
-#|   MAX_RECONNECTION_ATTEMPTS=2 MCP_PROTOCOL_VERSION='mcp-protocol-version' MCP_SESSION_ID='mcp-session-id'
-#|   RequestContext ResumptionError SSE='text/event-stream' SessionMessageOrError StreamReader StreamWriter
-#|   StreamableHTTPError StreamableHTTPTransport streamable_http_client streamablehttp_client
+#|   DEFAULT_RECONNECTION_DELAY_MS=1000 GetSessionIdCallback JSON='application/json'
+#|   LAST_EVENT_ID='last-event-id' MAX_RECONNECTION_ATTEMPTS=2 MCP_PROTOCOL_VERSION='mcp-protocol-version'
+#|   MCP_SESSION_ID='mcp-session-id' RequestContext ResumptionError SSE='text/event-stream' SessionMessageOrError
+#|   StreamReader StreamWriter StreamableHTTPError StreamableHTTPTransport streamable_http_client
+#|   streamablehttp_client
 #| mcp.client.subscriptions: ListenNotSupportedError OnEvent PromptsListChanged ResourceUpdated
 #|   ResourcesListChanged ServerEvent Subscription SubscriptionLost ToolsListChanged listen
 #| mcp.os:
@@ -623,7 +629,7 @@ from minimcp import (  # noqa: E402
 #| mcp.server.auth.settings: AuthSettings ClientRegistrationOptions RevocationOptions
 #| mcp.server.caching: CACHEABLE_METHODS CacheHint CacheableMethod apply_cache_hint validate_cache_hints
 #| mcp.server.connection: Connection
-#| mcp.server.context: Context HandlerResult ServerMiddleware ServerRequestContext
+#| mcp.server.context: CallNext Context HandlerResult ServerMiddleware ServerRequestContext
 #| mcp.server.elicitation: AcceptedElicitation AcceptedUrlElicitation CancelledElicitation DeclinedElicitation
 #|   ElicitationResult UrlElicitationResult elicit_url elicit_with_validation render_elicitation_schema
 #| mcp.server.experimental:
@@ -634,7 +640,8 @@ from minimcp import (  # noqa: E402
 #| mcp.server.experimental.task_scope: new_session_scope scoped_task_id session_scope_of task_in_session_scope
 #|   task_listable_in_session_scope
 #| mcp.server.experimental.task_support: TaskSupport
-#| mcp.server.extension: Extension MethodBinding ResourceBinding ToolBinding compose_tool_call_handler
+#| mcp.server.extension: Extension MethodBinding RequestHandler ResourceBinding ToolBinding
+#|   compose_tool_call_handler
 #| mcp.server.fastmcp: Audio Context FastMCP Icon Image __version__='1.30.0'
 #| mcp.server.fastmcp.exceptions: FastMCPError InvalidSignature ResourceError ToolError ValidationError
 #| mcp.server.fastmcp.prompts: Prompt PromptManager
@@ -663,8 +670,8 @@ from minimcp import (  # noqa: E402
 #| mcp.server.lowlevel.experimental: ExperimentalHandlers
 #| mcp.server.lowlevel.func_inspection: create_call_wrapper
 #| mcp.server.lowlevel.helper_types: ReadResourceContents
-#| mcp.server.lowlevel.server: CombinationContent HandlerEntry NotificationOptions Server StructuredContent
-#|   UnstructuredContent lifespan
+#| mcp.server.lowlevel.server: CombinationContent HandlerEntry NotificationHandler NotificationOptions
+#|   RequestHandler Server StructuredContent UnstructuredContent lifespan
 #| mcp.server.mcpserver: AESGCMRequestStateCodec AcceptedElicitation AssistantMessage Audio CancelledElicitation
 #|   Context DEFAULT_RESOURCE_SECURITY DeclinedElicitation Elicit ElicitationResult Extension Icon Image
 #|   InvalidRequestState ListRoots MCPServer Message MethodBinding RequestStateBoundary RequestStateCodec
@@ -708,7 +715,7 @@ from minimcp import (  # noqa: E402
 #| mcp.server.sse: SseServerTransport
 #| mcp.server.stdio: stdio_server
 #| mcp.server.streamable_http: CONTENT_TYPE_JSON='application/json' CONTENT_TYPE_SSE='text/event-stream'
-#|   EventMessage EventStore GET_STREAM_KEY='_GET_stream' LAST_EVENT_ID_HEADER='last-event-id'
+#|   EventCallback EventMessage EventStore GET_STREAM_KEY='_GET_stream' LAST_EVENT_ID_HEADER='last-event-id'
 #|   MAXIMUM_MESSAGE_SIZE=4194304 MCP_PROTOCOL_VERSION_HEADER='mcp-protocol-version'
 #|   MCP_SESSION_ID_HEADER='mcp-session-id' REQUEST_CANCELLED=-32800 REQUEST_STREAM_BUFFER_SIZE=16 SSEEvent
 #|   StreamableHTTPServerTransport check_accept_headers
@@ -759,7 +766,8 @@ from minimcp import (  # noqa: E402
 #|   handler_exception_to_error_data progress_token_from_params
 #| mcp.shared.memory: MessageStream create_client_server_memory_streams
 #|   create_connected_server_and_client_session
-#| mcp.shared.message: ClientMessageMetadata MessageMetadata ServerMessageMetadata SessionMessage
+#| mcp.shared.message: ClientMessageMetadata CloseSSEStreamCallback MessageMetadata ResumptionTokenUpdateCallback
+#|   ServerMessageMetadata SessionMessage
 #| mcp.shared.metadata_utils: get_display_name
 #| mcp.shared.path_security: PathEscapeError contains_path_traversal is_absolute_path safe_join
 #| mcp.shared.peer: ClientPeer Meta
@@ -775,7 +783,7 @@ from minimcp import (  # noqa: E402
 #| mcp.shared.uri_template: DEFAULT_MAX_TEMPLATE_LENGTH=8192 DEFAULT_MAX_URI_LENGTH=65536
 #|   DEFAULT_MAX_VARIABLES=256 InvalidUriTemplate Operator UriTemplate Variable
 #| mcp.shared.version:
-#| mcp.types: Annotations AudioContent BaseMetadata BlobResourceContents
+#| mcp.types: Annotations AnyFunction AudioContent BaseMetadata BlobResourceContents
 #|   CLIENT_CAPABILITIES_META_KEY='io.modelcontextprotocol/clientCapabilities'
 #|   CLIENT_INFO_META_KEY='io.modelcontextprotocol/clientInfo' CONNECTION_CLOSED=-32000 CORE_RESULT_TYPES
 #|   CacheableResult CallToolRequest CallToolRequestParams CallToolResult CancelTaskRequest
@@ -912,6 +920,10 @@ def _camel(name: str) -> str:
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
+class _SDKValidationError(ValueError):
+    """pydantic's ValidationError (a ValueError), raised by a model built without a field it requires."""
+
+
 class _SDKModel:
     """A protocol object built with keyword fields, like the SDK's pydantic types.
 
@@ -923,8 +935,14 @@ class _SDKModel:
     kind = None
     fields = ()                     # the wire names of a typed model's fields, in the SDK's order
     defaults = {}                   # the fields whose default is not None (a copy is handed out)
+    required = ()                   # the fields the SDK's model cannot be built without
 
     def __init__(self, **fields) -> None:
+        given = set(_camel(k) for k in fields)
+        missing = [key for key in self.required if key not in given]
+        if missing:                 # pydantic's input_value is the keywords as they were given
+            raise _SDKValidationError(_pydantic_report(type(self).__name__, [
+                ((key,), "missing", _PYDANTIC_WORDS["missing"], dict(fields)) for key in missing]))
         if self.kind is not None:
             fields.setdefault("type", self.kind)
         self.__dict__["_fields"] = {_camel(k): v for k, v in fields.items() if v is not None}
@@ -1021,26 +1039,38 @@ def _sdk_dumped(value, by_alias: bool, exclude_none: bool, mode: str):
 
 
 # The models of mcp.types (mcp_types in mcp 2.3) that servers build and read, each with its
-# fields' wire names in the SDK's order; NAME=JSON is a default other than None. The blocks
-# (a "type" default) are content: a tool of the decorator API may return them as they are.
+# fields' wire names in the SDK's order; NAME=JSON is a default other than None; NAME! a field
+# both SDKs require (built without it, the model raises pydantic's ValidationError, worded as
+# pydantic words it: a server's list handler that leaves out a Resource's name answers with
+# those words under the SDK, not with a list its client rejects). The blocks (a "type"
+# default) are content: a tool of the decorator API may return them as they are. mcp 1.x also
+# requires a block's "type"; minimcp fills it in, as mcp 2.x does.
 _SDK_TYPES = {
     # content
-    "TextContent": 'type="text" text annotations _meta',
-    "ImageContent": 'type="image" data mimeType annotations _meta',
-    "AudioContent": 'type="audio" data mimeType annotations _meta',
-    "EmbeddedResource": 'type="resource" resource annotations _meta',
-    "ResourceLink": 'name title uri description mimeType size icons annotations _meta type="resource_link"',
-    "TextResourceContents": "uri mimeType _meta text",
-    "BlobResourceContents": "uri mimeType _meta blob",
+    "TextContent": 'type="text" text! annotations _meta',
+    "ImageContent": 'type="image" data! mimeType! annotations _meta',
+    "AudioContent": 'type="audio" data! mimeType! annotations _meta',
+    "EmbeddedResource": 'type="resource" resource! annotations _meta',
+    "ResourceLink": 'name! title uri! description mimeType size icons annotations _meta type="resource_link"',
+    "TextResourceContents": "uri! mimeType _meta text!",
+    "BlobResourceContents": "uri! mimeType _meta blob!",
+    # what a handler asks the client (mcp 2.3's InputRequiredResult holds them)
+    "ElicitRequest": 'method="elicitation/create" params',
+    "ElicitRequestFormParams": 'mode="form" message requestedSchema _meta',
+    "CreateMessageRequest": 'method="sampling/createMessage" params',
+    "CreateMessageRequestParams": "messages modelPreferences systemPrompt includeContext temperature maxTokens "
+                                  "stopSequences metadata tools toolChoice _meta",
+    "ListRootsRequest": 'method="roots/list" params',
+    "InputRequiredResult": "inputRequests requestState _meta",
     "Annotations": "audience priority lastModified",
-    "Icon": "src mimeType sizes theme",
+    "Icon": "src! mimeType sizes theme",
     # what the lists hold
-    "Tool": "name title description inputSchema outputSchema icons annotations _meta execution",
-    "Resource": "name title uri description mimeType size icons annotations _meta",
-    "ResourceTemplate": "name title uriTemplate description mimeType icons annotations _meta",
-    "Prompt": "name title description arguments icons _meta",
-    "PromptArgument": "name title description required",
-    "Root": "uri name _meta",
+    "Tool": "name! title description inputSchema! outputSchema icons annotations _meta execution",
+    "Resource": "name! title uri! description mimeType size icons annotations _meta",
+    "ResourceTemplate": "name! title uriTemplate! description mimeType icons annotations _meta",
+    "Prompt": "name! title description arguments icons _meta",
+    "PromptArgument": "name! title description required",
+    "Root": "uri! name _meta",
     # results
     "ListToolsResult": "_meta nextCursor tools=[]",
     "ListResourcesResult": "_meta nextCursor resources=[]",
@@ -1106,14 +1136,17 @@ def _sdk_types() -> dict:
     if "types" not in _SDK_CACHE:
         made = {}
         for name, spec in _SDK_TYPES.items():
-            fields, defaults = [], {}
+            fields, defaults, required = [], {}, []
             for word in spec.split():
                 key, _, default = word.partition("=")
+                if key.endswith("!"):
+                    key = key[:-1]
+                    required.append(key)
                 fields.append(key)
                 if default:
                     defaults[key] = json.loads(default)
             kind = defaults.pop("type", None)
-            attrs = {"fields": tuple(fields), "defaults": defaults, "kind": kind,
+            attrs = {"fields": tuple(fields), "defaults": defaults, "kind": kind, "required": tuple(required),
                      "__doc__": "mcp.types.%s: %s." % (name, ", ".join(fields) or "no fields")}
             if kind is not None and name.endswith(("Content", "Resource", "ResourceLink")):
                 attrs["to_content"] = _SDKModel.to_json          # a content block is its content
@@ -1220,6 +1253,21 @@ class _SDKFastMCP(MCPServer):
             return super().tool(**self._options("tool", options))(name)
         return super().tool(name, **self._options("tool", options))
 
+    def add_tool(self, fn, **options):
+        """MCPServer.add_tool, reading mcp 2.3's ``Resolve(...)`` parameters and ``InputRequiredResult`` returns."""
+        super().add_tool(_sdk_registered(fn), **options)
+        return fn
+
+    def add_prompt(self, fn, **options):
+        """MCPServer.add_prompt, reading mcp 2.3's ``InputRequiredResult`` returns (and resolvers)."""
+        super().add_prompt(_sdk_registered(fn), **options)
+        return fn
+
+    @property
+    def _tool_manager(self) -> "_SDKToolManager":
+        """The SDKs' private tool registry, which servers reach into (``mcp._tool_manager._tools``)."""
+        return _SDKToolManager(self)
+
     def resource(self, uri: str, **options):
         return super().resource(uri, **self._options("resource", options))
 
@@ -1251,6 +1299,40 @@ class _SDKFastMCP(MCPServer):
 
     async def run_http_async(self, **options) -> None:
         self.run("http", **options)
+
+
+class _SDKToolView:
+    """A registered tool as the SDK's ``Tool`` shows it: ``name``, ``description``, ``fn`` and
+    ``parameters``, the inputSchema listed. Setting ``parameters`` replaces what tools/list
+    shows and nothing else: the SDK validates arguments against the function, not the listing."""
+
+    def __init__(self, tool) -> None:
+        self._tool = tool
+
+    name = property(lambda self: self._tool.name)
+    description = property(lambda self: self._tool.description)
+    fn = property(lambda self: self._tool.fn)
+
+    @property
+    def parameters(self) -> dict:
+        return self._tool.listed_input_schema or self._tool.input_schema
+
+    @parameters.setter
+    def parameters(self, schema: dict) -> None:
+        self._tool.listed_input_schema = schema
+
+
+class _SDKToolManager:
+    """``mcp._tool_manager``: ``_tools`` (name -> tool), ``get_tool(name)`` and ``list_tools()``."""
+
+    def __init__(self, server) -> None:
+        self._tools = {name: _SDKToolView(tool) for name, tool in server._tools.items()}
+
+    def get_tool(self, name: str):
+        return self._tools.get(name)
+
+    def list_tools(self) -> list:
+        return list(self._tools.values())
 
 
 def _sdk_server_class(dialect: str) -> type:
@@ -1879,7 +1961,23 @@ class _PydanticJudge:
             return self._dataclass(value, hint, loc)
         if isinstance(hint, type) and _is_typeddict(hint):
             return self._typeddict(value, hint, loc)
+        if isinstance(hint, type) and hasattr(hint, "__get_pydantic_core_schema__"):
+            return self._own_rules(value, hint, loc, constraints, strict)
         return self._generic(value, hint, loc, constraints, namespace)
+
+    def _own_rules(self, value, hint, loc: tuple, constraints: dict, strict: bool) -> None:
+        """A type that brings its own pydantic rules (pydantic's ``AnyUrl``, ``EmailStr``, a class with
+        ``__get_pydantic_core_schema__``): judged by the pydantic the server imported, in its words."""
+        pydantic = _pydantic()
+        if pydantic is None or constraints:
+            raise _Unworded()
+        try:
+            pydantic.TypeAdapter(hint).validate_python(value, strict=strict or None)
+        except ValueError as exc:            # pydantic's ValidationError
+            if not callable(getattr(exc, "errors", None)):
+                raise _Unworded() from None
+            for error in exc.errors():
+                self.errors.append((loc + tuple(error["loc"]), error["type"], error["msg"], error["input"]))
 
     def _generic(self, value, hint, loc: tuple, constraints: dict, namespace: dict) -> None:
         """``check`` for typing's generics: Literal, unions, lists, sequences, sets, tuples, dicts."""
@@ -2171,27 +2269,81 @@ def _mcp_result_worded(tool, value):
                             judge.errors)
 
 
-# mcp 1.30.0's schema of a text block (pydantic's, in the shortest form D1 compares).
-_MCP1_TEXT_CONTENT = {
-    "description": "Text content for a message.", "type": "object", "required": ["type", "text"],
-    "properties": {
-        "type": {"const": "text", "type": "string"}, "text": {"type": "string"},
-        "annotations": {"anyOf": [{"type": "object", "properties": {
-            "audience": {"anyOf": [{"type": "array", "items": {"enum": ["user", "assistant"], "type": "string"}},
-                                   {"type": "null"}], "default": None},
-            "priority": {"anyOf": [{"type": "number", "minimum": 0.0, "maximum": 1.0}, {"type": "null"}],
-                         "default": None}}}, {"type": "null"}], "default": None},
-        "_meta": {"anyOf": [{"type": "object"}, {"type": "null"}], "default": None}}}
+def _mcp1_nullable(schema: dict) -> dict:
+    return {"anyOf": [schema, {"type": "null"}], "default": None}
+
+
+def _mcp1_content_schemas() -> dict:
+    """mcp 1.30.0's schemas of the content blocks (pydantic's, in the shortest form D1 compares)
+    and the fields its model_dump fills with null when unset, by the block's type."""
+    annotations = _mcp1_nullable({"type": "object", "properties": {
+        "audience": _mcp1_nullable({"type": "array", "items": {"enum": ["user", "assistant"], "type": "string"}}),
+        "priority": _mcp1_nullable({"type": "number", "minimum": 0.0, "maximum": 1.0})}})
+    meta, text, uri = _mcp1_nullable({"type": "object"}), {"type": "string"}, \
+        {"type": "string", "format": "uri", "minLength": 1}
+    optional_text = _mcp1_nullable(text)
+
+    def block(kind: str, description: str, fields: dict, required: tuple) -> dict:
+        properties = dict({"type": {"const": kind, "type": "string"}}, **fields, annotations=annotations, _meta=meta)
+        return {"description": description, "type": "object", "properties": properties, "required": list(required)}
+
+    def contents(description: str, field: str) -> dict:
+        return {"description": description, "type": "object", "required": ["uri", field],
+                "properties": {"uri": uri, "mimeType": optional_text, "_meta": meta, field: text}}
+
+    icon = {"description": "An icon for display in user interfaces.", "type": "object", "required": ["src"],
+            "properties": {"src": text, "mimeType": optional_text,
+                           "sizes": _mcp1_nullable({"type": "array", "items": text})}}
+    media = "%s content for a message."
+    return {
+        "text": (block("text", media % "Text", {"text": text}, ("type", "text")), ()),
+        "image": (block("image", media % "Image", {"data": text, "mimeType": text}, ("type", "data", "mimeType")), ()),
+        "audio": (block("audio", media % "Audio", {"data": text, "mimeType": text}, ("type", "data", "mimeType")), ()),
+        "resource": (block("resource", "The contents of a resource, embedded into a prompt or tool call result.\n\n"
+                           "It is up to the client how best to render embedded resources for the benefit\n"
+                           "of the LLM and/or the user.", {"resource": {"anyOf": [
+                               contents("Text contents of a resource.", "text"),
+                               contents("Binary contents of a resource.", "blob")]}}, ("type", "resource")), ()),
+        "resource_link": (block("resource_link", "A resource that the server is capable of reading, included in a "
+                                "prompt or tool call result.\n\nNote: resource links returned by tools are not "
+                                "guaranteed to appear in the results of `resources/list` requests.", {
+                                    "name": text, "title": optional_text, "uri": uri, "description": optional_text,
+                                    "mimeType": optional_text, "size": _mcp1_nullable({"type": "integer"}),
+                                    "icons": _mcp1_nullable({"type": "array", "items": icon})},
+                                ("name", "uri", "type")),
+                          ("name", "title", "uri", "description", "mimeType", "size", "icons")),
+    }
+
+
+def _mcp1_dumped(block: dict, schemas: dict) -> dict:
+    """A content block as mcp 1.x's model_dump writes it: every field, null when unset."""
+    schema, _ = schemas.get(block.get("type"), (None, ()))
+    if schema is None:
+        return block
+    dumped = {name: block.get(name) for name in schema["properties"]}
+    resource = block.get("resource")
+    if isinstance(resource, dict):       # the embedded contents: its own fields, null when unset
+        dumped["resource"] = dict({"mimeType": None, "_meta": None}, **resource)
+    return dumped
 
 
 def _mcp1_content_structured(hint):
-    """mcp 1.x's ``-> list[TextContent]``: an outputSchema of text blocks, and the blocks again as
-    {"result": [...]}, each with its unset fields as null (pydantic's model_dump)."""
+    """mcp 1.x's ``-> list[ImageContent]`` (any content class of mcp.types, or a union of them): an
+    outputSchema of those blocks, and the blocks again as {"result": [...]}, each with its unset
+    fields as null (pydantic's model_dump). mcp 2.x sends content as content only."""
     origin, args, _ = _typing_parts(hint)
-    if origin is list and len(args) == 1 and args[0] is _sdk_names()["TextContent"]:
-        fill = lambda block: dict(block, annotations=block.get("annotations"), _meta=block.get("_meta"))  # noqa: E731
-        return {"type": "array", "items": _MCP1_TEXT_CONTENT}, fill
-    return None
+    if origin is not list or len(args) != 1:
+        return None
+    inner, members, _ = _typing_parts(args[0])
+    if not (inner == "union" or repr(inner) == "typing.Union"):
+        members = (args[0],)
+    schemas = _mcp1_content_schemas()
+    kinds = [getattr(m, "kind", None) if isinstance(m, type) and issubclass(m, _SDKModel) else None for m in members]
+    if not kinds or any(kind not in schemas for kind in kinds):
+        return None
+    items = [schemas[kind][0] for kind in kinds]
+    return {"type": "array", "items": items[0] if len(items) == 1 else {"anyOf": items}}, \
+        lambda block: _mcp1_dumped(block, schemas)
 
 
 def _mcp_pre_parsed(params: list, arguments: dict, namespace: dict) -> dict:
@@ -2250,6 +2402,24 @@ def _fastmcp_resource_failure(exc: Exception, uri: str, template: bool) -> str:
     if isinstance(exc, (_SDKResourceError, _SDKToolError)):
         return str(exc)
     return "Error reading resource %r: %s" % (uri, exc)
+
+
+def _mcp2_prompt_failure(exc: Exception, name: str) -> str:
+    """mcp 2.3.0's words for a prompt function that raised: the prompt's name alone (the exception
+    is hidden from the client; the SDK says code 0, the error's code stays the spec's -32603)."""
+    return "Error rendering prompt %s" % name
+
+
+def _mcp1_prompt_failure(exc: Exception, name: str) -> str:
+    """mcp 1.30.0's: the exception's message behind the prompt's name (code 0 there too)."""
+    return "Error rendering prompt %s: %s" % (name, exc)
+
+
+def _fastmcp_prompt_failure(exc: Exception, name: str) -> str:
+    """fastmcp 4.2.3's: its own errors' messages as they are, others behind the name, quoted."""
+    if isinstance(exc, (_SDKResourceError, _SDKToolError)):
+        return str(exc)
+    return "Error rendering prompt %r: %s" % (name, exc)
 
 
 _SDK_REFUSALS = {"sampling": "Sampling not supported", "elicitation": "Elicitation not supported"}
@@ -2321,7 +2491,7 @@ _DIALECTS["mcp2"] = _DIALECTS["minimcp"].but(
     default_version="", strict_annotations=False, untyped_schema={"type": "string"},
     closed_input=_sdk_forbids_extra, output_spelling=_pydantic_output("typeddict"),
     non_finite="json", elicit_by_type=_sdk_elicit, unoffered_method="Method not found",
-    resource_failure=_mcp2_resource_failure, odd_tool_names=_sdk_tool_name_warning,
+    resource_failure=_mcp2_resource_failure, prompt_failure=_mcp2_prompt_failure, odd_tool_names=_sdk_tool_name_warning,
     undeclared_question=_mcp2_undeclared, annotation_fields={
         "tool": ("title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"),
         "resource": ("audience", "priority", "lastModified")})
@@ -2329,7 +2499,8 @@ _DIALECTS["mcp1"] = _DIALECTS["mcp2"].but(        # mcp 1.30.0, the last 1.x
     "mcp1", annotation_fields=None, tool_failure="Error executing tool {name}: {error}",
     decode_uri_variables=False,
     missing_resource=("Unknown resource: {uri}", False), default_version="1.30.0", lifespan_per_session=True,
-    resource_failure=_mcp1_resource_failure, undeclared_question=_mcp1_undeclared, mcp_error_fails=True,
+    resource_failure=_mcp1_resource_failure, prompt_failure=_mcp1_prompt_failure, undeclared_question=_mcp1_undeclared,
+    mcp_error_fails=True,
     result_wording=_mcp_result_worded, content_structured=_mcp1_content_structured,
     output_spelling=_pydantic_output(False))
 _DIALECTS["fastmcp"] = _DIALECTS["mcp2"].but(     # fastmcp 4.2.3
@@ -2342,6 +2513,7 @@ _DIALECTS["fastmcp"] = _DIALECTS["mcp2"].but(     # fastmcp 4.2.3
     default_version="4.2.3", describe_extra=_fastmcp_listing, result_meta={"fastmcp": {"wrap_result": True}},
     untyped_schema=None, closed_input=True, meta_in_results=True, output_spelling=_pydantic_output(True),
     wrap_by_schema=True, non_finite=_fastmcp_finite, resource_failure=_fastmcp_resource_failure,
+    prompt_failure=_fastmcp_prompt_failure,
     undeclared_question=_mcp1_undeclared, mcp_error_fails=True, log_data=_fastmcp_log_data,
     result_wording=_fastmcp_result_worded)
 
@@ -2627,7 +2799,7 @@ def _sdk_exports(module: str) -> dict:
         names = {}
         listed = _sdk_modules()
         words = listed[module] if module in listed else _SDK_PRIVATE_MODULES[module]
-        for word in (words + " " + _SDK_UNLISTED_NAMES.get(module, "")).split():
+        for word in words.split():
             name, _, value = word.partition("=")
             names[name] = (value[1:-1] if value[:1] == "'" else int(value)) if value else None
         _SDK_CACHE[key] = names
@@ -2956,12 +3128,31 @@ class _SDKRequestContext:
         self.request = self.experimental = None          # no HTTP request under stdio; no experimental tasks
 
 
-class _SDKUrl(str):
-    """The SDK hands a resource handler its uri as pydantic's AnyUrl: text, with its parts as attributes."""
+class _SDKUrl:
+    """The SDK hands a resource handler its uri as pydantic's AnyUrl: not text (``str(uri)`` is; a
+    handler's ``uri.startswith(...)`` fails and ``uri == "note://a"`` is False, as there), with
+    its parts as attributes."""
+
+    __slots__ = ("_text",)
+
+    def __init__(self, text: str) -> None:
+        self._text = str(text)
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return "AnyUrl(%r)" % self._text
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, _SDKUrl) and other._text == self._text
+
+    def __hash__(self) -> int:
+        return hash((_SDKUrl, self._text))
 
     def _parts(self):
         from urllib.parse import urlsplit
-        return urlsplit(str(self))
+        return urlsplit(self._text)
 
     scheme = property(lambda self: self._parts().scheme)
     host = property(lambda self: self._parts().hostname)
@@ -2971,7 +3162,12 @@ class _SDKUrl(str):
     fragment = property(lambda self: self._parts().fragment or None)
 
     def unicode_string(self) -> str:
-        return str(self)
+        return self._text
+
+    encoded_string = unicode_string
+
+
+_SDKUrl.__name__ = _SDKUrl.__qualname__ = "AnyUrl"     # as its errors name it ('AnyUrl' object has no ...)
 
 
 def _sdk_url(uri: str):
@@ -3585,7 +3781,9 @@ def _sdk_run_main_block(module_name: str) -> bool:
               and any(getattr(c, "value", getattr(c, "s", None)) == "__main__" for c in node.test.comparators)]
     if not blocks:
         return False
-    sys.argv = [path]
+    # Its arguments, where serve was given them (serve server.py --stdio set sys.argv so).
+    named = bool(sys.argv) and os.path.abspath(sys.argv[0]) == os.path.abspath(path)
+    sys.argv = [path] + (sys.argv[1:] if named else [])
     for block in blocks:
         body = ast.Module(body=block.body, type_ignores=[])
         exec(compile(body, path, "exec"), module.__dict__)
@@ -3924,9 +4122,235 @@ class _SDKEventStore:
         raise NotImplementedError("replay_events_after")
 
 
-# Names the generated table misses: its reader does not see aliases made with collections.abc
-# (``CallNext = Callable[...]``), so they are added to their module here, as the table writes them.
-_SDK_UNLISTED_NAMES = {"mcp.server.context": "CallNext", "mcp.server.streamable_http": "EventCallback"}
+# mcp 2.3's resolvers: a tool parameter ``Annotated[T, Resolve(fn)]`` is no argument of the
+# client's; ``fn`` fills it before the tool runs (it may take the tool's arguments by name, the
+# Context, and other resolved values), and may return a question (Elicit, Sample, ListRoots)
+# that is asked for it. The tool gets the answer's data, or with ``ElicitationResult[T]`` the
+# whole outcome (accept, decline, cancel). Asked as minimcp asks (in 2026-07-28 as rounds).
+
+class _SDKResolve:
+    """mcp 2.3's ``Resolve(fn)``: fill the parameter by running ``fn``."""
+
+    def __init__(self, fn) -> None:
+        self.fn = fn
+
+
+class _SDKElicit:
+    """``Elicit(message, schema)``: a resolver's question to the user (a pydantic model's fields)."""
+
+    def __class_getitem__(cls, _item):
+        return cls
+
+    def __init__(self, message: str, schema) -> None:
+        self.message, self.schema = message, schema
+
+
+class _SDKSample:
+    """``Sample(messages, max_tokens=..., ...)``: a resolver's request for the client's LLM."""
+
+    def __init__(self, messages, *, max_tokens: int, **options) -> None:
+        self.messages, self.max_tokens, self.options = messages, max_tokens, options
+
+
+class _SDKListRoots:
+    """``ListRoots()``: a resolver's request for the client's roots."""
+
+
+class _SDKOutcome:
+    """An elicitation's outcome as mcp 2.3 hands it over: ``.action`` and, accepted, ``.data``."""
+    action = None
+
+    def __class_getitem__(cls, _item):
+        return cls
+
+    def __init__(self, data=None) -> None:
+        self.data = data
+
+    def __repr__(self) -> str:
+        return "%s(action=%r%s)" % (type(self).__name__, self.action,
+                                    ", data=%r" % (self.data,) if self.action == "accept" else "")
+
+
+class _SDKAccepted(_SDKOutcome):
+    action = "accept"
+
+
+class _SDKDeclined(_SDKOutcome):
+    action = "decline"
+
+
+class _SDKCancelled(_SDKOutcome):
+    action = "cancel"
+
+
+class _SDKElicitationResult(_SDKOutcome):
+    """``ElicitationResult[T]`` in an annotation: the consumer wants the whole outcome."""
+
+
+def _sdk_resolved_params(fn) -> dict:
+    """{parameter: (its Resolve, whether it wants the whole outcome)} of a function."""
+    resolved = {}
+    signature = _Signature(fn)
+    for name, annotation, _ in signature.params:
+        try:
+            hint = signature.resolve(annotation)
+        except SchemaError:
+            continue
+        origin, args, metadata = _typing_parts(hint)
+        marker = next((m for m in metadata or () if isinstance(m, _SDKResolve)), None) \
+            if origin == "annotated" else None
+        if marker is not None:
+            wants = args[0] if isinstance(args[0], type) else _typing_parts(args[0])[0]
+            resolved[name] = (marker, isinstance(wants, type) and issubclass(wants, _SDKOutcome))
+    return resolved
+
+
+def _sdk_resolver_key(fn) -> str:
+    return "%s:%s" % (getattr(fn, "__module__", None) or type(fn).__module__,
+                      getattr(fn, "__qualname__", None) or type(fn).__qualname__)
+
+
+def _sdk_require(ctx, question, key: str) -> None:
+    """mcp 2.3's check before a resolver's question: -32021, naming the capability and the resolver."""
+    declared = ctx.client_capabilities or {}
+    if isinstance(question, _SDKElicit):
+        elicitation = declared.get("elicitation")
+        if isinstance(elicitation, dict) and ("form" in elicitation or "url" not in elicitation):
+            return
+        name, required = "form elicitation", {"elicitation": {"form": {}}}
+    elif isinstance(question, _SDKSample):
+        if isinstance(declared.get("sampling"), dict):
+            return
+        name, required = "sampling", {"sampling": {}}
+    else:
+        if isinstance(declared.get("roots"), dict):
+            return
+        name, required = "roots", {"roots": {}}
+    raise MCPError(MISSING_CLIENT_CAPABILITY, "Client did not declare the %s capability required by resolver %r"
+                   % (name, key), {"requiredCapabilities": required})
+
+
+def _sdk_ask(ctx, question, key: str) -> _SDKOutcome:
+    """A resolver's question asked, its answer as an outcome."""
+    _sdk_require(ctx, question, key)
+    if isinstance(question, _SDKElicit):
+        answer = Context.elicit.__wrapped__(ctx, question.message, question.schema)
+        action = answer.get("action") if isinstance(answer, dict) else None
+        if action == "accept":
+            content = answer.get("content") or {}
+            schema = question.schema
+            return _SDKAccepted(schema.model_validate(content) if _is_pydantic_model(schema) else content)
+        return _SDKDeclined() if action == "decline" else _SDKCancelled()
+    if isinstance(question, _SDKSample):          # the SDK's CreateMessageResult, ListRootsResult
+        return _SDKAccepted(ctx.session.create_message(question.messages, question.max_tokens, **question.options))
+    return _SDKAccepted(ctx.session.list_roots())
+
+
+def _sdk_resolve(ctx, fn, arguments: dict, done: dict):
+    """What resolver ``fn`` gives (its outcome), run once per call (``done``: key -> outcome)."""
+    key = _sdk_resolver_key(fn)
+    if key not in done:
+        signature, values = _Signature(fn), {}
+        nested = _sdk_resolved_params(fn)
+        for name, annotation, _ in signature.params:
+            if name in nested:
+                outcome = _sdk_resolve(ctx, nested[name][0].fn, arguments, done)
+                values[name] = outcome if nested[name][1] else _sdk_unwrapped(outcome, name)
+            elif name == signature.context_param():
+                values[name] = ctx
+            elif name in arguments:
+                values[name] = arguments[name]
+        value = _sdk_awaited(ctx, fn(**values))
+        asked = isinstance(value, (_SDKElicit, _SDKSample, _SDKListRoots))
+        done[key] = _sdk_ask(ctx, value, key) if asked else _SDKAccepted(value)
+    return done[key]
+
+
+def _sdk_awaited(ctx, value):
+    """A resolver's or a tool's value, run to its end on the call's loop if it is a coroutine."""
+    import inspect
+    return _run_coroutine(ctx._call, value) if inspect.iscoroutine(value) else value
+
+
+def _sdk_unwrapped(outcome: _SDKOutcome, name: str):
+    if outcome.action == "accept":
+        return outcome.data
+    raise _SDKToolError("Resolver for parameter %r could not resolve: elicitation was %s" % (name, outcome.action))
+
+
+def _sdk_input_required(hint) -> tuple:
+    """(whether a return annotation has an ``InputRequiredResult`` arm, the annotation without it)."""
+    import inspect
+    import typing
+    cls = _sdk_types()["InputRequiredResult"]
+    origin, args, _ = _typing_parts(hint)
+    if hint is cls:
+        return True, inspect.Parameter.empty
+    if not (origin == "union" or repr(origin) == "typing.Union") or cls not in args:
+        return False, hint
+    rest = tuple(a for a in args if a is not cls)
+    return True, rest[0] if len(rest) == 1 else typing.Union[rest]
+
+
+def _sdk_registered(fn):
+    """``fn`` as the core registers a tool or a prompt of mcp 2.3's: its resolved parameters gone
+    from its signature (so from the inputSchema) and filled when it is called, and an
+    ``InputRequiredResult`` arm gone from its return annotation (mcp 2.3 lists ``-> str |
+    InputRequiredResult`` as ``-> str``); ``fn`` itself when it has neither."""
+    import functools
+    import inspect
+    if not inspect.isroutine(fn):                 # a Prompt.from_function(...) object, a callable instance
+        return fn
+    try:
+        signature, read = inspect.signature(fn), _Signature(fn)
+    except (TypeError, ValueError):               # a builtin without a signature: the core says what it lacks
+        return fn
+
+    def resolved_hint(annotation):                # read where fn was written, not here
+        try:
+            return annotation if annotation is inspect.Parameter.empty else read.resolve(annotation)
+        except SchemaError:
+            return annotation
+    resolved = _sdk_resolved_params(fn)
+    asks, returns = _sdk_input_required(resolved_hint(signature.return_annotation))
+    if not resolved and not asks:
+        return fn
+    context = read.context_param()
+    kept = [p.replace(annotation=resolved_hint(p.annotation)) for name, p in signature.parameters.items()
+            if name not in resolved]
+    if context is None:
+        context = "_sdk_context"
+        kept.append(inspect.Parameter(context, inspect.Parameter.KEYWORD_ONLY, annotation=Context))
+
+    def call(**arguments):
+        ctx = arguments[context]
+        done, given = {}, {k: v for k, v in arguments.items() if k != context}
+        for name, (marker, whole) in resolved.items():
+            outcome = _sdk_resolve(ctx, marker.fn, given, done)
+            arguments[name] = outcome if whole else _sdk_unwrapped(outcome, name)
+        if context == "_sdk_context":
+            del arguments[context]
+        value = _sdk_awaited(ctx, fn(**arguments))
+        if isinstance(value, _sdk_types()["InputRequiredResult"]):
+            raise MCPError(INTERNAL_ERROR, _SDK_INPUT_REQUIRED[ctx._call.rev.questions == "rounds"])
+        return value
+
+    stand_in = functools.partial(call)            # no __code__: the core reads __signature__ instead
+    stand_in.__signature__ = signature.replace(parameters=kept, return_annotation=returns)
+    for attribute in ("__name__", "__qualname__", "__doc__", "__module__"):
+        setattr(stand_in, attribute, getattr(fn, attribute, None))
+    return stand_in
+
+
+# An InputRequiredResult a handler builds itself: mcp 2.3's words for it before 2026-07-28, where
+# it is no result; from 2026-07-28, where mcp 2.3 sends it on, what minimcp does instead.
+_SDK_INPUT_REQUIRED = {
+    False: "Handler returned an invalid result",
+    True: "Handler returned an invalid result: minimcp does not send on an InputRequiredResult a handler "
+          "builds; ask with ctx.elicit(), ctx.sample() or ctx.list_roots(), which minimcp asks as rounds",
+}
+
+
 # Names backed in one module only (fastmcp's EventStore, of the same name, is another class).
 _SDK_MODULE_NAMES = {
     ("mcp.server.context", "ServerRequestContext"): _SDKRequestContext,
@@ -3936,6 +4360,20 @@ _SDK_MODULE_NAMES = {
     ("mcp.server.mcpserver", "RequestStateSecurity"): _SDKRequestStateSecurity,
     ("mcp.server.request_state", "RequestStateSecurity"): _SDKRequestStateSecurity,
     ("mcp.server.streamable_http", "EventMessage"): _SDKEventMessage,
+    ("mcp.server.mcpserver", "Resolve"): _SDKResolve, ("mcp.server.mcpserver.resolve", "Resolve"): _SDKResolve,
+    ("mcp.server.mcpserver", "Elicit"): _SDKElicit, ("mcp.server.mcpserver.resolve", "Elicit"): _SDKElicit,
+    ("mcp.server.mcpserver", "Sample"): _SDKSample, ("mcp.server.mcpserver.resolve", "Sample"): _SDKSample,
+    ("mcp.server.mcpserver", "ListRoots"): _SDKListRoots,
+    ("mcp.server.mcpserver.resolve", "ListRoots"): _SDKListRoots,
+    ("mcp.server.mcpserver", "ElicitationResult"): _SDKElicitationResult,
+    ("mcp.server.mcpserver.resolve", "ElicitationResult"): _SDKElicitationResult,
+    ("mcp.server.elicitation", "ElicitationResult"): _SDKElicitationResult,
+    ("mcp.server.mcpserver", "AcceptedElicitation"): _SDKAccepted,
+    ("mcp.server.elicitation", "AcceptedElicitation"): _SDKAccepted,
+    ("mcp.server.mcpserver", "DeclinedElicitation"): _SDKDeclined,
+    ("mcp.server.elicitation", "DeclinedElicitation"): _SDKDeclined,
+    ("mcp.server.mcpserver", "CancelledElicitation"): _SDKCancelled,
+    ("mcp.server.elicitation", "CancelledElicitation"): _SDKCancelled,
 }
 for _backed in _SDK_MODULE_NAMES.items():
     _backed[1].__name__ = _backed[1].__qualname__ = _backed[0][1]    # tracebacks name them as the SDK does

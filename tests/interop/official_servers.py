@@ -80,8 +80,10 @@ EXCLUDED = {
     "simple-streamablehttp": "HTTP only (Streamable HTTP with an event store; its main() takes no stdio)",
     "simple-streamablehttp-stateless": "HTTP only (stateless Streamable HTTP; its main() takes no stdio)",
     "sse-polling-demo": "HTTP only (SSE polling and resumption, which only exist on HTTP)",
-    "simple-task": "HTTP only (tasks over Streamable HTTP; its main() takes no stdio)",
-    "simple-task-interactive": "HTTP only (tasks asking the client over Streamable HTTP; no stdio)",
+    "simple-task": "HTTP only (tasks over Streamable HTTP; its main() takes no stdio), on the SDK's "
+                   "experimental tasks API (server.experimental.enable_tasks()), which minimcp does not back",
+    "simple-task-interactive": "HTTP only (tasks asking the client over Streamable HTTP; no stdio), on the "
+                               "SDK's experimental tasks API, which minimcp does not back",
 }
 
 # Third-party modules the examples import without declaring them: under the SDK they come with mcp

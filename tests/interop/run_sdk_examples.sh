@@ -10,8 +10,16 @@
 #     snippets that define a low-level `Server`: pagination_example.py, resource_subscriptions.py,
 #     set_logging_level.py).
 # Left out, and why (official_servers.py's EXCLUDED; the run prints them; any other example runs):
-#   - simple-streamablehttp, simple-streamablehttp-stateless, sse-polling-demo, simple-task,
-#     simple-task-interactive: their main() serves Streamable HTTP only (no stdio to compare on);
+#   - simple-streamablehttp, simple-streamablehttp-stateless, sse-polling-demo: HTTP only, and not
+#     servable by `serve --http` unchanged: each builds its server inside main() (no module-level
+#     object for `serve --http PORT FILE` to find) and hands the SDK's own Starlette app
+#     (`server.streamable_http_app()` in 2.3.0, a StreamableHTTPSessionManager mounted by hand in
+#     1.29.0) to uvicorn; minimcp stands in for the SDK's names, not for its ASGI transport (its own
+#     is `app.asgi`), and `serve --entry` runs a console script on stdio only;
+#   - simple-task, simple-task-interactive (1.29.0 only): HTTP only; their module-level server
+#     turns on the SDK's experimental tasks API (`server.experimental.enable_tasks()`,
+#     ServerTaskContext), which minimcp does not back (its own tasks are `task_support=`), so
+#     `serve --http` stops at import, saying so;
 #   - simple-auth: HTTP only, behind OAuth with its own authorization server.
 # simple-tool's one tool fetches a URL: it is called with the address of a web server the stage
 # runs on loopback (127.0.0.1, a free port), never the network. everything-server's main() serves

@@ -384,6 +384,10 @@ def rule_spec_fixed(real, mini, dialect):
                 mine.get("code") == -32002 or error.get("code") == 0):
             real[key] = dict(answer, error=dict(error, code=mine["code"]))   # a missing resource (0, -32602),
             continue                                                          # a failed read (0)
+        if _call_kind(key) == "prompt" and isinstance(error, dict) and error.get("code") == 0 and \
+                mine.get("code") == -32603:
+            real[key] = dict(answer, error=dict(error, code=-32603))          # a prompt function that raised (0)
+            continue
         if mine.get("code") != -32602:
             continue
         if isinstance(error, dict) and error.get("code") == 0:             # an unknown prompt, a missing argument

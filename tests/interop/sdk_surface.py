@@ -14,9 +14,9 @@ Modes:
 What counts as public, per module (no part of its dotted name starts with an underscore):
   - the names of its ``__all__`` when it has one;
   - otherwise each public name bound to a class, function or instance defined in the SDK
-    (``mcp`` or ``fastmcp``), a typing alias it defines (``Role = Literal[...]``), or an
-    UPPER_CASE constant; names it imported from elsewhere (``Any``, ``BaseModel``) are not
-    the SDK's;
+    (``mcp`` or ``fastmcp``), a type alias it defines (``Role = Literal[...]``, or ``CallNext =
+    Callable[...]`` with typing's or collections.abc's ``Callable``), or an UPPER_CASE constant;
+    names it imported from elsewhere (``Any``, ``BaseModel``) are not the SDK's;
   - its submodules are modules of the table of their own (``from PKG import submodule``).
 Literal constants (ints, and strings without spaces) keep their value, so minimcp backs them;
 so does a package's ``__version__`` (the newest pin's), which servers import too.
@@ -46,6 +46,9 @@ REAL_SERVER_IMPORTS = {
     "mcp.server.fastmcp.server": "Icon TransportSecuritySettings",
     "mcp.server.mcpserver.server": "Icon TransportSecuritySettings",
 }
+# The modules whose objects are type aliases: typing's own, list[int] (types.GenericAlias) and
+# collections.abc.Callable[[...], ...] (collections.abc._CallableGenericAlias).
+ALIAS_MODULES = ("typing", "types", "typing_extensions", "collections.abc")
 BEGIN, END = "# <sdk-surface>", "# </sdk-surface>"
 WIDTH = 110
 
@@ -120,8 +123,9 @@ def _names(module):
                     continue
             elif name.isupper() and _literal(value):
                 pass
-            elif type(value).__module__ in ("typing", "types", "typing_extensions"):
-                # An alias the SDK defines (Role = Literal[...]), not one it imported (Any).
+            elif type(value).__module__ in ALIAS_MODULES:
+                # An alias the SDK defines (Role = Literal[...], CallNext = Callable[...]), not one it
+                # imported (Any).
                 if not name[:1].isupper() or getattr(typing, name, None) is value:
                     continue
             elif not _in_sdk(type(value).__module__):

@@ -9,7 +9,7 @@ never committed here). Then, with sdk_corpus.py's harness and the official clien
   1. runs it as its users do, `python FILE ARGUMENTS` from its directory, under the pinned SDK of
      its style (a fastmcp server under fastmcp 4.2.3, then 2.14.7 if that one differs), twice: the
      fields in which the two runs differ (clocks, random draws, process ids) are values of the run;
-  2. runs it unchanged as `python3 minimcp.py serve FILE` in a venv without any SDK;
+  2. runs it unchanged as `python3 minimcp.py serve FILE ARGUMENTS` in a venv without any SDK;
   3. records initialize, the listings, every tool with arguments its schema accepts, with none and
      with a wrong type, every listed resource and prompt (sdk_corpus.generated_cases), and compares
      the answers field by field with sdk_generate.py's rules (the README's deliberate differences
@@ -40,8 +40,10 @@ STYLE_REFERENCES = {"mcp1": ("mcp1",), "fastmcp": ("fastmcp4", "fastmcp2"), "low
 
 
 def read_list(path: Path) -> list:
-    servers = []
+    servers, current = [], "gathered first"
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.startswith("# Set:"):
+            current = line[len("# Set:"):].strip()
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         parts = [p.strip() for p in line.split("|")]
@@ -50,7 +52,7 @@ def read_list(path: Path) -> list:
         repo, commit = parts[0].split("@")
         servers.append({"repo": repo, "commit": commit, "file": parts[1], "style": parts[2],
                         "args": [] if parts[3] == "-" else parts[3].split(),
-                        "requires": [] if parts[4] == "-" else parts[4].split(), "line": number})
+                        "requires": [] if parts[4] == "-" else parts[4].split(), "line": number, "set": current})
     return servers
 
 
@@ -61,8 +63,27 @@ def extract(server: dict, mirror: Path, dest: Path) -> None:
         raise RuntimeError(f"no snapshot of {server['repo']} in {mirror} (fetch github:{server['repo']})")
     folder = str(Path(server["file"]).parent)
     archive = subprocess.run(["git", "--git-dir", str(git_dir), "archive", server["commit"], "--", folder],
-                             capture_output=True, check=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
+                             capture_output=True)
+    if archive.returncode == 0:
+        subprocess.run(["tar", "-x", "-C", str(dest)], input=archive.stdout, check=True)
+        return
+    # A snapshot may list its largest files without holding them (models, data sets): then
+    # the folder is written blob by blob, leaving out the ones it does not hold.
+    listing = subprocess.run(["git", "--git-dir", str(git_dir), "ls-tree", "-r", "-z", server["commit"], "--", folder],
+                             capture_output=True, check=True).stdout.decode("utf-8", "surrogateescape")
+    for entry in filter(None, listing.split("\0")):
+        meta, path = entry.split("\t", 1)
+        mode, kind, blob = meta.split()
+        if kind != "blob":
+            continue
+        content = subprocess.run(["git", "--git-dir", str(git_dir), "cat-file", "blob", blob], capture_output=True)
+        if content.returncode:
+            continue
+        target = dest / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content.stdout)
+        if mode == "100755":
+            target.chmod(0o755)
 
 
 def answers_alike(harness, first: dict, second: dict) -> list:
@@ -99,7 +120,7 @@ def check(server: dict, harness, args) -> dict:
     folder = str(Path(server["file"]).parent)
     file = Path(server["file"]).name
     env_extra = {"PYTHONPATH": str(deps)} if server["requires"] else {}
-    outcome = {"name": name, "style": server["style"]}
+    outcome = {"name": name, "style": server["style"], "set": server["set"]}
 
     def run(label: str, python: list, cases):
         cwd = base / label
@@ -118,7 +139,7 @@ def check(server: dict, harness, args) -> dict:
         again, _, _ = run(reference + "-again", [harness.sdks[reference], file, *server["args"]], cases)
         volatile = answers_alike(harness, real, again)
         if mini is None:
-            mini, _, mini_failure = run("mini", [harness.mini, harness.minimcp, "serve", file], cases)
+            mini, _, mini_failure = run("mini", [harness.mini, harness.minimcp, "serve", file, *server["args"]], cases)
             outcome["started"] = "initialize" in mini
             if not outcome["started"]:
                 outcome["why"] = sdk_generate.last_word(base / "mini.stderr", mini_failure)
@@ -139,7 +160,8 @@ def checked(server: dict, harness, args) -> dict:
     try:
         return check(server, harness, args)
     except Exception as exc:  # noqa: BLE001 - reported per server, the others go on
-        return {"name": f"{server['repo']}:{server['file']}", "style": server["style"], "answered": False,
+        return {"name": f"{server['repo']}:{server['file']}", "style": server["style"], "set": server["set"],
+                "answered": False,
                 "identical": False, "reference_failures": {"harness": f"{type(exc).__name__}: {exc}"}}
 
 
@@ -184,12 +206,14 @@ def main() -> int:
             report(outcome, args.verbose)
             outcomes.append(outcome)
     print()
-    for title, styles in (("FastMCP", ("mcp1", "fastmcp")), ("low-level Server", ("lowlevel1",))):
-        mine = [o for o in outcomes if o["style"] in styles]
-        answered = [o for o in mine if o["answered"]]
-        print(f"# {title}: {sum(o.get('started', False) for o in answered)} of {len(answered)} start under serve, "
-              f"{sum(o['identical'] for o in answered)} of {len(answered)} answer as under their SDK"
-              + (f" ({len(mine) - len(answered)} do not start under their own SDK here)" if len(answered) < len(mine) else ""))
+    for group in dict.fromkeys(o["set"] for o in outcomes):
+        for title, styles in (("FastMCP", ("mcp1", "fastmcp")), ("low-level Server", ("lowlevel1",))):
+            mine = [o for o in outcomes if o["style"] in styles and o["set"] == group]
+            answered = [o for o in mine if o["answered"]]
+            print(f"# {group}, {title}: {sum(o.get('started', False) for o in answered)} of {len(answered)} start "
+                  f"under serve, {sum(o['identical'] for o in answered)} of {len(answered)} answer as under their SDK"
+                  + (f" ({len(mine) - len(answered)} do not start under their own SDK here)"
+                     if len(answered) < len(mine) else ""))
     if args.report:
         args.report.write_text(json.dumps(outcomes, indent=1, default=str) + "\n", encoding="utf-8")
     if not args.keep:

@@ -35,7 +35,7 @@ def call(request_id, name, arguments=None, **params):
     return request(request_id, "tools/call", dict(params, name=name, arguments=arguments or {}))
 
 
-def serve(tmp_path, source, messages, python=sys.executable, name="server.py"):
+def serve(tmp_path, source, messages, python=sys.executable, name="server.py", env=None, arguments=()):
     """Serve ``source`` (a server file) with ``messages``: (answers by id, notifications, its stderr).
 
     An ``{"after": ID}`` among the messages holds the rest back until request ID is answered,
@@ -48,8 +48,8 @@ def serve(tmp_path, source, messages, python=sys.executable, name="server.py"):
     path.write_text(textwrap.dedent(source))
     messages = HELLO + list(messages)
     waiting = {m["id"] for m in messages if "id" in m}
-    process = subprocess.Popen([python] + SERVE[1:] + [str(path)], cwd=str(tmp_path), stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = subprocess.Popen([python] + SERVE[1:] + [str(path)] + list(arguments), cwd=str(tmp_path),
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     timer = threading.Timer(60, process.kill)       # a hung server fails the test instead of hanging it
     timer.start()
 
