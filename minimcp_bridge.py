@@ -116,13 +116,54 @@ _OWN_HEADERS = frozenset(["accept", "content-type", "content-length", "host", "m
                           "transfer-encoding"])
 #: A request id of the bridge's own never collides with a host's (hosts use numbers or their own strings).
 _OWN_ID_PREFIX = "minimcp-bridge:"
+#: Seconds the answers still on their way get after stdin's end, when --idle-timeout is 0 (no limit).
+DRAIN_TIMEOUT = 300.0
 _ROUNDS_LIMIT = 16                       # input_required rounds for one request before giving up
 
 
 
-def _log():
-    import logging
-    return logging.getLogger("minimcp.bridge")
+class _Stderr:
+    """The bridge's log: ``minimcp bridge: MESSAGE`` lines on stderr, at or above its level (``-v``
+    debug, ``-q`` warning, else info). Not the logging module, whose import alone (traceback,
+    string, weakref...) is a tenth of the bridge's start; the same four calls."""
+    LEVELS = {"debug": 10, "info": 20, "warning": 30}
+
+    def __init__(self) -> None:
+        self.level = 30                  # until the command line sets it: warnings (a library's use)
+        self.lock = threading.Lock()
+
+    def _say(self, level: int, message: str, args: tuple, trace: bool = False) -> None:
+        if level < self.level:
+            return
+        text = "minimcp bridge: " + (message % args if args else message) + "\n"
+        if trace:
+            import traceback
+            text += traceback.format_exc()
+        with self.lock:
+            try:
+                sys.stderr.write(text)
+                sys.stderr.flush()
+            except (OSError, ValueError, AttributeError):    # no stderr (a host that closed it): nothing to say
+                pass
+
+    def debug(self, message: str, *args) -> None:
+        self._say(10, message, args)
+
+    def info(self, message: str, *args) -> None:
+        self._say(20, message, args)
+
+    def warning(self, message: str, *args) -> None:
+        self._say(30, message, args)
+
+    def exception(self, message: str, *args) -> None:
+        self._say(40, message, args, trace=True)
+
+
+_STDERR = _Stderr()
+
+
+def _log() -> _Stderr:
+    return _STDERR
 
 
 # Headers: --header, --header-file, ${ENV}, and the hook for tokens ###########
@@ -959,8 +1000,8 @@ class _OAuthHttp:
 
     LIMIT = 1 << 20
 
-    def __init__(self, context=None, timeout: float = 30.0) -> None:
-        self.context, self.timeout = context, timeout
+    def __init__(self, context=None, timeout: float = 30.0, ca_file: str = None) -> None:
+        self.context, self.timeout, self.ca_file = context, timeout, ca_file
 
     def _opener(self, url: str):
         import urllib.request
@@ -970,10 +1011,17 @@ class _OAuthHttp:
                 if req.get_method() != "GET" or not newurl.lower().startswith(("https://", "http://")):
                     return None                 # a token request is never sent on elsewhere, nor to ftp:
                 return super().redirect_request(req, fp, code, msg, headers, newurl)
-        handlers = [GetOnlyRedirects(), urllib.request.HTTPSHandler(context=self.context or tls_context())]
+        handlers = [GetOnlyRedirects(), urllib.request.HTTPSHandler(context=self._tls())]
         if _is_loopback(_split_url(url)[1]):
             handlers.append(urllib.request.ProxyHandler({}))
         return urllib.request.build_opener(*handlers)
+
+    def _tls(self):
+        """The TLS context, made on first use: loading the CA store is a fifth of the bridge's start,
+        and most bridges never sign in (or share the upstream's context)."""
+        if self.context is None:
+            self.context = tls_context(self.ca_file)
+        return self.context
 
     def call(self, url: str, data: bytes = None, headers: dict = None) -> tuple:
         """(status, parsed JSON or None, response headers); HTTP error statuses are answers too.
@@ -1317,7 +1365,7 @@ class OAuth(HeaderProvider):
         return key + (" client-credentials" if self.client_credentials else "")
 
     def bind(self, upstream: "Upstream") -> None:
-        self.http = _OAuthHttp(tls_context(upstream.ca_file), max(upstream.connect_timeout or 30.0, 30.0))
+        self.http = _OAuthHttp(upstream.context, max(upstream.connect_timeout or 30.0, 30.0), upstream.ca_file)
         self.closing = upstream.closing
 
     # -- the hook ---------------------------------------------------------------------------------
@@ -2013,14 +2061,56 @@ class _Slot:
 
 class _Pending:
     """One request of the host's, in flight until it has its one answer (or was cancelled)."""
-    __slots__ = ("host_id", "method", "message", "answered", "cancelled", "reply", "ticket", "asked")
+    __slots__ = ("host_id", "method", "message", "answered", "cancelled", "reply", "ticket", "asked", "batch",
+                 "holds")
 
-    def __init__(self, message: dict, ticket: int) -> None:
+    def __init__(self, message: dict, ticket: int, batch: "_HostBatch" = None) -> None:
         self.host_id, self.method, self.message = message.get("id"), message.get("method"), message
         self.answered = self.cancelled = False
         self.reply = None                # the HTTP answer being read (aborted on cancellation)
         self.ticket = ticket             # its place in the host's order, until its bytes are sent
         self.asked = []                  # questions to the host it waits for (2026-07-28 upstream)
+        self.batch = batch               # the host's batch it came in, whose one reply carries its answer
+        self.holds = False               # an initialize the host's next messages wait for
+
+
+class _HostBatch:
+    """A host's JSON-RPC batch (2025-03-26): its messages go up one by one, as no later
+    revision takes batches, and their answers go back to the host as one array, once all
+    are in (a cancelled request owes none). A batch of notifications gets no reply."""
+
+    def __init__(self, write) -> None:
+        self.write = write
+        self.lock = threading.Lock()
+        self.owed = 0
+        self.sealed = False
+        self.answers = []
+
+    def expect(self) -> None:
+        with self.lock:
+            self.owed += 1
+
+    def settle(self, answer: dict = None) -> None:
+        """One owed answer (None: none is owed after all)."""
+        with self.lock:
+            self.owed -= 1
+            if answer is not None:
+                self.answers.append(answer)
+        self._flush()
+
+    def seal(self) -> None:
+        """Every message of the batch was handed on: the reply goes once the last answer is in."""
+        with self.lock:
+            self.sealed = True
+        self._flush()
+
+    def _flush(self) -> None:
+        with self.lock:
+            if not self.sealed or self.owed or self.answers is None:
+                return
+            answers, self.answers = self.answers, None
+        if answers:
+            self.write(answers)
 
 
 class _Turns:
@@ -2083,42 +2173,90 @@ class Bridge:
         self.turns = _Turns()
         self.closing = threading.Event()
         self.in_flight = {}              # host id key -> _Pending
+        self.settled = threading.Condition(self.lock)    # notified as requests leave in_flight
+        self.held = None                 # the host's messages waiting for its initialize's answer: [(message, batch)]
+        self.input_closed = False        # stdin ended: the host answers no more questions
         self.waiting = {}                # upstream id key -> _Slot
         self.questions = {}              # our question id key -> _Slot (answered by the host)
         self.tool_headers = {}           # tool name -> its x-mcp-header annotations (2026-07-28)
         self._own = 0
 
     # -- the host's messages (the reader thread) -----------------------------------------
-    def handle(self, message) -> None:
-        """One message from the host: dispatch it without waiting on the network."""
-        if isinstance(message, list):    # a 2025-03-26 batch: each message on its own
-            for item in message:
-                self.handle(item)
-            return
+    def handle(self, message, batch: _HostBatch = None, replayed: bool = False) -> None:
+        """One message from the host: dispatch it without waiting on the network.
+
+        While the host's ``initialize`` waits for its answer, what the host sends next waits
+        with it (a host may write its first messages at once): they go up, in order, once
+        the session exists. ``replayed``: one of those, now handed on.
+        """
+        if isinstance(message, list) and batch is None:
+            return self._on_batch(message)
+        if batch is not None and not replayed and _owed_answer(message):
+            batch.expect()
+        with self.lock:
+            if self.held is not None and not replayed:
+                self.held.append((message, batch))
+                return
         if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
             request_id = message.get("id") if isinstance(message, dict) else None
-            self.write(_error(request_id, INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message"))
+            self._reply(batch, _error(request_id if _valid_id(request_id) else None, INVALID_REQUEST,
+                                      "Invalid Request: not a JSON-RPC 2.0 message"))
             return
         if "method" not in message:
             self._on_answer(message)
         elif "id" in message:
-            self._on_request(message)
+            self._on_request(message, batch)
         else:
             self._on_notification(message)
 
-    def _on_request(self, message: dict) -> None:
+    def _on_batch(self, messages: list) -> None:
+        if not messages:
+            self.write(_error(None, INVALID_REQUEST, "Invalid Request: an empty batch"))
+            return
+        batch = _HostBatch(self.write)
+        for item in messages:
+            self.handle(item, batch)
+        batch.seal()
+
+    def _reply(self, batch: _HostBatch, message: dict) -> None:
+        """An answer to the host: on its own line, or in its batch's reply."""
+        if batch is not None:
+            batch.settle(message)
+        else:
+            self.write(message)
+
+    def _on_request(self, message: dict, batch: _HostBatch = None) -> None:
         method, key = message.get("method"), _id_key(message.get("id"))
         if not isinstance(method, str) or not _valid_id(message.get("id")):
-            self.write(_error(message.get("id") if _valid_id(message.get("id")) else None, INVALID_REQUEST,
-                              "Invalid Request: a request needs a string method and a string or integer id"))
+            self._reply(batch, _error(message.get("id") if _valid_id(message.get("id")) else None, INVALID_REQUEST,
+                                      "Invalid Request: a request needs a string method and a string or integer id"))
             return
         with self.lock:
             if key in self.in_flight:
-                self.write(_error(message["id"], INVALID_REQUEST, "Invalid Request: id %r is already in flight"
-                                  % (message["id"],)))
-                return
-            pending = self.in_flight[key] = _Pending(message, self.turns.take())
+                error = _error(message["id"], INVALID_REQUEST, "Invalid Request: id %r is already in flight"
+                               % (message["id"],))
+                pending = None
+            else:
+                pending = self.in_flight[key] = _Pending(message, self.turns.take(), batch)
+                if method == "initialize" and self.era is None and self.held is None:
+                    pending.holds, self.held = True, []
+        if pending is None:
+            self._reply(batch, error)
+            return
         self._start(self._run, pending)
+
+    def _release_held(self) -> None:
+        """The host's initialize has its answer: hand on, in order, what the host sent meanwhile
+        (and what it sends while they are handed on), then stop holding."""
+        while True:
+            with self.lock:
+                waiting = self.held or []
+                self.held = [] if waiting else None
+                if not waiting:
+                    self.settled.notify_all()
+                    return
+            for message, batch in waiting:
+                self.handle(message, batch, replayed=True)
 
     def _on_notification(self, message: dict) -> None:
         if message.get("method") == "notifications/cancelled":
@@ -2170,9 +2308,14 @@ class Bridge:
             self.fail(pending, {"code": INTERNAL_ERROR, "message": "the bridge failed: %s" % exc})
         finally:
             self._handed_on(pending)
+            if pending.batch is not None and not pending.answered:
+                pending.batch.settle(None)          # cancelled (or the bridge is closing): it owes none
             with self.lock:
                 if self.in_flight.get(_id_key(pending.host_id)) is pending:
                     del self.in_flight[_id_key(pending.host_id)]
+                    self.settled.notify_all()
+            if pending.holds:                       # (after: a message held may reuse its id)
+                self._release_held()
 
     def _dispatch(self, pending: _Pending) -> None:
         method, era = pending.method, self.era
@@ -2248,9 +2391,10 @@ class Bridge:
             # Out of the table before the host reads the answer: it may reuse the id at once.
             if self.in_flight.get(_id_key(pending.host_id)) is pending:
                 del self.in_flight[_id_key(pending.host_id)]
+                self.settled.notify_all()
         if message.get("id") != pending.host_id or type(message.get("id")) is not type(pending.host_id):
             message = dict(message, id=pending.host_id)
-        self.write(message)
+        self._reply(pending.batch, message)
         return True
 
     def fail(self, pending: _Pending, error: dict) -> bool:
@@ -2419,6 +2563,9 @@ class Bridge:
         question_id = self.own_id()
         slot = _Slot()
         with self.lock:
+            if self.input_closed:
+                slot.answer = _INPUT_CLOSED
+                slot.arrived.set()
             self.questions[_id_key(question_id)] = slot
         pending.asked.append(slot)
         self.write(_request(question_id, method, params))
@@ -2429,6 +2576,30 @@ class Bridge:
             self.questions.pop(_id_key(question_id), None)
 
     # -- the end ---------------------------------------------------------------------------
+    def drain(self, seconds: float, host_alive=None) -> None:
+        """The host closed its input: every request it sent still gets its answer, for up to
+        ``seconds`` (while ``host_alive()``, when given); then each left gets a JSON-RPC error.
+        Questions to the host (the bridge's own, the server's) can no longer be answered: refused at once."""
+        with self.lock:
+            self.input_closed = True
+            questions, self.questions = list(self.questions.values()), {}
+        for slot in questions:
+            slot.answer = _INPUT_CLOSED
+            slot.arrived.set()
+        if isinstance(self.era, _Mirror):
+            self.era.input_closed()
+        deadline = time.monotonic() + seconds
+        with self.lock:
+            while (self.in_flight or self.held is not None) and time.monotonic() < deadline:
+                self.settled.wait(min(1.0, max(0.0, deadline - time.monotonic())))
+                if host_alive is not None and not host_alive():
+                    break
+            left = [pending for pending in self.in_flight.values() if not pending.answered]
+        for pending in left:
+            self.fail(pending, {"code": INTERNAL_ERROR, "message": "%s had no answer from %s %.0f s after the host "
+                                "closed the bridge's input: the bridge stopped waiting"
+                                % (pending.method, self.upstream.url, seconds)})
+
     def close(self) -> None:
         """The host is gone: end the streams, close the session (DELETE), close connections."""
         self.closing.set()
@@ -2436,6 +2607,17 @@ class Bridge:
         if era is not None:
             era.close()
         self.upstream.close()
+
+
+_INPUT_CLOSED = {"jsonrpc": "2.0", "error": {"code": INTERNAL_ERROR, "message": "the host closed its input"}}
+
+
+def _owed_answer(message) -> bool:
+    """Whether the host is owed an answer to ``message``: a request, or anything that is not
+    JSON-RPC (an error); not a notification, nor the host's answer to a question."""
+    if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
+        return True
+    return "method" in message and "id" in message
 
 
 def _no_discover() -> dict:
@@ -2535,6 +2717,7 @@ class _Mirror:
         self.subscriptions = set()
         self.get_reply = None
         self.listening = False
+        self.asked = {}                  # the server's requests the host has yet to answer: id key -> id
 
     def headers(self, message: dict = None) -> dict:
         headers = _request_headers(message, self.version, {}) if message and "method" in message else {}
@@ -2637,6 +2820,9 @@ class _Mirror:
         return self.bridge.upstream.request("GET", headers)
 
     def notify(self, message: dict, ticket: int) -> None:
+        if "method" not in message:
+            with self.bridge.lock:
+                self.asked.pop(_id_key(message.get("id")), None)
         self.bridge._start(self._send, message, ticket)
 
     def _send(self, message: dict, ticket: int) -> None:
@@ -2725,7 +2911,27 @@ class _Mirror:
             delay = min(delay * 2, 30.0)
 
     def from_server(self, message: dict) -> None:
-        self.bridge.write(message)       # the server's notifications and requests, as they are
+        """The server's notifications and requests, as they are; a request the host can no longer
+        answer (its input ended) is refused at once, as the server would wait for it."""
+        if "id" in message:
+            with self.bridge.lock:
+                gone = self.bridge.input_closed
+                if not gone:
+                    self.asked[_id_key(message["id"])] = message["id"]
+            if gone:
+                return self._refuse(message["id"])
+        self.bridge.write(message)
+
+    def input_closed(self) -> None:
+        """The host's input ended: refuse the server's requests it has not answered."""
+        with self.bridge.lock:
+            asked, self.asked = list(self.asked.values()), {}
+        for request_id in asked:
+            self._refuse(request_id)
+
+    def _refuse(self, request_id) -> None:
+        self.notify(_error(request_id, INTERNAL_ERROR, "the host closed its input: it answers no more requests"),
+                    self.bridge.turns.take())
 
     def close(self) -> None:
         reply = self.get_reply
@@ -3203,7 +3409,8 @@ options:
   --ca-file FILE           trust these CAs (PEM) besides the system's store
   --connect-timeout S      seconds to connect (default 10)
   --idle-timeout S         seconds an answer or stream may stay silent (default 300; 0: no limit);
-                           progress and keep-alives count, so a long call that reports is never cut
+                           progress and keep-alives count, so a long call that reports is never cut.
+                           Also how long the answers still due get once stdin ends (0: 300)
   --retry-for S            seconds to retry a refused connection (default 10)
   -v, --verbose            log each exchange on stderr (header names, never values)
   -q, --quiet              log only failures
@@ -3281,13 +3488,7 @@ def _seconds(options: dict, name: str, default: float) -> float:
 
 
 def _setup_logging(level: str) -> None:
-    import logging
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("minimcp bridge: %(message)s"))
-    logger = _log()
-    logger.addHandler(handler)
-    logger.setLevel({"debug": logging.DEBUG, "warning": logging.WARNING}.get(level, logging.INFO))
-    logger.propagate = False
+    _log().level = _Stderr.LEVELS.get(level, _Stderr.LEVELS["info"])
 
 
 def build(argv: list) -> tuple:
@@ -3396,12 +3597,15 @@ def bridge_main(argv: list = None) -> int:
     if "--logout" in argv:
         return _sign_out(argv)
     upstream, protocol = build(argv)
+    parent = os.getppid()
     with _OwnedStdio() as (instream, outstream):
         bridge = Bridge(upstream, _HostWriter(outstream), protocol)
         try:
             serve(bridge, instream)
+            # The host closed stdin (it may still read stdout): the answers on their way are its.
+            bridge.drain(upstream.idle_timeout or DRAIN_TIMEOUT, lambda: os.getppid() == parent)
         except _Terminated:
-            pass
+            pass                         # SIGTERM: the host wants the bridge gone now
         finally:
             bridge.close()
     return 0

@@ -397,10 +397,15 @@ _HOSTS = {
 }
 
 
-def _shell_words(words: list) -> str:
-    """A command line the user pastes into a shell (POSIX quoting; cmd.exe needs none for plain paths)."""
+def _shell_words(words: list, windows: bool = os.name == "nt") -> str:
+    """A command line the user pastes into a shell: POSIX quoting, or on Windows double quotes
+    as cmd.exe and PowerShell read them (``subprocess.list2cmdline``): the bridge's ``-c`` line
+    holds spaces and single quotes, which POSIX quoting would garble there."""
+    if windows:
+        import subprocess
+        return subprocess.list2cmdline(words)
     import shlex
-    return " ".join(shlex.quote(w) if os.name != "nt" or " " in w else w for w in words)
+    return " ".join(shlex.quote(w) for w in words)
 
 
 def _config_entry(host: str, name: str, command: str, args: list, env: dict) -> str:
@@ -1342,7 +1347,7 @@ _PROXY_VARIABLES = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "A
 
 def _config_bridge_command(rest: list) -> int:
     """``config --client HOST --url URL [--name N] [--env KEY=VALUE] [BRIDGE OPTIONS...]``: the
-    host's entry for ``python3 /abs/minimcp.py bridge URL [BRIDGE OPTIONS...]``.
+    host's entry that runs the bridge to URL with its options, from cached bytecode (``_bridge_form``).
 
     The bridge's options pass through as given (its own parser checks them now, as the host's
     start would); paths among them become absolute. The variables they name as ``${NAME}``
@@ -1407,12 +1412,44 @@ def _config_bridge_command(rest: list) -> int:
                      "without them" % ", ".join(proxies))
     name = own.get("--name") or re.sub(r"[^A-Za-z0-9_-]+", "-", parts.hostname).strip("-")
     core = os.path.abspath(sys.modules["minimcp"].__file__)     # (a bundle: this very file)
-    args = [core, "bridge", url] + _absolute_paths(passed)
+    args = _bridge_form(core) + [url] + _absolute_paths(passed)
+    notes += _cache_bytecode([core, os.path.abspath(bridge.__file__)])
     sys.stdout.write(_config_entry(host, name, os.path.abspath(sys.executable), args, env) + "\n")
     for note in notes:
         sys.stderr.write("minimcp: %s\n" % note)
     _config_advice(host, name)
     return 0
+
+
+def _bridge_form(core: str) -> list:
+    """The interpreter's arguments that start the bridge from cached bytecode (the URL follows).
+
+    ``python3 minimcp.py bridge`` compiles the core at every start (a script is never
+    cached), about a third of the bridge's start. ``-c`` imports the core and the bridge
+    from the folder's ``__pycache__`` instead, with no environment to set (Gemini CLI drops
+    PYTHONPATH), a bundle included (it answers ``import minimcp_bridge`` itself). ``-I``: nothing
+    of the host's (its working folder on ``sys.path``, PYTHONPATH) changes what is imported;
+    ``-S``: no site-packages and their ``.pth`` files, which the bridge never needs. A bundle
+    saved under another name runs as a script, as before.
+    """
+    if os.path.basename(core) != "minimcp.py":
+        return [core, "bridge"]
+    return ["-I", "-S", "-c", "import sys; sys.path.insert(0, %r); import minimcp, minimcp_bridge; "
+            "sys.exit(minimcp_bridge.bridge_main())" % os.path.dirname(core)]
+
+
+def _cache_bytecode(paths: list) -> list:
+    """Compile ``paths`` into their ``__pycache__`` now, so the host's first start is as quick as the
+    next; the notes for stderr when the folder is read-only (each start compiles: slower, no worse)."""
+    import py_compile
+    for path in dict.fromkeys(paths):
+        try:
+            py_compile.compile(path, doraise=True)
+        except (OSError, py_compile.PyCompileError) as exc:
+            return ["cannot cache %s's bytecode (%s): the bridge works, but compiles it at each start; "
+                    "python3 -m compileall %s, run by the folder's owner, caches it"
+                    % (os.path.basename(path), exc, os.path.dirname(path))]
+    return []
 
 
 def _client_command(client: "_ProcessClient", command: str, words: list, as_json: bool, save: str = None) -> tuple:

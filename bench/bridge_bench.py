@@ -10,18 +10,20 @@ MCPBENCH_HTTP_PORT) on 127.0.0.1. The bridges are started as a host starts a std
 from the same environment (client.SCRUB_ENV removed: no PYTHONDONTWRITEBYTECODE, which this
 machine sets globally), with the bench's stdio client (client.py) as the host:
 
-  minimcp.py bridge     python3 minimcp.py bridge URL, the entry `config --url` writes (minimcp.py,
-                        the core, is compiled at every start; the command line's and the
-                        bridge's files, which it imports, are not)
-  minimcp bridge        python3 minimcp_bridge.py URL (the script is compiled at every start;
+  minimcp bridge        the command `config --client claude --url URL` writes, run as the host
+                        runs it: python3 -I -S -c "...import minimcp, minimcp_bridge..." URL
+                        (the core and the bridge from cached bytecode, no site-packages)
+  minimcp.py bridge     python3 minimcp.py bridge URL (minimcp.py, the core, is compiled at
+                        every start, as a script is never cached)
+  minimcp_bridge.py     python3 minimcp_bridge.py URL (the bridge's file compiled at every start;
                         minimcp.py, which it imports, is not)
-  minimcp bridge (-m)   python3 -m minimcp_bridge URL, PYTHONPATH at the repository (all cached):
-                        the form `config` would write, as it does for `serve`
   mcp-remote            node .../mcp-remote/dist/proxy.js URL, npm mcp-remote (pinned), as
                         `npx mcp-remote URL` runs it once installed (npx's own start not counted)
 
 Figures, all from one run, rounds interleaved with the order rotated each round:
-  start-up      spawn -> initialize answered -> first tools/list answered (median of --reps);
+  start-up      spawn -> initialize answered -> first tools/list answered (median of --reps),
+                and the CPU time the bridge used from spawn to exit (getrusage of the waited-for
+                child: what load does not change);
   per call      p50 / p90 of sequential tools/call echo through the bridge, and the same calls
                 from a direct HTTP client (http_bench.Conn, one keep-alive connection, its own
                 session) in the same rounds: a bridge's added latency is its p50 minus the direct p50.
@@ -31,6 +33,7 @@ import argparse
 import datetime
 import json
 import os
+import resource
 import shutil
 import socket
 import statistics
@@ -94,12 +97,22 @@ def start_upstream(python: str, port: int) -> subprocess.Popen:
     sys.exit("the upstream did not listen within 20 s")
 
 
+def config_entry(python: str, url: str) -> list:
+    """The command ``config --url`` writes into a host's entry (its interpreter: ``python``)."""
+    done = subprocess.run([python, os.path.join(REPO, "minimcp.py"), "config", "--client", "claude", "--name",
+                           "bench", "--url", url], capture_output=True, text=True, env=client.server_env({}))
+    if done.returncode != 0:
+        sys.exit("config --url failed: %s" % done.stderr)
+    entry = json.loads(done.stdout)["mcpServers"]["bench"]
+    return [entry["command"]] + entry["args"]
+
+
 def bridges(python: str, node: str, proxy: str, url: str) -> list:
     """(label, command, extra environment) of each bridge compared."""
     return [
+        ("minimcp bridge", config_entry(python, url) + ["-q"], {}),
         ("minimcp.py bridge", [python, os.path.join(REPO, "minimcp.py"), "bridge", url, "-q"], {}),
-        ("minimcp bridge", [python, os.path.join(REPO, "minimcp_bridge.py"), url, "-q"], {}),
-        ("minimcp bridge (-m)", [python, "-m", "minimcp_bridge", url, "-q"], {"PYTHONPATH": REPO}),
+        ("minimcp_bridge.py", [python, os.path.join(REPO, "minimcp_bridge.py"), url, "-q"], {}),
         ("mcp-remote", [node, proxy, url], {}),
     ]
 
@@ -114,14 +127,18 @@ def per_call(label_cmd_env, calls: int, era: str) -> list:
 
 
 def compare(entries: list, port: int, a) -> dict:
-    result = {"startup": {label: [] for label, _, _ in entries},
+    result = {"startup": {label: [] for label, _, _ in entries}, "startup_cpu": {label: [] for label, _, _ in entries},
               "calls": {era: {label: [] for label in ["direct HTTP"] + [e[0] for e in entries]}
                         for era in ("handshake", "modern")}}
     for entry in entries:                              # warm: bytecode caches, node's compile cache
         client.measure_spawn(entry[1], entry[2], REPO, "legacy")
     for rep in range(a.reps):
         for label, command, env in run.rotated(entries, rep):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             result["startup"][label].append(client.measure_spawn(command, env, REPO, "legacy")["list_ms"])
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)     # (the bridge is waited for: it is counted)
+            result["startup_cpu"][label].append(1000 * (after.ru_utime - before.ru_utime
+                                                        + after.ru_stime - before.ru_stime))
     for rnd in range(a.rounds):
         for era in ("handshake", "modern"):
             runs = [("direct HTTP", None)] + [(entry[0], entry) for entry in entries
@@ -136,7 +153,8 @@ def compare(entries: list, port: int, a) -> dict:
 def summarize(result: dict) -> dict:
     out = {"startup_ms": {}, "calls": {}}
     for label, values in result["startup"].items():
-        out["startup_ms"][label] = {"median": statistics.median(values), "min": min(values), "n": len(values)}
+        out["startup_ms"][label] = {"median": statistics.median(values), "min": min(values), "n": len(values),
+                                    "cpu_median": statistics.median(result["startup_cpu"][label])}
     for era, by_label in result["calls"].items():
         out["calls"][era] = {}
         for label, times in by_label.items():
@@ -157,10 +175,10 @@ def markdown(summary: dict, meta: dict) -> str:
              "Upstream: minimcp's HTTP server (bench/servers/minimcp_echo.py) on 127.0.0.1. `python3 %s`." % (
                  " ".join(meta["argv"])), "",
              "## Start-up: spawn to the first tools/list answer", "",
-             "| bridge | median | min | vs mcp-remote |", "|---|---|---|---|"]
+             "| bridge | median | min | vs mcp-remote | CPU, spawn to exit (median) |", "|---|---|---|---|---|"]
     for label, figures in start.items():
-        lines.append("| %s | %.0f ms | %.0f ms | %.2f× |" % (label, figures["median"], figures["min"],
-                                                           figures["median"] / remote))
+        lines.append("| %s | %.0f ms | %.0f ms | %.2f× | %.0f ms |" % (
+            label, figures["median"], figures["min"], figures["median"] / remote, figures["cpu_median"]))
     for era, by_label in summary["calls"].items():
         direct = by_label["direct HTTP"]["p50_ms"]
         lines += ["", "## Per call, %s era: tools/call echo, sequential" % era, "",

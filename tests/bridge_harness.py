@@ -50,13 +50,13 @@ def bridge():
 class Host:
     """The host's side of a spawned bridge: it writes JSON lines and reads the bridge's."""
 
-    def __init__(self, argv, env=None):
+    def __init__(self, argv, env=None, cwd=ROOT):
         environment = dict(os.environ, PYTHONUNBUFFERED="1")
         for name in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY", "all_proxy"):
             environment.pop(name, None)            # the tests' own network, unless a test sets one
         environment.update(env or {})
         self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                        env=environment, cwd=ROOT)
+                                        env=environment, cwd=cwd)
         self.inbox = queue.Queue()
         self.backlog = []                  # messages read while waiting for another
         self.stderr_lines = []
@@ -174,7 +174,9 @@ class Host:
 class Upstream:
     """minimcp's own HTTP server in this process (a fresh app each time), recording each request."""
 
-    def __init__(self, port=0, app=None, **options):
+    def __init__(self, port=0, app=None, refuse=None, **options):
+        """``refuse(verb, headers, body) -> (status, message or None) or None``: an answer that
+        stands in for the app's (a server of one era only), None to let the app answer."""
         self.app = app or load_example("everything").app
         self.requests = []                  # (method, headers with lower-case names, parsed body or None)
         box, ready = {}, threading.Event()
@@ -189,6 +191,13 @@ class Upstream:
                 headers = {key[5:].replace("_", "-").lower(): value for key, value in environ.items()
                            if key.startswith("HTTP_")}
                 self.requests.append((environ["REQUEST_METHOD"], headers, json.loads(body) if body else None))
+                refused = refuse(*self.requests[-1]) if refuse is not None else None
+                if refused is not None:
+                    status, message = refused
+                    data = json.dumps(message).encode("utf-8") if message is not None else b""
+                    start_response("%d Refused" % status, [("Content-Type", "application/json"),
+                                                           ("Content-Length", str(len(data)))])
+                    return [data]
                 return inner(environ, start_response)
             httpd.application = recording
             box["httpd"] = httpd

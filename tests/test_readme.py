@@ -519,7 +519,8 @@ def test_troubleshooting_explains_what_the_cli_says_and_the_cli_points_there():
 
 def test_the_oauth_entry_is_the_url_alone_and_the_readme_says_where_tokens_live_and_how_to_sign_out():
     entry = json.loads(blocks("json")[2])["mcpServers"]["remote"]
-    assert entry["args"][0].endswith("/minimcp.py") and entry["args"][1:2] == ["bridge"] and len(entry["args"]) == 3
+    assert entry["args"][:3] == ["-I", "-S", "-c"] and "minimcp_bridge.bridge_main()" in entry["args"][3]
+    assert len(entry["args"]) == 5
     assert "env" not in entry
     text = section("## Bridge")
     # Asked of a process of its own: imported here, the bridge would plug itself into this one's minimcp.
@@ -528,7 +529,7 @@ def test_the_oauth_entry_is_the_url_alone_and_the_readme_says_where_tokens_live_
          "print(json.dumps([b.default_oauth_dir({}), b.TOKEN_FORMAT, b._BRIDGE_USAGE]))"],
         cwd=ROOT, capture_output=True, check=True, timeout=60).stdout)
     assert folder.replace(os.path.expanduser("~"), "~") + "/" in text
-    assert "python3 minimcp.py bridge %s --logout" % entry["args"][2] in text
+    assert "python3 minimcp.py bridge %s --logout" % entry["args"][4] in text
     assert '"format": "%s"' % token_format in text
     for option in ("--logout", "--oauth-dir", "--client-id", "--client-secret", "--client-secret-file",
                    "--client-metadata-url", "--client-credentials", "--callback-port", "--login-timeout"):
@@ -537,7 +538,8 @@ def test_the_oauth_entry_is_the_url_alone_and_the_readme_says_where_tokens_live_
 
 def test_the_bridge_entry_is_what_config_url_prints_and_keeps_its_secret_out_of_argv():
     entry = json.loads(blocks("json")[1])["mcpServers"]["remote"]
-    assert os.path.isabs(entry["command"]) and entry["args"][:2] == ["/home/me/minimcp/minimcp.py", "bridge"]
+    assert os.path.isabs(entry["command"]) and entry["args"][:3] == ["-I", "-S", "-c"]
+    assert "sys.path.insert(0, '/home/me/minimcp')" in entry["args"][3]
     header = entry["args"][entry["args"].index("--header") + 1]
     assert "${MCP_TOKEN}" in header and "MCP_TOKEN" in entry["env"]
     command = [line for line in section("## Bridge").splitlines() if "config --client claude" in line and "--url" in line]
@@ -545,5 +547,6 @@ def test_the_bridge_entry_is_what_config_url_prints_and_keeps_its_secret_out_of_
     done = run_command(shell_words(command[0]), env=environment)
     assert done.returncode == 0, done.stderr.decode()
     printed = json.loads(done.stdout)["mcpServers"]["remote"]
-    assert printed["command"] == os.path.abspath(sys.executable) and printed["args"][0] == os.path.join(ROOT, "minimcp.py")
-    assert dict(printed, command=entry["command"], args=entry["args"][:1] + printed["args"][1:]) == entry
+    assert printed["command"] == os.path.abspath(sys.executable)
+    assert printed["args"][3] == entry["args"][3].replace("'/home/me/minimcp'", repr(ROOT))
+    assert dict(printed, command=entry["command"], args=entry["args"][:4] + printed["args"][4:]) == entry

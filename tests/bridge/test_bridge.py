@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from bridge_harness import Upstream, bridge, upstream  # noqa: F401 - fixtures
+from bridge_harness import INIT_PARAMS, WAIT, Upstream, bridge, upstream  # noqa: F401 - fixtures
 from conftest import MODERN, envelope, load_example
 import minimcp
 
@@ -160,6 +160,62 @@ def test_a_handshake_host_is_bridged_to_the_servers_2026(bridge, upstream):
     assert listen["params"]["notifications"]["resourceSubscriptions"] == ["fixture://hello"]
 
 
+#: How servers of one era refuse the other's first request (the spec leaves most of it to them).
+MODERN_ONLY_REFUSALS = {
+    "unsupported version (400, -32022)": (400, {"code": -32022, "message": "Unsupported protocol version",
+                                                "data": {"supported": [MODERN], "requested": "2025-06-18"}}),
+    "no such method (404, -32601)": (404, {"code": -32601, "message": "Method not found: initialize"}),
+    "no MCP-Protocol-Version (400, -32020)": (400, {"code": -32020, "message": "Header mismatch: "
+                                                     "MCP-Protocol-Version is missing"}),
+}
+HANDSHAKE_ONLY_REFUSALS = {
+    "no session (400, -32000), as the official SDK's": (400, {"code": -32000, "message": "Bad Request: No valid "
+                                                              "session ID provided"}),
+    "an empty 404": (404, None),
+    "no such method (200, -32601)": (200, {"code": -32601, "message": "Method not found"}),
+}
+
+
+def refusing(when, status, error):
+    """A ``refuse`` for Upstream: the POSTs ``when(headers, body)`` accepts get ``status`` and ``error``."""
+    def refuse(verb, headers, body):
+        if verb != "POST" or not when(headers, body):
+            return None
+        return status, (None if error is None else {"jsonrpc": "2.0", "id": body.get("id"), "error": error})
+    return refuse
+
+
+@pytest.mark.parametrize("refusal", sorted(MODERN_ONLY_REFUSALS))
+def test_auto_bridges_a_handshake_host_to_a_server_that_refuses_initialize_and_speaks_2026(bridge, upstream,
+                                                                                            refusal):
+    server = upstream(refuse=refusing(lambda headers, body: body.get("method") == "initialize",
+                                      *MODERN_ONLY_REFUSALS[refusal]))
+    host = bridge(server.url)
+    info = host.initialize("2025-06-18")
+    assert info["protocolVersion"] == "2025-06-18" and info["serverInfo"]["name"] == "everything"
+    assert host.request("tools/call", {"name": "echo", "arguments": {"text": "x"}})["result"]["content"][0][
+        "text"] == "x"
+    methods = [body["method"] for verb, _, body in server.requests if verb == "POST"
+               and body["method"] != "subscriptions/listen"]        # (list changes: its own stream)
+    assert methods == ["initialize", "server/discover", "tools/call"], methods
+    assert server.posted("tools/call")[0][1]["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] == MODERN
+
+
+@pytest.mark.parametrize("refusal", sorted(HANDSHAKE_ONLY_REFUSALS))
+def test_auto_answers_a_2026_host_s_discover_with_method_not_found_when_the_server_speaks_only_handshake(
+        bridge, upstream, refusal):
+    server = upstream(refuse=refusing(lambda headers, body: "mcp-session-id" not in headers
+                                      and body.get("method") != "initialize", *HANDSHAKE_ONLY_REFUSALS[refusal]))
+    host = bridge(server.url)
+    refused = host.request("server/discover", {"_meta": envelope()})
+    assert refused["error"]["code"] == -32601, refused
+    assert host.initialize()["protocolVersion"] == "2025-11-25"       # the host falls back, the bridge mirrors
+    assert host.request("tools/call", {"name": "echo", "arguments": {"text": "y"}})["result"]["content"][0][
+        "text"] == "y"
+    methods = [body["method"] for verb, _, body in server.requests if verb == "POST"]
+    assert methods[:3] == ["server/discover", "initialize", "notifications/initialized"], methods
+
+
 def test_a_handshake_only_server_answers_discover_with_method_not_found(bridge, upstream):
     server = upstream()
     host = bridge(server.url, "--protocol", "handshake")
@@ -213,4 +269,96 @@ def test_nothing_listening_is_one_clear_error_after_retry_for(bridge):
     message = answer["error"]["message"]
     assert "refused the connection" in message and "is the server running" in message, message
     host.silent_about(lambda m: True, 0.5)       # exactly one answer
+    assert host.close() == 0
+
+
+def slow_call(request_id, seconds, steps):
+    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": {
+        "name": "slow", "arguments": {"seconds": seconds, "steps": steps}, "_meta": {"progressToken": request_id}}}
+
+
+def test_what_the_host_sends_before_initialize_is_answered_waits_for_the_session(bridge, upstream):
+    server = upstream()
+    host = bridge(server.url)
+    host.send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": INIT_PARAMS})   # all at once,
+    host.send({"jsonrpc": "2.0", "method": "notifications/initialized"})                    # as a script writes
+    host.send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": "x"}}})
+    host.send({"jsonrpc": "2.0", "id": 3, "method": "ping"})
+    assert host.answer_to(1)["result"]["serverInfo"]["name"] == "everything"
+    assert host.answer_to(2)["result"]["content"][0]["text"] == "x"
+    assert host.answer_to(3)["result"] == {}
+    posts = [(headers, body) for verb, headers, body in server.requests if verb == "POST"]
+    methods = [body["method"] for _, body in posts]     # (the server's threads may take the last two in any order)
+    assert methods[:2] == ["initialize", "notifications/initialized"] and sorted(methods[2:]) == ["ping", "tools/call"]
+    assert all(headers.get("mcp-session-id") for headers, _ in posts[1:])
+    assert host.close() == 0
+
+
+def test_at_stdin_s_end_the_answers_on_their_way_reach_the_host_before_the_session_is_deleted(bridge, upstream):
+    server = upstream()
+    host = bridge(server.url)
+    host.send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": INIT_PARAMS})
+    host.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    host.send(slow_call(2, 1.0, 4))
+    host.send({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": "y"}}})
+    host.process.stdin.close()                       # the host is done writing, and reads on
+    assert host.answer_to(1)["result"]["serverInfo"]["name"] == "everything"
+    assert host.answer_to(2)["result"]["content"][0]["text"] == "done"
+    assert host.answer_to(3)["result"]["content"][0]["text"] == "y"
+    assert host.process.wait(WAIT) == 0
+    verbs = [(verb, (body or {}).get("method")) for verb, _, body in server.requests]
+    assert verbs[-1] == ("DELETE", None) and verbs.count(("POST", "tools/call")) == 2, verbs
+
+
+def test_at_stdin_s_end_an_answer_still_away_after_the_idle_timeout_is_an_error(bridge, upstream):
+    server = upstream()
+    host = bridge(server.url, "--idle-timeout", "3")
+    host.initialize()
+    host.send(slow_call(9, 60.0, 600))              # progress every 0.1 s: never idle, never done in time
+    host.next(lambda m: m.get("method") == "notifications/progress")
+    host.process.stdin.close()
+    started = time.monotonic()
+    message = host.answer_to(9)["error"]["message"]
+    assert "tools/call had no answer from %s 3 s after the host closed the bridge's input" % server.url in message
+    assert 2.5 < time.monotonic() - started < WAIT
+    assert host.process.wait(WAIT) == 0
+    assert server.requests[-1][0] == "DELETE"
+
+
+def test_at_stdin_s_end_the_server_s_question_to_the_host_is_refused_and_its_call_answered(bridge, upstream):
+    server = upstream()
+    host = bridge(server.url)
+    host.initialize(capabilities={"elicitation": {}})
+    host.send({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "elicit", "arguments": {}}})
+    question = host.next(lambda m: m.get("method") == "elicitation/create")
+    host.process.stdin.close()                       # it will never answer: the server must not wait for it
+    answer = host.answer_to(4)
+    assert "the host closed its input" in str(answer), answer
+    assert host.process.wait(WAIT) == 0
+    refusal = [body for verb, _, body in server.requests
+               if verb == "POST" and "method" not in body and body.get("id") == question["id"]]
+    assert refusal and refusal[0]["error"]["code"] == -32603, refusal
+
+
+def test_a_2025_03_26_batch_goes_up_one_by_one_and_its_answers_come_back_as_one(bridge, upstream):
+    server = upstream()
+    host = bridge(server.url)
+    host.initialize("2025-03-26")
+    host.send([{"jsonrpc": "2.0", "id": "a", "method": "tools/call", "params": {"name": "echo", "arguments": {"text": "1"}}},
+               {"jsonrpc": "2.0", "method": "notifications/roots/list_changed"},
+               {"jsonrpc": "2.0", "id": "b", "method": "tools/call", "params": {"name": "no_such_tool", "arguments": {}}},
+               {"jsonrpc": "2.0", "id": "c", "method": "ping"},
+               {"id": "d", "method": "ping"}])
+    reply = host.next(lambda m: isinstance(m, list))
+    answers = {answer["id"]: answer for answer in reply}
+    assert sorted(answers) == ["a", "b", "c", "d"] and len(reply) == 4
+    assert answers["a"]["result"]["content"][0]["text"] == "1"
+    assert answers["b"]["error"] == direct_error("tools/call", {"name": "no_such_tool", "arguments": {}})
+    assert answers["c"]["result"] == {} and answers["d"]["error"]["code"] == -32600
+    bodies = [body for verb, _, body in server.requests if verb == "POST"]
+    assert all(isinstance(body, dict) for body in bodies), "the server gets no batch"
+    assert sorted(body.get("method") for body in bodies[2:]) == ["notifications/roots/list_changed", "ping",
+                                                                 "tools/call", "tools/call"]
+    host.send([{"jsonrpc": "2.0", "method": "notifications/roots/list_changed"}])
+    host.silent_about(lambda m: True, 1.0)          # a batch of notifications gets no reply
     assert host.close() == 0

@@ -8,6 +8,7 @@ prints.
 import ast
 import json
 import os
+import shlex
 import shutil
 import sys
 
@@ -103,6 +104,41 @@ def test_without_the_bridge_s_file_the_command_line_names_the_file_to_copy(tmp_p
             in done.stderr.decode()
 
 
+def bridge_form(folder):
+    """The interpreter's arguments ``config --url`` writes before the URL: the core and the bridge
+    imported from ``folder`` (their cached bytecode), isolated from the host's folder and environment."""
+    return ["-I", "-S", "-c", "import sys; sys.path.insert(0, %r); import minimcp, minimcp_bridge; "
+            "sys.exit(minimcp_bridge.bridge_main())" % folder]
+
+
+def test_config_url_s_entry_runs_from_cached_bytecode_whatever_the_host_s_folder_and_environment(upstream, tmp_path):
+    server = upstream()
+    release = tmp_path / "minimcp"          # a copy of the files, as a user keeps them (or one bundle)
+    release.mkdir()
+    for name in os.listdir(ROOT):
+        if name.startswith("minimcp") and name.endswith(".py"):
+            shutil.copy(os.path.join(ROOT, name), str(release / name))
+    done = run_command([sys.executable, str(release / "minimcp.py"), "config", "--client", "gemini", "--url",
+                        server.url], env={"PATH": os.environ.get("PATH", "")})
+    assert done.returncode == 0, done.stderr.decode()
+    entry = json.loads(done.stdout)["mcpServers"]["127-0-0-1"]
+    assert entry["args"] == bridge_form(str(release)) + [server.url] and "env" not in entry
+    tag = sys.implementation.cache_tag
+    cached = sorted(os.listdir(str(release / "__pycache__")))
+    assert "minimcp.%s.pyc" % tag in cached and ("minimcp_bridge.%s.pyc" % tag in cached or not SPLIT), cached
+    # The host starts it from a folder of its own that has another minimcp.py and a json.py, with a
+    # PYTHONPATH of its own: none of them is what the bridge imports.
+    elsewhere = tmp_path / "project"
+    elsewhere.mkdir()
+    for module in ("minimcp", "json"):
+        (elsewhere / (module + ".py")).write_text("raise SystemExit('the host folder\'s %s.py was imported')\n"
+                                                  % module)
+    host = Host([entry["command"]] + entry["args"] + ["-q"], cwd=str(elsewhere),
+                env={"PYTHONPATH": str(elsewhere), "PATH": os.environ.get("PATH", "")})
+    assert host.initialize()["serverInfo"]["name"] == "everything"
+    assert host.close() == 0, host.stderr
+
+
 def config(*words, env=None):
     environment = {key: value for key, value in os.environ.items() if "proxy" not in key.lower()}
     environment.update(env or {})
@@ -122,9 +158,8 @@ def test_config_url_writes_the_entry_that_runs_the_bridge_and_it_serves(upstream
     assert done.returncode == 0, done.stderr.decode()
     entry = json.loads(done.stdout)["mcpServers"]["127-0-0-1"]           # named after the URL's host
     assert entry["command"] == os.path.abspath(sys.executable)
-    assert entry["args"] == [os.path.join(ROOT, "minimcp.py"), "bridge", server.url,
-                             "--header", "Authorization: Bearer ${MCP_TOKEN}", "--header-file", str(headers),
-                             "--retry-for", "5"]
+    assert entry["args"] == bridge_form(ROOT) + [server.url, "--header", "Authorization: Bearer ${MCP_TOKEN}",
+                                                 "--header-file", str(headers), "--retry-for", "5"]
     assert entry["env"] == {"MCP_TOKEN": "t0ken", "TEAM": "blue"}         # what the ${NAME}s need, no secret in argv
     assert "TEAM's value, from this environment, is in the entry's env" in done.stderr.decode()
     # The host's start, as the entry says: its command, its args, its env (and nothing of ours).
@@ -152,8 +187,19 @@ def test_config_url_for_a_command_line_host_names_it_and_carries_the_proxy():
     done = config("--client", "claude-code", "--url", "https://mcp.example.com:8443/mcp", "--name", "remote",
                   "--protocol", "2026-07-28", env={"HTTPS_PROXY": "http://proxy.internal:3128"})
     assert done.returncode == 0, done.stderr.decode()
-    assert done.stdout.decode().split() == [
+    assert shlex.split(done.stdout.decode()) == [
         "claude", "mcp", "add", "--transport", "stdio", "remote", "--env", "HTTPS_PROXY=http://proxy.internal:3128",
-        "--", os.path.abspath(sys.executable), os.path.join(ROOT, "minimcp.py"), "bridge",
-        "https://mcp.example.com:8443/mcp", "--protocol", "2026-07-28"]
+        "--", os.path.abspath(sys.executable)] + bridge_form(ROOT) + ["https://mcp.example.com:8443/mcp", "--protocol",
+                                                                      "2026-07-28"]
     assert "the proxy settings here (HTTPS_PROXY) are in the entry's env too" in done.stderr.decode()
+
+
+def test_a_command_line_host_s_line_quotes_the_bridge_s_c_line_for_the_shell_it_is_pasted_into():
+    import minimcp_cli
+    python = "C:\\Python 3\\python.exe"
+    code = bridge_form("C:\\Users\\me\\minimcp")[3]
+    words = ["codex", "mcp", "add", "r", "--", python] + bridge_form("C:\\Users\\me\\minimcp") + [
+        "https://mcp.example.com/mcp"]
+    assert shlex.split(minimcp_cli._shell_words(words, windows=False)) == words
+    line = minimcp_cli._shell_words(words, windows=True)     # one double-quoted word each: cmd.exe, PowerShell
+    assert line == 'codex mcp add r -- "%s" -I -S -c "%s" https://mcp.example.com/mcp' % (python, code), line

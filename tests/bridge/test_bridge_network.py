@@ -335,3 +335,29 @@ def test_tls_is_verified_against_the_system_store_and_ca_file(bridge, scripted):
     host = bridge(url, "--ca-file", TLS_PEM)
     assert host.initialize()["serverInfo"] == SERVER_INFO
     assert host.request("tools/call", {"name": "work", "arguments": {}})["result"] == {"content": []}
+
+
+HOST_INIT = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+
+
+@pytest.mark.parametrize("status, fix", [
+    (403, "forbidden: the credentials lack access to this server"),
+    (404, "check the URL's path (MCP endpoints are often /mcp)"),
+    (405, "is it a Streamable HTTP MCP endpoint? (the old HTTP+SSE transport's /sse URL is not supported)"),
+])
+def test_an_http_refusal_is_one_error_that_names_its_likely_fix(bridge, scripted, status, fix):
+    server = scripted(lambda request: request.status(status))
+    host = bridge(server.url)
+    message = host.request("initialize", HOST_INIT)["error"]["message"]
+    assert "HTTP %d from %s" % (status, server.url) in message and fix in message, message
+    host.silent_about(lambda m: True, 0.5)           # exactly one answer
+    assert host.close() == 0
+
+
+def test_a_proxy_that_refuses_the_tunnel_is_named_as_the_cause(bridge, scripted):
+    proxy = scripted(lambda request: request.status(403))      # (CONNECT: answered 501 by the handler)
+    host = bridge("https://mcp.bridge.test/mcp", "--retry-for", "0",
+                  env={"HTTPS_PROXY": "http://127.0.0.1:%d" % proxy.port, "NO_PROXY": ""})
+    message = host.request("initialize", HOST_INIT)["error"]["message"]
+    assert "refused to open a tunnel to mcp.bridge.test:443" in message and "HTTPS_PROXY" in message, message
+    assert host.close() == 0
