@@ -52,6 +52,7 @@ def test_mcp2_hands_the_request_meta_as_a_dict_with_its_progress_token_in_snake_
 
 
 MCP1_DICT = '''
+    from typing import List  # (list[...] needs Python 3.9)
     import asyncio
     import mcp.types as types
     from mcp.server.lowlevel import Server
@@ -61,13 +62,13 @@ MCP1_DICT = '''
 
 
     @server.list_tools()
-    async def list_tools() -> list[types.Tool]:
+    async def list_tools() -> List[types.Tool]:
         return [types.Tool(name="count", inputSchema={"type": "object", "properties": {
             "counts": {"type": "object", "additionalProperties": {"type": "integer"}}}, "required": ["counts"]})]
 
 
     @server.call_tool()
-    async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
+    async def call_tool(name: str, arguments: dict) -> List[types.TextContent]:
         return [types.TextContent(type="text", text=str(sorted(arguments["counts"].items())))]
 
 

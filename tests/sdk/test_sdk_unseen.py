@@ -20,6 +20,7 @@ def test_a_model_built_without_a_field_the_sdk_requires_fails_in_pydantics_words
     error is the answer (code 0, the ValidationError's words); minimcp listed them, and the
     client rejected the list."""
     answers, _, _ = serve(tmp_path, '''
+        from typing import List  # (list[...] needs Python 3.9)
         import asyncio
         import mcp.server.stdio
         import mcp.types as types
@@ -28,11 +29,11 @@ def test_a_model_built_without_a_field_the_sdk_requires_fails_in_pydantics_words
         server = Server("unseen")
 
         @server.list_resources()
-        async def list_resources() -> list[types.Resource]:
+        async def list_resources() -> List[types.Resource]:
             return [types.Resource(uri="greeting://World", title="Hello", contentType="text/plain")]
 
         @server.list_tools()
-        async def list_tools() -> list[types.Tool]:
+        async def list_tools() -> List[types.Tool]:
             return [types.Tool(name="get-users", description="모든 사용자 목록을 가져옵니다", arguments=[])]
 
         async def main():
@@ -51,13 +52,14 @@ def test_a_model_built_without_a_field_the_sdk_requires_fails_in_pydantics_words
                         r"\{'name': 'get-users', 'de\.\.\.다', 'arguments': \[\]\}, input_type=dict\]"
                         + PYDANTIC_LINK, answers[2]["error"]["message"]), answers[2]["error"]["message"]
     answers, _, _ = serve(tmp_path, '''
+        from typing import List  # (list[...] needs Python 3.9)
         from mcp.server.fastmcp import FastMCP
         from mcp.types import TextContent, TextResourceContents
 
         mcp = FastMCP("unseen")
 
         @mcp.tool()
-        def missing() -> list[TextContent]:
+        def missing() -> List[TextContent]:
             try:
                 TextResourceContents(uri="file:///a.txt")
             except ValueError as exc:              # pydantic's ValidationError is a ValueError
@@ -71,6 +73,7 @@ def test_an_async_main_that_builds_its_server_is_awaited(tmp_path):
     """IvanMazeppa/PlasmaDXR builds its Server inside ``async def main()`` and starts it with
     ``asyncio.run(main())``: serve called main() and never awaited the coroutine it returned."""
     answers, _, stderr = serve(tmp_path, '''
+        from typing import List  # (list[...] needs Python 3.9)
         import asyncio
         from mcp.server import Server
         from mcp.server.stdio import stdio_server
@@ -80,12 +83,12 @@ def test_an_async_main_that_builds_its_server_is_awaited(tmp_path):
             server = Server("test-server")
 
             @server.list_tools()
-            async def list_tools() -> list[Tool]:
+            async def list_tools() -> List[Tool]:
                 return [Tool(name="test_tool", description="Echo", inputSchema={
                     "type": "object", "properties": {"message": {"type": "string"}}, "required": ["message"]})]
 
             @server.call_tool()
-            async def call_tool(name: str, arguments: dict) -> list[TextContent]:
+            async def call_tool(name: str, arguments: dict) -> List[TextContent]:
                 return [TextContent(type="text", text="Echo: " + arguments["message"])]
 
             async with stdio_server() as (read_stream, write_stream):
@@ -109,6 +112,7 @@ def test_the_served_script_is_compiled_as_python_compiles_a_script(tmp_path):
     environment = dict(os.environ, PYTHONPYCACHEPREFIX=str(cache))     # where every .pyc goes, to be seen
     environment.pop("PYTHONDONTWRITEBYTECODE", None)
     answers, _, _ = serve(folder, '''
+        from typing import List  # (list[...] needs Python 3.9)
         import os
         from mcp.server.fastmcp import FastMCP
         from helper import WORD
@@ -116,7 +120,7 @@ def test_the_served_script_is_compiled_as_python_compiles_a_script(tmp_path):
         mcp = FastMCP("filesystem")
 
         @mcp.tool()
-        def list_files(path: str = ".") -> list[str]:
+        def list_files(path: str = ".") -> List[str]:
             return sorted(os.listdir(path)) + [WORD]
 
         if __name__ == "__main__":
@@ -132,6 +136,7 @@ def test_the_arguments_after_the_script_are_its_own(tmp_path):
     stdio or SSE from its arguments, and prints its usage without one): ``serve server.py --stdio``
     gives the script those arguments, as python does."""
     answers, _, _ = serve(tmp_path, '''
+        from typing import List  # (list[...] needs Python 3.9)
         import argparse
         import asyncio
         import sys
@@ -143,11 +148,11 @@ def test_the_arguments_after_the_script_are_its_own(tmp_path):
         SEEN = list(sys.argv[1:])
 
         @app.list_tools()
-        async def list_tools() -> list[types.Tool]:
+        async def list_tools() -> List[types.Tool]:
             return [types.Tool(name="argv", description="", inputSchema={"type": "object"})]
 
         @app.call_tool()
-        async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
+        async def call_tool(name: str, arguments: dict) -> List[types.TextContent]:
             return [types.TextContent(type="text", text=" ".join(SEEN + sys.argv[1:]))]
 
         async def run_stdio():
@@ -174,6 +179,7 @@ def test_a_resource_handler_gets_its_uri_as_pydantics_anyurl_not_as_text(tmp_pat
     AnyUrl, which is no str, and answers code 0 "'AnyUrl' object has no attribute 'startswith'";
     minimcp handed it text and read the resource. The server imports no pydantic of its own."""
     answers, _, _ = serve(tmp_path, '''
+        from typing import List  # (list[...] needs Python 3.9)
         import asyncio
         import mcp.server.stdio
         import mcp.types as types
@@ -182,7 +188,7 @@ def test_a_resource_handler_gets_its_uri_as_pydantics_anyurl_not_as_text(tmp_pat
         app = Server("urls")
 
         @app.list_resources()
-        async def list_resources() -> list[types.Resource]:
+        async def list_resources() -> List[types.Resource]:
             return [types.Resource(uri="system://info", name="info"), types.Resource(uri="note://a/b", name="b")]
 
         @app.read_resource()
