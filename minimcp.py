@@ -4287,9 +4287,6 @@ class _Session(_SessionTasks):
         if call.done:                   # cancelled by the client before it started: never runs
             self.inflight.pop(call.key, None)
             return
-        if call.cancelled:              # by a stop: never runs, but may be owed an answer
-            self.drop(call)
-            return
         self._run(call, handler)
 
     def _run(self, call: _Call, handler) -> None:

@@ -770,11 +770,11 @@ def test_eof_answers_a_handler_still_running_when_the_grace_is_over():
                            "error": {"code": -32603, "message": "the server is shutting down"}}
 
 
-def test_a_call_the_eof_cancels_before_it_starts_never_runs():
-    """Queued behind a busy worker when input ends: cancelled, answered, and never started.
+def test_an_async_call_the_eof_cancels_before_it_starts_never_runs():
+    """Queued behind a busy worker when input ends: cancelled before its first step, and answered.
 
-    (It once started anyway, and an ``async def`` handler then ran on, uncancelled, through
-    the whole grace: its cancel had come before it could listen for one.)
+    (It once ran on, uncancelled, through the whole grace: its cancel had come before it
+    could listen for one.)
     """
     app = MCPServer("queued", dialect="minimcp", workers=1, shutdown_grace=30.0)
     busy, started = threading.Event(), []
