@@ -8,21 +8,11 @@ serve``; every difference they found is a test here, a server's source in and th
 No SDK is installed here: `serve` stands in for it.
 """
 
-import sys
-
 import pytest
 
-from test_sdk_generated_classes import HEADERS, call, serve
+# The same servers' harness and the same skips: Python 3.10 and later, pydantic where they import it.
+from test_sdk_generated_classes import HEADERS, call, needs_pydantic, pydantic, pytestmark, serve  # noqa: F401
 from test_sdk_lowlevel import converse        # a client that answers the server's questions
-
-pytestmark = pytest.mark.skipif(sys.version_info < (3, 10), reason="servers written for the SDKs, which need "
-                                "Python 3.10, in the syntax their users write")
-
-try:
-    import pydantic
-except ImportError:
-    pydantic = None
-needs_pydantic = pytest.mark.skipif(pydantic is None, reason="pydantic 2 is not installed here (the servers import it)")
 
 
 def prompt(name: str, arguments: dict = None) -> tuple:
