@@ -1,6 +1,9 @@
-# Sourced by run_http_python_sdk.sh and run_http_ts_sdk.sh: serves examples/everything.py over
-# minimcp's Streamable HTTP on a free loopback port (tests/interop/http_server.py, the kernel picks
-# the port) and stops it by PID.
+# Sourced by the stages that serve examples/everything.py over HTTP, on loopback only, and stop
+# the server by PID.
+#
+# minimcp's own server (run_http_python_sdk.sh, run_http_ts_sdk.sh, run_bridge_interop.sh,
+# run_apps_browser.sh): Streamable HTTP on a free loopback port (tests/interop/http_server.py, the
+# kernel picks the port).
 #
 #   start_http_server WORKDIR LOGDIR [SCRIPT]  -> sets HTTP_URL and HTTP_PID, or fails via die()
 #   stop_http_server                           -> SIGTERM to HTTP_PID, then wait for it
@@ -38,4 +41,68 @@ stop_http_server() {
   kill -TERM "$HTTP_PID" 2>/dev/null || true
   wait "$HTTP_PID" 2>/dev/null || true
   HTTP_PID=""
+}
+
+# The servers people deploy the app on (run_wsgi_servers.sh: waitress, uWSGI; run_asgi.sh: uvicorn,
+# hypercorn, granian), each started by its own command line, pinned into a throwaway venv:
+#
+#   install_hosts DIR WHAT PACKAGE...        -> a venv DIR/venv with the pinned PACKAGEs, or fails via die()
+#   free_port                                -> prints a loopback port that was free a moment ago
+#   start_hosted NAME LOG PORT COMMAND...    -> runs `env PYTHONPATH=REPO COMMAND...` in examples/ in the
+#                                               background (COMMAND may begin with VAR=VALUE), its output
+#                                               to LOG; sets HOSTED_PID once PORT accepts connections, or
+#                                               prints LOG's tail and fails via die()
+#   stop_hosted SIGNAL                       -> SIGNAL to HOSTED_PID, then wait for it
+#   stop_all_hosted                          -> SIGTERM to every server started, SIGKILL 0.5 s later (the
+#                                               stage's EXIT trap)
+
+HOSTED_PIDS=()
+
+install_hosts() {
+  local dir="$1" what="$2"
+  shift 2
+  python3 -m venv "$dir/venv" || die "cannot create a venv"
+  "$dir/venv/bin/python" -m pip install -q "$@" > "$dir/pip.log" 2>&1 \
+    || { tail -30 "$dir/pip.log"; die "cannot install $what"; }
+}
+
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+start_hosted() {
+  local name="$1" log="$2" port="$3"
+  shift 3
+  ( cd "$repo/examples" && exec env PYTHONPATH="$repo" "$@" ) > "$log" 2>&1 &
+  HOSTED_PID=$!
+  HOSTED_PIDS+=("$HOSTED_PID")
+  # bounded: until the server accepts connections, or it died
+  python3 - "$port" "$HOSTED_PID" <<'PY' || { tail -20 "$log"; die "$name did not start"; }
+import os, socket, sys, time
+port, pid = int(sys.argv[1]), int(sys.argv[2])
+deadline = time.monotonic() + 30
+while time.monotonic() < deadline:
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        sys.exit("the server exited before listening")
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        sys.exit(0)
+    except OSError:
+        time.sleep(0.1)
+sys.exit("the server did not listen within 30 s")
+PY
+}
+
+stop_hosted() {
+  kill -"$1" "$HOSTED_PID" 2>/dev/null
+  wait "$HOSTED_PID" 2>/dev/null
+}
+
+stop_all_hosted() {
+  local pid
+  for pid in "${HOSTED_PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null; done
+  sleep 0.5
+  for pid in "${HOSTED_PIDS[@]}"; do kill -KILL "$pid" 2>/dev/null; done
 }

@@ -28,41 +28,19 @@ while [ $# -gt 0 ]; do
     esac
 done
 
+# shellcheck source=http_fixture.sh
+. "$here/http_fixture.sh"      # install_hosts, free_port, start_hosted, stop_hosted, stop_all_hosted
+
 work="$(mktemp -d "${TMPDIR:-/tmp}/minimcp-asgi.XXXXXX")" || die "mktemp failed"
-pids=()
 cleanup() {
-    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null; done
-    sleep 0.5
-    for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null; done
+    stop_all_hosted
     rm -rf "$work"
 }
 trap cleanup EXIT
 
-python3 -m venv "$work/venv" || die "cannot create a venv"
-"$work/venv/bin/python" -m pip install -q "uvicorn==$UVICORN_VERSION" "hypercorn==$HYPERCORN_VERSION" \
-    "granian==$GRANIAN_VERSION" > "$work/pip.log" 2>&1 || { tail -30 "$work/pip.log"; die "cannot install the ASGI servers"; }
+install_hosts "$work" "the ASGI servers" "uvicorn==$UVICORN_VERSION" "hypercorn==$HYPERCORN_VERSION" \
+    "granian==$GRANIAN_VERSION"
 bin="$work/venv/bin"
-
-free_port() { "$bin/python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-
-wait_listening() {  # PORT PID: until the server accepts connections (bounded), or it died
-    "$bin/python" - "$1" "$2" <<'PY'
-import os, socket, sys, time
-port, pid = int(sys.argv[1]), int(sys.argv[2])
-deadline = time.monotonic() + 30
-while time.monotonic() < deadline:
-    try:
-        os.kill(pid, 0)
-    except OSError:
-        sys.exit("the server exited before listening")
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=1).close()
-        sys.exit(0)
-    except OSError:
-        time.sleep(0.1)
-sys.exit("the server did not listen within 30 s")
-PY
-}
 
 stops_with_a_stream_open() {  # PORT PID: SIGTERM with a GET stream open; the server must exit within 20 s
     "$bin/python" - "$1" "$2" <<'PY'
@@ -95,26 +73,22 @@ PY
 
 status=0
 run_one() {  # NAME WORKERS COMMAND... (with PORT in it as @PORT@)
-    local name="$1" workers="$2" port pid args=() arg
+    local name="$1" workers="$2" port args=() arg
     shift 2
     port=$(free_port)
     for arg in "$@"; do args+=("${arg//@PORT@/$port}"); done
-    ( cd "$repo/examples" && exec env PYTHONPATH="$repo" MINIMCP_STATE_KEY="asgi-stage-$$" \
-        MINIMCP_SESSION_DIR="$work/sessions-$name-$workers" "${args[@]}" ) > "$work/$name-$workers.log" 2>&1 &
-    pid=$!
-    pids+=("$pid")
-    wait_listening "$port" "$pid" || { tail -20 "$work/$name-$workers.log"; die "$name did not start"; }
+    start_hosted "$name" "$work/$name-$workers.log" "$port" MINIMCP_STATE_KEY="asgi-stage-$$" \
+        MINIMCP_SESSION_DIR="$work/sessions-$name-$workers" "${args[@]}"
     printf '\n-- %s, %s worker(s)\n' "$name" "$workers"
     if ! ( cd "$here" && "$bin/python" asgi_servers.py "http://127.0.0.1:$port/mcp" --workers "$workers" ); then
         tail -20 "$work/$name-$workers.log"
         status=1
     fi
-    if ! stops_with_a_stream_open "$port" "$pid"; then
+    if ! stops_with_a_stream_open "$port" "$HOSTED_PID"; then
         tail -20 "$work/$name-$workers.log"
         status=1
     fi
-    kill -KILL "$pid" 2>/dev/null
-    wait "$pid" 2>/dev/null
+    stop_hosted KILL
 }
 
 for workers in 1 "$WORKERS"; do
