@@ -33,7 +33,6 @@
 # Usage: tests/interop/run_reference_servers.sh [--only PACKAGE | --only "PACKAGE VERSION"]... [-v] [-j N] [--keep DIR]
 set -euo pipefail
 
-CLIENT_MCP_VERSION="2.3.0"
 # PIN:PACKAGE==VERSION,...: the packages of one generation and the SDK they run under.
 SERVER_GROUPS=(
   "mcp==1.30.0:mcp-server-time==2026.8.18,mcp-server-git==2026.8.18,mcp-server-fetch==2026.8.18"
@@ -41,39 +40,15 @@ SERVER_GROUPS=(
 )
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-repo="$(cd "$here/../.." && pwd)"
-minimcp_dir="$(cd "${MINIMCP_DIR:-$repo}" && pwd)"
-
 die() { echo "run_reference_servers.sh: $*" >&2; exit 1; }
 
-# shellcheck source=find_python.sh
-. "$here/find_python.sh"
+# shellcheck source=official_servers.sh
+. "$here/official_servers.sh"  # official_stage_begin, official_client, official_stage_run
 
-PY="$(find_python)" || die "no Python >= 3.10 found (looked in \$(pyenv root)/versions/3.1[0-3].* and on PATH); the SDKs need one"
-"$PY" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' || die "$PY is older than 3.11 (the driver needs it)"
+official_stage_begin reference-servers "the driver needs it"
 command -v git >/dev/null || die "git is needed (mcp-server-git works on a repository the stage makes)"
-[ -f "$minimcp_dir/minimcp.py" ] || die "no minimcp.py in $minimcp_dir"
-[ -f "$minimcp_dir/README.md" ] || die "no README.md in $minimcp_dir (its table of deliberate differences)"
-echo "# python: $PY ($("$PY" -c 'import sys; print(sys.version.split()[0])')); minimcp from $minimcp_dir ($(git -C "$minimcp_dir" rev-parse --short HEAD 2>/dev/null || echo '?'))"
-started=$SECONDS
-
-workdir="$(mktemp -d "${TMPDIR:-/tmp}/minimcp-reference-servers.XXXXXX")"
-trap 'rm -rf "$workdir"' EXIT
-mkdir "$workdir/minimcp"
-cp "$minimcp_dir"/minimcp*.py "$workdir/minimcp/"
-
-# The official client (with a pip: official_servers.py installs the servers' venvs with it).
-"$PY" -m venv "$workdir/client" || die "could not create a venv with $PY"
-"$workdir/client/bin/python" -m pip install --quiet --disable-pip-version-check "mcp==$CLIENT_MCP_VERSION" \
-  >"$workdir/client.log" 2>&1 || { cat "$workdir/client.log" >&2; die "pip install mcp==$CLIENT_MCP_VERSION failed"; }
-"$workdir/client/bin/python" -c "import importlib.metadata as m; assert m.version('mcp') == '$CLIENT_MCP_VERSION'" \
-  || die "the client venv does not have mcp $CLIENT_MCP_VERSION"
+official_client
 
 groups=()
 for group in "${SERVER_GROUPS[@]}"; do groups+=(--group "$group"); done
-status=0
-"$workdir/client/bin/python" "$here/official_servers.py" reference "${groups[@]}" \
-  --base-python "$PY" --work "$workdir" --minimcp-dir "$workdir/minimcp" --readme "$minimcp_dir/README.md" "$@" \
-  || status=$?
-echo "# the stage took $((SECONDS - started))s"
-exit $status
+official_stage_run reference "${groups[@]}" "$@"

@@ -41,45 +41,25 @@
 set -euo pipefail
 
 MCP_VERSIONS=("1.29.0" "2.3.0")
-CLIENT_MCP_VERSION="2.3.0"
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-repo="$(cd "$here/../.." && pwd)"
-minimcp_dir="$(cd "${MINIMCP_DIR:-$repo}" && pwd)"
-
 die() { echo "run_sdk_examples.sh: $*" >&2; exit 1; }
 
-# shellcheck source=find_python.sh
-. "$here/find_python.sh"
+# shellcheck source=official_servers.sh
+. "$here/official_servers.sh"  # official_stage_begin, official_client, official_stage_run
 
-PY="$(find_python)" || die "no Python >= 3.10 found (looked in \$(pyenv root)/versions/3.1[0-3].* and on PATH); the SDKs need one"
-"$PY" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' || die "$PY is older than 3.11 (the driver reads pyproject.toml with tomllib)"
+official_stage_begin sdk-examples "the driver reads pyproject.toml with tomllib"
 "$PY" -m pip --version >/dev/null 2>&1 || die "$PY has no pip to install the SDKs with"
-[ -f "$minimcp_dir/minimcp.py" ] || die "no minimcp.py in $minimcp_dir"
-[ -f "$minimcp_dir/README.md" ] || die "no README.md in $minimcp_dir (its table of deliberate differences)"
-echo "# python: $PY ($("$PY" -c 'import sys; print(sys.version.split()[0])')); minimcp from $minimcp_dir ($(git -C "$minimcp_dir" rev-parse --short HEAD 2>/dev/null || echo '?'))"
-started=$SECONDS
 
-workdir="$(mktemp -d "${TMPDIR:-/tmp}/minimcp-sdk-examples.XXXXXX")"
-trap 'rm -rf "$workdir"' EXIT
-# minimcp as a user has it: its files copied beside nothing else.
-mkdir "$workdir/minimcp"
-cp "$minimcp_dir"/minimcp*.py "$workdir/minimcp/"
-
-# The official client, and the two source distributions, at once.
-# (The client's venv has a pip: official_servers.py installs the other venvs with it.)
-"$PY" -m venv "$workdir/client" || die "could not create a venv with $PY"
-"$workdir/client/bin/python" -m pip install --quiet --disable-pip-version-check --no-compile \
-  "mcp==$CLIENT_MCP_VERSION" >"$workdir/client.log" 2>&1 &
+# The two source distributions, while the official client installs.
 for version in "${MCP_VERSIONS[@]}"; do
   "$PY" -m pip download --quiet --disable-pip-version-check --no-deps --no-binary :all: \
     -d "$workdir/sdist-$version" "mcp==$version" >"$workdir/sdist-$version.log" 2>&1 &
 done
+official_client
 for job in $(jobs -p); do
-  wait "$job" || { cat "$workdir"/*.log >&2; die "an install or a download failed (see above)"; }
+  wait "$job" || { cat "$workdir"/sdist-*.log >&2; die "a download failed (see above)"; }
 done
-"$workdir/client/bin/python" -c "import importlib.metadata as m; assert m.version('mcp') == '$CLIENT_MCP_VERSION'" \
-  || die "the client venv does not have mcp $CLIENT_MCP_VERSION"
 
 sdists=()
 for version in "${MCP_VERSIONS[@]}"; do
@@ -91,8 +71,4 @@ for version in "${MCP_VERSIONS[@]}"; do
 done
 echo "# client and sdists ready in $((SECONDS - started))s"
 
-status=0
-"$workdir/client/bin/python" "$here/official_servers.py" examples "${sdists[@]}" --base-python "$PY" \
-  --work "$workdir" --minimcp-dir "$workdir/minimcp" --readme "$minimcp_dir/README.md" "$@" || status=$?
-echo "# the stage took $((SECONDS - started))s"
-exit $status
+official_stage_run examples "${sdists[@]}" "$@"
