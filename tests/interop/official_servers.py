@@ -24,7 +24,8 @@ reference: each group's packages (pinned) installed with `--no-deps` beside thei
 under the group's SDK pin and without any SDK (sdk_corpus.install_group), each started by its console
 script and by `serve --entry SCRIPT ARGS` with the same arguments (REFERENCE).
 
-Both drive every server over stdio with the official client (mcp 2.3.0, `Client(mode="legacy")`):
+Both drive every server over stdio with the official client (mcp 2.3.0, `Client(mode="legacy")`;
+sdk_corpus.run_one, the recording the corpus and the generated servers share, set by DRIVE):
 initialize, the four listings (every page, following nextCursor), the server's own calls (CALLS), then
 calls made from the reference's listings (sdk_corpus.generated_cases: every tool with arguments its
 schema accepts, with none and with a wrong type; every resource; every prompt), every template read
@@ -56,14 +57,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-import sdk_corpus  # noqa: E402  (installs, generated calls, masks, field-by-field differences)
+import sdk_corpus  # noqa: E402  (installs, recordings, generated calls, masks, field-by-field differences)
 import sdk_generate  # noqa: E402  (the deliberate differences that hold under serve)
-from sdk_diff import dump, run_case  # noqa: E402
-
-import anyio  # noqa: E402
-from mcp import Client  # noqa: E402
-from mcp.client.stdio import StdioServerParameters  # noqa: E402
-from mcp.shared.exceptions import MCPError  # noqa: E402
 
 CALL_TIMEOUT = 30          # seconds for one request (the first waits for the server's imports)
 RUN_TIMEOUT = 120          # seconds for one whole recording
@@ -220,13 +215,8 @@ def start_stub() -> tuple[http.server.ThreadingHTTPServer, str]:
 
 
 # --------------------------------------------------------------------------
-# one recording: the listings, every page of them, and the calls
+# one recording (sdk_corpus.run_one): the listings, every page of them, and these calls
 # --------------------------------------------------------------------------
-
-LISTINGS = (("tools/list", "list_tools", "tools"), ("resources/list", "list_resources", "resources"),
-            ("resources/templates/list", "list_resource_templates", "resourceTemplates"),
-            ("prompts/list", "list_prompts", "prompts"))
-
 
 def template_cases(listings: dict) -> list:
     """A read of every template, its variables set to "1"."""
@@ -234,8 +224,9 @@ def template_cases(listings: dict) -> list:
     return [["resource", re.sub(r"\{[^}]*\}", "1", t["uriTemplate"])] for t in templates if t.get("uriTemplate")]
 
 
-def make_cases(listings: dict, server: dict) -> tuple[list, set]:
-    """(calls, indexes of the calls with invalid arguments) from the reference's listings."""
+def make_cases(listings: dict, server: dict) -> list:
+    """The calls from the reference's listings; the indexes of those with invalid arguments go to
+    server["invalid"]."""
     cases = [list(c) for c in server.get("calls", [])]
     invalid, seen = set(), set()
     for case in sdk_corpus.generated_cases(listings, {}):
@@ -246,69 +237,17 @@ def make_cases(listings: dict, server: dict) -> tuple[list, set]:
         cases.append(case)
     cases += template_cases(listings)
     cases += [["tool", "no_such_tool", {}], ["resource", "missing://nothing"], ["prompt", "no_such_prompt", {}]]
-    return cases, invalid
-
-
-async def record(command: list, cwd: Path, env: dict, errlog: Path, server: dict, out: dict, cases) -> list:
-    """Drive one server; fill `out` as answers come (a server that dies keeps what it said)."""
-    wrapped = ["/bin/sh", "-c", 'exec "$@" 2>>"$OFFICIAL_ERRLOG"', "sh", *command]
-    params = StdioServerParameters(command=wrapped[0], args=wrapped[1:], cwd=str(cwd),
-                                   env=dict(env, OFFICIAL_ERRLOG=str(errlog)))
-    with anyio.fail_after(RUN_TIMEOUT):
-        async with Client(params, mode="legacy", read_timeout_seconds=CALL_TIMEOUT, cache=None) as client:
-            info = client.server_info
-            out["initialize"] = {"capabilities": dump(client.server_capabilities) if client.server_capabilities
-                                 else None, "serverInfo.name": getattr(info, "name", None),
-                                 "instructions": client.instructions}
-
-            async def attempt(key: str, call) -> None:
-                try:
-                    out[key] = dump(await call())
-                except MCPError as exc:
-                    out[key] = {"error": {"code": exc.error.code, "message": exc.error.message}}
-                except TimeoutError:
-                    out[key] = {"client_error": "no answer in %ds" % CALL_TIMEOUT}
-                    raise
-                except Exception as exc:  # noqa: BLE001 - the client refused the answer: that is the answer
-                    out[key] = {"client_error": f"{type(exc).__name__}: {exc}"[:400]}
-
-            listings = {}
-            for key, method, field in LISTINGS:
-                cursor, page, items = None, 1, []
-                while True:
-                    label = key if page == 1 else f"{key} page {page}"
-                    await attempt(label, lambda: getattr(client, method)(cursor=cursor))
-                    items += out[label].get(field) or []
-                    cursor = out[label].get("nextCursor")
-                    if not cursor or page >= MAX_PAGES:
-                        break
-                    page += 1
-                listings[key] = {field: items}
-            if cases is None:
-                cases, server["invalid"] = make_cases(listings, server)
-            for index, case in enumerate(cases):
-                await attempt(*run_case(client, index, case))
+    server["invalid"] = invalid
     return cases
 
 
-def run_one(command: list, cwd: Path, env: dict, server: dict, errlog: Path, cases) -> tuple[dict, list, str]:
-    """(recording, calls sent, failure text or ''): a fresh cwd (its setup lines run in it), one run."""
-    if cwd.exists():
-        shutil.rmtree(cwd)
-    (cwd / "home").mkdir(parents=True)
-    for line in server.get("setup", []):
-        subprocess.run(["/bin/sh", "-c", line], cwd=cwd, env=env, check=True, capture_output=True)
-    out: dict = {}
-    try:
-        cases = anyio.run(record, command, cwd, env, errlog, server, out, cases)
-        return out, cases, ""
-    except BaseException as exc:  # noqa: BLE001 - anyio wraps failures in groups
-        if isinstance(exc, KeyboardInterrupt):
-            raise
-        while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
-            exc = exc.exceptions[0]
-        said = sdk_generate.last_word(errlog, "".join(traceback.format_exception_only(type(exc), exc)).strip())
-        return out, cases or [], said
+def last_word(exc: BaseException, errlog: Path, drive: sdk_corpus.Drive) -> str:
+    """Why a run stopped: the exception ending the server's traceback on stderr, else the client's."""
+    return sdk_generate.last_word(errlog, "".join(traceback.format_exception_only(type(exc), exc)).strip())
+
+
+DRIVE = sdk_corpus.Drive(call_timeout=CALL_TIMEOUT, run_timeout=RUN_TIMEOUT, max_pages=MAX_PAGES,
+                         cases=make_cases, explain=last_word)
 
 
 # --------------------------------------------------------------------------
@@ -429,12 +368,14 @@ def check(server: dict, commands: dict, harness, env_base: dict, stub: str) -> d
                                        {"stub": stub, "cwd": str(cwd)}))
     env = dict(env_base, HOME=str(cwd / "home"), TMPDIR=str(cwd), **server.get("env", {}))
     result = {"name": server["name"]}
-    real, cases, failure = run_one(commands["reference"], cwd, env, server, base / "sdk.stderr", None)
+    real, cases, failure = sdk_corpus.run_one(commands["reference"], cwd, env, server, base / "sdk.stderr", None,
+                                              DRIVE)
     result["real"] = real
     if "initialize" not in real:
         result.update(status="skipped", why=failure or "no answer to initialize")
         return result
-    mini, _, mini_failure = run_one(commands["serve"], cwd, env, server, base / "serve.stderr", cases)
+    mini, _, mini_failure = sdk_corpus.run_one(commands["serve"], cwd, env, server, base / "serve.stderr", cases,
+                                               DRIVE)
     result["mini"] = mini
     patterns = [re.compile(p) for p in server.get("mask", [])]
     keys = frozenset(server.get("mask_keys", []))
@@ -460,8 +401,7 @@ def report(result: dict, verbose: bool) -> None:
     if result["status"] == "skipped":
         print(f"SKIPPED {name}: could not start under its SDK: {result['why']}")
     elif result["status"] == "identical":
-        used = f", deliberate differences {', '.join(result['used'])}" if result["used"] else ""
-        print(f"identical {name}  ({result['answers']} answers{used})")
+        print(f"identical {name}  ({result['answers']} answers{sdk_generate.rows_used(result['used'])})")
     else:
         differences = result["differences"]
         print(f"DIFFERS {name}: {len(differences)} difference(s), the first: {sdk_corpus.describe(differences[0])}")

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import dataclasses
 import json
 import os
 import re
@@ -54,6 +55,7 @@ import threading
 import time
 import traceback
 from pathlib import Path
+from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sdk_diff import (dump, rule_shortest_schemas, rule_spec_fixed, rule_undeclared_lists,  # noqa: E402
@@ -350,14 +352,52 @@ def generated_cases(listings: dict, server: dict) -> list:
 # --------------------------------------------------------------------------
 
 
+LISTINGS = (("tools/list", "list_tools", "tools"), ("resources/list", "list_resources", "resources"),
+            ("resources/templates/list", "list_resource_templates", "resourceTemplates"),
+            ("prompts/list", "list_prompts", "prompts"))
+
+
+def corpus_cases(listings: dict, server: dict) -> list:
+    """The calls of a reference run here: the server's script, then those generated from its listings."""
+    return [list(c) for c in server.get("calls", [])] + generated_cases(listings, server)
+
+
+def stopped_because(exc: BaseException, errlog: Path, drive: Drive) -> str:
+    """Why a run stopped: the server's own last word on stderr (the exception that stopped it, or
+    minimcp's message) first, then what the client saw, then the last lines of that stderr."""
+    failure = "".join(traceback.format_exception_only(type(exc), exc)).strip().splitlines()[-1][:300]
+    if isinstance(exc, TimeoutError):
+        failure = (f"timed out: a request after {drive.call_timeout}s or the recording after "
+                   f"{drive.run_timeout}s ({failure})")
+    lines = errlog.read_text(errors="replace").strip().splitlines() if errlog.exists() else []
+    said = [line.strip() for line in lines if re.match(r"^\s*(\w+\.)*\w*(Error|Exception|Exit)\b|^minimcp: ", line.strip())]
+    failure = (said[-1][:300] + "  [" + failure + "]") if said else failure
+    return failure + "".join("\n      | " + line[:240] for line in lines[-6:])
+
+
+@dataclasses.dataclass(frozen=True)
+class Drive:
+    """How a stage drives its servers; the defaults are this stage's (sdk_generate.py's too).
+
+    official_servers.py follows every page of a listing, sends its own calls, waits less and
+    words a failure by the server's last word alone.
+    """
+
+    call_timeout: int = CALL_TIMEOUT          # seconds for one request
+    run_timeout: int = RUN_TIMEOUT            # seconds for one whole recording
+    max_pages: int = 1                        # pages of each listing followed (nextCursor)
+    cases: Callable[[dict, dict], list] = corpus_cases    # (listings, server) -> a reference run's calls
+    explain: Callable[[BaseException, Path, "Drive"], str] = stopped_because   # (exception, stderr log, drive)
+
+
 async def record(command: list[str], cwd: str, env: dict, server: dict, errlog: Path,
-                 out: dict, cases: list | None) -> list:
+                 out: dict, cases: list | None, drive: Drive) -> list:
     """Drive one server; fill `out` as answers come (a server that dies keeps what it said).
 
-    With cases None the calls are the server's script plus those generated from its own listings
-    (the reference run); the cases actually sent are returned so the minimcp run sends the same.
-    A server marked "notifications" has the log messages and progress notifications that arrive
-    while a call runs recorded with its answer, under "notifications".
+    With cases None the calls are drive.cases of the listings (the reference run); the cases
+    actually sent are returned so the minimcp run sends the same. A server marked "notifications"
+    has the log messages and progress notifications that arrive while a call runs recorded with
+    its answer, under "notifications".
     """
     wrapped = ["/bin/sh", "-c", 'exec "$@" 2>>"$SDK_CORPUS_ERRLOG"', "sh", *command]
     env = dict(env, SDK_CORPUS_ERRLOG=str(errlog))
@@ -372,8 +412,9 @@ async def record(command: list[str], cwd: str, env: dict, server: dict, errlog: 
         heard.append({"progress": [progress, total, message]})
 
     listen = {"logging_callback": on_log} if heard is not None else {}
-    with anyio.fail_after(RUN_TIMEOUT):
-        async with Client(params, mode="legacy", read_timeout_seconds=CALL_TIMEOUT, cache=None, **listen) as client:
+    with anyio.fail_after(drive.run_timeout):
+        async with Client(params, mode="legacy", read_timeout_seconds=drive.call_timeout, cache=None,
+                          **listen) as client:
             capabilities = client.server_capabilities
             info = client.server_info
             out["initialize"] = {"capabilities": dump(capabilities) if capabilities else None,
@@ -386,7 +427,7 @@ async def record(command: list[str], cwd: str, env: dict, server: dict, errlog: 
                 except MCPError as exc:
                     out[key] = {"error": {"code": exc.error.code, "message": exc.error.message}}
                 except TimeoutError:
-                    out[key] = {"client_error": "no answer in %ds" % CALL_TIMEOUT}
+                    out[key] = {"client_error": "no answer in %ds" % drive.call_timeout}
                     raise
                 except Exception as exc:  # the client refused the answer: that is the answer
                     out[key] = {"client_error": f"{type(exc).__name__}: {exc}"[:400]}
@@ -394,20 +435,30 @@ async def record(command: list[str], cwd: str, env: dict, server: dict, errlog: 
                     out[key] = dict(out[key], notifications=heard[:])
                     heard.clear()
 
-            await attempt("tools/list", client.list_tools)
-            await attempt("resources/list", client.list_resources)
-            await attempt("resources/templates/list", client.list_resource_templates)
-            await attempt("prompts/list", client.list_prompts)
+            listings = {}
+            for key, method, field in LISTINGS:
+                cursor, page, items = None, 1, []
+                while True:
+                    label = key if page == 1 else f"{key} page {page}"
+                    await attempt(label, lambda: getattr(client, method)(cursor=cursor))
+                    items += out[label].get(field) or []
+                    cursor = out[label].get("nextCursor")
+                    if not cursor or page >= drive.max_pages:
+                        break
+                    page += 1
+                listings[key] = {field: items}
             if cases is None:
-                cases = [list(c) for c in server.get("calls", [])] + generated_cases(out, server)
+                cases = drive.cases(listings, server)
             for index, case in enumerate(cases):
                 sent.append(case)
                 await attempt(*run_case(client, index, case, on_progress if heard is not None else None))
     return sent
 
 
-def run_one(command: list[str], cwd: Path, env: dict, server: dict, errlog: Path, cases) -> tuple[dict, list, str]:
-    """(recording, cases sent, failure text or '')."""
+def run_one(command: list[str], cwd: Path, env: dict, server: dict, errlog: Path, cases,
+            drive: Drive = Drive()) -> tuple[dict, list, str]:
+    """(recording, cases sent, failure text or ''): in a fresh cwd (the server's files written and
+    its setup lines run in it), one run."""
     if cwd.exists():
         shutil.rmtree(cwd)
     cwd.mkdir(parents=True)
@@ -422,20 +473,13 @@ def run_one(command: list[str], cwd: Path, env: dict, server: dict, errlog: Path
     sent: list = []
     failure = ""
     try:
-        sent = anyio.run(record, command, str(cwd), env, server, errlog, out, cases)
+        sent = anyio.run(record, command, str(cwd), env, server, errlog, out, cases, drive)
     except BaseException as exc:  # noqa: BLE001 - anyio wraps failures in groups
         if isinstance(exc, KeyboardInterrupt):
             raise
         while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:   # anyio's wrapping: say
             exc = exc.exceptions[0]                                               # what happened inside
-        failure = "".join(traceback.format_exception_only(type(exc), exc)).strip().splitlines()[-1][:300]
-        if isinstance(exc, TimeoutError):
-            failure = f"timed out: a request after {CALL_TIMEOUT}s or the recording after {RUN_TIMEOUT}s ({failure})"
-        lines = errlog.read_text(errors="replace").strip().splitlines() if errlog.exists() else []
-        # The server's own last word (the exception that stopped it, or minimcp's message) first.
-        said = [line.strip() for line in lines if re.match(r"^\s*(\w+\.)*\w*(Error|Exception|Exit)\b|^minimcp: ", line.strip())]
-        failure = (said[-1][:300] + "  [" + failure + "]") if said else failure
-        failure += "".join("\n      | " + line[:240] for line in lines[-6:])
+        failure = drive.explain(exc, errlog, drive)
         if cases is not None:
             sent = cases
     return out, sent, failure

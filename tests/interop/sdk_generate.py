@@ -1522,13 +1522,17 @@ def summarise(outcomes: list) -> list:
                   key=lambda item: (-sum(item[1].values()), item[0]))
 
 
+def rows_used(used: list) -> str:
+    """What a pass says of the README's rows it needed (", deliberate differences D1, D10"), or ""."""
+    return f", deliberate differences {', '.join(used)}" if used else ""
+
+
 def print_outcome(outcome: dict, verbose: bool) -> None:
     head = f"seed {outcome['seed']} ({outcome['style']})"
     if outcome["status"] == "skip":
         print(f"skip {head}: its SDK refuses it: {outcome['why'].splitlines()[0][:200] if outcome['why'] else '?'}")
     elif outcome["status"] == "pass":
-        used = f", deliberate differences {', '.join(outcome['used'])}" if outcome["used"] else ""
-        print(f"ok {head}  (as under {PINS[outcome['reference']]}{used})")
+        print(f"ok {head}  (as under {PINS[outcome['reference']]}{rows_used(outcome['used'])})")
     else:
         differences = outcome["differences"]
         print(f"FAIL {head}: {len(differences)} difference(s) from {PINS[outcome['reference']]}")
