@@ -314,11 +314,28 @@ def _status_hint(status: int, url: str) -> str:
     return "an unexpected answer for an MCP endpoint"
 
 
-def _connect_hint(exc: BaseException, where: str, proxy) -> str:
-    """A connection failure as a sentence that names its likely fix."""
+def _connect_hint(exc: BaseException, where: str, proxy, connected: bool = False, seconds: float = None) -> str:
+    """A connection failure as a sentence that names its likely fix.
+
+    ``connected``: the TCP connection (to the server, or to the proxy) was made before it
+    failed: a timeout then is the proxy's tunnel or the TLS handshake, not the network.
+    """
     import socket
     import ssl
     via = " through the proxy %s" % proxy if proxy else ""
+    if isinstance(exc, socket.timeout):
+        within = "within the connect timeout (%s--connect-timeout)" % ("%g s, " % seconds if seconds else "")
+        if proxy and connected:
+            return ("no connection to %s through the proxy %s %s: the proxy took the connection but did not "
+                    "open the tunnel (or %s did not answer TLS through it): check HTTPS_PROXY and NO_PROXY"
+                    % (where, proxy, within, where))
+        if proxy:
+            return "the proxy %s did not take the connection %s: check HTTPS_PROXY and NO_PROXY" % (proxy, within)
+        if connected:
+            return ("%s took the connection but did not finish the TLS handshake %s: is the URL https on a "
+                    "port that speaks plain http? (or a firewall holds the connection; a network that needs "
+                    "a proxy: HTTPS_PROXY)" % (where, within))
+        return "no connection to %s %s: a firewall, or a network that needs a proxy (HTTPS_PROXY)" % (where, within)
     if isinstance(exc, ssl.SSLCertVerificationError):
         return ("the certificate of %s is not trusted (%s): if your network inspects TLS, pass its CA with "
                 "--ca-file FILE or add it to the system's store; verification is never turned off"
@@ -331,9 +348,6 @@ def _connect_hint(exc: BaseException, where: str, proxy) -> str:
     if isinstance(exc, socket.gaierror):
         return ("cannot resolve %s (%s): check the URL's host name and your DNS, or set HTTPS_PROXY if "
                 "this network reaches the internet through a proxy" % (where, exc.strerror or exc))
-    if isinstance(exc, socket.timeout):
-        return ("no connection to %s%s within the connect timeout (--connect-timeout): a firewall, or a "
-                "network that needs a proxy (HTTPS_PROXY)" % (where, via))
     text = str(exc)
     if "Tunnel connection failed" in text:
         return "the proxy %s refused to open a tunnel to %s (%s): check HTTPS_PROXY and NO_PROXY" % (proxy, where, text)
@@ -588,8 +602,10 @@ class Upstream:
                 self.closing.wait(delay)
                 delay = min(delay * 2, 2.0)
             except (OSError, ValueError) as exc:
+                connected = conn.sock is not None             # (http.client sets it once TCP is up)
                 conn.close()
-                raise UpstreamError(_connect_hint(exc, self.where, self._proxy_name()))
+                raise UpstreamError(_connect_hint(exc, self.where, self._proxy_name(), connected,
+                                                  self.connect_timeout))
 
     def _proxy_name(self):
         return "%s:%s" % self.proxy if self.proxy else None
@@ -3407,7 +3423,7 @@ options:
                            2026-07-28-only one; handshake; 2026-07-28 (bridge a
                            handshake-era host to the server's 2026-07-28)
   --ca-file FILE           trust these CAs (PEM) besides the system's store
-  --connect-timeout S      seconds to connect (default 10)
+  --connect-timeout S      seconds to connect: TCP, the proxy's tunnel, TLS (default 10; 0: no limit)
   --idle-timeout S         seconds an answer or stream may stay silent (default 300; 0: no limit);
                            progress and keep-alives count, so a long call that reports is never cut.
                            Also how long the answers still due get once stdin ends (0: 300)

@@ -1,6 +1,6 @@
 """The bridge (issue 39) against servers whose every answer the test writes: streams that break
 off and resume, silences, refusals, headers, proxies, TLS, a server that speaks only 2026-07-28,
-and how the bridge ends with its host.
+connections that stall before HTTP, and how the bridge ends with its host.
 """
 
 import base64
@@ -14,7 +14,8 @@ import time
 
 import pytest
 
-from bridge_harness import BRIDGE, DISCOVERED, Host, bridge, modern_result, result, scripted  # noqa: F401
+from bridge_harness import (BRIDGE, DISCOVERED, Host, bridge, modern_result, mute, result,  # noqa: F401
+                            scripted)
 from conftest import MODERN, ROOT, envelope
 
 TLS_PEM = os.path.join(ROOT, "tests", "bridge_tls.pem")
@@ -361,3 +362,23 @@ def test_a_proxy_that_refuses_the_tunnel_is_named_as_the_cause(bridge, scripted)
     message = host.request("initialize", HOST_INIT)["error"]["message"]
     assert "refused to open a tunnel to mcp.bridge.test:443" in message and "HTTPS_PROXY" in message, message
     assert host.close() == 0
+
+
+@pytest.mark.parametrize("stall", ["TLS never answered", "a proxy that never answers CONNECT"])
+def test_a_connection_that_stalls_before_http_is_cut_at_the_connect_timeout_and_names_its_fix(bridge, mute, stall):
+    listener = mute()
+    if stall == "TLS never answered":
+        url, env = "https://127.0.0.1:%d/mcp" % listener.port, {}
+        fix, first = "is the URL https on a port that speaks plain http", b"\x16"       # a TLS ClientHello
+    else:
+        url, env = "https://mcp.bridge.test/mcp", {"HTTPS_PROXY": "http://127.0.0.1:%d" % listener.port,
+                                                     "NO_PROXY": ""}
+        fix, first = "check HTTPS_PROXY and NO_PROXY", b"CONNECT mcp.bridge.test:443 "
+    host = bridge(url, "--connect-timeout", "1", env=env)
+    for attempt in (1, 2):                                 # each request its one answer; the bridge goes on
+        message = host.request("initialize", HOST_INIT, timeout=10)["error"]["message"]
+        assert "within the connect timeout (1 s, --connect-timeout)" in message and fix in message, message
+    host.silent_about(lambda m: True, 0.3)
+    assert host.close() == 0
+    sent = listener.first_bytes()
+    assert len(sent) == 2 and all(data.startswith(first) for data in sent), sent
