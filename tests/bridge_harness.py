@@ -345,6 +345,14 @@ DISCOVERED = {"supportedVersions": ["2026-07-28"], "capabilities": {"tools": {"l
               "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "modern-only", "version": "9"}}}
 
 
+@pytest.fixture
+def released():
+    """An event set at the test's end: a scripted answer that must never come waits on it."""
+    event = threading.Event()
+    yield event
+    event.set()
+
+
 class Mute:
     """A TCP port on 127.0.0.1 that takes connections and never says a word. It never accepts:
     the kernel completes each TCP handshake into the listen queue and keeps what the client sends."""

@@ -1,6 +1,7 @@
 """The bridge (issue 39) against servers whose every answer the test writes: streams that break
 off and resume, silences, refusals, headers, proxies, TLS, a server that speaks only 2026-07-28,
-connections that stall before HTTP, and how the bridge ends with its host.
+a server that never answers the era's probe, connections that stall before HTTP, and how the
+bridge ends with its host.
 """
 
 import base64
@@ -14,7 +15,7 @@ import time
 
 import pytest
 
-from bridge_harness import (BRIDGE, DISCOVERED, Host, bridge, modern_result, mute, result,  # noqa: F401
+from bridge_harness import (BRIDGE, DISCOVERED, Host, bridge, modern_result, mute, released, result,  # noqa: F401
                             scripted)
 from conftest import MODERN, ROOT, envelope
 
@@ -361,6 +362,77 @@ def test_a_proxy_that_refuses_the_tunnel_is_named_as_the_cause(bridge, scripted)
                   env={"HTTPS_PROXY": "http://127.0.0.1:%d" % proxy.port, "NO_PROXY": ""})
     message = host.request("initialize", HOST_INIT)["error"]["message"]
     assert "refused to open a tunnel to mcp.bridge.test:443" in message and "HTTPS_PROXY" in message, message
+    assert host.close() == 0
+
+
+def keep_silent(request, released, how):
+    """Accept a request and never answer it, in one of three ways, until the test ends."""
+    if how == "no status line":
+        released.wait(60)
+        return
+    request.open_stream()
+    if how == "a stream that goes quiet":
+        request.event(event_id="prime-1", retry=100)          # as the SDKs prime a stream, then nothing
+        released.wait(60)
+        return
+    try:                                                       # "keep-alives only": alive, never an answer
+        while not released.wait(0.2):
+            request.wfile.write(b": keep-alive\n\n")
+            request.wfile.flush()
+    except OSError:
+        pass                                                   # the bridge hung up
+
+
+SILENCES = ("no status line", "a stream that goes quiet", "keep-alives only")
+
+
+@pytest.mark.parametrize("how", SILENCES)
+def test_a_2026_host_s_discover_that_the_server_never_answers_gets_method_not_found_and_initialize_follows(
+        bridge, scripted, released, how):
+    """--protocol auto, a 2026-07-28 host: the server's silence on server/discover would keep the
+    host from its initialize for --idle-timeout (300 s); within --connect-timeout it is -32601."""
+    def handle(request):
+        if request.command == "POST" and request.body.get("method") == "server/discover":
+            return keep_silent(request, released, how)
+        return handshake_server(lambda call: call.json(result(call.body, {"content": []})))(request)
+    server = scripted(handle)
+    host = bridge(server.url, "--connect-timeout", "1")
+    refused = host.request("server/discover", {"_meta": envelope()}, timeout=10)   # a host's deadline, not 300 s
+    assert refused["error"]["code"] == -32601, refused
+    message = refused["error"]["message"]
+    assert "no answer" in message and "1 s (--connect-timeout)" in message and "--protocol handshake" in message
+    assert host.initialize()["serverInfo"] == SERVER_INFO                           # the host falls back: mirrored
+    assert host.request("tools/call", {"name": "work", "arguments": {}})["result"] == {"content": []}
+    assert len(server.of("server/discover")) == 1
+    host.silent_about(lambda m: "method" not in m, 0.3)                             # one answer each
+
+
+@pytest.mark.parametrize("protocol", ["auto", "2026-07-28"])
+def test_a_handshake_host_s_initialize_is_answered_when_the_server_never_answers_the_bridge_s_discover(
+        bridge, scripted, released, protocol):
+    """The bridge's own probe (after a refused initialize, or always with --protocol 2026-07-28)
+    waits --connect-timeout, then the host's initialize has its one answer: the server's refusal
+    of it, or what to change."""
+    refusal = {"code": -32601, "message": "Method not found: initialize"}
+
+    def handle(request):
+        method = request.body.get("method") if request.command == "POST" else None
+        if method == "server/discover":
+            return keep_silent(request, released, "no status line")
+        if method == "initialize":
+            return request.json({"jsonrpc": "2.0", "id": request.body["id"], "error": refusal}, status=404)
+        request.status(405)
+    server = scripted(handle)
+    host = bridge(server.url, "--connect-timeout", "1", "--protocol", protocol)
+    answer = host.request("initialize", HOST_INIT, timeout=10)
+    if protocol == "auto":
+        assert answer["error"] == refusal                  # neither era: the server's own answer to initialize
+        assert host.said("no answer to server/discover within 1 s (--connect-timeout)")
+    else:
+        message = answer["error"]["message"]
+        assert "no answer to server/discover within 1 s (--connect-timeout)" in message, message
+        assert "drop --protocol 2026-07-28" in message, message
+    host.silent_about(lambda m: True, 0.3)
     assert host.close() == 0
 
 
