@@ -79,6 +79,30 @@ def test_a_broken_stream_is_resumed_with_last_event_id_after_the_servers_retry(b
     assert 0.35 <= waited < 1.5, "the server's retry asked for 400 ms, the bridge waited %.3f s" % waited
 
 
+def test_the_get_stream_is_reopened_after_a_drop_with_last_event_id(bridge, scripted, released):
+    gets = []
+
+    def handle(request):
+        if request.command != "GET":
+            return handshake_server(lambda call: None)(request)
+        gets.append(request)
+        if len(gets) > 2:
+            return request.status(405)
+        request.open_stream()
+        said = "before the drop" if len(gets) == 1 else "after it"
+        request.event({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": said}},
+                      event_id="g%d" % len(gets), retry=100)
+        if len(gets) == 2:
+            released.wait(60)            # (the first ends here, its connection with it: a drop)
+    server = scripted(handle)
+    host = bridge(server.url)
+    host.initialize()
+    for said in ("before the drop", "after it"):
+        assert host.next(lambda m: m.get("method") == "notifications/message")["params"]["data"] == said
+    assert [r.headers.get("Last-Event-ID") for r in gets] == [None, "g1"]
+    assert [r.headers["Mcp-Session-Id"] for r in gets] == [SESSION, SESSION]
+
+
 def test_a_stream_that_ends_without_an_answer_gets_one_error(bridge, scripted):
     def on_call(request):
         request.open_stream()
