@@ -285,11 +285,12 @@ class UpstreamError(Exception):
     Attributes:
         status: the HTTP status, or None when no answer came.
         refused: the connection was refused (the server is down or restarting).
+        late: an answer due by a deadline (``answer_within``) had not come by then.
     """
 
-    def __init__(self, message: str, status: int = None, refused: bool = False) -> None:
+    def __init__(self, message: str, status: int = None, refused: bool = False, late: bool = False) -> None:
         super().__init__(message)
-        self.status, self.refused = status, refused
+        self.status, self.refused, self.late = status, refused, late
 
 
 def _status_hint(status: int, url: str) -> str:
@@ -314,11 +315,28 @@ def _status_hint(status: int, url: str) -> str:
     return "an unexpected answer for an MCP endpoint"
 
 
-def _connect_hint(exc: BaseException, where: str, proxy) -> str:
-    """A connection failure as a sentence that names its likely fix."""
+def _connect_hint(exc: BaseException, where: str, proxy, connected: bool = False, seconds: float = None) -> str:
+    """A connection failure as a sentence that names its likely fix.
+
+    ``connected``: the TCP connection (to the server, or to the proxy) was made before it
+    failed: a timeout then is the proxy's tunnel or the TLS handshake, not the network.
+    """
     import socket
     import ssl
     via = " through the proxy %s" % proxy if proxy else ""
+    if isinstance(exc, socket.timeout):
+        within = "within the connect timeout (%s--connect-timeout)" % ("%g s, " % seconds if seconds else "")
+        if proxy and connected:
+            return ("no connection to %s through the proxy %s %s: the proxy took the connection but did not "
+                    "open the tunnel (or %s did not answer TLS through it): check HTTPS_PROXY and NO_PROXY"
+                    % (where, proxy, within, where))
+        if proxy:
+            return "the proxy %s did not take the connection %s: check HTTPS_PROXY and NO_PROXY" % (proxy, within)
+        if connected:
+            return ("%s took the connection but did not finish the TLS handshake %s: is the URL https on a "
+                    "port that speaks plain http? (or a firewall holds the connection; a network that needs "
+                    "a proxy: HTTPS_PROXY)" % (where, within))
+        return "no connection to %s %s: a firewall, or a network that needs a proxy (HTTPS_PROXY)" % (where, within)
     if isinstance(exc, ssl.SSLCertVerificationError):
         return ("the certificate of %s is not trusted (%s): if your network inspects TLS, pass its CA with "
                 "--ca-file FILE or add it to the system's store; verification is never turned off"
@@ -331,13 +349,26 @@ def _connect_hint(exc: BaseException, where: str, proxy) -> str:
     if isinstance(exc, socket.gaierror):
         return ("cannot resolve %s (%s): check the URL's host name and your DNS, or set HTTPS_PROXY if "
                 "this network reaches the internet through a proxy" % (where, exc.strerror or exc))
-    if isinstance(exc, socket.timeout):
-        return ("no connection to %s%s within the connect timeout (--connect-timeout): a firewall, or a "
-                "network that needs a proxy (HTTPS_PROXY)" % (where, via))
     text = str(exc)
     if "Tunnel connection failed" in text:
         return "the proxy %s refused to open a tunnel to %s (%s): check HTTPS_PROXY and NO_PROXY" % (proxy, where, text)
     return "cannot connect to %s%s: %s" % (where, via, text or type(exc).__name__)
+
+
+class _Deadline:
+    """An answer due within ``seconds`` of its request (the era's probe): no read waits past it."""
+    __slots__ = ("seconds", "at")
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds, self.at = seconds, time.monotonic() + seconds
+
+    def read_timeout(self, idle_timeout: float) -> float:
+        """The next read's timeout: what is left (a moment at least), or the idle timeout when sooner."""
+        left = max(self.at - time.monotonic(), 0.001)
+        return min(left, idle_timeout) if idle_timeout else left
+
+    def passed(self) -> bool:
+        return time.monotonic() + 0.01 >= self.at
 
 
 class _Connection:
@@ -355,9 +386,10 @@ class Reply:
     stream end (a 2026-07-28 cancellation, the bridge closing).
     """
 
-    def __init__(self, upstream: "Upstream", connection: _Connection, response, sock) -> None:
+    def __init__(self, upstream: "Upstream", connection: _Connection, response, sock, deadline=None) -> None:
         self.upstream, self.connection, self.response = upstream, connection, response
         self.sock = sock                 # (http.client lets go of it when the answer ends with its connection)
+        self.deadline = deadline         # a _Deadline for the whole answer, or None (--idle-timeout alone)
         self.status = response.status
         self.aborted = False
         self.last_event_id = None        # SSE: the last event id seen (for Last-Event-ID)
@@ -385,6 +417,7 @@ class Reply:
                         continue
                     yield from (message if isinstance(message, list) else [message])
             else:
+                self._bound()
                 body = self.response.read()
                 try:
                     message = json.loads(body) if body.strip() else []
@@ -395,7 +428,7 @@ class Reply:
                 yield from (message if isinstance(message, list) else [message])
         except socket.timeout:
             self.close()
-            raise UpstreamError("the server sent nothing for %s s (--idle-timeout)" % self.upstream.idle_timeout)
+            raise self.upstream.silence(self.deadline)
         except (OSError, ValueError) as exc:
             self.close()
             if self.aborted:
@@ -408,6 +441,7 @@ class Reply:
         readline = self.response.readline
         data, kind = [], ""
         while True:
+            self._bound()                # (keep-alive comments do not put a deadline off)
             line = readline()
             if not line:
                 return
@@ -431,6 +465,10 @@ class Reply:
                 self.retry_ms = int(value)
             elif field == "event":
                 kind = value
+
+    def _bound(self) -> None:
+        if self.deadline is not None:
+            self.sock.settimeout(self.deadline.read_timeout(self.upstream.idle_timeout))
 
     def json_error(self):
         """The JSON-RPC error member of an error answer's body, if it has one (then read whole)."""
@@ -588,8 +626,10 @@ class Upstream:
                 self.closing.wait(delay)
                 delay = min(delay * 2, 2.0)
             except (OSError, ValueError) as exc:
+                connected = conn.sock is not None             # (http.client sets it once TCP is up)
                 conn.close()
-                raise UpstreamError(_connect_hint(exc, self.where, self._proxy_name()))
+                raise UpstreamError(_connect_hint(exc, self.where, self._proxy_name(), connected,
+                                                  self.connect_timeout))
 
     def _proxy_name(self):
         return "%s:%s" % self.proxy if self.proxy else None
@@ -602,13 +642,15 @@ class Upstream:
         connection.http.close()
 
     def request(self, method: str, headers: dict, body: bytes = None, should_stop=None, sent=None,
-                interactive: bool = True) -> Reply:
+                interactive: bool = True, answer_within: float = None) -> Reply:
         """Send one HTTP request and return its answer once the status line is in.
 
         ``sent()`` is called once the request's bytes are written (the bridge keeps the
         host's order up to there). A 401 or 403 asks the ``HeaderProvider`` whether to try
         again (a few times at most: a sign-in, then a step-up); ``interactive``: the host
-        waits for this request, so the provider may open a browser for it.
+        waits for this request, so the provider may open a browser for it. ``answer_within``:
+        seconds from the request's bytes to the end of its answer (a sign-in's wait not
+        counted), past which it is an ``UpstreamError`` with ``late`` set.
         """
         retried_stale, auth_retries = False, 0
         target = self.target if self.proxy is None or self.secure else self.url
@@ -620,7 +662,11 @@ class Upstream:
             if self.proxy is not None and not self.secure:
                 all_headers.update(self.proxy_headers)
             all_headers.update(headers)
+            deadline = _Deadline(answer_within) if answer_within else None
             try:
+                # Each request sets its own: a kept-alive connection may come from one with a deadline.
+                connection.http.sock.settimeout(deadline.read_timeout(self.idle_timeout) if deadline
+                                                else self.idle_timeout or None)
                 connection.http.request(method, target, body=body, headers=all_headers)
                 sock = connection.http.sock
                 if sent is not None:
@@ -634,8 +680,8 @@ class Upstream:
                     continue
                 if sent is not None:
                     sent()
-                raise self._failure(exc)
-            reply = Reply(self, connection, response, sock)
+                raise self._failure(exc, deadline)
+            reply = Reply(self, connection, response, sock, deadline)
             if reply.status in (401, 403) and auth_retries < 3:
                 ask = self.headers.unauthorized if reply.status == 401 else self.headers.forbidden
                 try:
@@ -649,10 +695,16 @@ class Upstream:
                     continue
             return reply
 
-    def _failure(self, exc: BaseException) -> UpstreamError:
+    def silence(self, deadline: _Deadline = None) -> UpstreamError:
+        """The error for a read that timed out: past the answer's deadline, or silent for --idle-timeout."""
+        if deadline is not None and deadline.passed():
+            return UpstreamError("no answer within %g s" % deadline.seconds, late=True)
+        return UpstreamError("the server sent nothing for %s s (--idle-timeout)" % self.idle_timeout)
+
+    def _failure(self, exc: BaseException, deadline: _Deadline = None) -> UpstreamError:
         import socket
         if isinstance(exc, socket.timeout):
-            return UpstreamError("the server sent nothing for %s s (--idle-timeout)" % self.idle_timeout)
+            return self.silence(deadline)
         if isinstance(exc, UpstreamError):
             return exc
         return UpstreamError("the connection to %s broke before an answer: %s" % (self.where, exc or type(exc).__name__))
@@ -2363,14 +2415,22 @@ class Bridge:
             raise _Refused(0, _no_discover())
         message = pending.message
         version = _meta(message).get(META_VERSION, STATELESS_VERSION)
-        try:
-            answer, _ = self.exchange(message, _request_headers(message, version, {}), pending)
+        try:                             # (once the era is 2026-07-28's, it is a request like any other)
+            answer, _ = self.exchange(message, _request_headers(message, version, {}), pending,
+                                      probe=self.era is None)
         except _Refused as exc:
             if exc.error.get("code") in _MODERN_ERRORS:
                 raise                    # a 2026-07-28 server refusing this request: the host adapts and retries
             _log().info("the server does not answer server/discover (%s): it speaks the handshake era only",
                         exc.error.get("message"))
             raise _Refused(exc.status, _no_discover())
+        except UpstreamError as exc:
+            if not exc.late:
+                raise
+            _log().warning("%s: the server is taken to speak the handshake era only (--protocol handshake skips "
+                           "this probe)", exc)
+            raise _Refused(0, _no_discover("%s: the server is taken to speak the handshake revisions only, so "
+                                           "use initialize; --protocol handshake skips this wait" % exc))
         if "error" in answer and answer["error"].get("code") not in _MODERN_ERRORS:
             raise _Refused(0, _no_discover())
         self.answer(pending, answer)
@@ -2410,7 +2470,7 @@ class Bridge:
             self._own += 1
             return "%s%d" % (_OWN_ID_PREFIX, self._own)
 
-    def post(self, message: dict, headers: dict, pending: _Pending = None) -> Reply:
+    def post(self, message: dict, headers: dict, pending: _Pending = None, answer_within: float = None) -> Reply:
         """POST one message; a message of the host's waits for its turn in the host's order."""
         ticket = pending.ticket if pending is not None else None
         if ticket is not None:
@@ -2420,7 +2480,8 @@ class Bridge:
         headers = dict(headers, **_POST_HEADERS)
         should_stop = (lambda: pending.cancelled or self.closing.is_set()) if pending is not None else None
         sent = (lambda: self._handed_on(pending)) if ticket is not None else None
-        return self.upstream.request("POST", headers, encode_message(message), should_stop, sent)
+        return self.upstream.request("POST", headers, encode_message(message), should_stop, sent,
+                                     answer_within=answer_within)
 
     def send(self, message: dict, headers: dict, ticket: int, keep_turn: bool = False) -> Reply:
         """POST a notification or an answer of the host's, in the host's order.
@@ -2441,26 +2502,31 @@ class Bridge:
             if not keep_turn:
                 self.turns.release(ticket)
 
-    def exchange(self, message: dict, headers: dict, pending: _Pending = None, resume=None) -> tuple:
+    def exchange(self, message: dict, headers: dict, pending: _Pending = None, resume=None,
+                 probe: bool = False) -> tuple:
         """POST a request; return the server's answer to it (a response message) and the HTTP reply.
 
         Whatever else the answer's stream carries (progress, logs, the server's own
         requests) is routed on as it comes. A stream that breaks off before the answer is
-        resumed with ``resume(last_event_id)`` when the server gave event ids.
+        resumed with ``resume(last_event_id)`` when the server gave event ids. ``probe``:
+        the request asks which era the server speaks (``server/discover``), and its answer
+        is due within ``--connect-timeout`` (``_probe_within``).
 
         Raises:
             _Refused: an HTTP error status (with the JSON-RPC error to pass on).
             _Cancelled: the host cancelled ``pending`` meanwhile.
-            UpstreamError: the server could not be reached, or never answered.
+            UpstreamError: the server could not be reached, or never answered (``late``: a
+                probe's answer did not come in time).
         """
         key, slot = _id_key(message.get("id")), _Slot()
+        within = _probe_within(self.upstream) if probe else None
         with self.lock:
             self.waiting[key] = slot
         try:
-            reply = first = self.post(message, headers, pending)
+            reply = first = self.post(message, headers, pending, within)
             if reply.status == 202:                  # answered on another stream, if at all
                 reply.close()
-                self._wait_elsewhere(slot, pending)
+                self._wait_elsewhere(slot, pending, within)
             elif reply.status != 200:
                 raise _Refused(reply.status, self.http_error(reply))
             else:
@@ -2469,14 +2535,20 @@ class Bridge:
             if pending is not None and pending.cancelled:
                 raise _Cancelled()
             if slot.answer is None:
-                raise UpstreamError("the server ended its answer to %s without answering it" % message.get("method"))
+                raise UpstreamError("the server ended its answer to %s without answering it" % message.get("method"),
+                                    late=within is not None and reply.status == 202)
             return slot.answer, first
+        except UpstreamError as exc:
+            if exc.late:
+                raise UpstreamError("%s sent no answer to %s within %g s (--connect-timeout)"
+                                    % (self.upstream.where, message.get("method"), within), late=True)
+            raise
         finally:
             with self.lock:
                 self.waiting.pop(key, None)
 
-    def _wait_elsewhere(self, slot: _Slot, pending: _Pending) -> None:
-        deadline = time.monotonic() + (self.upstream.idle_timeout or 1e9)
+    def _wait_elsewhere(self, slot: _Slot, pending: _Pending, within: float = None) -> None:
+        deadline = time.monotonic() + (within or self.upstream.idle_timeout or 1e9)
         while not slot.arrived.wait(0.5):
             if (pending is not None and pending.cancelled) or self.closing.is_set() or time.monotonic() > deadline:
                 return
@@ -2518,9 +2590,9 @@ class Bridge:
                 self.route(message)
                 if until_answered and slot.answer is not None:
                     reply.abort()
-        except UpstreamError:
-            if slot.answer is None and reply.last_event_id is None:
-                raise
+        except UpstreamError as exc:
+            if slot.answer is None and (reply.last_event_id is None or exc.late):
+                raise                        # (a late answer is not waited for again on a resumed stream)
         finally:
             if pending is not None:
                 pending.reply = None
@@ -2620,9 +2692,21 @@ def _owed_answer(message) -> bool:
     return "method" in message and "id" in message
 
 
-def _no_discover() -> dict:
-    return {"code": METHOD_NOT_FOUND, "message": "Method not found: server/discover (the server speaks the "
-            "handshake revisions only: use initialize)"}
+def _no_discover(why: str = "the server speaks the handshake revisions only: use initialize") -> dict:
+    return {"code": METHOD_NOT_FOUND, "message": "Method not found: server/discover (%s)" % why}
+
+
+def _probe_within(upstream: Upstream):
+    """Seconds a server gets to answer server/discover when it tells the era (None: --idle-timeout's).
+
+    The connect timeout, as the probe is part of reaching the server: a server answers it from
+    what it knows, in a round trip, while the host's initialize waits on it against the host's
+    own deadline (tens of seconds). One that takes the request and says nothing (a server that
+    drops methods it does not know; a stream that never carries the answer) would hold the host
+    for --idle-timeout (300 s) instead. --connect-timeout already says how long reaching the
+    server may take here; an option of its own would say it twice.
+    """
+    return upstream.connect_timeout or None
 
 
 def _meta(message: dict) -> dict:
@@ -3038,6 +3122,8 @@ class _Translated:
             raise                        # credentials, not the era: the host is told why as it is
         except (_Refused, UpstreamError) as exc:
             if refusal is not None:
+                if getattr(exc, "late", False):
+                    _log().warning("the server refused initialize, and %s", exc)
                 raise refusal            # neither era: the server's answer to initialize is the one to show
             raise _Refused(0, {"code": INTERNAL_ERROR, "message": "the server at %s does not speak %s (%s): drop "
                                "--protocol %s" % (self.bridge.upstream.url, STATELESS_VERSION, exc,
@@ -3060,7 +3146,8 @@ class _Translated:
         for attempt in (0, 1):
             discover = _request(self.bridge.own_id(), "server/discover", self.envelope({}))
             try:
-                answer, _ = self.bridge.exchange(discover, _request_headers(discover, STATELESS_VERSION, {}), pending)
+                answer, _ = self.bridge.exchange(discover, _request_headers(discover, STATELESS_VERSION, {}), pending,
+                                                 probe=True)
                 return answer
             except _Refused as exc:
                 data = exc.error.get("data") if isinstance(exc.error.get("data"), dict) else {}
@@ -3407,7 +3494,9 @@ options:
                            2026-07-28-only one; handshake; 2026-07-28 (bridge a
                            handshake-era host to the server's 2026-07-28)
   --ca-file FILE           trust these CAs (PEM) besides the system's store
-  --connect-timeout S      seconds to connect (default 10)
+  --connect-timeout S      seconds to connect: TCP, the proxy's tunnel, TLS (default 10; 0: no
+                           limit). Also how long server/discover may go unanswered when it tells
+                           which era the server speaks (--protocol auto or 2026-07-28)
   --idle-timeout S         seconds an answer or stream may stay silent (default 300; 0: no limit);
                            progress and keep-alives count, so a long call that reports is never cut.
                            Also how long the answers still due get once stdin ends (0: 300)

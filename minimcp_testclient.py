@@ -327,8 +327,10 @@ class _ClientBase:
 
     def call_tool(self, name: str, arguments: dict = None, on_id=None) -> dict:
         """Call a tool; progress and log notifications are collected in ``progress`` / ``logs``."""
-        self._next_token = getattr(self, "_next_token", 0) + 1
-        params = {"name": name, "arguments": arguments or {}, "_meta": {"progressToken": self._next_token}}
+        with self._cond:                 # calls made from several threads at once get tokens of their own
+            self._next_token = getattr(self, "_next_token", 0) + 1
+            token = self._next_token
+        params = {"name": name, "arguments": arguments or {}, "_meta": {"progressToken": token}}
         return self.request("tools/call", params, on_id)
 
     def read_resource(self, uri: str) -> dict:

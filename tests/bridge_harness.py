@@ -7,12 +7,15 @@
 - ``Upstream``: minimcp's own HTTP server in this process, recording every request it gets.
 - ``Scripted``: an HTTP server whose every answer the test writes (a 2026-07-28-only server,
   an SSE stream that breaks off, a 401, a server that says nothing...).
+- ``Mute``: a TCP port that takes connections and never says a word (TLS never answered, a
+  proxy that never answers CONNECT).
 """
 
 import http.server
 import json
 import os
 import queue
+import socket
 import socketserver
 import subprocess
 import threading
@@ -340,3 +343,51 @@ def modern_result(message, value):
 DISCOVERED = {"supportedVersions": ["2026-07-28"], "capabilities": {"tools": {"listChanged": True}},
               "ttlMs": 0, "cacheScope": "public",
               "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "modern-only", "version": "9"}}}
+
+
+@pytest.fixture
+def released():
+    """An event set at the test's end: a scripted answer that must never come waits on it."""
+    event = threading.Event()
+    yield event
+    event.set()
+
+
+class Mute:
+    """A TCP port on 127.0.0.1 that takes connections and never says a word. It never accepts:
+    the kernel completes each TCP handshake into the listen queue and keeps what the client sends."""
+
+    def __init__(self):
+        self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(16)
+        self.port = self.listener.getsockname()[1]
+
+    def first_bytes(self):
+        """What each connection made so far sent first (its bytes up to 4 KiB), in order."""
+        self.listener.setblocking(False)
+        sent = []
+        while True:
+            try:
+                connection, _ = self.listener.accept()
+            except BlockingIOError:
+                return sent
+            with connection:
+                connection.settimeout(5)
+                sent.append(connection.recv(4096))
+
+    def close(self):
+        self.listener.close()
+
+
+@pytest.fixture
+def mute():
+    """``mute() -> Mute``, closed at the test's end."""
+    started = []
+
+    def start():
+        started.append(Mute())
+        return started[-1]
+    yield start
+    for listener in started:
+        listener.close()

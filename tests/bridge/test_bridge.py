@@ -258,18 +258,19 @@ def test_a_call_made_while_the_server_is_down_waits_for_it(bridge, upstream):
 
 def test_nothing_listening_is_one_clear_error_after_retry_for(bridge):
     import socket
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]        # free once closed: nothing listens there
-    host = bridge("http://127.0.0.1:%d/mcp" % port, "--retry-for", "1")
-    started = time.monotonic()
-    answer = host.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
-                                         "clientInfo": {"name": "t", "version": "1"}})
-    assert time.monotonic() - started < 5
-    message = answer["error"]["message"]
-    assert "refused the connection" in message and "is the server running" in message, message
-    host.silent_about(lambda m: True, 0.5)       # exactly one answer
-    assert host.close() == 0
+    with socket.socket() as held:
+        # Bound, never listening: connections are refused, and no other test's server (nor a
+        # connection's own source port) can take the port meanwhile, as it could once freed.
+        held.bind(("127.0.0.1", 0))
+        host = bridge("http://127.0.0.1:%d/mcp" % held.getsockname()[1], "--retry-for", "1")
+        started = time.monotonic()
+        answer = host.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                                             "clientInfo": {"name": "t", "version": "1"}})
+        assert time.monotonic() - started < 5
+        message = answer["error"]["message"]
+        assert "refused the connection" in message and "is the server running" in message, message
+        host.silent_about(lambda m: True, 0.5)       # exactly one answer
+        assert host.close() == 0
 
 
 def slow_call(request_id, seconds, steps):

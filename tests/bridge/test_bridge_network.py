@@ -1,6 +1,7 @@
 """The bridge (issue 39) against servers whose every answer the test writes: streams that break
 off and resume, silences, refusals, headers, proxies, TLS, a server that speaks only 2026-07-28,
-and how the bridge ends with its host.
+a server that never answers the era's probe, connections that stall before HTTP, and how the
+bridge ends with its host.
 """
 
 import base64
@@ -14,7 +15,8 @@ import time
 
 import pytest
 
-from bridge_harness import BRIDGE, DISCOVERED, Host, bridge, modern_result, result, scripted  # noqa: F401
+from bridge_harness import (BRIDGE, DISCOVERED, Host, bridge, modern_result, mute, released, result,  # noqa: F401
+                            scripted)
 from conftest import MODERN, ROOT, envelope
 
 TLS_PEM = os.path.join(ROOT, "tests", "bridge_tls.pem")
@@ -75,6 +77,30 @@ def test_a_broken_stream_is_resumed_with_last_event_id_after_the_servers_retry(b
     assert resumed[0].headers["Mcp-Session-Id"] == SESSION
     waited = resumed[0].arrived - calls["broken"]
     assert 0.35 <= waited < 1.5, "the server's retry asked for 400 ms, the bridge waited %.3f s" % waited
+
+
+def test_the_get_stream_is_reopened_after_a_drop_with_last_event_id(bridge, scripted, released):
+    gets = []
+
+    def handle(request):
+        if request.command != "GET":
+            return handshake_server(lambda call: None)(request)
+        gets.append(request)
+        if len(gets) > 2:
+            return request.status(405)
+        request.open_stream()
+        said = "before the drop" if len(gets) == 1 else "after it"
+        request.event({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": said}},
+                      event_id="g%d" % len(gets), retry=100)
+        if len(gets) == 2:
+            released.wait(60)            # (the first ends here, its connection with it: a drop)
+    server = scripted(handle)
+    host = bridge(server.url)
+    host.initialize()
+    for said in ("before the drop", "after it"):
+        assert host.next(lambda m: m.get("method") == "notifications/message")["params"]["data"] == said
+    assert [r.headers.get("Last-Event-ID") for r in gets] == [None, "g1"]
+    assert [r.headers["Mcp-Session-Id"] for r in gets] == [SESSION, SESSION]
 
 
 def test_a_stream_that_ends_without_an_answer_gets_one_error(bridge, scripted):
@@ -361,3 +387,94 @@ def test_a_proxy_that_refuses_the_tunnel_is_named_as_the_cause(bridge, scripted)
     message = host.request("initialize", HOST_INIT)["error"]["message"]
     assert "refused to open a tunnel to mcp.bridge.test:443" in message and "HTTPS_PROXY" in message, message
     assert host.close() == 0
+
+
+def keep_silent(request, released, how):
+    """Accept a request and never answer it, in one of three ways, until the test ends."""
+    if how == "no status line":
+        released.wait(60)
+        return
+    request.open_stream()
+    if how == "a stream that goes quiet":
+        request.event(event_id="prime-1", retry=100)          # as the SDKs prime a stream, then nothing
+        released.wait(60)
+        return
+    try:                                                       # "keep-alives only": alive, never an answer
+        while not released.wait(0.2):
+            request.wfile.write(b": keep-alive\n\n")
+            request.wfile.flush()
+    except OSError:
+        pass                                                   # the bridge hung up
+
+
+SILENCES = ("no status line", "a stream that goes quiet", "keep-alives only")
+
+
+@pytest.mark.parametrize("how", SILENCES)
+def test_a_2026_host_s_discover_that_the_server_never_answers_gets_method_not_found_and_initialize_follows(
+        bridge, scripted, released, how):
+    """--protocol auto, a 2026-07-28 host: the server's silence on server/discover would keep the
+    host from its initialize for --idle-timeout (300 s); within --connect-timeout it is -32601."""
+    def handle(request):
+        if request.command == "POST" and request.body.get("method") == "server/discover":
+            return keep_silent(request, released, how)
+        return handshake_server(lambda call: call.json(result(call.body, {"content": []})))(request)
+    server = scripted(handle)
+    host = bridge(server.url, "--connect-timeout", "1")
+    refused = host.request("server/discover", {"_meta": envelope()}, timeout=10)   # a host's deadline, not 300 s
+    assert refused["error"]["code"] == -32601, refused
+    message = refused["error"]["message"]
+    assert "no answer" in message and "1 s (--connect-timeout)" in message and "--protocol handshake" in message
+    assert host.initialize()["serverInfo"] == SERVER_INFO                           # the host falls back: mirrored
+    assert host.request("tools/call", {"name": "work", "arguments": {}})["result"] == {"content": []}
+    assert len(server.of("server/discover")) == 1
+    host.silent_about(lambda m: "method" not in m, 0.3)                             # one answer each
+
+
+@pytest.mark.parametrize("protocol", ["auto", "2026-07-28"])
+def test_a_handshake_host_s_initialize_is_answered_when_the_server_never_answers_the_bridge_s_discover(
+        bridge, scripted, released, protocol):
+    """The bridge's own probe (after a refused initialize, or always with --protocol 2026-07-28)
+    waits --connect-timeout, then the host's initialize has its one answer: the server's refusal
+    of it, or what to change."""
+    refusal = {"code": -32601, "message": "Method not found: initialize"}
+
+    def handle(request):
+        method = request.body.get("method") if request.command == "POST" else None
+        if method == "server/discover":
+            return keep_silent(request, released, "no status line")
+        if method == "initialize":
+            return request.json({"jsonrpc": "2.0", "id": request.body["id"], "error": refusal}, status=404)
+        request.status(405)
+    server = scripted(handle)
+    host = bridge(server.url, "--connect-timeout", "1", "--protocol", protocol)
+    answer = host.request("initialize", HOST_INIT, timeout=10)
+    if protocol == "auto":
+        assert answer["error"] == refusal                  # neither era: the server's own answer to initialize
+        assert host.said("no answer to server/discover within 1 s (--connect-timeout)")
+    else:
+        message = answer["error"]["message"]
+        assert "no answer to server/discover within 1 s (--connect-timeout)" in message, message
+        assert "drop --protocol 2026-07-28" in message, message
+    host.silent_about(lambda m: True, 0.3)
+    assert host.close() == 0
+
+
+@pytest.mark.parametrize("stall", ["TLS never answered", "a proxy that never answers CONNECT"])
+def test_a_connection_that_stalls_before_http_is_cut_at_the_connect_timeout_and_names_its_fix(bridge, mute, stall):
+    listener = mute()
+    if stall == "TLS never answered":
+        url, env = "https://127.0.0.1:%d/mcp" % listener.port, {}
+        fix, first = "is the URL https on a port that speaks plain http", b"\x16"       # a TLS ClientHello
+    else:
+        url, env = "https://mcp.bridge.test/mcp", {"HTTPS_PROXY": "http://127.0.0.1:%d" % listener.port,
+                                                     "NO_PROXY": ""}
+        fix, first = "check HTTPS_PROXY and NO_PROXY", b"CONNECT mcp.bridge.test:443 "
+    host = bridge(url, "--connect-timeout", "1", env=env)
+    for attempt in (1, 2):                                 # each request its one answer; the bridge goes on
+        message = host.request("initialize", HOST_INIT, timeout=10)["error"]["message"]
+        assert "within the connect timeout (1 s, --connect-timeout)" in message and fix in message, message
+    host.silent_about(lambda m: True, 0.3)
+    assert host.close() == 0
+    sent = listener.first_bytes()
+    assert len(sent) == 2 and all(data.startswith(first) for data in sent), sent

@@ -288,9 +288,14 @@ def test_authorization_server_metadata_naming_another_issuer_is_refused(bridge, 
 
 
 def test_an_unreachable_authorization_server_names_the_fix(bridge, protected, auth, signin):
+    import socket
     server = protected()
-    auth.close()
-    message = _refused(bridge(server.url, env=signin()))
+    with socket.socket() as held:
+        # The server names, as its authorization server, a port bound and never listening: refused,
+        # and, unlike a closed server's port, not free for another test's server to take meanwhile.
+        held.bind(("127.0.0.1", 0))
+        auth.url = "http://127.0.0.1:%d" % held.getsockname()[1]
+        message = _refused(bridge(server.url, env=signin()))
     assert "refused the connection" in message and "is the server running?" in message, message
 
 

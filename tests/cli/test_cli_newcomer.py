@@ -179,6 +179,25 @@ def test_selftest_fails_a_server_whose_calls_run_in_turn():
                      r'[\d.]+s: they ran in turn, not at once$', out, flags=re.M), out
 
 
+def test_selftest_tells_calls_at_once_by_their_progress_not_by_times_measured_apart():
+    """On a loaded machine one call measured alone says little of three measured later: calls
+    that each report progress before the first answer ran at once, whatever the clock says
+    (here the call alone is said to take 0.01 s, so three taking 2 s would look in turn)."""
+    import io
+    import minimcp_cli
+    out = io.StringIO()
+    check = minimcp_cli._SelfTest(list(OTHER), "2025-11-25", "long-op", 10.0, out)
+    client = check.client("2025-11-25")
+    try:
+        client.connect()
+        check.concurrency(client, "long-op", {"duration": 1, "steps": 5}, 0.01)
+    finally:
+        check.done(client)
+    assert check.finish() == 0, out.getvalue()
+    assert re.search(r'^PASS  concurrency: 3 calls of long-op \{"duration": 1, "steps": 5\} at once took [\d.]+s, '
+                     r'one alone 0.01s$', out.getvalue(), flags=re.M), out.getvalue()
+
+
 def test_selftest_warns_of_a_cancelled_call_that_runs_on_without_answering():
     """The spec says a cancelled request SHOULD stop; the official everything server's long
     operation runs on, reporting progress (tests/interop/run_selftest_thirdparty.sh): a warning."""

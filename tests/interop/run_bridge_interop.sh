@@ -12,9 +12,9 @@
 #                              negotiated revision's schema.json (as written, then --strict)
 #   5. bridge-sdk-server       Python SDK client, both eras, to the official SDK's own Streamable HTTP
 #                              server (its Starlette app under uvicorn, pinned) serving the same fixture
-#                              written for the SDK (sdk_everything_http.py). A check that fails is run
-#                              again without the bridge (bridge_sdk_direct.py): it must fail there
-#                              too, i.e. be the server's, and is then reported as such, not failed.
+#                              written for the SDK (sdk_everything_http.py). Every check must pass;
+#                              one that fails is run again without the bridge (bridge_sdk_direct.py)
+#                              to say whose failure it is, the server's or the bridge's.
 #   6. bridge-restart          the upstream (minimcp's, the SDK's) killed mid-session and started again
 #                              on its port: the next call through the same bridge within 15 s
 #
@@ -111,19 +111,20 @@ sdk_server() {
   done
   return 1
 }
-sdk_checks() {  # through the bridge; what fails is run again straight against the server
+sdk_checks() {  # through the bridge; what fails is run again straight against the server, to say whose it is
   local url rc failing
   url="$(cat "$work/sdk.url")"
   echo "# the SDK's server: $url (pid $sdk_pid)"
   "$vpy" "$here/python_sdk_client.py" --era both --keep-logs "$logs/bridge_sdk" -- "${bridge[@]}" "$url" \
     | tee "$work/sdk-checks.out"
+  rc=${PIPESTATUS[0]}
   failing="$(sed -n 's/^FAIL \([^:]*\):.*/\1/p' "$work/sdk-checks.out")"
-  [ -n "$failing" ] || return 0
+  [ -n "$failing" ] || return "$rc"
   echo "# run again without the bridge (the SDK's own HTTP client): $(echo $failing)"
   # shellcheck disable=SC2086
-  "$vpy" "$here/bridge_sdk_direct.py" --url "$url" $failing; rc=$?
-  [ "$rc" = 0 ] && echo "# every failure above is the server's own: it fails the same way without the bridge"
-  return "$rc"
+  "$vpy" "$here/bridge_sdk_direct.py" --url "$url" $failing \
+    && echo "# each failure above is the server's own (it fails the same way without the bridge): mend the fixture"
+  return 1
 }
 if sdk_server; then
   part bridge-sdk-server sdk_checks

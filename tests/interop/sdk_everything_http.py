@@ -27,11 +27,12 @@ from mcp.server.elicitation import ElicitationResult
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.resolve import Elicit, ListRoots, Resolve, Sample
-from mcp.shared.exceptions import MCPDeprecationWarning
+from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
 warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
 
 MODERN = "2026-07-28"
+INVALID_PARAMS, RESOURCE_NOT_FOUND = -32602, -32002
 NAMES = ["alice", "anna", "bob"]
 LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
 
@@ -191,9 +192,41 @@ async def unsubscribe(ctx: Any, params: types.UnsubscribeRequestParams) -> types
     return types.EmptyResult()
 
 
+# Two errors examples/everything.py answers with the spec's codes where MCPServer's defaults do
+# not (bridge_sdk_direct.py shows them without the bridge, README "The official SDK's server"):
+# an unknown resource is -32002, "Resource not found", before 2026-07-28 (whose spec makes it
+# -32602, as MCPServer answers in every revision); a prompt without a required argument is
+# -32602, where MCPServer lets the prompt's ValueError through (error 0, or -32603 on 2026-07-28).
+# An author who wants the spec's codes from MCPServer wraps its handlers so; the fixture does,
+# so that its checks through the bridge test how the codes travel, not MCPServer's defaults.
+read_resource = mcp._lowlevel_server._request_handlers["resources/read"].handler
+get_prompt = mcp._lowlevel_server._request_handlers["prompts/get"].handler
+
+
+async def read_resource_as_the_spec_says(ctx: Any, params: types.ReadResourceRequestParams) -> Any:
+    try:
+        return await read_resource(ctx, params)
+    except MCPError as err:   # MCPServer's only INVALID_PARAMS here is its ResourceNotFoundError
+        if err.error.code != INVALID_PARAMS or ctx.protocol_version == MODERN:
+            raise
+        raise MCPError(RESOURCE_NOT_FOUND, "Resource not found", err.error.data) from err
+
+
+async def get_prompt_as_the_spec_says(ctx: Any, params: types.GetPromptRequestParams) -> Any:
+    declared = {prompt.name: prompt for prompt in await mcp.list_prompts()}.get(params.name)
+    missing = [argument.name for argument in (declared.arguments or []) if argument.required
+               and argument.name not in (params.arguments or {})] if declared else []
+    if missing:
+        raise MCPError(INVALID_PARAMS, "Missing required arguments: %s" % ", ".join(missing))
+    return await get_prompt(ctx, params)
+
+
 mcp._lowlevel_server.add_request_handler("logging/setLevel", types.SetLevelRequestParams, set_level)
 mcp._lowlevel_server.add_request_handler("resources/subscribe", types.SubscribeRequestParams, subscribe)
 mcp._lowlevel_server.add_request_handler("resources/unsubscribe", types.UnsubscribeRequestParams, unsubscribe)
+mcp._lowlevel_server.add_request_handler("resources/read", types.ReadResourceRequestParams,
+                                         read_resource_as_the_spec_says)
+mcp._lowlevel_server.add_request_handler("prompts/get", types.GetPromptRequestParams, get_prompt_as_the_spec_says)
 
 
 def main(argv: list) -> int:
