@@ -46,24 +46,28 @@ stop_http_server() {
 # The servers people deploy the app on (run_wsgi_servers.sh: waitress, uWSGI; run_asgi.sh: uvicorn,
 # hypercorn, granian), each started by its own command line, pinned into a throwaway venv:
 #
-#   install_hosts DIR WHAT PACKAGE...        -> a venv DIR/venv with the pinned PACKAGEs, or fails via die()
+#   install_hosts NAME WHAT PACKAGE...       -> sets work: a throwaway directory (minimcp-NAME.XXXXXX; at
+#                                               exit every server started is stopped, SIGTERM then SIGKILL
+#                                               0.5 s later, and it is removed) with a venv work/venv of
+#                                               the pinned PACKAGEs (WHAT: them, to say what failed), or
+#                                               fails via die()
 #   free_port                                -> prints a loopback port that was free a moment ago
 #   start_hosted NAME LOG PORT COMMAND...    -> runs `env PYTHONPATH=REPO COMMAND...` in examples/ in the
 #                                               background (COMMAND may begin with VAR=VALUE), its output
 #                                               to LOG; sets HOSTED_PID once PORT accepts connections, or
 #                                               prints LOG's tail and fails via die()
 #   stop_hosted SIGNAL                       -> SIGNAL to HOSTED_PID, then wait for it
-#   stop_all_hosted                          -> SIGTERM to every server started, SIGKILL 0.5 s later (the
-#                                               stage's EXIT trap)
 
 HOSTED_PIDS=()
 
 install_hosts() {
-  local dir="$1" what="$2"
+  local name="$1" what="$2"
   shift 2
-  python3 -m venv "$dir/venv" || die "cannot create a venv"
-  "$dir/venv/bin/python" -m pip install -q "$@" > "$dir/pip.log" 2>&1 \
-    || { tail -30 "$dir/pip.log"; die "cannot install $what"; }
+  work="$(mktemp -d "${TMPDIR:-/tmp}/minimcp-$name.XXXXXX")" || die "mktemp failed"
+  trap 'stop_all_hosted; rm -rf "$work"' EXIT
+  python3 -m venv "$work/venv" || die "cannot create a venv"
+  "$work/venv/bin/python" -m pip install -q "$@" > "$work/pip.log" 2>&1 \
+    || { tail -30 "$work/pip.log"; die "cannot install $what"; }
 }
 
 free_port() {

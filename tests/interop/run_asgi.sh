@@ -29,16 +29,9 @@ while [ $# -gt 0 ]; do
 done
 
 # shellcheck source=http_fixture.sh
-. "$here/http_fixture.sh"      # install_hosts, free_port, start_hosted, stop_hosted, stop_all_hosted
+. "$here/http_fixture.sh"      # install_hosts, free_port, start_hosted, stop_hosted
 
-work="$(mktemp -d "${TMPDIR:-/tmp}/minimcp-asgi.XXXXXX")" || die "mktemp failed"
-cleanup() {
-    stop_all_hosted
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-install_hosts "$work" "the ASGI servers" "uvicorn==$UVICORN_VERSION" "hypercorn==$HYPERCORN_VERSION" \
+install_hosts asgi "the ASGI servers" "uvicorn==$UVICORN_VERSION" "hypercorn==$HYPERCORN_VERSION" \
     "granian==$GRANIAN_VERSION"
 bin="$work/venv/bin"
 

@@ -13,16 +13,9 @@ repo="$(cd "$here/../.." && pwd)"
 die() { printf '\nrun_wsgi_servers.sh: FAILED: %s\n' "$*" >&2; exit 1; }
 
 # shellcheck source=http_fixture.sh
-. "$here/http_fixture.sh"      # install_hosts, free_port, start_hosted, stop_hosted, stop_all_hosted
+. "$here/http_fixture.sh"      # install_hosts, free_port, start_hosted, stop_hosted
 
-work="$(mktemp -d "${TMPDIR:-/tmp}/minimcp-wsgi.XXXXXX")" || die "mktemp failed"
-cleanup() {
-    stop_all_hosted
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-install_hosts "$work" "waitress/uWSGI" "waitress==$WAITRESS_VERSION" "uwsgi==$UWSGI_VERSION"
+install_hosts wsgi "waitress/uWSGI" "waitress==$WAITRESS_VERSION" "uwsgi==$UWSGI_VERSION"
 
 status=0
 # Both take the app object itself (MCPServer is its own WSGI callable).
