@@ -628,7 +628,13 @@ class _HTTPRequest:
             value = value.decode("latin-1").strip()
             headers[name] = headers[name] + "," + value if name in headers else value
         server, client = scope.get("server") or ("", ""), scope.get("client") or ("", 0)
-        return cls(scope.get("method", "GET"), scope.get("path", ""), headers,
+        path, root = scope.get("path", ""), scope.get("root_path", "")
+        # Mounted under a prefix (Starlette's Mount, uvicorn --root-path), the path the ASGI
+        # spec hands over includes the prefix, given again as root_path: the app's own path is
+        # what follows it. (Older Starlette handed the rest alone: it does not start so.)
+        if root and path.startswith(root) and path[len(root):][:1] in ("", "/"):
+            path = path[len(root):] or "/"
+        return cls(scope.get("method", "GET"), path, headers,
                    "HTTP/" + scope.get("http_version", "1.1"), scope.get("scheme", "http"),
                    "%s:%s" % (server[0], server[1] if len(server) > 1 else ""), str(client[0]), True)
 
@@ -1411,14 +1417,26 @@ class _ASGIApp:
             server._enter_lifespan()
         self.entered = True
 
-    async def _lifespan(self, receive, send) -> None:
+    async def startup(self) -> None:
+        """What ``lifespan.startup`` does: enter the app's lifespan (its error raised, chained)."""
+        import asyncio
+        await asyncio.get_running_loop().run_in_executor(None, self._enter)
+
+    async def shutdown(self) -> None:
+        """What ``lifespan.shutdown`` does: end the streams, cancel what still runs, exit the lifespan."""
         import asyncio
         loop, server = asyncio.get_running_loop(), self.http.server
+        self.http.close_streams()
+        await loop.run_in_executor(None, self.http.shutdown)     # cancels, waits shutdown_grace
+        if server._lifespan is not None:
+            await loop.run_in_executor(None, server._lifespan.exit)
+
+    async def _lifespan(self, receive, send) -> None:
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
                 try:
-                    await loop.run_in_executor(None, self._enter)
+                    await self.startup()
                 except Exception as failure:     # the lifespan's own error, chained
                     cause = failure.__cause__
                     await send({"type": "lifespan.startup.failed",
@@ -1426,10 +1444,7 @@ class _ASGIApp:
                     return
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
-                self.http.close_streams()
-                await loop.run_in_executor(None, self.http.shutdown)     # cancels, waits shutdown_grace
-                if server._lifespan is not None:
-                    await loop.run_in_executor(None, server._lifespan.exit)
+                await self.shutdown()
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 

@@ -1239,6 +1239,8 @@ class _SDKFastMCP(MCPServer):
         self.strict_input_validation = bool(settings.get("strict_input_validation"))
         super().__init__(name or "minimcp", instructions=instructions,
                          dialect=settings.get("dialect") or self.sdk_dialect, **keep)
+        if self.sdk_dialect == "mcp1":                  # mcp 1.x's settings: its HTTP ones are read
+            self.settings = _SDKSettings(self, settings)
 
     def _options(self, kind: str, options: dict) -> dict:
         kept = {k: _sdk_json(v) for k, v in options.items() if k in _SDK_SERVER_OPTIONS[kind] and v is not None}
@@ -1280,7 +1282,9 @@ class _SDKFastMCP(MCPServer):
         if transport in (None, "stdio"):
             super().run()
         elif transport in ("streamable-http", "http"):      # the SDK's host/port, as it defaults them
-            super().run("http", options.get("host"), options.get("port"),
+            path = options.get("path") or options.get("streamable_http_path") or \
+                getattr(self.__dict__.get("settings"), "streamable_http_path", "/mcp")
+            super().run("http", options.get("host"), options.get("port"), path=path,
                         **({"ready": options["ready"]} if "ready" in options else {}))
         else:
             raise SystemExit("minimcp serves stdio and Streamable HTTP, not %r (the HTTP+SSE transport of "
@@ -1299,6 +1303,33 @@ class _SDKFastMCP(MCPServer):
 
     async def run_http_async(self, **options) -> None:
         self.run("http", **options)
+
+
+class _SDKSettings:
+    """mcp 1.x's ``FastMCP.settings``: what the constructor was given, over the SDK's defaults.
+
+    ``host`` and ``port`` are the server's (``run(transport="streamable-http")`` serves there);
+    ``streamable_http_path``, ``json_response`` and ``stateless_http`` are read by
+    ``run()`` and ``streamable_http_app()``; the rest are kept and ignored.
+    """
+    _DEFAULTS = {"debug": False, "log_level": "INFO", "mount_path": "/", "sse_path": "/sse",
+                 "message_path": "/messages/", "streamable_http_path": "/mcp", "json_response": False,
+                 "stateless_http": False}
+
+    def __init__(self, server, given: dict) -> None:
+        self.__dict__.update(self._DEFAULTS, _server=server)
+        self.__dict__.update((k, v) for k, v in given.items() if k not in ("host", "port"))
+
+    def __getattr__(self, name: str):
+        if name in ("host", "port"):
+            return getattr(self._server, name)
+        raise AttributeError("'Settings' object has no attribute %r" % name)
+
+    def __setattr__(self, name: str, value) -> None:
+        if name in ("host", "port"):
+            setattr(self._server, name, int(value) if name == "port" else value)
+        else:
+            self.__dict__[name] = value
 
 
 class _SDKToolView:
@@ -2549,10 +2580,14 @@ def _sdk_names() -> dict:
 _CLIENT_HINT = ("minimcp.TestClient(server) drives a server in-process, and "
                 "`python3 minimcp.py call TOOL -- CMD...` a server process")
 _TRANSPORT_HINT = "minimcp serves stdio (server.run()) and Streamable HTTP as a WSGI app (server.wsgi_app())"
+_SDK_SSE_HINT = ("minimcp has no HTTP+SSE transport (2024-11-05's, deprecated since 2025-03-26): serve "
+                 "Streamable HTTP, which clients speak, with streamable_http_app() (fastmcp: http_app()), or "
+                 "run `python3 minimcp.py serve --http PORT FILE`")
 _SDK_HINTS = (   # (a prefix of the dotted name, or its last part, or "()": what to do instead); first match wins
     ("mcp.shared.memory", "to test a server without a process, use minimcp.TestClient(server)"),
     ("mcp.client", _CLIENT_HINT), ("fastmcp.client", _CLIENT_HINT), ("Client", _CLIENT_HINT),
     ("ClientSession", _CLIENT_HINT),
+    ("sse_app()", _SDK_SSE_HINT), ("run_sse_async", _SDK_SSE_HINT), ("http_app(transport='sse')", _SDK_SSE_HINT),
     ("()", "minimcp serves Streamable HTTP as a WSGI app: app = server.wsgi_app(), or run "
            "`python3 minimcp.py serve --http PORT FILE`"),
     ("mcp.server.stdio", _TRANSPORT_HINT), ("mcp.server.sse", _TRANSPORT_HINT),
@@ -2737,6 +2772,7 @@ def _sdk_server(dialect: str) -> type:
                 attrs[member] = _sdk_app_factory(what + "()")
             else:
                 attrs[member] = _SDKMissingMember(what)
+        attrs.update(_sdk_http_members(dialect))       # the SDK's ASGI apps, over minimcp's app.asgi
         attrs.update(_sdk_face_handlers(base))
         _SDK_CACHE[key] = type(path.split(":")[1], (_SDKServerFaces, _SDKServerSurface, base), attrs)
     return _SDK_CACHE[key]
@@ -3763,6 +3799,14 @@ class _SDKLowLevel:
             return True
         return MCPServer._offers(self, capability)
 
+    # -- mcp 2.x's ASGI app (mcp 1.x mounts a StreamableHTTPSessionManager by hand) -------------
+    def streamable_http_app(self, **options) -> "_SDKASGIApp":
+        """The endpoint at ``streamable_http_path`` (``/mcp``), over minimcp's ASGI app."""
+        return _sdk_streamable_http_app(self, **options)
+
+    session_manager = property(lambda self: _sdk_session_manager(self),
+                               doc="The session manager ``streamable_http_app()`` made.")
+
 
 def _sdk_run_main_block(module_name: str) -> bool:
     """Run the ``if __name__ == "__main__":`` block of the module a low-level Server was made in,
@@ -4351,12 +4395,248 @@ _SDK_INPUT_REQUIRED = {
 }
 
 
+# The SDKs' ASGI apps: a server handed to an ASGI server as the SDK hands it ------------------
+#
+# Servers written for the SDKs are often deployed by handing the SDK's Starlette app to uvicorn
+# themselves: ``uvicorn.run(mcp.streamable_http_app())`` (mcp 1.x, 2.x), ``app = mcp.http_app()``
+# (fastmcp), or a ``StreamableHTTPSessionManager(app=server)`` mounted by hand (the low-level
+# Server), often inside a Starlette or FastAPI app whose lifespan enters ``session_manager.run()``.
+# The stand-ins are minimcp's own ``app.asgi`` in the SDK's shapes: the endpoint at the SDK's
+# path (under a mount's prefix too), answering as minimcp's does, and a lifespan that runs
+# whether the ASGI server sends its events to the app, the user's lifespan enters
+# ``session_manager.run()``, both, or neither (then the first request starts it, and it ends
+# with the process). minimcp has no HTTP+SSE transport: ``sse_app()`` refuses at the call.
+
+
+def _contextlib_asynccontextmanager(fn):
+    """contextlib.asynccontextmanager (contextlib imported here: the header imports what the core does)."""
+    import contextlib
+    return contextlib.asynccontextmanager(fn)
+
+
+class _SDKSessionManager:
+    """mcp's ``StreamableHTTPSessionManager(app=server, ...)``, over minimcp's ASGI app.
+
+    ``handle_request(scope, receive, send)`` answers at whatever path it is mounted, as the
+    SDK's does. ``async with manager.run():`` enters the server's lifespan (a low-level Server's
+    on the running loop, where its handlers then run, as under the SDK) and at its end closes
+    the streams, cancels what still runs and exits the lifespan. Entered by several (the app's
+    lifespan events and the user's lifespan), it starts once and stops at the last exit;
+    entered by none, the first request starts it. ``json_response`` and ``stateless`` are kept
+    and change nothing: minimcp answers JSON unless something comes first, and any replica
+    serves its sessions. The Host and Origin checks are minimcp's (``security_settings`` is
+    ignored; README, Security); body and session limits are passed on when given.
+    """
+
+    def __init__(self, app, event_store=None, retry_interval: int = None, json_response: bool = False,
+                 stateless: bool = False, security_settings=None, max_request_body_size: int = None,
+                 session_idle_timeout: float = None, max_sessions: int = None, *, endpoint_path: str = "/mcp",
+                 **_ignored) -> None:
+        if not isinstance(app, MCPServer):
+            raise TypeError("StreamableHTTPSessionManager(app=...) takes the server (a Server, FastMCP or "
+                            "MCPServer), not %s" % type(app).__name__)
+        self.app, self.event_store, self.retry_interval = app, event_store, retry_interval
+        self.json_response, self.stateless, self.security_settings = json_response, stateless, security_settings
+        limits = {"max_body": max_request_body_size, "session_idle": session_idle_timeout,
+                  "max_sessions": max_sessions}
+        self.endpoint_path = endpoint_path
+        self.endpoint = app.asgi_app(path=endpoint_path, **{k: v for k, v in limits.items() if v is not None})
+        self.holders = 0                 # the run() contexts open
+        self.starting = None             # the task that starts it, once
+        self.lowlevel_lifespan = None    # a low-level Server's lifespan, entered on the serving loop
+
+    @_contextlib_asynccontextmanager
+    async def run(self):
+        """Serve between entry and exit: ``async with session_manager.run(): yield`` in a lifespan."""
+        self.holders += 1
+        try:
+            await self.started()
+            yield
+        finally:
+            self.holders -= 1
+            if self.holders == 0 and self.starting.done() and self.starting.exception() is None:
+                await self._stop()
+
+    async def started(self) -> None:
+        """Start once (the lifespan's error raised to every caller), on the loop that serves."""
+        import asyncio
+        if self.starting is None:
+            self.starting = asyncio.get_running_loop().create_task(self._start())
+        await asyncio.shield(self.starting)
+
+    async def _start(self) -> None:
+        server = self.app
+        if isinstance(server, _SDKLowLevel) and server._sdk_loop is None:
+            server._sdk_adopt(server.create_initialization_options())   # as the SDK's manager runs it
+            lifespan = server.lifespan(server)
+            server._sdk_lifespan_value = await lifespan.__aenter__()
+            self.lowlevel_lifespan, server._sdk_loop, server._sdk_started = lifespan, _SDKLoop.running(), "served"
+        await self.endpoint.startup()
+
+    async def _stop(self) -> None:
+        try:
+            await self.endpoint.shutdown()
+        finally:
+            lifespan, self.lowlevel_lifespan = self.lowlevel_lifespan, None
+            if lifespan is not None:
+                self.app._sdk_loop = None
+                await lifespan.__aexit__(None, None, None)
+
+    async def handle_request(self, scope: dict, receive, send) -> None:
+        """Answer one ASGI request, at whatever path the manager is mounted."""
+        await self.serve(dict(scope, path=self.endpoint_path, root_path=""), receive, send)
+
+    async def serve(self, scope: dict, receive, send) -> None:
+        """Answer one ASGI request at the endpoint's own path (under the scope's root_path)."""
+        if scope["type"] == "http":
+            await self.started()
+        await self.endpoint(scope, receive, send)
+
+
+class _SDKASGIApp:
+    """What the SDKs' ``streamable_http_app()`` and fastmcp's ``http_app()`` return (a Starlette
+    app there): an ASGI app that serves the MCP endpoint at its path and runs the session
+    manager between ``lifespan.startup`` and ``lifespan.shutdown``. ``app.lifespan`` and
+    ``app.router.lifespan_context`` (for ``FastAPI(lifespan=...)``), ``app.state`` and
+    ``app.add_middleware(cls, **options)`` (Starlette's ASGI middleware, CORS say) are there too.
+    """
+
+    def __init__(self, manager: _SDKSessionManager, middleware=None) -> None:
+        import types
+        self.session_manager = manager
+        self.state = types.SimpleNamespace()
+        self.router = types.SimpleNamespace(lifespan_context=self.lifespan)
+        self.user_middleware = []        # (cls, args, kwargs), outermost first, as Starlette keeps them
+        self.stack = None
+        for entry in middleware or ():   # Starlette's Middleware(cls, *args, **kwargs)
+            self.user_middleware.append((entry.cls, tuple(getattr(entry, "args", ())),
+                                         dict(getattr(entry, "kwargs", getattr(entry, "options", {})))))
+
+    def lifespan(self, app=None):
+        """The app's lifespan context (fastmcp's ``app.lifespan``): ``session_manager.run()``."""
+        return self.session_manager.run()
+
+    def add_middleware(self, middleware_class, *args, **kwargs) -> None:
+        """Wrap the app in an ASGI middleware, outermost last added (before the first request)."""
+        if self.stack is not None:
+            raise RuntimeError("Cannot add middleware after an application has started")
+        self.user_middleware.insert(0, (middleware_class, args, kwargs))
+
+    async def __call__(self, scope: dict, receive, send) -> None:
+        if self.stack is None:
+            stack = self._dispatch
+            for middleware_class, args, kwargs in reversed(self.user_middleware):
+                stack = middleware_class(stack, *args, **kwargs)
+            self.stack = stack
+        await self.stack(scope, receive, send)
+
+    async def _dispatch(self, scope: dict, receive, send) -> None:
+        if scope["type"] != "lifespan":
+            await self.session_manager.serve(scope, receive, send)
+            return
+        context = self.lifespan(self)
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                try:
+                    await context.__aenter__()
+                except Exception as failure:         # the lifespan's own error
+                    cause = failure.__cause__
+                    await send({"type": "lifespan.startup.failed", "message": "minimcp: %s%s" % (
+                        failure, ": %s" % cause if cause is not None else "")})
+                    return
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await context.__aexit__(None, None, None)
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+
+class _SDKStreamableHTTPASGIApp:
+    """mcp's ``StreamableHTTPASGIApp(session_manager)``: an ASGI app that hands each request to it."""
+
+    def __init__(self, session_manager: _SDKSessionManager) -> None:
+        self.session_manager = session_manager
+
+    async def __call__(self, scope: dict, receive, send) -> None:
+        await self.session_manager.handle_request(scope, receive, send)
+
+
+def _sdk_streamable_http_app(self, streamable_http_path: str = None, json_response: bool = None,
+                             stateless_http: bool = None, event_store=None, retry_interval: int = None,
+                             max_request_body_size: int = None, session_idle_timeout: float = None,
+                             max_sessions: int = None, transport_security=None, **_ignored) -> _SDKASGIApp:
+    """mcp's ``streamable_http_app()``: the endpoint at ``/mcp`` (mcp 1.x: ``settings.streamable_http_path``;
+    mcp 2.x: ``streamable_http_path=``) and its session manager, which ``session_manager`` is after."""
+    settings = self.__dict__.get("settings")
+    manager = self.__dict__.get("_sdk_session_manager")
+    if settings is None or manager is None:        # mcp 1.x makes one manager; mcp 2.x one per app
+        manager = _SDKSessionManager(
+            self, event_store, retry_interval,
+            json_response if json_response is not None else getattr(settings, "json_response", False),
+            stateless_http if stateless_http is not None else getattr(settings, "stateless_http", False),
+            transport_security, max_request_body_size, session_idle_timeout, max_sessions,
+            endpoint_path=streamable_http_path or getattr(settings, "streamable_http_path", "/mcp"))
+        self._sdk_session_manager = manager
+    return _SDKASGIApp(manager)
+
+
+def _sdk_session_manager(self) -> _SDKSessionManager:
+    """mcp's ``server.session_manager``: the one ``streamable_http_app()`` made."""
+    manager = self.__dict__.get("_sdk_session_manager")
+    if manager is None:
+        raise RuntimeError("Session manager can only be accessed after calling streamable_http_app(). "
+                           "The session manager is created lazily to avoid unnecessary initialization.")
+    return manager
+
+
+def _sdk_fastmcp_http_app(self, path: str = None, middleware=None, json_response: bool = None,
+                          stateless_http: bool = None, transport: str = "http", event_store=None,
+                          retry_interval: int = None, **_ignored) -> _SDKASGIApp:
+    """fastmcp's ``http_app()``: a new app (and session manager) at ``path`` (``/mcp``), with
+    ``app.lifespan`` for ``FastAPI(lifespan=...)`` and ``app.state.fastmcp_server``."""
+    if transport == "sse":
+        raise _SDKUnavailable(_sdk_unusable("fastmcp.FastMCP.http_app(transport='sse')"))
+    if transport not in ("http", "streamable-http"):
+        raise ValueError("Unknown transport: %s" % transport)
+    manager = _SDKSessionManager(self, event_store, retry_interval, bool(json_response), bool(stateless_http),
+                                 endpoint_path=path or "/mcp")
+    app = _SDKASGIApp(manager, middleware)
+    app.state.fastmcp_server = self
+    return app
+
+
+def _sdk_fastmcp_streamable_http_app(self, path: str = None, middleware=None, **options) -> _SDKASGIApp:
+    """fastmcp 2.x's ``streamable_http_app()``: ``http_app(transport="streamable-http")``."""
+    return _sdk_fastmcp_http_app(self, path, middleware, transport="streamable-http", **options)
+
+
+def _sdk_sse_refusal(what: str):
+    def sse_app(self, *args, **options):
+        raise _SDKUnavailable(_sdk_unusable(what))
+    sse_app.__doc__ = "Refused at the call: " + _SDK_SSE_HINT + "."
+    return sse_app
+
+
+def _sdk_http_members(dialect: str) -> dict:
+    """The ASGI members of a dialect's server class, as its SDK has them."""
+    if dialect == "fastmcp":
+        return {"http_app": _sdk_fastmcp_http_app, "streamable_http_app": _sdk_fastmcp_streamable_http_app,
+                "sse_app": _sdk_sse_refusal("fastmcp.FastMCP.sse_app()")}
+    path = {"mcp1": "mcp.server.fastmcp.FastMCP", "mcp2": "mcp.server.mcpserver.MCPServer"}[dialect]
+    return {"streamable_http_app": _sdk_streamable_http_app, "session_manager": property(_sdk_session_manager),
+            "sse_app": _sdk_sse_refusal(path + ".sse_app()")}
+
+
 # Names backed in one module only (fastmcp's EventStore, of the same name, is another class).
 _SDK_MODULE_NAMES = {
     ("mcp.server.context", "ServerRequestContext"): _SDKRequestContext,
     ("mcp.server.context", "ServerMiddleware"): _SDKServerMiddleware,
     ("mcp.server.runner", "ServerMiddleware"): _SDKServerMiddleware,
     ("mcp.server.streamable_http", "EventStore"): _SDKEventStore,
+    ("mcp.server.streamable_http_manager", "StreamableHTTPSessionManager"): _SDKSessionManager,
+    ("mcp.server.streamable_http_manager", "StreamableHTTPASGIApp"): _SDKStreamableHTTPASGIApp,
+    ("mcp.server.fastmcp.server", "StreamableHTTPASGIApp"): _SDKStreamableHTTPASGIApp,
     ("mcp.server.mcpserver", "RequestStateSecurity"): _SDKRequestStateSecurity,
     ("mcp.server.request_state", "RequestStateSecurity"): _SDKRequestStateSecurity,
     ("mcp.server.streamable_http", "EventMessage"): _SDKEventMessage,

@@ -42,7 +42,7 @@ SERVER = '''
     logger = get_logger(__name__)
 
     mcp = FastMCP("names", transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False))
-    app = mcp.streamable_http_app()          # for uvicorn; nothing is served through it here
+    app = mcp.streamable_http_app()          # for uvicorn (tests/sdk/test_sdk_asgi.py serves such apps)
 
 
     def add(a: int, b: int) -> int:
@@ -85,7 +85,7 @@ SERVER = '''
         return {
             "call": failure(lambda: create_connected_server_and_client_session(mcp)),
             "attribute": failure(lambda: types.ClientRequest.model_validate),
-            "app": failure(lambda: app({"type": "http"}, None, None)),
+            "sse": failure(lambda: mcp.sse_app()),
             "not_public": failure(not_public),
             "not_a_module": failure(not_a_module),
             "hasattr": hasattr(types, "NotAnSdkName"),
@@ -142,8 +142,8 @@ def test_a_server_importing_the_paths_real_servers_use_starts_and_answers(tmp_pa
                       ImportError), kind
     kind, message = probe["attribute"]
     assert kind == "AttributeError" and "mcp.types.ClientRequest.model_validate" in message
-    kind, message = probe["app"]
-    assert "streamable_http_app()" in message and "wsgi_app()" in message
+    kind, message = probe["sse"]                 # a transport minimcp has not: refused at the call
+    assert "mcp.server.fastmcp.FastMCP.sse_app()" in message and "no HTTP+SSE transport" in message
 
     # A name the SDK does not have is an ImportError, as under the SDK, so probes keep working.
     assert probe["not_public"] == ["ImportError", "cannot import name 'NotAnSdkName' from 'mcp.types' "
