@@ -78,8 +78,8 @@ from minimcp import (  # noqa: E402
 # <sdk-surface> written by tests/interop/sdk_surface.py; do not edit
 # A comment, so that it costs `import minimcp` nothing: minimcp reads it from its own source
 # when a server first imports an SDK name. Each #| line: a public module of the SDKs and its
-# public names (NAME=value: a constant); then the public members of the server classes and
-# Context, as module:Class. The union over these pins:
+# public names (NAME=value: a constant; NAME=str: an alias of that builtin type); then the
+# public members of the server classes and Context, as module:Class. The union over these pins:
 #| pins: fastmcp 2.3.5 2.14.7 3.4.11 4.2.3; mcp 1.2.1 1.9.4 1.30.0 2.3.0
 #| fastmcp: Client ClientGroup Context FastMCP FastMCPApp FastMCPDeprecationWarning Image Skill
 #|   __version__='4.2.3' settings
@@ -596,7 +596,7 @@ from minimcp import (  # noqa: E402
 #| mcp.os.posix:
 #| mcp.os.posix.utilities: terminate_posix_process_tree
 #| mcp.os.win32:
-#| mcp.os.win32.utilities: FallbackProcess ServerProcess close_process_job create_windows_process
+#| mcp.os.win32.utilities: FallbackProcess JobHandle=int ServerProcess close_process_job create_windows_process
 #|   get_windows_executable_command rebind_std_handle_to_fd terminate_windows_process
 #|   terminate_windows_process_tree
 #| mcp.server: CacheHint FastMCP InitializationOptions MCPServer NotificationOptions Server ServerRequestContext
@@ -715,10 +715,11 @@ from minimcp import (  # noqa: E402
 #| mcp.server.sse: SseServerTransport
 #| mcp.server.stdio: stdio_server
 #| mcp.server.streamable_http: CONTENT_TYPE_JSON='application/json' CONTENT_TYPE_SSE='text/event-stream'
-#|   EventCallback EventMessage EventStore GET_STREAM_KEY='_GET_stream' LAST_EVENT_ID_HEADER='last-event-id'
-#|   MAXIMUM_MESSAGE_SIZE=4194304 MCP_PROTOCOL_VERSION_HEADER='mcp-protocol-version'
-#|   MCP_SESSION_ID_HEADER='mcp-session-id' REQUEST_CANCELLED=-32800 REQUEST_STREAM_BUFFER_SIZE=16 SSEEvent
-#|   StreamableHTTPServerTransport check_accept_headers
+#|   EventCallback EventId=str EventMessage EventStore GET_STREAM_KEY='_GET_stream'
+#|   LAST_EVENT_ID_HEADER='last-event-id' MAXIMUM_MESSAGE_SIZE=4194304
+#|   MCP_PROTOCOL_VERSION_HEADER='mcp-protocol-version' MCP_SESSION_ID_HEADER='mcp-session-id'
+#|   REQUEST_CANCELLED=-32800 REQUEST_STREAM_BUFFER_SIZE=16 SSEEvent StreamId=str StreamableHTTPServerTransport
+#|   check_accept_headers
 #| mcp.server.streamable_http_manager: DEFAULT_MAX_REQUEST_BODY_SIZE=4194304 DEFAULT_MAX_SESSIONS=10000
 #|   DEFAULT_SESSION_IDLE_TIMEOUT=1800 RequestBodyLimitMiddleware StreamableHTTPASGIApp
 #|   StreamableHTTPSessionManager
@@ -766,8 +767,8 @@ from minimcp import (  # noqa: E402
 #|   handler_exception_to_error_data progress_token_from_params
 #| mcp.shared.memory: MessageStream create_client_server_memory_streams
 #|   create_connected_server_and_client_session
-#| mcp.shared.message: ClientMessageMetadata CloseSSEStreamCallback MessageMetadata ResumptionTokenUpdateCallback
-#|   ServerMessageMetadata SessionMessage
+#| mcp.shared.message: ClientMessageMetadata CloseSSEStreamCallback MessageMetadata ResumptionToken=str
+#|   ResumptionTokenUpdateCallback ServerMessageMetadata SessionMessage
 #| mcp.shared.metadata_utils: get_display_name
 #| mcp.shared.path_security: PathEscapeError contains_path_traversal is_absolute_path safe_join
 #| mcp.shared.peer: ClientPeer Meta
@@ -792,7 +793,7 @@ from minimcp import (  # noqa: E402
 #|   ClientResultType ClientTasksCapability ClientTasksRequestsCapability CompleteRequest CompleteRequestParams
 #|   CompleteResult Completion CompletionArgument CompletionContext CompletionsCapability Content ContentBlock
 #|   CreateMessageRequest CreateMessageRequestParams CreateMessageResult CreateMessageResultWithTools
-#|   CreateTaskResult DEFAULT_NEGOTIATED_VERSION='2025-03-26' DiscoverRequest DiscoverResult
+#|   CreateTaskResult Cursor=str DEFAULT_NEGOTIATED_VERSION='2025-03-26' DiscoverRequest DiscoverResult
 #|   ElicitCompleteNotification ElicitCompleteNotificationParams ElicitRequest ElicitRequestFormParams
 #|   ElicitRequestParams ElicitRequestURLParams ElicitRequestedSchema ElicitResult ElicitationCapability
 #|   ElicitationRequiredErrorData EmbeddedResource EmptyResult ErrorData FormElicitationCapability
@@ -2829,7 +2830,8 @@ def _sdk_http_client(headers: dict = None, timeout=None, auth=None):
 
 
 def _sdk_exports(module: str) -> dict:
-    """A module's public names: {name: the SDK's constant value, or None}."""
+    """A module's public names: {name: the SDK's constant value, the builtin type it aliases, or None}."""
+    import builtins
     key = "exports:" + module
     if key not in _SDK_CACHE:
         names = {}
@@ -2837,7 +2839,12 @@ def _sdk_exports(module: str) -> dict:
         words = listed[module] if module in listed else _SDK_PRIVATE_MODULES[module]
         for word in words.split():
             name, _, value = word.partition("=")
-            names[name] = (value[1:-1] if value[:1] == "'" else int(value)) if value else None
+            if value[:1] == "'":
+                names[name] = value[1:-1]
+            elif value.isidentifier():                  # EventId=str: the SDK's alias of a builtin type
+                names[name] = getattr(builtins, value)
+            else:
+                names[name] = int(value) if value else None
         _SDK_CACHE[key] = names
     return _SDK_CACHE[key]
 
@@ -2850,7 +2857,8 @@ _SDK_COMPONENTS = {"Tool": ("tool", ()), "FunctionTool": ("tool", ()), "Prompt":
 
 
 def _sdk_value(module: str, name: str):
-    """What ``module.name`` is under minimcp: backed by minimcp, the SDK's constant, or a placeholder."""
+    """What ``module.name`` is under minimcp: backed by minimcp, the SDK's constant (or the builtin type
+    its alias names), or a placeholder."""
     value = _sdk_exports(module)[name]
     if value is not None:
         return value

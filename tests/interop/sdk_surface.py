@@ -15,11 +15,14 @@ What counts as public, per module (no part of its dotted name starts with an und
   - the names of its ``__all__`` when it has one;
   - otherwise each public name bound to a class, function or instance defined in the SDK
     (``mcp`` or ``fastmcp``), a type alias it defines (``Role = Literal[...]``, or ``CallNext =
-    Callable[...]`` with typing's or collections.abc's ``Callable``), or an UPPER_CASE constant;
-    names it imported from elsewhere (``Any``, ``BaseModel``) are not the SDK's;
+    Callable[...]`` with typing's or collections.abc's ``Callable``), an alias it defines of a
+    builtin type (``EventId = str``), or an UPPER_CASE constant; names it imported from elsewhere
+    (``Any``, ``BaseModel``) are not the SDK's;
   - its submodules are modules of the table of their own (``from PKG import submodule``).
 Literal constants (ints, and strings without spaces) keep their value, so minimcp backs them;
-so does a package's ``__version__`` (the newest pin's), which servers import too.
+so does a package's ``__version__`` (the newest pin's), which servers import too. An alias of a
+builtin type is written NAME=TYPE (``EventId=str``), and minimcp backs it with that type: a server's
+``class Store(EventStore)`` annotated with ``EventId`` imports it and runs as under the SDK.
 The public members of the server classes and of Context are listed as ``module:Class``.
 The table is a comment block (``#|`` lines), which minimcp reads from its own source when first
 needed: a comment costs ``import minimcp`` nothing.
@@ -67,6 +70,15 @@ def _literal(value):
     if isinstance(value, int):
         return True
     return isinstance(value, str) and re.fullmatch(r"[^\s'\"\\]{0,80}", value) is not None
+
+
+def _builtin_alias(name, value):
+    """The builtin type a name the SDK binds stands for (``EventId = str``: "str"), or None."""
+    import builtins
+    if isinstance(value, type) and value.__module__ == "builtins" and value.__name__ != name \
+            and getattr(builtins, value.__name__, None) is value:
+        return value.__name__
+    return None
 
 
 def _defined(module):
@@ -117,6 +129,10 @@ def _names(module):
         value = getattr(module, name)
         if inspect.ismodule(value) or isinstance(value, typing.TypeVar):
             continue                                  # a submodule is a module of the table
+        alias = _builtin_alias(name, value)
+        if alias:                                     # EventId = str: servers annotate with it
+            found[name] = alias
+            continue
         if exported is None:
             if inspect.isclass(value) or inspect.isroutine(value):
                 if not _in_sdk(getattr(value, "__module__", None)):
@@ -227,8 +243,8 @@ def render(versions, modules, members):
     out = [BEGIN + " written by tests/interop/sdk_surface.py; do not edit",
            "# A comment, so that it costs `import minimcp` nothing: minimcp reads it from its own source",
            "# when a server first imports an SDK name. Each #| line: a public module of the SDKs and its",
-           "# public names (NAME=value: a constant); then the public members of the server classes and",
-           "# Context, as module:Class. The union over these pins:",
+           "# public names (NAME=value: a constant; NAME=str: an alias of that builtin type); then the",
+           "# public members of the server classes and Context, as module:Class. The union over these pins:",
            "#| pins: " + pins]
     for name in sorted(modules):
         words = ["%s=%s" % (n, v) if v is not None else n for n, v in sorted(modules[name].items())]

@@ -157,6 +157,61 @@ def test_a_server_importing_the_paths_real_servers_use_starts_and_answers(tmp_pa
     assert probe["mcp2_is_mcp2"] is True and probe["mcp2_server"] == "MCPServer"
 
 
+# The SDK's simple-streamablehttp and sse-polling-demo examples (mcp 1.29.0, 2.3.0): an event store
+# annotated with the SDK's aliases of str (EventId = str), which they import; the alias is str.
+EVENT_STORE_SERVER = '''
+    from collections import deque
+    from uuid import uuid4
+
+    from mcp.server.lowlevel import Server
+    from mcp.server.streamable_http import EventCallback, EventId, EventMessage, EventStore, StreamId
+    from mcp.shared.message import ResumptionToken
+    from mcp.types import Cursor
+    from mcp.os.win32.utilities import JobHandle
+    import mcp.types as types
+
+
+    class InMemoryEventStore(EventStore):
+        def __init__(self) -> None:
+            self.events: dict[EventId, tuple[StreamId, object]] = {}
+            self.streams: dict[StreamId, deque] = {}
+
+        async def store_event(self, stream_id: StreamId, message) -> EventId:
+            event_id = EventId(uuid4())
+            self.events[event_id] = (stream_id, message)
+            self.streams.setdefault(stream_id, deque()).append(event_id)
+            return event_id
+
+        async def replay_events_after(self, last_event_id: EventId, send_callback: EventCallback) -> StreamId | None:
+            return None
+
+
+    store = InMemoryEventStore()
+    server = Server("events")
+
+
+    @server.list_tools()
+    async def list_tools() -> list[types.Tool]:
+        return [types.Tool(name="store", description="Stores an event.", inputSchema={"type": "object"})]
+
+
+    @server.call_tool()
+    async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
+        event_id = await store.store_event(StreamId("stream-1"), EventMessage("hello"))
+        kinds = [alias.__name__ for alias in (EventId, StreamId, ResumptionToken, Cursor, JobHandle)]
+        return [types.TextContent(type="text", text=" ".join([type(event_id).__name__, *kinds,
+                                                              str(len(store.streams["stream-1"]))]))]
+'''
+
+
+def test_a_server_importing_the_sdk_s_aliases_of_builtin_types_starts_and_they_are_those_types(tmp_path):
+    answers, done = serve(EVENT_STORE_SERVER, [
+        {"method": "tools/list"}, {"method": "tools/call", "params": {"name": "store", "arguments": {}}}], tmp_path)
+    assert done.returncode == 0 and set(answers) == {0, 1, 2}, done.stderr.decode()
+    assert [t["name"] for t in answers[1]["result"]["tools"]] == ["store"]
+    assert answers[2]["result"]["content"] == [{"type": "text", "text": "str str str str str int 1"}]
+
+
 def test_placeholders_are_classes_a_server_may_subclass_and_fail_when_instantiated(tmp_path):
     code = textwrap.dedent('''
         import json, minimcp
