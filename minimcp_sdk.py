@@ -3171,6 +3171,13 @@ class _SDKRequestContext:
         self.protocol_version = call.rev.version
         self.request = self.experimental = None          # no HTTP request under stdio; no experimental tasks
 
+    async def close_sse_stream(self) -> None:
+        """The SDK's callback (None on stdio) that closes the call's SSE stream for the client to
+        poll, replaying what it missed from the server's event store: nothing here, as
+        Context.close_sse_stream: minimcp keeps the stream open until the call answers."""
+
+    close_standalone_sse_stream = close_sse_stream      # the same, for the GET stream
+
 
 class _SDKUrl:
     """The SDK hands a resource handler its uri as pydantic's AnyUrl: not text (``str(uri)`` is; a

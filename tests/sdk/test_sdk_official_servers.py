@@ -13,6 +13,7 @@ import pytest
 # The same servers' harness and the same skips: Python 3.10 and later, pydantic where they import it.
 from test_sdk_generated_classes import HEADERS, call, needs_pydantic, pydantic, pytestmark, serve  # noqa: F401
 from test_sdk_lowlevel import converse        # a client that answers the server's questions
+from test_sdk_lowlevel import call as lowlevel_call, serve as lowlevel_serve   # low-level servers' JSON lines
 
 
 def prompt(name: str, arguments: dict = None) -> tuple:
@@ -39,6 +40,53 @@ async def reconnect(ctx: Context) -> str:
     assert "isError" not in answers[2]["result"] or answers[2]["result"]["isError"] is False
     logged = [n["params"]["data"] for n in answers[2]["notifications"] if n["method"] == "notifications/message"]
     assert len(logged) == 2
+
+
+# --- sse-polling-demo: the low-level request context's close_sse_stream -------------------------
+
+# mcp 1.29.0's and 2.3.0's sse-polling-demo (served over HTTP by run_sdk_examples.sh): a low-level
+# handler closes its SSE stream at each checkpoint when the context offers that callback.
+POLLING_MCP1 = '''
+    import mcp.types as types
+    from mcp.server.lowlevel import Server
+
+    app = Server("polling")
+
+    @app.call_tool()
+    async def call_tool(name: str, arguments: dict) -> list[types.ContentBlock]:
+        ctx = app.request_context
+        for i in range(1, 4):
+            await ctx.session.send_log_message(level="info", data=f"item {i}", related_request_id=ctx.request_id)
+            if ctx.close_sse_stream:
+                await ctx.close_sse_stream()
+        await ctx.close_standalone_sse_stream()
+        return [types.TextContent(type="text", text="processed 3 items")]
+'''
+POLLING_MCP2 = '''
+    import mcp.types as types
+    from mcp.server import Server, ServerRequestContext
+
+
+    async def handle_call_tool(ctx: ServerRequestContext, params: types.CallToolRequestParams) -> types.CallToolResult:
+        for i in range(1, 4):
+            await ctx.session.send_log_message(level="info", data=f"item {i}", related_request_id=ctx.request_id)
+            if ctx.close_sse_stream:
+                await ctx.close_sse_stream()
+        await ctx.close_standalone_sse_stream()
+        return types.CallToolResult(content=[types.TextContent(type="text", text="processed 3 items")])
+
+
+    app = Server("polling", on_call_tool=handle_call_tool)
+'''
+
+
+@pytest.mark.parametrize("source", [POLLING_MCP1, POLLING_MCP2], ids=["mcp1", "mcp2"])
+def test_a_low_level_handler_closing_its_sse_stream_goes_on_and_the_client_misses_nothing(tmp_path, source):
+    answers, notifications, stderr = lowlevel_serve(tmp_path, source, [lowlevel_call(1, "process", {})])
+    assert answers[1]["result"]["content"] == [{"type": "text", "text": "processed 3 items"}], (answers, stderr)
+    assert answers[1]["result"].get("isError", False) is False
+    assert [n["params"]["data"] for n in notifications if n["method"] == "notifications/message"] == \
+        ["item 1", "item 2", "item 3"]
 
 
 # --- a prompt function that raises -------------------------------------------------------------
