@@ -19,13 +19,17 @@ uninstalled, as `python3 minimcp.py serve FILE` (FILE: the module of the example
 the snippet). A module that defines its server but never starts it (a snippet without a `__main__`
 block; the everything-server, whose main() serves HTTP only) runs under the SDK through RUN_OBJECT, the
 few lines that start that object on stdio as the SDK documents, and under `serve FILE`, which does the same.
+The examples that serve Streamable HTTP only (HTTP_ONLY: their main() hands the SDK's ASGI app to
+uvicorn) start both ways with `--port PORT`, a free loopback port: `python -m PACKAGE --port PORT`, and
+`serve FILE --port PORT`, which runs the same main() with minimcp's stand-in for that ASGI app.
 
 reference: each group's packages (pinned) installed with `--no-deps` beside their own requirements,
 under the group's SDK pin and without any SDK (sdk_corpus.install_group), each started by its console
 script and by `serve --entry SCRIPT ARGS` with the same arguments (REFERENCE).
 
-Both drive every server over stdio with the official client (mcp 2.3.0, `Client(mode="legacy")`;
-sdk_corpus.run_one, the recording the corpus and the generated servers share, set by DRIVE):
+Both drive every server with the official client (mcp 2.3.0, `Client(mode="legacy")`; over stdio, or
+over Streamable HTTP on 127.0.0.1 for HTTP_ONLY, each HTTP server stopped by its PID; sdk_corpus.run_one,
+the recording the corpus and the generated servers share, set by DRIVE):
 initialize, the four listings (every page, following nextCursor), the server's own calls (CALLS), then
 calls made from the reference's listings (sdk_corpus.generated_cases: every tool with arguments its
 schema accepts, with none and with a wrong type; every resource; every prompt), every template read
@@ -72,14 +76,17 @@ MAX_PAGES = 20             # pages of one listing followed before the recording 
 EXCLUDED = {
     "simple-auth": "HTTP only (an OAuth-protected resource server with its own authorization server): "
                    "needs an OAuth flow, no stdio transport",
-    "simple-streamablehttp": "HTTP only (Streamable HTTP with an event store; its main() takes no stdio)",
-    "simple-streamablehttp-stateless": "HTTP only (stateless Streamable HTTP; its main() takes no stdio)",
-    "sse-polling-demo": "HTTP only (SSE polling and resumption, which only exist on HTTP)",
     "simple-task": "HTTP only (tasks over Streamable HTTP; its main() takes no stdio), on the SDK's "
                    "experimental tasks API (server.experimental.enable_tasks()), which minimcp does not back",
     "simple-task-interactive": "HTTP only (tasks asking the client over Streamable HTTP; no stdio), on the "
                                "SDK's experimental tasks API, which minimcp does not back",
 }
+
+# Examples that serve Streamable HTTP only: their main() hands an ASGI app (mcp 2.x's
+# `server.streamable_http_app()`, or a StreamableHTTPSessionManager mounted in Starlette) to uvicorn.
+# Both runs start as their README starts them, `--port PORT` (a free loopback port), and are driven
+# over HTTP at this path; the tool's log messages are recorded with its answer.
+HTTP_ONLY = {"simple-streamablehttp": "/mcp", "simple-streamablehttp-stateless": "/mcp", "sse-polling-demo": "/mcp"}
 
 # Third-party modules the examples import without declaring them: under the SDK they come with mcp
 # (simple-tool, simple-prompt, simple-resource and simple-pagination 1.29.0 import starlette at the top,
@@ -115,9 +122,16 @@ else:
 
 # Per server (its name in the output): calls sent before the generated ones ({stub}: the loopback
 # web server's address, {cwd}: the run's directory), and values of the run masked on both sides.
+# The HTTP examples' tools with the arguments their READMEs use, smaller: a few log messages a
+# tenth of a second apart, and a batch whose SSE stream the server closes at each checkpoint.
+NOTIFY = [["tool", "start-notification-stream", {"interval": 0.1, "count": 3, "caller": "ci"}]]
 CALLS = {
     "1.29.0/simple-tool": [["tool", "fetch", {"url": "{stub}/page.html"}]],
     "2.3.0/simple-tool": [["tool", "fetch", {"url": "{stub}/page.html"}]],
+    **{f"{version}/{name}": NOTIFY for version in ("1.29.0", "2.3.0")
+       for name in ("simple-streamablehttp", "simple-streamablehttp-stateless")},
+    **{f"{version}/sse-polling-demo": [["tool", "process_batch", {"items": 4, "checkpoint_every": 2}]]
+       for version in ("1.29.0", "2.3.0")},
 }
 WEATHER = ["temperature", "conditions", "humidity", "wind_speed", "timestamp"]
 _WEATHER_TEXT = r'"(temperature|conditions|humidity|wind_speed|timestamp)": ("[^"]*"|[-0-9.e]+)'
@@ -296,8 +310,11 @@ def example_servers(version: str, root: Path) -> tuple[list, list]:
         if folder.name == "everything-server":
             # its main() serves Streamable HTTP only: its `mcp` object runs on stdio instead (RUN_OBJECT)
             reference = ["-c", RUN_OBJECT, str(where), dotted, "mcp"]
-        servers.append({"name": name, "sdk": version, "cwd": folder, "file": file, "reference": reference,
-                        "requires": [r for r in project.get("dependencies", []) if _req_name(r) != "mcp"]})
+        server = {"name": name, "sdk": version, "cwd": folder, "file": file, "reference": reference,
+                  "requires": [r for r in project.get("dependencies", []) if _req_name(r) != "mcp"]}
+        if folder.name in HTTP_ONLY:
+            server.update(http=HTTP_ONLY[folder.name], args=["--port", "{port}"], notifications=True)
+        servers.append(server)
     snippets = root / "examples" / "snippets" / "servers"
     for file in sorted(snippets.rglob("*.py")):
         if file.name == "__init__.py" or not LOWLEVEL.search(file.read_text(encoding="utf-8")):
@@ -431,9 +448,11 @@ def plan_examples(args, minimcp: str) -> tuple[list, list, dict]:
         patterns, keys = MASKS.get(server["name"], ([], []))
         server.update(calls=CALLS.get(server["name"], []), mask=patterns, mask_keys=keys)
         in_folder = ["/bin/sh", "-c", 'cd "$0" && exec "$@"', str(server["cwd"])]
+        arguments = server.get("args", [])
         commands[server["name"]] = {
-            "reference": [*in_folder, str(venv["sdk"]), *server["reference"]],
-            "serve": [*in_folder, str(venv["mini"]), minimcp, "serve", str(server["file"].relative_to(server["cwd"]))]}
+            "reference": [*in_folder, str(venv["sdk"]), *server["reference"], *arguments],
+            "serve": [*in_folder, str(venv["mini"]), minimcp, "serve", str(server["file"].relative_to(server["cwd"])),
+                      *arguments]}
     return servers, [x for v in found for x in found[v][1]], commands
 
 

@@ -8,18 +8,19 @@
 #     structured-output-lowlevel (low-level `Server`) and everything-server (FastMCP / MCPServer);
 #   - the low-level snippets of examples/snippets/servers/ (lowlevel/*.py, and the top-level
 #     snippets that define a low-level `Server`: pagination_example.py, resource_subscriptions.py,
-#     set_logging_level.py).
+#     set_logging_level.py);
+#   - over Streamable HTTP, the examples that serve nothing else (official_servers.py's HTTP_ONLY):
+#     simple-streamablehttp, simple-streamablehttp-stateless and sse-polling-demo, whose main()
+#     builds the server and hands the SDK's ASGI app to uvicorn (`server.streamable_http_app()` in
+#     2.3.0, a StreamableHTTPSessionManager mounted in Starlette in 1.29.0). Both runs start as the
+#     README does, with `--port PORT` (a free port on 127.0.0.1): `python -m PACKAGE --port PORT`
+#     and `serve FILE --port PORT`, which runs that main(): its uvicorn serves minimcp's stand-in
+#     for the SDK's app (app.asgi). Each is driven once it listens and stopped by its PID.
 # Left out, and why (official_servers.py's EXCLUDED; the run prints them; any other example runs):
-#   - simple-streamablehttp, simple-streamablehttp-stateless, sse-polling-demo: HTTP only, and not
-#     servable by `serve --http` unchanged: each builds its server inside main() (no module-level
-#     object for `serve --http PORT FILE` to find) and hands the SDK's own Starlette app
-#     (`server.streamable_http_app()` in 2.3.0, a StreamableHTTPSessionManager mounted by hand in
-#     1.29.0) to uvicorn; minimcp stands in for the SDK's names, not for its ASGI transport (its own
-#     is `app.asgi`), and `serve --entry` runs a console script on stdio only;
 #   - simple-task, simple-task-interactive (1.29.0 only): HTTP only; their module-level server
 #     turns on the SDK's experimental tasks API (`server.experimental.enable_tasks()`,
 #     ServerTaskContext), which minimcp does not back (its own tasks are `task_support=`), so
-#     `serve --http` stops at import, saying so;
+#     `serve` stops at import, saying so;
 #   - simple-auth: HTTP only, behind OAuth with its own authorization server.
 # simple-tool's one tool fetches a URL: it is called with the address of a web server the stage
 # runs on loopback (127.0.0.1, a free port), never the network. everything-server's main() serves
@@ -28,7 +29,8 @@
 #
 # Per SDK version, a venv with that mcp and the examples' own requirements (the reference, started
 # as the README starts each: `python -m PACKAGE` or `python FILE`), and a copy of it with mcp and
-# whatever only mcp needed uninstalled (`serve FILE`), both driven by the official client (mcp 2.3.0).
+# whatever only mcp needed uninstalled (`serve FILE`), both driven by the official client (mcp 2.3.0),
+# over stdio or, for the HTTP-only examples, over Streamable HTTP.
 # One line per server: identical / DIFFERS (with the first difference; -v all of them) / SKIPPED
 # (could not start under its SDK: counted, never a pass). Exits non-zero on any difference that is
 # not a row of the README's table of deliberate differences.

@@ -44,11 +44,13 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import contextlib
 import dataclasses
 import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import threading
@@ -390,6 +392,44 @@ class Drive:
     explain: Callable[[BaseException, Path, "Drive"], str] = stopped_because   # (exception, stderr log, drive)
 
 
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextlib.asynccontextmanager
+async def serving_http(command: list[str], cwd: str, env: dict, errlog: Path, path: str, drive: Drive):
+    """A server that serves Streamable HTTP only, started with "{port}" in its command set to a free
+    loopback port (its stdout and stderr to errlog); yields its URL once it listens, and stops it by
+    its PID when the recording ends."""
+    port = _free_port()
+    with open(errlog, "ab") as log:
+        process = subprocess.Popen([a.replace("{port}", str(port)) for a in command], cwd=cwd, env=env,
+                                   stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+    try:
+        deadline = time.monotonic() + drive.call_timeout      # its imports, then its bind
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"the server exited (status {process.returncode}) before it listened on "
+                                   f"127.0.0.1:{port}")
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"the server did not listen on 127.0.0.1:{port} in {drive.call_timeout}s")
+                await anyio.sleep(0.05)
+        yield f"http://127.0.0.1:{port}{path}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:      # it did not stop at SIGTERM
+            process.kill()
+            process.wait()
+
+
 async def record(command: list[str], cwd: str, env: dict, server: dict, errlog: Path,
                  out: dict, cases: list | None, drive: Drive) -> list:
     """Drive one server; fill `out` as answers come (a server that dies keeps what it said).
@@ -397,11 +437,21 @@ async def record(command: list[str], cwd: str, env: dict, server: dict, errlog: 
     With cases None the calls are drive.cases of the listings (the reference run); the cases
     actually sent are returned so the minimcp run sends the same. A server marked "notifications"
     has the log messages and progress notifications that arrive while a call runs recorded with
-    its answer, under "notifications".
+    its answer, under "notifications". A server with an "http" path serves Streamable HTTP only:
+    it is started on a free loopback port (serving_http) and driven at that path; the others on stdio.
     """
-    wrapped = ["/bin/sh", "-c", 'exec "$@" 2>>"$SDK_CORPUS_ERRLOG"', "sh", *command]
-    env = dict(env, SDK_CORPUS_ERRLOG=str(errlog))
-    params = StdioServerParameters(command=wrapped[0], args=wrapped[1:], cwd=cwd, env=env)
+    async with contextlib.AsyncExitStack() as stack:
+        if server.get("http"):
+            target = await stack.enter_async_context(serving_http(command, cwd, env, errlog, server["http"], drive))
+        else:
+            wrapped = ["/bin/sh", "-c", 'exec "$@" 2>>"$SDK_CORPUS_ERRLOG"', "sh", *command]
+            target = StdioServerParameters(command=wrapped[0], args=wrapped[1:], cwd=cwd,
+                                           env=dict(env, SDK_CORPUS_ERRLOG=str(errlog)))
+        return await _drive(target, server, out, cases, drive)
+
+
+async def _drive(target, server: dict, out: dict, cases: list | None, drive: Drive) -> list:
+    """record's recording, over the transport `target` (stdio parameters, or a URL) names."""
     sent: list = []
     heard: list | None = [] if server.get("notifications") else None
 
@@ -413,7 +463,7 @@ async def record(command: list[str], cwd: str, env: dict, server: dict, errlog: 
 
     listen = {"logging_callback": on_log} if heard is not None else {}
     with anyio.fail_after(drive.run_timeout):
-        async with Client(params, mode="legacy", read_timeout_seconds=drive.call_timeout, cache=None,
+        async with Client(target, mode="legacy", read_timeout_seconds=drive.call_timeout, cache=None,
                           **listen) as client:
             capabilities = client.server_capabilities
             info = client.server_info
