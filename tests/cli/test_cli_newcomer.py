@@ -162,6 +162,21 @@ def selftest_tools(server, slow_tool, slow_args=None):
     return check.finish(), out.getvalue()
 
 
+def selftest_step(server, step):
+    """One selftest step, ``step(check, client)``, on a connected client of ``server``: (status, output)."""
+    import io
+    import minimcp_cli
+    out = io.StringIO()
+    check = minimcp_cli._SelfTest(list(server), "2025-11-25", "long-op", 10.0, out)
+    client = check.client("2025-11-25")
+    try:
+        client.connect()
+        step(check, client)
+    finally:
+        check.done(client)
+    return check.finish(), out.getvalue()
+
+
 def test_selftest_takes_the_slow_tool_s_arguments_from_slow_args(capsys):
     import minimcp
     arguments = {"target": "docs", "steps": 4, "step_seconds": 0.2}
@@ -183,41 +198,22 @@ def test_selftest_tells_calls_at_once_by_their_progress_not_by_times_measured_ap
     """On a loaded machine one call measured alone says little of three measured later: calls
     that each report progress before the first answer ran at once, whatever the clock says
     (here the call alone is said to take 0.01 s, so three taking 2 s would look in turn)."""
-    import io
-    import minimcp_cli
-    out = io.StringIO()
-    check = minimcp_cli._SelfTest(list(OTHER), "2025-11-25", "long-op", 10.0, out)
-    client = check.client("2025-11-25")
-    try:
-        client.connect()
-        check.concurrency(client, "long-op", {"duration": 1, "steps": 5}, 0.01)
-    finally:
-        check.done(client)
-    assert check.finish() == 0, out.getvalue()
+    status, out = selftest_step(OTHER, lambda check, client: check.concurrency(
+        client, "long-op", {"duration": 1, "steps": 5}, 0.01))
+    assert status == 0, out
     assert re.search(r'^PASS  concurrency: 3 calls of long-op \{"duration": 1, "steps": 5\} at once took [\d.]+s, '
-                     r'one alone 0.01s$', out.getvalue(), flags=re.M), out.getvalue()
+                     r'one alone 0.01s$', out, flags=re.M), out
 
 
 def test_selftest_warns_of_a_cancelled_call_that_runs_on_without_answering():
     """The spec says a cancelled request SHOULD stop; the official everything server's long
     operation runs on, reporting progress (tests/interop/run_selftest_thirdparty.sh): a warning."""
-    import io
-    import minimcp
-    import minimcp_cli
-    out = io.StringIO()
-    check = minimcp_cli._SelfTest(OTHER + ["--runs-on-cancel"], "2025-11-25", "long-op", 10.0, out)
-    client = check.client("2025-11-25")
-    try:
-        client.connect()
-        check.cancellation(client, "long-op", {"duration": 2, "steps": 5}, 2.0)
-    finally:
-        check.done(client)
-    assert check.finish() == 0
-    assert "PASS  cancellation: no response in the 2.00s the call takes, it ran on; server still answers" \
-        in out.getvalue(), out.getvalue()
+    status, out = selftest_step(OTHER + ["--runs-on-cancel"], lambda check, client: check.cancellation(
+        client, "long-op", {"duration": 2, "steps": 5}, 2.0))
+    assert status == 0, out
+    assert "PASS  cancellation: no response in the 2.00s the call takes, it ran on; server still answers" in out, out
     assert re.search(r"^WARN  cancellation: the cancelled call ran on: its progress came [\d.]+s after the cancel "
-                     r"\(a server should stop working on a cancelled request\)$", out.getvalue(), flags=re.M), \
-        out.getvalue()
+                     r"\(a server should stop working on a cancelled request\)$", out, flags=re.M), out
 
 
 def test_selftest_fills_each_required_argument_with_a_valid_value():

@@ -83,9 +83,13 @@ def main():
         check("the GET stream carries the subscribed resource's update", b"resources/updated" in line)
 
     for request_id in (4, 5, 6):            # with several workers, some cancels land in another worker
+        # A step a second: the first progress turns the answer into a stream within a second (a
+        # call that says nothing gets its stream's head only at the first keep-alive, 15 s), and
+        # its head read means the call runs, so the cancel cannot come before it.
         connection, slow = open_stream(url, "POST", with_session, {
             "jsonrpc": "2.0", "id": request_id, "method": "tools/call",
-            "params": {"name": "slow", "arguments": {"seconds": 60}}})
+            "params": {"name": "slow", "arguments": {"seconds": 60, "steps": 60},
+                       "_meta": {"progressToken": request_id}}})
         post(url, {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": request_id}},
              with_session)
         check("a cancelled call's POST stream ends (call %d)" % request_id, ends_within(slow, QUICK))
