@@ -4160,12 +4160,22 @@ class _Session(_SessionTasks):
             admission.stream = self._open_stream(call.key)
         if where == "reader":
             self._run(call, handler)
-            return
-        self.inflight[call.key] = call
-        if where == "thread":
-            threading.Thread(target=self._run, args=(call, handler), daemon=True).start()
+        elif where == "thread":
+            self.answer_on_thread(call, handler)
         else:
+            self.inflight[call.key] = call
             self.dispatch(call, lambda: self._run_queued(call, handler))
+
+    def answer_on_thread(self, call: _Call, handler) -> None:
+        """Answer ``call`` with ``handler(call)`` from a thread of its own, in flight meanwhile.
+
+        For a call that may wait on what only the reading thread delivers (the client's
+        answers): a handler running on that thread hands its call on here and returns None.
+        In flight, the call can be cancelled, its id is not taken again, and the end of
+        input waits for its answer (or answers it with the stop's error) as for any other.
+        """
+        self.inflight[call.key] = call
+        threading.Thread(target=self._run, args=(call, handler), daemon=True).start()
 
     def _admit(self, method: str, params: dict):
         """Decide the peer (and so the revision) a request is served under; MCPError refuses it.

@@ -3772,22 +3772,8 @@ class _SDKLowLevel:
             raise MCPError(INTERNAL_ERROR, "the server is not running (it is served by server.run())")
         if call.key in call.session.inflight:              # a worker's call: answered by the core
             return self._sdk_call(call, own)
-        threading.Thread(target=self._sdk_answer_later, args=(call, own), name="minimcp-sdk-call",
-                         daemon=True).start()
+        call.session.answer_on_thread(call, lambda call: self._sdk_call(call, own))
         return None
-
-    def _sdk_answer_later(self, call, own) -> None:
-        try:
-            result = self._sdk_call(call, own)
-        except MCPError as exc:
-            call.session.respond(call, error=exc.to_error())
-        except Cancelled:
-            pass
-        except BaseException as exc:                        # never a call left unanswered
-            call.session.respond(call, error={"code": INTERNAL_ERROR, "message": "Internal error: %s: %s"
-                                              % (type(exc).__name__, exc)})
-        else:
-            call.session.respond(call, result)
 
     def _sdk_call(self, call, own) -> dict:
         context = _SDKRequestContext(self, call)
@@ -4002,30 +3988,11 @@ def _sdk_through_middleware(handler):
         # (on the client, on the loop), so it runs on a thread of its own, as a worker's call
         # (in flight: cancellable, and the low-level Server's handlers answer it there). Only
         # initialize stays, as in the SDK: what follows it must find the connection initialized.
-        call.session.inflight[call.key] = call
-        threading.Thread(target=_sdk_respond, args=(call, lambda: through(self, call)),
-                         name="minimcp-sdk-middleware", daemon=True).start()
+        call.session.answer_on_thread(call, lambda call: through(self, call))
         return None
     through.__name__ = through.__qualname__ = handler.__name__
     through.__doc__ = handler.__doc__
     return through
-
-
-def _sdk_respond(call, answer) -> None:
-    """Answer ``call`` with what ``answer()`` gives (from a thread of its own): its result, its
-    error, or nothing once it is cancelled; never a call left unanswered."""
-    try:
-        result = answer()
-    except MCPError as exc:
-        call.session.respond(call, error=exc.to_error())
-    except Cancelled:
-        call.session.drop(call)
-    except BaseException as exc:
-        call.session.respond(call, error={"code": INTERNAL_ERROR, "message": "Internal error: %s: %s"
-                                          % (type(exc).__name__, exc)})
-    else:
-        if result is not None:
-            call.session.respond(call, result)
 
 
 def _sdk_request_handlers(attrs: dict, base: type) -> dict:

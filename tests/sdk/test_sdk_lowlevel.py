@@ -622,3 +622,60 @@ def test_a_method_of_a_kind_the_server_does_not_offer_is_worded_as_the_sdk_words
             return ""
     ''', [request(1, "prompts/list")], name="own.py")
     assert own[1]["error"] == {"code": -32601, "message": "Method not found: prompts/list (this server offers no prompts)"}
+
+
+
+SLOW_LOW_LEVEL_LIST = '''
+    import asyncio
+    import mcp.types as types
+    from mcp.server.lowlevel import Server
+
+    server = Server("slow-list")
+
+
+    @server.list_tools()
+    async def list_tools() -> list:
+        await asyncio.sleep(0.3)                 # still listing when the client's input ends
+        return [types.Tool(name="t", inputSchema={"type": "object"})]
+'''
+
+SLOW_MIDDLEWARE = '''
+    import asyncio
+    from mcp.server.mcpserver import MCPServer
+
+
+    async def passing(ctx, call_next):
+        await asyncio.sleep(0.3)                 # still passing it on when the client's input ends
+        return await call_next(ctx)
+
+    app = MCPServer("slow-middleware", middleware=[passing])
+
+
+    @app.prompt()
+    def ask() -> str:
+        return "ask"
+'''
+
+
+@pytest.mark.parametrize("source, method, listed", [(SLOW_LOW_LEVEL_LIST, "tools/list", ("tools", "t")),
+                                                    (SLOW_MIDDLEWARE, "prompts/list", ("prompts", "ask"))],
+                         ids=["low-level list", "middleware"])
+def test_a_list_its_author_answers_is_answered_when_input_ends_while_it_runs(tmp_path, source, method, listed):
+    # A list the core answers on the reading thread is handed to a thread of its own when the
+    # author's handler (or middleware) may wait. Input ending at once (printf ... | server)
+    # cancels it as any call in flight, and it is answered once: its list if it was done, else
+    # the stop's error. (The low-level list was lost, unanswered, one run in twenty with no wait
+    # and every run with this one: nobody waited for its thread, and the process ended first;
+    # the middleware's, which was in flight, now goes the same way.)
+    (tmp_path / "server.py").write_text(textwrap.dedent(source))
+    lines = HELLO + [request(1, method)]
+    done = subprocess.run(SERVE + [str(tmp_path / "server.py")], cwd=str(tmp_path), timeout=60,
+                          input=b"".join(json.dumps(m).encode() + b"\n" for m in lines),
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    answers = {m.get("id"): m for m in map(json.loads, done.stdout.splitlines())}
+    assert done.returncode == 0 and set(answers) == {0, 1}, (done.stdout, done.stderr.decode())
+    assert len(done.stdout.splitlines()) == 2, done.stdout
+    if "result" in answers[1]:
+        assert [entry["name"] for entry in answers[1]["result"][listed[0]]] == [listed[1]]
+    else:
+        assert answers[1]["error"] == {"code": -32603, "message": "the server is shutting down"}, answers[1]
