@@ -161,6 +161,7 @@ def test_a_server_importing_the_paths_real_servers_use_starts_and_answers(tmp_pa
 # annotated with the SDK's aliases of str (EventId = str), which they import; the alias is str.
 EVENT_STORE_SERVER = '''
     from collections import deque
+    from typing import Dict, Optional, Tuple  # (X | None, dict[...] need Python 3.10 and 3.9)
     from uuid import uuid4
 
     from mcp.server.lowlevel import Server
@@ -173,8 +174,8 @@ EVENT_STORE_SERVER = '''
 
     class InMemoryEventStore(EventStore):
         def __init__(self) -> None:
-            self.events: dict[EventId, tuple[StreamId, object]] = {}
-            self.streams: dict[StreamId, deque] = {}
+            self.events: Dict[EventId, Tuple[StreamId, object]] = {}
+            self.streams: Dict[StreamId, deque] = {}
 
         async def store_event(self, stream_id: StreamId, message) -> EventId:
             event_id = EventId(uuid4())
@@ -182,7 +183,7 @@ EVENT_STORE_SERVER = '''
             self.streams.setdefault(stream_id, deque()).append(event_id)
             return event_id
 
-        async def replay_events_after(self, last_event_id: EventId, send_callback: EventCallback) -> StreamId | None:
+        async def replay_events_after(self, last_event_id: EventId, send_callback: EventCallback) -> Optional[StreamId]:
             return None
 
 
@@ -191,12 +192,12 @@ EVENT_STORE_SERVER = '''
 
 
     @server.list_tools()
-    async def list_tools() -> list[types.Tool]:
+    async def list_tools() -> list:
         return [types.Tool(name="store", description="Stores an event.", inputSchema={"type": "object"})]
 
 
     @server.call_tool()
-    async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
+    async def call_tool(name: str, arguments: dict) -> list:
         event_id = await store.store_event(StreamId("stream-1"), EventMessage("hello"))
         kinds = [alias.__name__ for alias in (EventId, StreamId, ResumptionToken, Cursor, JobHandle)]
         return [types.TextContent(type="text", text=" ".join([type(event_id).__name__, *kinds,
