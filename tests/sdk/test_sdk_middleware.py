@@ -69,12 +69,14 @@ REFERENCE_STYLE = '''
 
 
 def test_middleware_refuses_and_wraps_as_the_sdk_does(tmp_path):
+    # each request waits for the one before: the order the middleware sees them in is asserted,
+    # and requests sent together run at once (on the SDK's event loop as on minimcp's threads)
     answers, _, stderr = serve(tmp_path, REFERENCE_STYLE, [
-        call(1, "add", {"a": 2, "b": 3}),
-        call(2, "nope"),
-        request(3, "prompts/get", {"name": "nope", "arguments": {}}),
-        request(4, "prompts/get", {"name": "greet", "arguments": {"who": "you"}}),
-        call(5, "boom"),
+        call(1, "add", {"a": 2, "b": 3}), {"after": 1},
+        call(2, "nope"), {"after": 2},
+        request(3, "prompts/get", {"name": "nope", "arguments": {}}), {"after": 3},
+        request(4, "prompts/get", {"name": "greet", "arguments": {"who": "you"}}), {"after": 4},
+        call(5, "boom"), {"after": 5},
         call(6, "trail"),
     ])
     assert answers[1]["result"]["structuredContent"] == {"result": 5}
