@@ -13,9 +13,10 @@
 #     simple-streamablehttp, simple-streamablehttp-stateless and sse-polling-demo, whose main()
 #     builds the server and hands the SDK's ASGI app to uvicorn (`server.streamable_http_app()` in
 #     2.3.0, a StreamableHTTPSessionManager mounted in Starlette in 1.29.0). Both runs start as the
-#     README does, with `--port PORT` (a free port on 127.0.0.1): `python -m PACKAGE --port PORT`
-#     and `serve FILE --port PORT`, which runs that main(): its uvicorn serves minimcp's stand-in
-#     for the SDK's app (app.asgi). Each is driven once it listens and stopped by its PID.
+#     README does, with `--port PORT`: `python -m PACKAGE --port 0` and `serve FILE --port 0`, which
+#     runs that main(): its uvicorn serves minimcp's stand-in for the SDK's app (app.asgi). Port 0
+#     has the system choose a free port as uvicorn binds it; each is driven at the port uvicorn's
+#     log names, once it names it, and stopped by its PID.
 # Left out, and why (official_servers.py's EXCLUDED; the run prints them; any other example runs):
 #   - simple-task, simple-task-interactive (1.29.0 only): HTTP only; their module-level server
 #     turns on the SDK's experimental tasks API (`server.experimental.enable_tasks()`,

@@ -50,7 +50,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import threading
@@ -392,35 +391,36 @@ class Drive:
     explain: Callable[[BaseException, Path, "Drive"], str] = stopped_because   # (exception, stderr log, drive)
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+# uvicorn's line once it listens ("Uvicorn running on http://127.0.0.1:PORT"), with the port it
+# was given, or the one the system chose for port 0
+LISTENING = re.compile(rb"running on https?://[^\s:]+:(\d+)")
 
 
 @contextlib.asynccontextmanager
 async def serving_http(command: list[str], cwd: str, env: dict, errlog: Path, path: str, drive: Drive):
-    """A server that serves Streamable HTTP only, started with "{port}" in its command set to a free
-    loopback port (its stdout and stderr to errlog); yields its URL once it listens, and stops it by
-    its PID when the recording ends."""
-    port = _free_port()
+    """A server that serves Streamable HTTP only, started with "{port}" in its command set to 0 (its
+    stdout and stderr to errlog); yields its URL once its log says which loopback port it listens
+    on, and stops it by its PID when the recording ends. Port 0 has the system choose the port as
+    the server binds it: a port picked free beforehand could be taken by another process before
+    the server binds it, and a connection to it would then reach that process."""
     with open(errlog, "ab") as log:
-        process = subprocess.Popen([a.replace("{port}", str(port)) for a in command], cwd=cwd, env=env,
+        start = log.tell()
+        process = subprocess.Popen([a.replace("{port}", "0") for a in command], cwd=cwd, env=env,
                                    stdin=subprocess.DEVNULL, stdout=log, stderr=log)
     try:
         deadline = time.monotonic() + drive.call_timeout      # its imports, then its bind
         while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"the server exited (status {process.returncode}) before it listened on "
-                                   f"127.0.0.1:{port}")
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            with open(errlog, "rb") as log:
+                log.seek(start)
+                listening = LISTENING.search(log.read())
+            if listening:
                 break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise TimeoutError(f"the server did not listen on 127.0.0.1:{port} in {drive.call_timeout}s")
-                await anyio.sleep(0.05)
-        yield f"http://127.0.0.1:{port}{path}"
+            if process.poll() is not None:
+                raise RuntimeError(f"the server exited (status {process.returncode}) before it said it listened")
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the server did not say it listened in {drive.call_timeout}s (see {errlog})")
+            await anyio.sleep(0.05)
+        yield f"http://127.0.0.1:{int(listening.group(1))}{path}"
     finally:
         process.terminate()
         try:
