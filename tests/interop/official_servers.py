@@ -20,8 +20,9 @@ the snippet). A module that defines its server but never starts it (a snippet wi
 block; the everything-server, whose main() serves HTTP only) runs under the SDK through RUN_OBJECT, the
 few lines that start that object on stdio as the SDK documents, and under `serve FILE`, which does the same.
 The examples that serve Streamable HTTP only (HTTP_ONLY: their main() hands the SDK's ASGI app to
-uvicorn) start both ways with `--port PORT`, a free loopback port: `python -m PACKAGE --port PORT`, and
-`serve FILE --port PORT`, which runs the same main() with minimcp's stand-in for that ASGI app.
+uvicorn) start both ways with `--port 0` (uvicorn binds a port the system picks, and its log names it):
+`python -m PACKAGE --port 0`, and `serve FILE --port 0`, which runs the same main() with minimcp's
+stand-in for that ASGI app.
 
 reference: each group's packages (pinned) installed with `--no-deps` beside their own requirements,
 under the group's SDK pin and without any SDK (sdk_corpus.install_group), each started by its console
@@ -84,8 +85,9 @@ EXCLUDED = {
 
 # Examples that serve Streamable HTTP only: their main() hands an ASGI app (mcp 2.x's
 # `server.streamable_http_app()`, or a StreamableHTTPSessionManager mounted in Starlette) to uvicorn.
-# Both runs start as their README starts them, `--port PORT` (a free loopback port), and are driven
-# over HTTP at this path; the tool's log messages are recorded with its answer.
+# Both runs start as their README starts them, `--port PORT`, with 0 (driven at the port uvicorn's
+# log names: sdk_corpus.serving_http) over HTTP at this path; the tool's log messages are recorded
+# with its answer.
 HTTP_ONLY = {"simple-streamablehttp": "/mcp", "simple-streamablehttp-stateless": "/mcp", "sse-polling-demo": "/mcp"}
 
 # Third-party modules the examples import without declaring them: under the SDK they come with mcp
