@@ -402,7 +402,8 @@ def test_the_tool_managers_parameters_replace_the_listing_and_ctx_speaks_mcp_2_3
                                               "additionalProperties": False}
     assert answers[2]["result"]["content"] == [{"type": "text", "text": "fixed"}]
     assert answers[3]["result"]["content"] == [{"type": "text", "text": "changed"}], answers["stderr"]
-    changed = [n["method"] for n in answers[3]["notifications"]]
+    # the calls run at once: churn's notifications come before its answer, but perhaps before another's too
+    changed = [n["method"] for i in (1, 2, 3, 4) for n in answers[i]["notifications"]]
     assert changed.count("notifications/tools/list_changed") >= 1 and "notifications/prompts/list_changed" in changed
     assert answers[4]["error"] == {"code": -32021, "message": "needs sampling",
                                    "data": {"requiredCapabilities": {"sampling": {}}}}
