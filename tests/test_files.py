@@ -137,10 +137,11 @@ def test_the_bundle_alone_serves_stdio(bundled, tmp_path):
     status, lines, stderr = serve_lines(folder, ["examples/everything.py"], [
         INIT, INITIALIZED, {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": "hi"}}},
         {"jsonrpc": "2.0", "id": 3, "method": "skills/list"}])
-    answers = [check_line(line + b"\n") for line in lines]
+    answers = {answer["id"]: answer for answer in (check_line(line + b"\n") for line in lines)}   # (calls run at once)
     assert status == 0, stderr
-    assert answers[1]["result"]["content"] == [{"type": "text", "text": "hi"}]
-    assert [skill["uri"] for skill in answers[2]["result"]["skills"]] == ["skill://release-notes/SKILL.md"]
+    assert sorted(answers) == [1, 2, 3]
+    assert answers[2]["result"]["content"] == [{"type": "text", "text": "hi"}]
+    assert [skill["uri"] for skill in answers[3]["result"]["skills"]] == ["skill://release-notes/SKILL.md"]
     assert sorted(os.listdir(str(folder))) == ["examples", "minimcp.py"]      # nothing else was needed
 
 
