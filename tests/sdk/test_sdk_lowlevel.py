@@ -232,7 +232,7 @@ def test_mcp1_tools_validate_arguments_and_structured_output_as_1x_does(tmp_path
 
 def test_mcp1_says_what_its_initialization_options_say_and_runs_handlers_on_the_scripts_loop(tmp_path):
     answers, notifications, _ = serve(tmp_path, MCP1, [
-        request(1, "logging/setLevel", {"level": "warning"}),
+        request(1, "logging/setLevel", {"level": "warning"}), {"after": 1},   # the call reads what it set
         call(2, "context", _meta={"progressToken": "p1"})])
     initialized = answers[0]["result"]
     assert initialized["serverInfo"] == {"name": "weather-example", "version": "0.1.0"}
