@@ -18,7 +18,8 @@ import pytest
 
 import minimcp
 import minimcp_sdk
-from conftest import ROOT, SERVE
+from conftest import ROOT
+from test_sdk_compat import run_server
 
 
 pytestmark = pytest.mark.skipif(
@@ -103,16 +104,10 @@ SERVER = '''
 
 
 def serve(source, requests, tmp_path):
-    script = tmp_path / "server.py"
-    script.write_text(textwrap.dedent(source))
-    lines = [{"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
-        {"jsonrpc": "2.0", "method": "notifications/initialized"}]
-    lines += [dict(request, jsonrpc="2.0", id=index) for index, request in enumerate(requests, 1)]
-    done = subprocess.run(SERVE + [str(script)],                      # minimcp.py serve, from cached bytecode
-                          input=b"".join(json.dumps(m).encode() + b"\n" for m in lines),
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
-    return {m.get("id"): m for m in map(json.loads, done.stdout.splitlines())}, done
+    """(answers by id, the finished process) of ``source`` under ``python3 minimcp.py serve``; stdin
+    stays open until every request is answered (a low-level Server answers its lists from a thread,
+    and the end of input would stop what still runs)."""
+    return run_server(source, requests, tmp_path=tmp_path)
 
 
 def test_a_server_importing_the_paths_real_servers_use_starts_and_answers(tmp_path):
