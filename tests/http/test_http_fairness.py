@@ -11,6 +11,7 @@ them and the request would time out).
 
 import json
 import threading
+import time
 
 import pytest
 
@@ -96,6 +97,18 @@ def in_background(target, count):
     return results, threads
 
 
+def in_flight(ep, session, request_id) -> bool:
+    """Whether a call of that id arrives in the session within WAIT: a ping of the same id is refused
+    while it is in flight (and answered before it arrives, so it is asked again until then)."""
+    ping, deadline = {"jsonrpc": "2.0", "id": request_id, "method": "ping"}, time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        status, _, body = ep.post(ping, session_headers(session))
+        if "error" in body:
+            return body["error"]["code"] == -32600 and "in flight" in body["error"]["message"]
+        time.sleep(0.01)                     # its POST is still on its way: ask again
+    return False
+
+
 def text_of(body):
     """A tool's text from a JSON answer or the last event of a stream."""
     answer = body[-1] if isinstance(body, list) else body
@@ -156,6 +169,7 @@ def test_cancels_and_pings_get_through_a_full_pool(serve):
     try:
         results, threads = in_background(lambda i: ep.post(call(100 + i, "block"), session_headers(session)), 6)
         assert blocking.wait_running(4), "the calls did not start"
+        assert all(in_flight(ep, session, 100 + i) for i in range(6)), "the calls did not all arrive"
         status, _, body = ep.post({"jsonrpc": "2.0", "id": 1, "method": "ping"}, session_headers(session))
         assert status == 200 and body == {"jsonrpc": "2.0", "id": 1, "result": {}}
         for i in range(6):                                   # 4 running, 2 waiting for a worker
