@@ -248,12 +248,21 @@ def open_listen(port):
 
 def check_sigterm_with_open_streams(server):
     """SIGTERM to gunicorn with a GET and a listen stream open: (GET ended, listen answered, exited) after."""
-    holder = KeptAlive(server.port, open_session(server.port))
+    session = open_session(server.port)
+    # Every worker has booted (each answered): gunicorn answers its first request while it still
+    # starts the others, and a worker that a SIGTERM reaches while it boots, before it has put its
+    # own handler in place, loses it and runs on until --graceful-timeout (gunicorn's race; seen
+    # 3 times in 200 at load 7, each time an idle worker with one thread, still in its loop).
+    serve_on_all_workers(server.port, session, 1)
+    holder = KeptAlive(server.port, session)
     listening, listen = open_listen(server.port)
     try:
         stream = holder.open_stream()
         started = time.monotonic()
-        os.killpg(server.proc.pid, signal.SIGTERM)
+        # To gunicorn's arbiter, as `kill PID` and `docker stop` send it: it passes it on to its
+        # workers. (To the process group, a worker that exits before the arbiter has read its own
+        # SIGTERM is replaced by one that boots as the arbiter passes SIGTERM on: the same race.)
+        os.kill(server.proc.pid, signal.SIGTERM)
         ended = stream_end(holder, stream, 10.0)
         try:
             rest = listen.read()                     # the connection's timeout: 10 s
@@ -264,7 +273,8 @@ def check_sigterm_with_open_streams(server):
         try:
             server.proc.wait(12)
         except subprocess.TimeoutExpired:
-            raise Check("gunicorn did not exit within 12 s of SIGTERM (--graceful-timeout 15)")
+            raise Check("gunicorn did not exit within 12 s of SIGTERM (--graceful-timeout 15); its log: %s"
+                        % server.tail())
         return ended, answered, time.monotonic() - started
     finally:
         holder.close()
@@ -438,14 +448,7 @@ def main() -> int:
         expect(len(session) < 200, "the session id has %d bytes" % len(session))
         log("1. session id of %d bytes for a client with a 4.5 KB icon" % len(session))
 
-        pids, request_id = set(), 1
-        deadline = time.monotonic() + 60          # a worker still importing takes no connections yet
-        while len(pids) < 3 and time.monotonic() < deadline:
-            request_id += 1
-            status, answer = call_worker(server.port, session, "Bearer token-a", request_id)
-            expect(status == 200 and answer["auth"] == "alice", "a worker refused alice: %s %s" % (status, answer))
-            pids.add(answer["pid"])
-        expect(len(pids) == 3, "only %d workers answered in 60 s (%d requests)" % (len(pids), request_id - 1))
+        pids = serve_on_all_workers(server.port, session, 1)
         log("   all three workers (%s) served it" % ", ".join(map(str, sorted(pids))))
 
         refused = [call_worker(server.port, session, "Bearer token-b", 400 + i)[0] for i in range(30)]
